@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Denial reports. The hooks run with preemption disabled and must neither
+ * allocate nor sleep, so they copy the event into a fixed ring; a work item
+ * logs it (rate-limited) and multicasts it to the netlink "events" group.
+ * When the ring is full new events are dropped and counted, never blocked on.
+ */
+
+#include <linux/ratelimit.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <net/genetlink.h>
+
+#include "events.h"
+#include "netlink.h"
+
+#define EW_EVENT_RING	256
+
+static struct ew_event ew_event_ring[EW_EVENT_RING];
+static unsigned int ew_event_head, ew_event_tail;
+static unsigned long ew_events_dropped;
+static DEFINE_SPINLOCK(ew_event_lock);
+static struct work_struct ew_event_work;
+static bool ew_events_live;
+
+static const char *const ew_reason_names[] = {
+	[EASTWEST_REASON_NO_JOB] = "no job",
+	[EASTWEST_REASON_PEER] = "peer not allowed",
+	[EASTWEST_REASON_SRC_NETDEV] = "source netdev not allowed",
+	[EASTWEST_REASON_PKEY] = "P_Key not allowed",
+	[EASTWEST_REASON_QKEY] = "Q_Key not allowed",
+	[EASTWEST_REASON_QP_TYPE] = "QP type not allowed",
+	[EASTWEST_REASON_UNPROTECTED_PATH] = "unprotected path",
+	[EASTWEST_REASON_NOT_ADMITTED] = "node not admitted",
+	[EASTWEST_REASON_INTERNAL] = "cannot evaluate",
+};
+
+static const char *const ew_op_names[] = {
+	[EASTWEST_OP_MODIFY_QP] = "modify_qp",
+	[EASTWEST_OP_CREATE_AH] = "create_ah",
+	[EASTWEST_OP_CREATE_QP] = "create_qp",
+};
+
+/**
+ * ew_event_report() - queue a denial report
+ * @ev: the event (copied)
+ *
+ * Context: any (the ftrace hooks, preemption disabled).
+ */
+void ew_event_report(const struct ew_event *ev)
+{
+	unsigned long flags;
+	bool queued = false;
+
+	spin_lock_irqsave(&ew_event_lock, flags);
+	if (ew_event_head - ew_event_tail < EW_EVENT_RING) {
+		ew_event_ring[ew_event_head % EW_EVENT_RING] = *ev;
+		ew_event_head++;
+		queued = true;
+	} else {
+		ew_events_dropped++;
+	}
+	spin_unlock_irqrestore(&ew_event_lock, flags);
+
+	if (queued && READ_ONCE(ew_events_live))
+		schedule_work(&ew_event_work);
+}
+
+static void ew_event_log(const struct ew_event *ev)
+{
+	static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);
+	const char *verdict = ev->mode == EASTWEST_MODE_AUDIT ?
+			      "audit: would deny" : "denied";
+
+	if (!__ratelimit(&rs))
+		return;
+	if (ev->has_dgid)
+		pr_warn("%s %s: %s: job %u pid %u (%s) cgroup %llu dev %s port %u qpn 0x%x dgid %pI6 dqpn 0x%x\n",
+			verdict, ew_op_names[ev->op], ew_reason_names[ev->reason],
+			ev->job_id, ev->pid, ev->comm, ev->cgroup_id,
+			ev->dev_name, ev->port, ev->qpn, ev->dgid,
+			ev->dest_qpn);
+	else
+		pr_warn("%s %s: %s: job %u pid %u (%s) cgroup %llu dev %s port %u qpn 0x%x\n",
+			verdict, ew_op_names[ev->op], ew_reason_names[ev->reason],
+			ev->job_id, ev->pid, ev->comm, ev->cgroup_id,
+			ev->dev_name, ev->port, ev->qpn);
+}
+
+static int ew_event_fill(struct sk_buff *skb, const struct ew_event *ev)
+{
+	if (nla_put_u32(skb, EASTWEST_A_EVENT_OP, ev->op) ||
+	    nla_put_u32(skb, EASTWEST_A_EVENT_REASON, ev->reason) ||
+	    nla_put_u32(skb, EASTWEST_A_EVENT_MODE, ev->mode) ||
+	    (ev->job_id && nla_put_u32(skb, EASTWEST_A_EVENT_JOB_ID, ev->job_id)) ||
+	    nla_put_u32(skb, EASTWEST_A_EVENT_PID, ev->pid) ||
+	    nla_put_string(skb, EASTWEST_A_EVENT_COMM, ev->comm) ||
+	    nla_put_u64_64bit(skb, EASTWEST_A_EVENT_CGROUP_ID, ev->cgroup_id,
+			      EASTWEST_A_EVENT_PAD) ||
+	    nla_put_string(skb, EASTWEST_A_EVENT_DEV_NAME, ev->dev_name) ||
+	    nla_put_u32(skb, EASTWEST_A_EVENT_PORT, ev->port))
+		return -EMSGSIZE;
+	if (ev->has_qpn && nla_put_u32(skb, EASTWEST_A_EVENT_QPN, ev->qpn))
+		return -EMSGSIZE;
+	if (ev->has_dgid &&
+	    nla_put(skb, EASTWEST_A_EVENT_DEST_GID, sizeof(ev->dgid), ev->dgid))
+		return -EMSGSIZE;
+	if (ev->has_dlid && nla_put_u16(skb, EASTWEST_A_EVENT_DEST_LID, ev->dlid))
+		return -EMSGSIZE;
+	if (ev->has_dest_qpn &&
+	    nla_put_u32(skb, EASTWEST_A_EVENT_DEST_QPN, ev->dest_qpn))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static void ew_event_send(const struct ew_event *ev)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!genl_has_listeners(&ew_genl_family, &init_net, EASTWEST_NLGRP_EVENTS))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &ew_genl_family, 0, EASTWEST_CMD_DENY_NTF);
+	if (!hdr || ew_event_fill(skb, ev)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast(&ew_genl_family, skb, 0, EASTWEST_NLGRP_EVENTS,
+			  GFP_KERNEL);
+}
+
+static void ew_event_worker(struct work_struct *work)
+{
+	struct ew_event ev;
+	unsigned long dropped;
+
+	for (;;) {
+		spin_lock_irq(&ew_event_lock);
+		if (ew_event_tail == ew_event_head) {
+			dropped = ew_events_dropped;
+			ew_events_dropped = 0;
+			spin_unlock_irq(&ew_event_lock);
+			break;
+		}
+		ev = ew_event_ring[ew_event_tail % EW_EVENT_RING];
+		ew_event_tail++;
+		spin_unlock_irq(&ew_event_lock);
+
+		ew_event_log(&ev);
+		ew_event_send(&ev);
+		cond_resched();
+	}
+	if (dropped)
+		pr_warn_ratelimited("%lu denial events dropped (ring full)\n",
+				    dropped);
+}
+
+/**
+ * ew_events_init() - start delivering events
+ */
+int ew_events_init(void)
+{
+	INIT_WORK(&ew_event_work, ew_event_worker);
+	WRITE_ONCE(ew_events_live, true);
+	return 0;
+}
+
+/**
+ * ew_events_exit() - stop; the hooks must already be gone
+ */
+void ew_events_exit(void)
+{
+	WRITE_ONCE(ew_events_live, false);
+	cancel_work_sync(&ew_event_work);
+}

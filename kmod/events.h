@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EW_EVENTS_H
+#define _EW_EVENTS_H
+
+#include <linux/sched.h>
+#include <linux/types.h>
+#include <rdma/ib_verbs.h>
+
+/* A denial (or audited violation), captured in the hook, sent later. */
+struct ew_event {
+	u32 op;
+	u32 reason;
+	u32 mode;
+	u32 job_id;	/* 0: no job */
+	u32 pid;
+	char comm[TASK_COMM_LEN];
+	u64 cgroup_id;
+	char dev_name[IB_DEVICE_NAME_MAX];
+	u32 port;
+	u32 qpn;
+	bool has_qpn, has_dgid, has_dlid, has_dest_qpn;
+	u8 dgid[16];
+	u16 dlid;
+	u32 dest_qpn;
+};
+
+void ew_event_report(const struct ew_event *ev);
+int ew_events_init(void);
+void ew_events_exit(void);
+
+#endif /* _EW_EVENTS_H */

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Interception of the user-space RDMA control path.
+ *
+ * The exported functions below are reached only from uverbs (kernel ULPs use
+ * ib_modify_qp() and friends, which bypass them), so every call we see comes
+ * from a user process, in its own context: current is the caller.
+ *
+ * Shape: an ftrace handler at the function's entry builds the request,
+ * decides, and to deny points the saved instruction pointer at a notrace
+ * stub that returns -EACCES in place of the function. Nothing here sleeps or
+ * allocates; the handler never calls the hooked function, so it cannot
+ * recurse. The ops are IPMODIFY (one owner per function: a second owner
+ * such as a livepatch makes our load fail) and PERMANENT (ftrace cannot be
+ * switched off while we are registered, and registration fails if it is
+ * off), so enforcement cannot silently vanish.
+ */
+
+#include <linux/cgroup.h>
+#include <linux/ftrace.h>
+#include <linux/if_vlan.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <net/l3mdev.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
+
+#include "config.h"
+#include "events.h"
+#include "hooks.h"
+#include "job.h"
+#include "policy.h"
+
+/*
+ * Exported by ib_core but declared only in its private core_priv.h
+ * (identical in 6.1 and 6.12); we only take its address.
+ */
+struct ib_uqp_object;
+struct ib_qp *ib_create_qp_user(struct ib_device *dev, struct ib_pd *pd,
+				struct ib_qp_init_attr *attr,
+				struct ib_udata *udata,
+				struct ib_uqp_object *uobj, const char *caller);
+
+/* Stand-ins for a denied call: same calling convention, nothing done. */
+static noinline notrace int ew_deny_int(void)
+{
+	return -EACCES;
+}
+
+static noinline notrace void *ew_deny_ptr(void)
+{
+	return ERR_PTR(-EACCES);
+}
+
+/* What the caller is and which job it belongs to, for one decision. */
+struct ew_caller {
+	struct ew_global global;
+	struct ew_job *job;
+	struct ew_job_policy *pol;
+	u64 cgid;
+};
+
+static void ew_caller_get(struct ew_caller *c)
+{
+	ew_global_snapshot(&c->global);
+	c->job = ew_job_lookup_by_cgroup(task_dfl_cgroup(current), &c->cgid);
+	c->pol = c->job ? ew_job_policy(c->job) : NULL;
+}
+
+/* Processes in no job under a default of allow are not policed at all. */
+static bool ew_caller_unpoliced(const struct ew_caller *c)
+{
+	return !c->job &&
+	       c->global.default_action == EASTWEST_DEFAULT_ACTION_ALLOW;
+}
+
+/* Resolve the source GID's netdev: ifindex, VLAN id and VRF. */
+static int ew_resolve_src(struct ib_device *dev, u32 port, u32 sgid_index,
+			  struct ew_src *src)
+{
+	const struct ib_gid_attr *attr;
+	struct net_device *ndev;
+	int ret = 0;
+
+	if (!rdma_is_port_valid(dev, port))
+		return -EINVAL;
+	attr = rdma_get_gid_attr(dev, port, sgid_index);
+	if (IS_ERR(attr))
+		return PTR_ERR(attr);
+
+	ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	if (IS_ERR(ndev)) {
+		/* InfiniBand: no netdev behind the GID. */
+		ret = -ENODEV;
+	} else {
+		src->ifindex = ndev->ifindex;
+		src->vlan = is_vlan_dev(ndev) ? vlan_dev_vlan_id(ndev) : 0;
+		src->vrf = l3mdev_master_ifindex_rcu(ndev);
+	}
+	rdma_put_gid_attr(attr);
+	return ret;
+}
+
+/* Translate an address vector; false if it cannot be evaluated. */
+static bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
+			    struct ew_path *path)
+{
+	u32 port = rdma_ah_get_port_num(ah);
+	const struct ib_global_route *grh;
+	int ret;
+
+	memset(path, 0, sizeof(*path));
+	path->dlid = rdma_ah_get_dlid(ah);
+	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH))
+		return true;
+
+	grh = rdma_ah_read_grh(ah);
+	path->has_grh = true;
+	memcpy(path->dgid, grh->dgid.raw, sizeof(path->dgid));
+	ret = ew_resolve_src(dev, port, grh->sgid_index, &path->src);
+	if (!ret)
+		path->has_src = true;
+	else if (ret != -ENODEV)
+		return false;
+	return true;
+}
+
+static void ew_event_from_path(struct ew_event *ev, const struct ew_path *p)
+{
+	if (p->has_grh) {
+		ev->has_dgid = true;
+		memcpy(ev->dgid, p->dgid, sizeof(ev->dgid));
+	} else {
+		ev->has_dlid = true;
+		ev->dlid = p->dlid;
+	}
+}
+
+/*
+ * Decide, count and report. Returns true if the operation must be refused.
+ * @ev is pre-filled by the caller with what it knows of the object.
+ */
+static bool ew_judge(struct ew_caller *c, struct ew_request *req,
+		     u32 internal_reason, struct ew_event *ev)
+{
+	struct ew_verdict v;
+
+	if (internal_reason) {
+		v.reason = internal_reason;
+		v.deny = c->global.mode == EASTWEST_MODE_ENFORCE &&
+			 !(c->pol && c->pol->mode == EASTWEST_MODE_AUDIT);
+	} else {
+		v = ew_decide(&c->global, c->job, c->pol, req);
+	}
+
+	if (!v.reason) {
+		ew_counter_inc(c->job, EW_CTR_ALLOWED);
+		return false;
+	}
+	ew_counter_inc(c->job, v.deny ? EW_CTR_DENIED_BASE + v.reason :
+			       EW_CTR_AUDITED);
+
+	ev->reason = v.reason;
+	ev->mode = v.deny ? EASTWEST_MODE_ENFORCE : EASTWEST_MODE_AUDIT;
+	ev->job_id = c->job ? c->job->id : 0;
+	ev->pid = task_tgid_nr(current);
+	get_task_comm(ev->comm, current);
+	ev->cgroup_id = c->cgid;
+	if (req->n_paths)
+		ew_event_from_path(ev, &req->paths[0]);
+	ew_event_report(ev);
+	return v.deny;
+}
+
+/* The attribute bits that change who a QP talks to or how. */
+#define EW_QP_POLICED_MASK (IB_QP_AV | IB_QP_ALT_PATH | IB_QP_PKEY_INDEX | \
+			    IB_QP_PORT | IB_QP_QKEY | IB_QP_DEST_QPN)
+
+static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
+			       int mask)
+{
+	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
+	struct ib_device *dev = qp->device;
+	struct ew_request req = { .op = EASTWEST_OP_MODIFY_QP };
+	struct ew_event ev = { .op = EASTWEST_OP_MODIFY_QP };
+	u32 port, internal = 0;
+	struct ew_caller c;
+	bool deny;
+
+	/* Special QPs are the kernel's (MADs), never a job's. */
+	if (real->qp_type == IB_QPT_SMI || real->qp_type == IB_QPT_GSI)
+		return false;
+
+	rcu_read_lock();
+	ew_caller_get(&c);
+	if (c.job && (((mask & IB_QP_RQ_PSN) && !attr->rq_psn) ||
+		      ((mask & IB_QP_SQ_PSN) && !attr->sq_psn)))
+		ew_counter_inc(c.job, EW_CTR_PSN_ZERO);
+	if (!(mask & EW_QP_POLICED_MASK) || ew_caller_unpoliced(&c)) {
+		rcu_read_unlock();
+		return false;
+	}
+
+	port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
+	if (mask & IB_QP_PKEY_INDEX) {
+		req.has_pkey = true;
+		if (ib_get_cached_pkey(dev, port, attr->pkey_index, &req.pkey))
+			internal = EASTWEST_REASON_INTERNAL;
+	}
+	if (mask & IB_QP_ALT_PATH) {
+		u32 alt_port = attr->alt_port_num;
+
+		req.has_alt_pkey = true;
+		if (ib_get_cached_pkey(dev, alt_port, attr->alt_pkey_index,
+				       &req.alt_pkey))
+			internal = EASTWEST_REASON_INTERNAL;
+	}
+	if (mask & IB_QP_QKEY) {
+		req.has_qkey = true;
+		req.qkey = attr->qkey;
+	}
+	if ((mask & IB_QP_AV) &&
+	    !ew_path_from_ah(dev, &attr->ah_attr, &req.paths[req.n_paths++]))
+		internal = EASTWEST_REASON_INTERNAL;
+	if ((mask & IB_QP_ALT_PATH) &&
+	    !ew_path_from_ah(dev, &attr->alt_ah_attr, &req.paths[req.n_paths++]))
+		internal = EASTWEST_REASON_INTERNAL;
+
+	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
+	ev.port = port;
+	ev.has_qpn = true;
+	ev.qpn = real->qp_num;
+	if (mask & IB_QP_DEST_QPN) {
+		ev.has_dest_qpn = true;
+		ev.dest_qpn = attr->dest_qp_num;
+	}
+	deny = ew_judge(&c, &req, internal, &ev);
+	rcu_read_unlock();
+	return deny;
+}
+
+static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
+{
+	struct ew_request req = { .op = EASTWEST_OP_CREATE_AH, .n_paths = 1 };
+	struct ew_event ev = { .op = EASTWEST_OP_CREATE_AH };
+	struct ib_device *dev = pd->device;
+	struct ew_caller c;
+	u32 internal = 0;
+	bool deny;
+
+	rcu_read_lock();
+	ew_caller_get(&c);
+	if (ew_caller_unpoliced(&c)) {
+		rcu_read_unlock();
+		return false;
+	}
+	if (!ew_path_from_ah(dev, ah, &req.paths[0]))
+		internal = EASTWEST_REASON_INTERNAL;
+	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
+	ev.port = rdma_ah_get_port_num(ah);
+	deny = ew_judge(&c, &req, internal, &ev);
+	rcu_read_unlock();
+	return deny;
+}
+
+static bool ew_check_create_qp(struct ib_device *dev,
+			       const struct ib_qp_init_attr *init)
+{
+	struct ew_request req = { .op = EASTWEST_OP_CREATE_QP };
+	struct ew_event ev = { .op = EASTWEST_OP_CREATE_QP };
+	struct ew_caller c;
+	bool deny;
+
+	/* Only raw packet QPs are policed at creation: they can forge frames. */
+	if (init->qp_type != IB_QPT_RAW_PACKET)
+		return false;
+
+	rcu_read_lock();
+	ew_caller_get(&c);
+	if (ew_caller_unpoliced(&c)) {
+		rcu_read_unlock();
+		return false;
+	}
+	req.raw_packet = true;
+	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
+	ev.port = init->port_num;
+	deny = ew_judge(&c, &req, 0, &ev);
+	rcu_read_unlock();
+	return deny;
+}
+
+static void notrace ew_hook_modify_qp(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *ops,
+				      struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	/* int ib_modify_qp_with_udata(qp, attr, attr_mask, udata) */
+	if (ew_check_modify_qp((struct ib_qp *)regs_get_kernel_argument(regs, 0),
+			       (struct ib_qp_attr *)regs_get_kernel_argument(regs, 1),
+			       (int)regs_get_kernel_argument(regs, 2)))
+		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
+}
+
+static void notrace ew_hook_create_ah(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *ops,
+				      struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	/* struct ib_ah *rdma_create_user_ah(pd, ah_attr, udata) */
+	if (ew_check_create_ah((struct ib_pd *)regs_get_kernel_argument(regs, 0),
+			       (struct rdma_ah_attr *)regs_get_kernel_argument(regs, 1)))
+		instruction_pointer_set(regs, (unsigned long)ew_deny_ptr);
+}
+
+static void notrace ew_hook_create_qp(unsigned long ip, unsigned long parent_ip,
+				      struct ftrace_ops *ops,
+				      struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	/* struct ib_qp *ib_create_qp_user(dev, pd, attr, udata, uobj, caller) */
+	if (ew_check_create_qp((struct ib_device *)regs_get_kernel_argument(regs, 0),
+			       (struct ib_qp_init_attr *)regs_get_kernel_argument(regs, 2)))
+		instruction_pointer_set(regs, (unsigned long)ew_deny_ptr);
+}
+
+struct ew_hook {
+	const char *name;
+	unsigned long addr;
+	struct ftrace_ops ops;
+	bool registered;
+};
+
+#define EW_HOOK(fn, handler) {						\
+	.name = #fn,							\
+	.addr = (unsigned long)fn,					\
+	.ops = {							\
+		.func = handler,					\
+		.flags = FTRACE_OPS_FL_SAVE_REGS |			\
+			 FTRACE_OPS_FL_IPMODIFY |			\
+			 FTRACE_OPS_FL_PERMANENT,			\
+	},								\
+}
+
+static struct ew_hook ew_hooks[] = {
+	EW_HOOK(ib_modify_qp_with_udata, ew_hook_modify_qp),
+	EW_HOOK(rdma_create_user_ah, ew_hook_create_ah),
+	EW_HOOK(ib_create_qp_user, ew_hook_create_qp),
+};
+
+/*
+ * Proof that a hook is armed: the function's ftrace site (after an ENDBR64
+ * on IBT kernels) must now be a call (0xe8) into an ftrace trampoline
+ * rather than the 5-byte NOP it is when nobody traces it.
+ */
+static bool ew_hook_armed(const struct ew_hook *hook)
+{
+	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	const u8 *site = (const u8 *)hook->addr;
+
+	if (!memcmp(site, endbr64, sizeof(endbr64)))
+		site += sizeof(endbr64);
+	return site[0] == 0xe8;
+}
+
+static void ew_hook_remove(struct ew_hook *hook)
+{
+	if (!hook->registered)
+		return;
+	unregister_ftrace_function(&hook->ops);
+	ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
+	hook->registered = false;
+}
+
+static int ew_hook_install(struct ew_hook *hook)
+{
+	int ret;
+
+	ret = ftrace_set_filter_ip(&hook->ops, hook->addr, 0, 0);
+	if (ret) {
+		pr_err("cannot filter %s: %d\n", hook->name, ret);
+		return ret;
+	}
+	ret = register_ftrace_function(&hook->ops);
+	if (ret) {
+		pr_err("cannot hook %s: %d%s\n", hook->name, ret,
+		       ret == -EBUSY ? " (another IPMODIFY owner, e.g. a livepatch)" :
+		       ret == -ENODEV ? " (ftrace disabled)" : "");
+		ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
+		return ret;
+	}
+	hook->registered = true;
+	if (!ew_hook_armed(hook)) {
+		pr_err("self-test: %s is not patched after registration\n",
+		       hook->name);
+		ew_hook_remove(hook);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/**
+ * ew_hooks_init() - arm every hook, or none (fail closed: the load fails)
+ */
+int ew_hooks_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(ew_hooks); i++) {
+		ret = ew_hook_install(&ew_hooks[i]);
+		if (ret) {
+			while (i--)
+				ew_hook_remove(&ew_hooks[i]);
+			return ret;
+		}
+	}
+	pr_info("control-path hooks armed (%zu)\n", ARRAY_SIZE(ew_hooks));
+	return 0;
+}
+
+/**
+ * ew_hooks_exit() - disarm; ftrace waits for handlers and stubs in flight
+ */
+void ew_hooks_exit(void)
+{
+	unsigned int i = ARRAY_SIZE(ew_hooks);
+
+	while (i--)
+		ew_hook_remove(&ew_hooks[i]);
+}

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Jobs: their table (by id), their cgroup bindings (by cgroup id) and their
+ * lifetimes.
+ *
+ * DOC: Locking - every writer holds ew_config_lock. Decisions find a job
+ * from the caller's cgroup under rcu_read_lock() and read its policy with
+ * rcu_dereference(). A job is published only once complete (peers first,
+ * then its id, then its bindings) and unpublished in reverse before it is
+ * torn down, so a decision never sees a half-built or half-freed job.
+ * Jobs are freed after a grace period (kref + call_rcu).
+ */
+
+#include <linux/cgroup.h>
+#include <linux/hashtable.h>
+#include <linux/netlink.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "compat.h"
+#include "config.h"
+#include "job.h"
+#include "peers.h"
+
+#define EW_JOB_HASH_BITS	10
+#define EW_CGROUP_HASH_BITS	10
+
+static DEFINE_HASHTABLE(ew_jobs_by_id, EW_JOB_HASH_BITS);
+static DEFINE_HASHTABLE(ew_bindings_by_cgid, EW_CGROUP_HASH_BITS);
+static unsigned int ew_job_count;
+static unsigned long ew_job_generation;
+static u32 ew_job_next_id = 1;
+
+/**
+ * ew_job_spec_init() - an empty request
+ * @spec: the spec
+ */
+void ew_job_spec_init(struct ew_job_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	INIT_LIST_HEAD(&spec->cgroups);
+}
+
+/**
+ * ew_job_spec_release() - free what the spec still owns
+ * @spec: the spec
+ */
+void ew_job_spec_release(struct ew_job_spec *spec)
+{
+	struct ew_binding *b, *tmp;
+
+	list_for_each_entry_safe(b, tmp, &spec->cgroups, job_list) {
+		list_del(&b->job_list);
+		kfree(b);
+	}
+	spec->n_cgroups = 0;
+}
+
+/**
+ * ew_job_spec_add_cgroup() - resolve a cgroup v2 path into a binding
+ * @spec: the spec
+ * @path: path below the cgroup v2 root
+ * @extack: error report
+ *
+ * Context: process context, may sleep.
+ */
+int ew_job_spec_add_cgroup(struct ew_job_spec *spec, const char *path,
+			   struct netlink_ext_ack *extack)
+{
+	struct ew_binding *b, *other;
+	struct cgroup *cgrp;
+	size_t len;
+
+	if (spec->n_cgroups >= EW_MAX_CGROUPS) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "too many cgroups (max %d)",
+				       EW_MAX_CGROUPS);
+		return -E2BIG;
+	}
+	if (path[0] != '/') {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "cgroup path must start with '/': %s",
+				       path);
+		return -EINVAL;
+	}
+	cgrp = cgroup_get_from_path(path);
+	if (IS_ERR(cgrp)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "no cgroup v2 %s", path);
+		return PTR_ERR(cgrp);
+	}
+	len = strlen(path) + 1;
+	b = kzalloc(struct_size(b, path, len), GFP_KERNEL);
+	if (!b) {
+		cgroup_put(cgrp);
+		return -ENOMEM;
+	}
+	b->cgid = cgroup_id(cgrp);
+	cgroup_put(cgrp);
+	memcpy(b->path, path, len);
+
+	list_for_each_entry(other, &spec->cgroups, job_list) {
+		if (other->cgid == b->cgid) {
+			NL_SET_ERR_MSG_FMT_MOD(extack, "cgroup %s given twice",
+					       path);
+			kfree(b);
+			return -EINVAL;
+		}
+	}
+	list_add_tail(&b->job_list, &spec->cgroups);
+	spec->n_cgroups++;
+	return 0;
+}
+
+/**
+ * ew_job_find() - a job by id
+ * @id: job id
+ *
+ * Context: holds ew_config_lock or rcu_read_lock().
+ */
+struct ew_job *ew_job_find(u32 id)
+{
+	struct ew_job *job;
+
+	hash_for_each_possible_rcu(ew_jobs_by_id, job, id_node, id,
+				   lockdep_is_held(&ew_config_lock))
+		if (job->id == id)
+			return job;
+	return NULL;
+}
+
+/**
+ * ew_job_find_by_name() - a job by name
+ * @name: job name
+ *
+ * Context: holds ew_config_lock. Linear: names are a management-plane
+ * convenience, never looked up by decisions.
+ */
+struct ew_job *ew_job_find_by_name(const char *name)
+{
+	struct ew_job *job;
+	unsigned int bkt;
+
+	lockdep_assert_held(&ew_config_lock);
+	hash_for_each(ew_jobs_by_id, bkt, job, id_node)
+		if (!strcmp(job->name, name))
+			return job;
+	return NULL;
+}
+
+static struct ew_binding *ew_binding_find(u64 cgid)
+{
+	struct ew_binding *b;
+
+	hash_for_each_possible_rcu(ew_bindings_by_cgid, b, cg_node, cgid,
+				   lockdep_is_held(&ew_config_lock))
+		if (b->cgid == cgid)
+			return b;
+	return NULL;
+}
+
+/**
+ * ew_job_lookup_by_cgroup() - the job of a cgroup or of its nearest ancestor
+ * @cgrp: the caller's cgroup v2 (task_dfl_cgroup(current))
+ * @cgid: receives the id of @cgrp (for reports)
+ *
+ * Context: rcu_read_lock(). Cost: one hash probe per level of nesting.
+ */
+struct ew_job *ew_job_lookup_by_cgroup(struct cgroup *cgrp, u64 *cgid)
+{
+	struct ew_binding *b;
+
+	*cgid = cgroup_id(cgrp);
+	for (; cgrp; cgrp = cgroup_parent(cgrp)) {
+		b = ew_binding_find(cgroup_id(cgrp));
+		if (b)
+			return READ_ONCE(b->job);
+	}
+	return NULL;
+}
+
+/**
+ * ew_job_policy() - a job's current rules
+ * @job: the job
+ *
+ * Context: rcu_read_lock() or ew_config_lock.
+ */
+struct ew_job_policy *ew_job_policy(const struct ew_job *job)
+{
+	return rcu_dereference_check(job->policy,
+				     lockdep_is_held(&ew_config_lock));
+}
+
+static void ew_job_free_rcu(struct rcu_head *rcu)
+{
+	struct ew_job *job = container_of(rcu, struct ew_job, rcu);
+
+	kfree(rcu_dereference_protected(job->policy, 1));
+	free_percpu(job->counters);
+	kfree(job);
+}
+
+static void ew_job_release(struct kref *kref)
+{
+	struct ew_job *job = container_of(kref, struct ew_job, refcount);
+
+	call_rcu(&job->rcu, ew_job_free_rcu);
+}
+
+static void ew_policy_apply_spec(struct ew_job_policy *pol,
+				 const struct ew_job_spec *spec)
+{
+	if (spec->has_mode)
+		pol->mode = spec->mode;
+	if (spec->has_encrypt)
+		pol->encrypt = spec->encrypt;
+	if (spec->has_qkey)
+		pol->qkey = spec->qkey;
+	if (spec->has_netdevs) {
+		pol->n_netdevs = spec->n_netdevs;
+		memcpy(pol->netdevs, spec->netdevs,
+		       spec->n_netdevs * sizeof(spec->netdevs[0]));
+	}
+	if (spec->has_pkeys) {
+		pol->n_pkeys = spec->n_pkeys;
+		memcpy(pol->pkeys, spec->pkeys,
+		       spec->n_pkeys * sizeof(spec->pkeys[0]));
+	}
+}
+
+/* Every cgroup of @spec must be free or already bound to @self. */
+static int ew_bindings_check(const struct ew_job_spec *spec,
+			     const struct ew_job *self,
+			     struct netlink_ext_ack *extack)
+{
+	struct ew_binding *b, *other;
+
+	list_for_each_entry(b, &spec->cgroups, job_list) {
+		other = ew_binding_find(b->cgid);
+		if (other && other->job != self) {
+			NL_SET_ERR_MSG_FMT_MOD(extack,
+					       "cgroup %s already belongs to job %u (%s)",
+					       b->path, other->job->id,
+					       other->job->name);
+			return -EBUSY;
+		}
+	}
+	return 0;
+}
+
+static void ew_bindings_publish(struct ew_job *job, struct ew_job_spec *spec)
+{
+	struct ew_binding *b, *tmp;
+
+	list_for_each_entry_safe(b, tmp, &spec->cgroups, job_list) {
+		b->job = job;
+		list_move_tail(&b->job_list, &job->bindings);
+		hash_add_rcu(ew_bindings_by_cgid, &b->cg_node, b->cgid);
+		job->n_bindings++;
+	}
+	spec->n_cgroups = 0;
+}
+
+static void ew_bindings_unpublish(struct ew_job *job)
+{
+	struct ew_binding *b, *tmp;
+
+	list_for_each_entry_safe(b, tmp, &job->bindings, job_list) {
+		hash_del_rcu(&b->cg_node);
+		list_del(&b->job_list);
+		kfree_rcu(b, rcu);
+	}
+	job->n_bindings = 0;
+}
+
+static bool ew_job_id_free(u32 id)
+{
+	return id && !ew_job_find(id);
+}
+
+/**
+ * ew_job_create() - create and publish a job, all or nothing
+ * @spec: the request; its cgroups are consumed on success
+ * @extack: error report
+ * @id: receives the job id
+ *
+ * Context: holds ew_config_lock.
+ */
+int ew_job_create(struct ew_job_spec *spec, struct netlink_ext_ack *extack,
+		  u32 *id)
+{
+	struct ew_job_policy *pol;
+	unsigned int failed_at;
+	struct ew_job *job;
+	int ret;
+
+	lockdep_assert_held(&ew_config_lock);
+
+	if (!spec->has_name) {
+		NL_SET_ERR_MSG_MOD(extack, "a new job needs a name");
+		return -EINVAL;
+	}
+	if (ew_job_find_by_name(spec->name)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "job %s exists", spec->name);
+		return -EEXIST;
+	}
+	if (spec->id && ew_job_find(spec->id)) {
+		NL_SET_ERR_MSG_FMT_MOD(extack, "job id %u exists", spec->id);
+		return -EEXIST;
+	}
+	if (!spec->id) {
+		/* Skip ids in use; the id space (2^32) cannot run out first. */
+		while (!ew_job_id_free(ew_job_next_id))
+			ew_job_next_id++;
+		spec->id = ew_job_next_id++;
+	}
+	if (spec->peers) {
+		unsigned int i;
+
+		for (i = 0; i < spec->peers->n; i++)
+			spec->peers->keys[i].job_id = spec->id;
+	}
+	ret = ew_bindings_check(spec, NULL, extack);
+	if (ret)
+		return ret;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	pol = kzalloc(sizeof(*pol), GFP_KERNEL);
+	if (!job || !pol)
+		goto err_nomem;
+	job->counters = alloc_percpu(struct ew_counters);
+	if (!job->counters)
+		goto err_nomem;
+
+	job->id = spec->id;
+	strscpy(job->name, spec->name, sizeof(job->name));
+	INIT_LIST_HEAD(&job->peers);
+	INIT_LIST_HEAD(&job->bindings);
+	kref_init(&job->refcount);
+	ew_policy_apply_spec(pol, spec);
+	RCU_INIT_POINTER(job->policy, pol);
+
+	if (spec->peers) {
+		ret = ew_peers_add(job, spec->peers, &failed_at);
+		if (ret) {
+			NL_SET_ERR_MSG_FMT_MOD(extack,
+					       "cannot add peer %u: out of memory",
+					       failed_at);
+			goto err_free;
+		}
+	}
+
+	hash_add_rcu(ew_jobs_by_id, &job->id_node, job->id);
+	ew_bindings_publish(job, spec);
+	ew_job_count++;
+	ew_job_generation++;
+	*id = job->id;
+	return 0;
+
+err_nomem:
+	ret = -ENOMEM;
+err_free:
+	if (job && job->counters)
+		free_percpu(job->counters);
+	kfree(pol);
+	kfree(job);
+	return ret;
+}
+
+/**
+ * ew_job_change() - apply the attributes present in @spec to a job
+ * @job: the job
+ * @spec: the request; its cgroups are consumed on success
+ * @extack: error report
+ *
+ * The new rules replace the old ones in one RCU pointer swap, so no
+ * decision sees a mix. Context: holds ew_config_lock.
+ */
+int ew_job_change(struct ew_job *job, struct ew_job_spec *spec,
+		  struct netlink_ext_ack *extack)
+{
+	struct ew_job_policy *old, *pol;
+	struct ew_job *named;
+	int ret;
+
+	lockdep_assert_held(&ew_config_lock);
+
+	if (spec->has_name) {
+		named = ew_job_find_by_name(spec->name);
+		if (named && named != job) {
+			NL_SET_ERR_MSG_FMT_MOD(extack, "job %s exists",
+					       spec->name);
+			return -EEXIST;
+		}
+	}
+	if (spec->has_cgroups) {
+		ret = ew_bindings_check(spec, job, extack);
+		if (ret)
+			return ret;
+	}
+
+	old = ew_job_policy(job);
+	pol = kmemdup(old, sizeof(*old), GFP_KERNEL);
+	if (!pol)
+		return -ENOMEM;
+	ew_policy_apply_spec(pol, spec);
+
+	/* Nothing can fail from here on. */
+	if (spec->has_name)
+		strscpy(job->name, spec->name, sizeof(job->name));
+	rcu_assign_pointer(job->policy, pol);
+	kfree_rcu(old, rcu);
+	if (spec->has_cgroups) {
+		ew_bindings_unpublish(job);
+		ew_bindings_publish(job, spec);
+	}
+	job->generation++;
+	ew_job_generation++;
+	return 0;
+}
+
+/**
+ * ew_job_delete() - unpublish a job and drop the table's reference
+ * @job: the job
+ *
+ * Context: holds ew_config_lock; sleeps.
+ */
+void ew_job_delete(struct ew_job *job)
+{
+	lockdep_assert_held(&ew_config_lock);
+
+	ew_bindings_unpublish(job);
+	hash_del_rcu(&job->id_node);
+	ew_peers_flush(job);
+	ew_job_count--;
+	ew_job_generation++;
+	kref_put(&job->refcount, ew_job_release);
+}
+
+/**
+ * ew_jobs_flush() - delete every job (module unload)
+ *
+ * Context: holds ew_config_lock.
+ */
+void ew_jobs_flush(void)
+{
+	struct hlist_node *tmp;
+	struct ew_job *job;
+	unsigned int bkt;
+
+	hash_for_each_safe(ew_jobs_by_id, bkt, tmp, job, id_node)
+		ew_job_delete(job);
+}
+
+/**
+ * ew_jobs_count() - number of jobs
+ */
+unsigned int ew_jobs_count(void)
+{
+	return READ_ONCE(ew_job_count);
+}
+
+/**
+ * ew_jobs_generation() - changes whenever a job is created, changed or deleted
+ */
+unsigned long ew_jobs_generation(void)
+{
+	return READ_ONCE(ew_job_generation);
+}
+
+/**
+ * ew_job_next() - the job with the smallest id greater than @after_id
+ * @after_id: 0 for the first
+ *
+ * Dumps resume from the last id they sent, so jobs created or deleted in
+ * between neither repeat nor shift others. Context: holds ew_config_lock.
+ */
+struct ew_job *ew_job_next(u32 after_id)
+{
+	struct ew_job *job, *best = NULL;
+	unsigned int bkt;
+
+	lockdep_assert_held(&ew_config_lock);
+	hash_for_each(ew_jobs_by_id, bkt, job, id_node)
+		if (job->id > after_id && (!best || job->id < best->id))
+			best = job;
+	return best;
+}

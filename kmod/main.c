@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eastwest: per-job isolation of the RDMA control path.
+ *
+ * Module init/exit only: subsystems come up in dependency order (state,
+ * then the device registry, then the control plane, then the hooks that
+ * enforce) and go down in reverse, with error labels named for what they
+ * undo. The hooks go last so that nothing is enforced against a policy
+ * store that does not exist yet.
+ */
+
+#include <linux/module.h>
+#include <net/genetlink.h>
+
+#include "config.h"
+#include "events.h"
+#include "hooks.h"
+#include "job.h"
+#include "netlink.h"
+#include "peers.h"
+#include "registry.h"
+
+static int __init ew_init(void)
+{
+	int ret;
+
+	ret = ew_config_init();
+	if (ret)
+		return ret;
+	ret = ew_peers_init();
+	if (ret)
+		goto err_config;
+	ret = ew_registry_init();
+	if (ret)
+		goto err_peers;
+	ret = ew_netlink_init();
+	if (ret)
+		goto err_registry;
+	ret = ew_events_init();
+	if (ret)
+		goto err_netlink;
+	ret = ew_hooks_init();
+	if (ret)
+		goto err_events;
+
+	pr_info("version %s loaded: mode %s, default action %s\n", EW_VERSION,
+		ew_global.mode == EASTWEST_MODE_AUDIT ? "audit" : "enforce",
+		ew_global.default_action == EASTWEST_DEFAULT_ACTION_ALLOW ?
+		"allow" : "deny");
+	return 0;
+
+err_events:
+	ew_events_exit();
+err_netlink:
+	ew_netlink_exit();
+err_registry:
+	ew_registry_exit();
+err_peers:
+	ew_peers_exit();
+err_config:
+	ew_config_exit();
+	return ret;
+}
+
+static void __exit ew_exit(void)
+{
+	ew_hooks_exit();
+	ew_events_exit();
+	ew_netlink_exit();
+	mutex_lock(&ew_config_lock);
+	ew_jobs_flush();
+	mutex_unlock(&ew_config_lock);
+	ew_registry_exit();
+	/* Jobs, bindings and policies are freed by RCU callbacks. */
+	rcu_barrier();
+	ew_peers_exit();
+	ew_config_exit();
+	pr_info("unloaded\n");
+}
+
+module_init(ew_init);
+module_exit(ew_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("eastwest developers");
+MODULE_DESCRIPTION("Per-job isolation of the RDMA control path");
+MODULE_VERSION(EW_VERSION);
+MODULE_ALIAS_GENL_FAMILY(EASTWEST_FAMILY_NAME);

@@ -1,0 +1,996 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The eastwest generic netlink family: handlers only. Policies and the ops
+ * table are generated from Documentation/netlink/specs/eastwest.yaml into
+ * netlink-gen.[ch].
+ *
+ * Every request is parsed and validated completely before anything changes,
+ * and applied under ew_config_lock, so a request that fails leaves nothing
+ * half-applied. Every error names the offending attribute in extack.
+ *
+ * Permissions: every write and every read of jobs and peers (peer lists and
+ * cgroup paths describe the cluster) needs CAP_NET_ADMIN in the initial user
+ * namespace (GENL_ADMIN_PERM); so does joining the events group. Devices and
+ * the global configuration are readable by anyone, like `rdma link`. The
+ * family lives in the initial network namespace only.
+ */
+
+#include <linux/if_vlan.h>
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+#include <net/l3mdev.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
+
+#include "config.h"
+#include "job.h"
+#include "netlink.h"
+#include "peers.h"
+#include "registry.h"
+
+/* ---- parsing ---------------------------------------------------------- */
+
+static int ew_nl_parse_peer(const struct nlattr *nest, u32 job_id,
+			    struct ew_peer_key *key,
+			    struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[EASTWEST_A_PEER_MAX + 1];
+	u8 plen = 128;
+	int ret;
+
+	ret = nla_parse_nested(tb, EASTWEST_A_PEER_MAX, nest,
+			       eastwest_peer_nl_policy, extack);
+	if (ret)
+		return ret;
+	if (!!tb[EASTWEST_A_PEER_ADDR] == !!tb[EASTWEST_A_PEER_LID]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a peer needs exactly one of addr and lid");
+		return -EINVAL;
+	}
+	if (tb[EASTWEST_A_PEER_LID]) {
+		if (tb[EASTWEST_A_PEER_PREFIX_LEN]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[EASTWEST_A_PEER_PREFIX_LEN],
+					    "prefix-len applies to addr, not lid");
+			return -EINVAL;
+		}
+		ew_peer_key_lid(key, job_id, nla_get_u16(tb[EASTWEST_A_PEER_LID]));
+		return 0;
+	}
+	if (tb[EASTWEST_A_PEER_PREFIX_LEN])
+		plen = nla_get_u8(tb[EASTWEST_A_PEER_PREFIX_LEN]);
+	ew_peer_key_gid(key, job_id, nla_data(tb[EASTWEST_A_PEER_ADDR]), plen);
+	return 0;
+}
+
+/* Parse every @type attribute of @attrs (a message's payload) as a peer. */
+static int ew_nl_parse_peers(const struct genl_info *info, int type, u32 job_id,
+			     struct ew_peer_batch *batch)
+{
+	const struct nlattr *attr;
+	unsigned int n = 0;
+	int rem, ret;
+
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem)
+		if (nla_type(attr) == type)
+			n++;
+	batch->n = 0;
+	batch->keys = NULL;
+	if (!n)
+		return 0;
+	batch->keys = kvmalloc_array(n, sizeof(*batch->keys), GFP_KERNEL);
+	if (!batch->keys)
+		return -ENOMEM;
+
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(attr) != type)
+			continue;
+		ret = ew_nl_parse_peer(attr, job_id, &batch->keys[batch->n],
+				       info->extack);
+		if (ret) {
+			kvfree(batch->keys);
+			batch->keys = NULL;
+			batch->n = 0;
+			return ret;
+		}
+		batch->n++;
+	}
+	return 0;
+}
+
+static int ew_nl_parse_netdev(const struct nlattr *nest,
+			      struct ew_netdev_rule *rule,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[EASTWEST_A_NETDEV_MAX + 1];
+	unsigned int present = 0;
+	int ret;
+
+	ret = nla_parse_nested(tb, EASTWEST_A_NETDEV_MAX, nest,
+			       eastwest_netdev_nl_policy, extack);
+	if (ret)
+		return ret;
+	if (tb[EASTWEST_A_NETDEV_IFINDEX]) {
+		rule->kind = EW_NETDEV_IFINDEX;
+		rule->value = nla_get_u32(tb[EASTWEST_A_NETDEV_IFINDEX]);
+		present++;
+	}
+	if (tb[EASTWEST_A_NETDEV_VLAN]) {
+		rule->kind = EW_NETDEV_VLAN;
+		rule->value = nla_get_u16(tb[EASTWEST_A_NETDEV_VLAN]);
+		present++;
+	}
+	if (tb[EASTWEST_A_NETDEV_VRF]) {
+		rule->kind = EW_NETDEV_VRF;
+		rule->value = nla_get_u32(tb[EASTWEST_A_NETDEV_VRF]);
+		present++;
+	}
+	if (present != 1) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a netdev needs exactly one of ifindex, vlan and vrf");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Parse the job attributes of a job-new or job-set request into @spec
+ * (peers excepted). Resolves cgroup paths; changes nothing.
+ */
+static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	const struct nlattr *attr;
+	int rem, ret;
+
+	if (attrs[EASTWEST_A_JOB_ID])
+		spec->id = nla_get_u32(attrs[EASTWEST_A_JOB_ID]);
+	if (attrs[EASTWEST_A_JOB_NAME]) {
+		if (!nla_len(attrs[EASTWEST_A_JOB_NAME]) ||
+		    !*(char *)nla_data(attrs[EASTWEST_A_JOB_NAME])) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[EASTWEST_A_JOB_NAME],
+					    "job name is empty");
+			return -EINVAL;
+		}
+		nla_strscpy(spec->name, attrs[EASTWEST_A_JOB_NAME],
+			    sizeof(spec->name));
+		spec->has_name = true;
+	}
+	if (attrs[EASTWEST_A_JOB_MODE]) {
+		spec->mode = nla_get_u32(attrs[EASTWEST_A_JOB_MODE]);
+		spec->has_mode = true;
+	}
+	if (attrs[EASTWEST_A_JOB_ENCRYPT]) {
+		spec->encrypt = nla_get_u32(attrs[EASTWEST_A_JOB_ENCRYPT]);
+		spec->has_encrypt = true;
+	}
+	if (attrs[EASTWEST_A_JOB_QKEY]) {
+		spec->qkey = nla_get_u32(attrs[EASTWEST_A_JOB_QKEY]);
+		if (spec->qkey & EW_QKEY_PRIVILEGED) {
+			NL_SET_ERR_MSG_ATTR(extack, attrs[EASTWEST_A_JOB_QKEY],
+					    "privileged Q_Key (bit 31 set) refused");
+			return -EINVAL;
+		}
+		spec->has_qkey = true;
+	}
+
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		switch (nla_type(attr)) {
+		case EASTWEST_A_JOB_CGROUP: {
+			struct nlattr *tb[EASTWEST_A_CGROUP_MAX + 1];
+
+			spec->has_cgroups = true;
+			ret = nla_parse_nested(tb, EASTWEST_A_CGROUP_MAX, attr,
+					       eastwest_cgroup_nl_policy, extack);
+			if (ret)
+				return ret;
+			if (!tb[EASTWEST_A_CGROUP_PATH]) {
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "cgroup needs a path");
+				return -EINVAL;
+			}
+			if (tb[EASTWEST_A_CGROUP_ID]) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[EASTWEST_A_CGROUP_ID],
+						    "cgroup id is read-only");
+				return -EINVAL;
+			}
+			ret = ew_job_spec_add_cgroup(spec,
+						     nla_data(tb[EASTWEST_A_CGROUP_PATH]),
+						     extack);
+			if (ret) {
+				extack->bad_attr = tb[EASTWEST_A_CGROUP_PATH];
+				return ret;
+			}
+			break;
+		}
+		case EASTWEST_A_JOB_NETDEV:
+			spec->has_netdevs = true;
+			if (spec->n_netdevs >= EW_MAX_NETDEVS) {
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "too many netdevs (max 32)");
+				return -E2BIG;
+			}
+			ret = ew_nl_parse_netdev(attr,
+						 &spec->netdevs[spec->n_netdevs],
+						 extack);
+			if (ret)
+				return ret;
+			spec->n_netdevs++;
+			break;
+		case EASTWEST_A_JOB_PKEY:
+			spec->has_pkeys = true;
+			if (spec->n_pkeys >= EW_MAX_PKEYS) {
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "too many pkeys (max 32)");
+				return -E2BIG;
+			}
+			if (!(nla_get_u16(attr) & 0x7fff)) {
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "invalid P_Key (partition 0)");
+				return -EINVAL;
+			}
+			spec->pkeys[spec->n_pkeys++] = nla_get_u16(attr);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The job named by id or name in a request, or an extack error. */
+static struct ew_job *ew_nl_job_from_attrs(struct genl_info *info,
+					   int id_type, int name_type)
+{
+	struct nlattr **attrs = info->attrs;
+	struct ew_job *job = NULL;
+
+	lockdep_assert_held(&ew_config_lock);
+
+	if (attrs[id_type]) {
+		job = ew_job_find(nla_get_u32(attrs[id_type]));
+		if (!job)
+			NL_SET_ERR_MSG_ATTR(info->extack, attrs[id_type],
+					    "no such job id");
+		return job;
+	}
+	if (name_type && attrs[name_type]) {
+		job = ew_job_find_by_name(nla_data(attrs[name_type]));
+		if (!job)
+			NL_SET_ERR_MSG_ATTR(info->extack, attrs[name_type],
+					    "no such job name");
+		return job;
+	}
+	if (name_type)
+		NL_SET_ERR_MSG_MOD(info->extack, "job id or name required");
+	else
+		NL_SET_ERR_MSG_MOD(info->extack, "job id required");
+	NL_SET_ERR_ATTR_MISS(info->extack, NULL, id_type);
+	return NULL;
+}
+
+/* ---- replies ---------------------------------------------------------- */
+
+static int ew_nl_put_counters(struct sk_buff *skb, int type,
+			      struct ew_counters __percpu *pcpu)
+{
+	static const int denied_attr[] = {
+		[EASTWEST_REASON_NO_JOB] = EASTWEST_A_COUNTERS_DENIED_NO_JOB,
+		[EASTWEST_REASON_PEER] = EASTWEST_A_COUNTERS_DENIED_PEER,
+		[EASTWEST_REASON_SRC_NETDEV] = EASTWEST_A_COUNTERS_DENIED_SRC_NETDEV,
+		[EASTWEST_REASON_PKEY] = EASTWEST_A_COUNTERS_DENIED_PKEY,
+		[EASTWEST_REASON_QKEY] = EASTWEST_A_COUNTERS_DENIED_QKEY,
+		[EASTWEST_REASON_QP_TYPE] = EASTWEST_A_COUNTERS_DENIED_QP_TYPE,
+		[EASTWEST_REASON_UNPROTECTED_PATH] = EASTWEST_A_COUNTERS_DENIED_UNPROTECTED_PATH,
+		[EASTWEST_REASON_NOT_ADMITTED] = EASTWEST_A_COUNTERS_DENIED_NOT_ADMITTED,
+		[EASTWEST_REASON_INTERNAL] = EASTWEST_A_COUNTERS_DENIED_INTERNAL,
+	};
+	struct ew_counters c;
+	struct nlattr *nest;
+	u64 denied = 0;
+	unsigned int r;
+
+	ew_counters_sum(pcpu, &c);
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	for (r = EASTWEST_REASON_NO_JOB; r <= EASTWEST_REASON_INTERNAL; r++) {
+		denied += c.v[EW_CTR_DENIED_BASE + r];
+		if (nla_put_u64_64bit(skb, denied_attr[r],
+				      c.v[EW_CTR_DENIED_BASE + r],
+				      EASTWEST_A_COUNTERS_PAD))
+			goto err;
+	}
+	if (nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_ALLOWED,
+			      c.v[EW_CTR_ALLOWED], EASTWEST_A_COUNTERS_PAD) ||
+	    nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_AUDITED,
+			      c.v[EW_CTR_AUDITED], EASTWEST_A_COUNTERS_PAD) ||
+	    nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_DENIED, denied,
+			      EASTWEST_A_COUNTERS_PAD) ||
+	    nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_PSN_ZERO,
+			      c.v[EW_CTR_PSN_ZERO], EASTWEST_A_COUNTERS_PAD))
+		goto err;
+	nla_nest_end(skb, nest);
+	return 0;
+err:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int ew_nl_put_job(struct sk_buff *skb, const struct ew_job *job)
+{
+	const struct ew_job_policy *pol = ew_job_policy(job);
+	const struct ew_binding *b;
+	struct nlattr *nest;
+	unsigned int i;
+
+	if (nla_put_u32(skb, EASTWEST_A_JOB_ID, job->id) ||
+	    nla_put_string(skb, EASTWEST_A_JOB_NAME, job->name) ||
+	    nla_put_u32(skb, EASTWEST_A_JOB_MODE, pol->mode) ||
+	    nla_put_u32(skb, EASTWEST_A_JOB_ENCRYPT, pol->encrypt) ||
+	    nla_put_u32(skb, EASTWEST_A_JOB_QKEY, pol->qkey) ||
+	    nla_put_u32(skb, EASTWEST_A_JOB_PEER_COUNT, job->n_peers) ||
+	    nla_put_u32(skb, EASTWEST_A_JOB_QP_COUNT, atomic_read(&job->n_qps)))
+		return -EMSGSIZE;
+
+	list_for_each_entry(b, &job->bindings, job_list) {
+		nest = nla_nest_start(skb, EASTWEST_A_JOB_CGROUP);
+		if (!nest ||
+		    nla_put_string(skb, EASTWEST_A_CGROUP_PATH, b->path) ||
+		    nla_put_u64_64bit(skb, EASTWEST_A_CGROUP_ID, b->cgid,
+				      EASTWEST_A_CGROUP_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	for (i = 0; i < pol->n_netdevs; i++) {
+		static const int type[] = {
+			[EW_NETDEV_IFINDEX] = EASTWEST_A_NETDEV_IFINDEX,
+			[EW_NETDEV_VLAN] = EASTWEST_A_NETDEV_VLAN,
+			[EW_NETDEV_VRF] = EASTWEST_A_NETDEV_VRF,
+		};
+		const struct ew_netdev_rule *r = &pol->netdevs[i];
+		int ret;
+
+		nest = nla_nest_start(skb, EASTWEST_A_JOB_NETDEV);
+		if (!nest)
+			return -EMSGSIZE;
+		if (r->kind == EW_NETDEV_VLAN)
+			ret = nla_put_u16(skb, type[r->kind], r->value);
+		else
+			ret = nla_put_u32(skb, type[r->kind], r->value);
+		if (ret)
+			return ret;
+		nla_nest_end(skb, nest);
+	}
+	for (i = 0; i < pol->n_pkeys; i++)
+		if (nla_put_u16(skb, EASTWEST_A_JOB_PKEY, pol->pkeys[i]))
+			return -EMSGSIZE;
+	return ew_nl_put_counters(skb, EASTWEST_A_JOB_COUNTERS, job->counters);
+}
+
+static int ew_nl_put_peer(struct sk_buff *skb, int type,
+			  const struct ew_peer_key *key)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+	u16 lid;
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (key->kind == EW_PEER_LID) {
+		memcpy(&lid, key->addr, sizeof(lid));
+		if (nla_put_u16(skb, EASTWEST_A_PEER_LID, lid))
+			goto err;
+	} else if (nla_put(skb, EASTWEST_A_PEER_ADDR, sizeof(key->addr), key->addr) ||
+		   nla_put_u8(skb, EASTWEST_A_PEER_PREFIX_LEN, key->plen)) {
+		goto err;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+err:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/* ---- jobs ------------------------------------------------------------- */
+
+int eastwest_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ew_job *job;
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_iput(msg, info);
+	if (!hdr) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+
+	mutex_lock(&ew_config_lock);
+	job = ew_nl_job_from_attrs(info, EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME);
+	ret = job ? ew_nl_put_job(msg, job) : -ENOENT;
+	mutex_unlock(&ew_config_lock);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+int eastwest_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	u32 last_id = cb->args[0];
+	struct ew_job *job;
+	void *hdr;
+	int ret = 0;
+
+	mutex_lock(&ew_config_lock);
+	cb->seq = ew_jobs_generation();
+	while ((job = ew_job_next(last_id))) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ew_genl_family,
+				  NLM_F_MULTI, EASTWEST_CMD_JOB_GET);
+		if (!hdr) {
+			ret = -EMSGSIZE;
+			break;
+		}
+		genl_dump_check_consistent(cb, hdr);
+		ret = ew_nl_put_job(skb, job);
+		if (ret) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		last_id = job->id;
+	}
+	mutex_unlock(&ew_config_lock);
+	cb->args[0] = last_id;
+
+	/* A full skb ends this round; the next one resumes after last_id. */
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ? ret : skb->len;
+}
+
+int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ew_peer_batch peers = {};
+	struct ew_job_spec spec;
+	struct sk_buff *msg;
+	void *hdr;
+	u32 id;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_JOB_NAME))
+		return -EINVAL;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	ew_job_spec_init(&spec);
+	mutex_lock(&ew_config_lock);
+	ret = ew_nl_parse_job(info, &spec);
+	if (ret)
+		goto out_unlock;
+	/*
+	 * Peers are keyed by job id, so parse them once the id is known: a
+	 * requested id now, an allocated one inside ew_job_create() (which
+	 * rekeys them).
+	 */
+	ret = ew_nl_parse_peers(info, EASTWEST_A_JOB_PEER, spec.id, &peers);
+	if (ret)
+		goto out_unlock;
+	spec.peers = peers.n ? &peers : NULL;
+	ret = ew_job_create(&spec, info->extack, &id);
+out_unlock:
+	mutex_unlock(&ew_config_lock);
+	ew_job_spec_release(&spec);
+	kvfree(peers.keys);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+
+	hdr = genlmsg_iput(msg, info);
+	if (!hdr || nla_put_u32(msg, EASTWEST_A_JOB_ID, id)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+int eastwest_nl_job_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ew_job_spec spec;
+	struct ew_job *job;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_JOB_ID))
+		return -EINVAL;
+
+	ew_job_spec_init(&spec);
+	mutex_lock(&ew_config_lock);
+	job = ew_nl_job_from_attrs(info, EASTWEST_A_JOB_ID, 0);
+	if (!job) {
+		ret = -ENOENT;
+		goto out;
+	}
+	ret = ew_nl_parse_job(info, &spec);
+	if (!ret)
+		ret = ew_job_change(job, &spec, info->extack);
+out:
+	mutex_unlock(&ew_config_lock);
+	ew_job_spec_release(&spec);
+	return ret;
+}
+
+int eastwest_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ew_job *job;
+
+	mutex_lock(&ew_config_lock);
+	job = ew_nl_job_from_attrs(info, EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME);
+	if (job)
+		ew_job_delete(job);
+	mutex_unlock(&ew_config_lock);
+	return job ? 0 : -ENOENT;
+}
+
+/* ---- peers ------------------------------------------------------------ */
+
+static int ew_nl_peers_change(struct genl_info *info, bool add)
+{
+	struct ew_peer_batch batch = {};
+	unsigned int failed_at = 0;
+	struct ew_job *job;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_JOB_ID) ||
+	    GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_PEER))
+		return -EINVAL;
+
+	mutex_lock(&ew_config_lock);
+	job = ew_nl_job_from_attrs(info, EASTWEST_A_PEER_LIST_JOB_ID, 0);
+	if (!job) {
+		ret = -ENOENT;
+		goto out;
+	}
+	ret = ew_nl_parse_peers(info, EASTWEST_A_PEER_LIST_PEER, job->id, &batch);
+	if (ret)
+		goto out;
+	if (add) {
+		ret = ew_peers_add(job, &batch, &failed_at);
+		if (ret)
+			NL_SET_ERR_MSG_FMT_MOD(info->extack,
+					       "peer %u: cannot add (%d), nothing added",
+					       failed_at, ret);
+	} else {
+		ret = ew_peers_del(job, &batch, &failed_at);
+		if (ret)
+			NL_SET_ERR_MSG_FMT_MOD(info->extack,
+					       "peer %u: not a peer of job %u, nothing removed",
+					       failed_at, job->id);
+	}
+out:
+	mutex_unlock(&ew_config_lock);
+	kvfree(batch.keys);
+	return ret;
+}
+
+int eastwest_nl_peer_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ew_nl_peers_change(info, true);
+}
+
+int eastwest_nl_peer_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return ew_nl_peers_change(info, false);
+}
+
+int eastwest_nl_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ew_peer_key key, match;
+	struct ew_job *job;
+	struct sk_buff *msg;
+	bool found = false;
+	void *hdr;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_JOB_ID) ||
+	    GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_PEER))
+		return -EINVAL;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&ew_config_lock);
+	job = ew_nl_job_from_attrs(info, EASTWEST_A_PEER_LIST_JOB_ID, 0);
+	if (!job) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	ret = ew_nl_parse_peer(info->attrs[EASTWEST_A_PEER_LIST_PEER], job->id,
+			       &key, info->extack);
+	if (ret)
+		goto out_unlock;
+	rcu_read_lock();
+	if (key.kind == EW_PEER_LID) {
+		found = ew_peer_match_lid(job, *(u16 *)key.addr);
+		match = key;
+	} else {
+		found = ew_peer_match_gid(job, key.addr, &match);
+	}
+	rcu_read_unlock();
+	if (!found) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[EASTWEST_A_PEER_LIST_PEER],
+				    "no peer entry of the job admits this address");
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	hdr = genlmsg_iput(msg, info);
+	if (!hdr || nla_put_u32(msg, EASTWEST_A_PEER_LIST_JOB_ID, job->id) ||
+	    ew_nl_put_peer(msg, EASTWEST_A_PEER_LIST_PEER, &match)) {
+		ret = -EMSGSIZE;
+		goto out_unlock;
+	}
+	genlmsg_end(msg, hdr);
+out_unlock:
+	mutex_unlock(&ew_config_lock);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/*
+ * Peers of one job, as many per message as fit. cb->args: [0] job id,
+ * [1] peers already sent, [2] set once the last peer went out. The job's
+ * generation detects changes between rounds (NLM_F_DUMP_INTR); a job
+ * deleted mid-dump ends it with -ENOENT.
+ */
+int eastwest_nl_peer_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr **attrs = genl_info_dump(cb)->attrs;
+	unsigned long skip = cb->args[1], sent = 0;
+	struct ew_peer *peer;
+	struct ew_job *job;
+	void *hdr;
+	int ret = 0;
+
+	if (!cb->args[0]) {
+		if (!attrs[EASTWEST_A_PEER_LIST_JOB_ID]) {
+			NL_SET_ERR_MSG_MOD(cb->extack, "peer dump needs a job-id");
+			return -EINVAL;
+		}
+		if (attrs[EASTWEST_A_PEER_LIST_PEER]) {
+			NL_SET_ERR_MSG_ATTR(cb->extack,
+					    attrs[EASTWEST_A_PEER_LIST_PEER],
+					    "peer dump takes no peer");
+			return -EINVAL;
+		}
+		cb->args[0] = nla_get_u32(attrs[EASTWEST_A_PEER_LIST_JOB_ID]);
+	}
+
+	mutex_lock(&ew_config_lock);
+	job = ew_job_find(cb->args[0]);
+	if (!job) {
+		mutex_unlock(&ew_config_lock);
+		NL_SET_ERR_MSG_MOD(cb->extack, "no such job id");
+		return -ENOENT;
+	}
+	if (cb->args[2]) {
+		mutex_unlock(&ew_config_lock);
+		return 0;
+	}
+	cb->seq = job->generation;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ew_genl_family, NLM_F_MULTI, EASTWEST_CMD_PEER_GET);
+	if (!hdr) {
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	genl_dump_check_consistent(cb, hdr);
+	if (nla_put_u32(skb, EASTWEST_A_PEER_LIST_JOB_ID, job->id)) {
+		genlmsg_cancel(skb, hdr);
+		ret = -EMSGSIZE;
+		goto out;
+	}
+	cb->args[2] = 1;
+	list_for_each_entry(peer, &job->peers, job_list) {
+		if (skip) {
+			skip--;
+			continue;
+		}
+		if (ew_nl_put_peer(skb, EASTWEST_A_PEER_LIST_PEER, &peer->key)) {
+			cb->args[2] = 0;	/* full: more next round */
+			break;
+		}
+		sent++;
+	}
+	genlmsg_end(skb, hdr);
+	cb->args[1] += sent;
+out:
+	mutex_unlock(&ew_config_lock);
+	return ret ? ret : skb->len;
+}
+
+/* ---- devices ---------------------------------------------------------- */
+
+static const u32 ew_gid_types[] = {
+	[IB_GID_TYPE_IB] = EASTWEST_GID_TYPE_IB,
+	[IB_GID_TYPE_ROCE] = EASTWEST_GID_TYPE_ROCE_V1,
+	[IB_GID_TYPE_ROCE_UDP_ENCAP] = EASTWEST_GID_TYPE_ROCE_V2,
+};
+
+static int ew_nl_put_gid(struct sk_buff *skb, const struct ib_gid_attr *attr)
+{
+	struct net_device *ndev;
+	struct nlattr *nest;
+	int ret = 0;
+
+	nest = nla_nest_start(skb, EASTWEST_A_PORT_GID);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, EASTWEST_A_GID_INDEX, attr->index) ||
+	    nla_put(skb, EASTWEST_A_GID_GID, sizeof(attr->gid), attr->gid.raw) ||
+	    (attr->gid_type < ARRAY_SIZE(ew_gid_types) &&
+	     nla_put_u32(skb, EASTWEST_A_GID_TYPE, ew_gid_types[attr->gid_type])))
+		goto err;
+
+	rcu_read_lock();
+	ndev = rdma_read_gid_attr_ndev_rcu(attr);
+	if (!IS_ERR(ndev)) {
+		u32 vrf = l3mdev_master_ifindex_rcu(ndev);
+
+		if (nla_put_u32(skb, EASTWEST_A_GID_IFINDEX, ndev->ifindex) ||
+		    nla_put_string(skb, EASTWEST_A_GID_IFNAME, ndev->name) ||
+		    (is_vlan_dev(ndev) &&
+		     nla_put_u16(skb, EASTWEST_A_GID_VLAN, vlan_dev_vlan_id(ndev))) ||
+		    (vrf && nla_put_u32(skb, EASTWEST_A_GID_VRF, vrf)))
+			ret = -EMSGSIZE;
+	}
+	rcu_read_unlock();
+	if (ret)
+		goto err;
+	nla_nest_end(skb, nest);
+	return 0;
+err:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static int ew_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev, u32 port)
+{
+	const struct ib_port_immutable *imm = &ibdev->port_data[port].immutable;
+	const struct ib_gid_attr *attr;
+	struct nlattr *nest;
+	u32 ll = EASTWEST_LINK_LAYER_UNSPECIFIED;
+	int i, ret;
+	u16 pkey;
+
+	switch (rdma_port_get_link_layer(ibdev, port)) {
+	case IB_LINK_LAYER_INFINIBAND:
+		ll = EASTWEST_LINK_LAYER_INFINIBAND;
+		break;
+	case IB_LINK_LAYER_ETHERNET:
+		ll = EASTWEST_LINK_LAYER_ETHERNET;
+		break;
+	default:
+		break;
+	}
+	nest = nla_nest_start(skb, EASTWEST_A_DEV_PORT);
+	if (!nest ||
+	    nla_put_u32(skb, EASTWEST_A_PORT_NUM, port) ||
+	    nla_put_u32(skb, EASTWEST_A_PORT_LINK_LAYER, ll))
+		return -EMSGSIZE;
+	for (i = 0; i < imm->gid_tbl_len; i++) {
+		attr = rdma_get_gid_attr(ibdev, port, i);
+		if (IS_ERR(attr))
+			continue;	/* empty slot */
+		ret = ew_nl_put_gid(skb, attr);
+		rdma_put_gid_attr(attr);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < imm->pkey_tbl_len; i++) {
+		if (ib_get_cached_pkey(ibdev, port, i, &pkey) || !pkey)
+			continue;
+		if (nla_put_u16(skb, EASTWEST_A_PORT_PKEY, pkey))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int ew_nl_put_dev(struct sk_buff *skb, struct ib_device *ibdev)
+{
+	u32 port;
+	int ret;
+
+	if (nla_put_u32(skb, EASTWEST_A_DEV_INDEX, ibdev->index) ||
+	    nla_put_string(skb, EASTWEST_A_DEV_NAME, dev_name(&ibdev->dev)))
+		return -EMSGSIZE;
+	rdma_for_each_port(ibdev, port) {
+		ret = ew_nl_put_port(skb, ibdev, port);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	struct sk_buff *msg;
+	struct ew_dev *dev;
+	void *hdr;
+	int ret;
+
+	if (!attrs[EASTWEST_A_DEV_INDEX] && !attrs[EASTWEST_A_DEV_NAME]) {
+		NL_SET_ERR_MSG_MOD(info->extack, "dev-get needs an index or a name");
+		return -EINVAL;
+	}
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE * 4, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_iput(msg, info);
+	if (!hdr) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	ew_registry_lock();
+	dev = ew_registry_find(attrs[EASTWEST_A_DEV_INDEX] ?
+			       nla_get_u32(attrs[EASTWEST_A_DEV_INDEX]) : 0,
+			       attrs[EASTWEST_A_DEV_NAME] ?
+			       nla_data(attrs[EASTWEST_A_DEV_NAME]) : NULL);
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    attrs[EASTWEST_A_DEV_INDEX] ?:
+				    attrs[EASTWEST_A_DEV_NAME],
+				    "no such RDMA device");
+		ret = -ENODEV;
+	} else {
+		ret = ew_nl_put_dev(msg, dev->ibdev);
+	}
+	ew_registry_unlock();
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* One device per message; cb->args[0] counts devices sent. */
+int eastwest_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ew_dev *dev;
+	void *hdr;
+	int ret = 0;
+
+	ew_registry_lock();
+	while ((dev = ew_registry_nth(cb->args[0]))) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ew_genl_family,
+				  NLM_F_MULTI, EASTWEST_CMD_DEV_GET);
+		if (!hdr) {
+			ret = -EMSGSIZE;
+			break;
+		}
+		ret = ew_nl_put_dev(skb, dev->ibdev);
+		if (ret) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0]++;
+	}
+	ew_registry_unlock();
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ? ret : skb->len;
+}
+
+/* ---- global configuration ---------------------------------------------- */
+
+int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ew_global g;
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (info->attrs[EASTWEST_A_CONFIG_MODE]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EASTWEST_A_CONFIG_MODE],
+				    "config-get takes no attributes");
+		return -EINVAL;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_iput(msg, info);
+	ew_global_snapshot(&g);
+	if (!hdr ||
+	    nla_put_u32(msg, EASTWEST_A_CONFIG_MODE, g.mode) ||
+	    nla_put_u32(msg, EASTWEST_A_CONFIG_DEFAULT_ACTION, g.default_action) ||
+	    nla_put_string(msg, EASTWEST_A_CONFIG_VERSION, EW_VERSION) ||
+	    nla_put_u32(msg, EASTWEST_A_CONFIG_JOB_COUNT, ew_jobs_count()) ||
+	    nla_put_u32(msg, EASTWEST_A_CONFIG_PEER_COUNT, ew_peers_total()) ||
+	    ew_nl_put_counters(msg, EASTWEST_A_CONFIG_COUNTERS,
+			       ew_global_counters())) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+int eastwest_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+
+	if (!attrs[EASTWEST_A_CONFIG_MODE] &&
+	    !attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "config-set needs mode or default-action");
+		return -EINVAL;
+	}
+	mutex_lock(&ew_config_lock);
+	if (attrs[EASTWEST_A_CONFIG_MODE])
+		WRITE_ONCE(ew_global.mode,
+			   nla_get_u32(attrs[EASTWEST_A_CONFIG_MODE]));
+	if (attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION])
+		WRITE_ONCE(ew_global.default_action,
+			   nla_get_u32(attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]));
+	mutex_unlock(&ew_config_lock);
+	pr_info("mode %s, default action %s\n",
+		READ_ONCE(ew_global.mode) == EASTWEST_MODE_AUDIT ? "audit" : "enforce",
+		READ_ONCE(ew_global.default_action) == EASTWEST_DEFAULT_ACTION_ALLOW ?
+		"allow" : "deny");
+	return 0;
+}
+
+/* ---- family ------------------------------------------------------------ */
+
+static const struct genl_multicast_group ew_nl_mcgrps[] = {
+	[EASTWEST_NLGRP_EVENTS] = {
+		.name = EASTWEST_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
+};
+
+struct genl_family ew_genl_family __ro_after_init = {
+	.name = EASTWEST_FAMILY_NAME,
+	.version = EASTWEST_FAMILY_VERSION,
+	.netnsok = false,
+	.parallel_ops = false,
+	/* Strict validation of every command, header included. */
+	.resv_start_op = EASTWEST_CMD_JOB_GET,
+	.ops = eastwest_nl_ops,
+	.n_ops = ARRAY_SIZE(eastwest_nl_ops),
+	.mcgrps = ew_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ew_nl_mcgrps),
+	.module = THIS_MODULE,
+};
+
+/**
+ * ew_netlink_init() - register the family
+ */
+int ew_netlink_init(void)
+{
+	return genl_register_family(&ew_genl_family);
+}
+
+/**
+ * ew_netlink_exit() - unregister the family
+ */
+void ew_netlink_exit(void)
+{
+	genl_unregister_family(&ew_genl_family);
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The decision engine: given a job's rules and a request whose RDMA indices
+ * have already been resolved to values, say whether it is allowed and why
+ * not. Pure logic, no RDMA calls, so KUnit runs it on UML.
+ *
+ * Rules: the destination of every path must be one of the job's peers
+ * (an empty peer list admits nothing); the source netdev must match one of
+ * the job's netdev rules and the P_Key one of its P_Keys (empty lists do not
+ * restrict); a UD Q_Key must never be privileged and must equal the job's
+ * Q_Key when it has one; jobs may not create RAW_PACKET QPs.
+ */
+
+#include <linux/export.h>
+
+#include "job.h"
+#include "peers.h"
+#include "policy.h"
+
+#define EW_PKEY_FULL_MEMBER	0x8000
+#define EW_PKEY_BASE_MASK	0x7fff
+
+/**
+ * ew_pkey_allowed() - may a QP use the table entry holding @pkey?
+ * @pol: the job's rules
+ * @pkey: the P_Key value behind the requested index
+ *
+ * The low 15 bits name the partition. A job granted full membership may use
+ * a full or a limited entry of the partition; a job granted only limited
+ * membership may not use a full-member entry.
+ */
+bool ew_pkey_allowed(const struct ew_job_policy *pol, u16 pkey)
+{
+	unsigned int i;
+
+	if (!pol->n_pkeys)
+		return true;
+	/* The invalid P_Keys 0x0000 and 0x8000 are never a partition. */
+	if (!(pkey & EW_PKEY_BASE_MASK))
+		return false;
+	for (i = 0; i < pol->n_pkeys; i++) {
+		u16 grant = pol->pkeys[i];
+
+		if ((grant & EW_PKEY_BASE_MASK) != (pkey & EW_PKEY_BASE_MASK))
+			continue;
+		if ((grant & EW_PKEY_FULL_MEMBER) || !(pkey & EW_PKEY_FULL_MEMBER))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * ew_src_allowed() - does the source netdev match one of the job's rules?
+ * @pol: the job's rules
+ * @src: the netdev behind the source GID
+ */
+bool ew_src_allowed(const struct ew_job_policy *pol, const struct ew_src *src)
+{
+	unsigned int i;
+
+	if (!pol->n_netdevs)
+		return true;
+	for (i = 0; i < pol->n_netdevs; i++) {
+		const struct ew_netdev_rule *rule = &pol->netdevs[i];
+
+		switch (rule->kind) {
+		case EW_NETDEV_IFINDEX:
+			if (src->ifindex == rule->value)
+				return true;
+			break;
+		case EW_NETDEV_VLAN:
+			if (src->vlan && src->vlan == rule->value)
+				return true;
+			break;
+		case EW_NETDEV_VRF:
+			if (src->vrf && src->vrf == rule->value)
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+static u32 ew_path_check(const struct ew_job *job,
+			 const struct ew_job_policy *pol,
+			 const struct ew_path *path)
+{
+	if (path->has_src) {
+		if (!ew_src_allowed(pol, &path->src))
+			return EASTWEST_REASON_SRC_NETDEV;
+	} else if (pol->n_netdevs) {
+		/* A netdev rule cannot be met by a path without a netdev. */
+		return EASTWEST_REASON_SRC_NETDEV;
+	}
+
+	if (path->has_grh)
+		return ew_peer_match_gid(job, path->dgid, NULL) ?
+			0 : EASTWEST_REASON_PEER;
+	return ew_peer_match_lid(job, path->dlid) ? 0 : EASTWEST_REASON_PEER;
+}
+
+/**
+ * ew_policy_check() - check a request against a job's rules
+ * @job: the caller's job
+ * @pol: the job's current rules
+ * @req: the request
+ *
+ * Context: RCU read side (peer lookups).
+ * Return: 0 if allowed, else the first enum eastwest_reason that refuses it.
+ */
+u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
+		    const struct ew_request *req)
+{
+	unsigned int i;
+	u32 reason;
+
+	if (req->raw_packet)
+		return EASTWEST_REASON_QP_TYPE;
+
+	if (req->has_qkey) {
+		if (req->qkey & EW_QKEY_PRIVILEGED)
+			return EASTWEST_REASON_QKEY;
+		if (pol->qkey && req->qkey != pol->qkey)
+			return EASTWEST_REASON_QKEY;
+	}
+
+	if (req->has_pkey && !ew_pkey_allowed(pol, req->pkey))
+		return EASTWEST_REASON_PKEY;
+	if (req->has_alt_pkey && !ew_pkey_allowed(pol, req->alt_pkey))
+		return EASTWEST_REASON_PKEY;
+
+	for (i = 0; i < req->n_paths && i < ARRAY_SIZE(req->paths); i++) {
+		reason = ew_path_check(job, pol, &req->paths[i]);
+		if (reason)
+			return reason;
+	}
+	return 0;
+}
+
+/**
+ * ew_decide() - the verdict for a request
+ * @global: global mode and default action
+ * @job: the caller's job, or NULL if it belongs to none
+ * @pol: @job's rules (ignored when @job is NULL)
+ * @req: the request
+ *
+ * Audit mode (global or the job's) allows what enforce would refuse, but
+ * the reason is still reported so it can be counted and logged.
+ *
+ * Context: RCU read side.
+ */
+struct ew_verdict ew_decide(const struct ew_global *global,
+			    const struct ew_job *job,
+			    const struct ew_job_policy *pol,
+			    const struct ew_request *req)
+{
+	struct ew_verdict v = {};
+	bool audit = global->mode == EASTWEST_MODE_AUDIT;
+
+	if (!job) {
+		if (global->default_action == EASTWEST_DEFAULT_ACTION_ALLOW)
+			return v;
+		v.reason = EASTWEST_REASON_NO_JOB;
+	} else {
+		v.reason = ew_policy_check(job, pol, req);
+		audit |= pol->mode == EASTWEST_MODE_AUDIT;
+	}
+	v.deny = v.reason && !audit;
+	return v;
+}

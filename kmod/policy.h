@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EW_POLICY_H
+#define _EW_POLICY_H
+
+#include <linux/types.h>
+#include <linux/eastwest.h>
+
+struct ew_job;
+struct ew_job_policy;
+
+/* The source side of a path: the netdev behind the source GID (RoCE). */
+struct ew_src {
+	u32 ifindex;
+	u16 vlan;	/* 0: not a VLAN netdev */
+	u32 vrf;	/* ifindex of the VRF master, 0: none */
+};
+
+/**
+ * struct ew_path - one address vector (primary or alternate path)
+ * @has_grh: @dgid is meaningful (RoCE always, IB when routed)
+ * @dgid: destination GID, network order
+ * @dlid: destination LID (IB without GRH)
+ * @has_src: @src was resolved (RoCE: the source GID has a netdev)
+ * @src: source netdev
+ */
+struct ew_path {
+	bool has_grh;
+	u8 dgid[16];
+	u16 dlid;
+	bool has_src;
+	struct ew_src src;
+};
+
+/**
+ * struct ew_request - what a control-path operation asks for, already
+ * translated from RDMA objects by the hooks (indices resolved to values)
+ */
+struct ew_request {
+	u32 op;			/* enum eastwest_op */
+	bool raw_packet;	/* creating a RAW_PACKET QP */
+	bool has_pkey;
+	u16 pkey;		/* P_Key value behind the pkey index */
+	bool has_alt_pkey;
+	u16 alt_pkey;
+	bool has_qkey;
+	u32 qkey;
+	u8 n_paths;
+	struct ew_path paths[2];
+};
+
+/* Global settings a decision depends on. */
+struct ew_global {
+	u32 mode;		/* enum eastwest_mode */
+	u32 default_action;	/* enum eastwest_default_action */
+};
+
+/**
+ * struct ew_verdict - outcome of a decision
+ * @reason: 0 if the policy allows it, else enum eastwest_reason
+ * @deny: the operation must fail (reason set and the effective mode enforces)
+ */
+struct ew_verdict {
+	u32 reason;
+	bool deny;
+};
+
+#define EW_QKEY_PRIVILEGED	0x80000000u
+
+bool ew_pkey_allowed(const struct ew_job_policy *pol, u16 pkey);
+bool ew_src_allowed(const struct ew_job_policy *pol, const struct ew_src *src);
+u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
+		    const struct ew_request *req);
+struct ew_verdict ew_decide(const struct ew_global *global,
+			    const struct ew_job *job,
+			    const struct ew_job_policy *pol,
+			    const struct ew_request *req);
+
+#endif /* _EW_POLICY_H */

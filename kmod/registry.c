@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Registry of RDMA devices: an ib_client the RDMA core calls for every device
+ * that appears or goes away. Policy decisions read the device's own GID and
+ * P_Key caches directly; the registry keeps the list that netlink dumps and
+ * the event handlers that trigger re-validation.
+ */
+
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <rdma/ib_cache.h>
+
+#include "registry.h"
+
+/* DOC: Locking - ew_registry_mutex serialises writers of ew_devices; readers use RCU. */
+static DEFINE_MUTEX(ew_registry_mutex);
+static LIST_HEAD(ew_devices);
+static unsigned int ew_device_count;
+
+static struct ib_client ew_ib_client;
+
+static void ew_dev_free_rcu(struct rcu_head *rcu)
+{
+	kfree(container_of(rcu, struct ew_dev, rcu));
+}
+
+static void ew_dev_release(struct kref *kref)
+{
+	struct ew_dev *dev = container_of(kref, struct ew_dev, refcount);
+
+	call_rcu(&dev->rcu, ew_dev_free_rcu);
+}
+
+static void ew_dev_event(struct ib_event_handler *handler, struct ib_event *event)
+{
+	switch (event->event) {
+	case IB_EVENT_GID_CHANGE:
+	case IB_EVENT_PKEY_CHANGE:
+		pr_debug("%s: port %u: %s\n", dev_name(&event->device->dev),
+			 event->element.port_num, ib_event_msg(event->event));
+		break;
+	default:
+		break;
+	}
+}
+
+static int ew_dev_add(struct ib_device *ibdev)
+{
+	struct ew_dev *dev;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+
+	dev->ibdev = ibdev;
+	kref_init(&dev->refcount);
+	INIT_IB_EVENT_HANDLER(&dev->event_handler, ibdev, ew_dev_event);
+	ib_register_event_handler(&dev->event_handler);
+	ib_set_client_data(ibdev, &ew_ib_client, dev);
+
+	mutex_lock(&ew_registry_mutex);
+	list_add_tail_rcu(&dev->list, &ew_devices);
+	ew_device_count++;
+	mutex_unlock(&ew_registry_mutex);
+
+	pr_info("%s: registered, ports %u-%u\n", dev_name(&ibdev->dev),
+		rdma_start_port(ibdev), rdma_end_port(ibdev));
+	return 0;
+}
+
+static void ew_dev_remove(struct ib_device *ibdev, void *client_data)
+{
+	struct ew_dev *dev = client_data;
+
+	mutex_lock(&ew_registry_mutex);
+	list_del_rcu(&dev->list);
+	ew_device_count--;
+	mutex_unlock(&ew_registry_mutex);
+
+	ib_unregister_event_handler(&dev->event_handler);
+	pr_info("%s: unregistered\n", dev_name(&ibdev->dev));
+	kref_put(&dev->refcount, ew_dev_release);
+}
+
+static struct ib_client ew_ib_client = {
+	.name = "eastwest",
+	.add = ew_dev_add,
+	.remove = ew_dev_remove,
+	/* Police every device, including those without kernel verbs. */
+	.no_kverbs_req = true,
+};
+
+/**
+ * ew_registry_lock() - hold the device list still (and devices registered)
+ */
+void ew_registry_lock(void)
+{
+	mutex_lock(&ew_registry_mutex);
+}
+
+/**
+ * ew_registry_unlock() - release ew_registry_lock()
+ */
+void ew_registry_unlock(void)
+{
+	mutex_unlock(&ew_registry_mutex);
+}
+
+/**
+ * ew_registry_nth() - the @n-th device in registration order, for dumps
+ * @n: position from 0
+ *
+ * Context: under ew_registry_lock().
+ */
+struct ew_dev *ew_registry_nth(unsigned int n)
+{
+	struct ew_dev *dev;
+
+	lockdep_assert_held(&ew_registry_mutex);
+	list_for_each_entry(dev, &ew_devices, list)
+		if (!n--)
+			return dev;
+	return NULL;
+}
+
+/**
+ * ew_registry_find() - a device by RDMA core index or by name
+ * @index: device index, or 0 to match by @name
+ * @name: device name, or NULL to match by @index
+ *
+ * Context: under ew_registry_lock().
+ */
+struct ew_dev *ew_registry_find(u32 index, const char *name)
+{
+	struct ew_dev *dev;
+
+	lockdep_assert_held(&ew_registry_mutex);
+	list_for_each_entry(dev, &ew_devices, list) {
+		if (index && dev->ibdev->index == index)
+			return dev;
+		if (name && !strcmp(dev_name(&dev->ibdev->dev), name))
+			return dev;
+	}
+	return NULL;
+}
+
+/**
+ * ew_registry_count() - number of RDMA devices currently registered
+ */
+unsigned int ew_registry_count(void)
+{
+	unsigned int n;
+
+	mutex_lock(&ew_registry_mutex);
+	n = ew_device_count;
+	mutex_unlock(&ew_registry_mutex);
+	return n;
+}
+
+/**
+ * ew_registry_init() - register the ib_client; add() runs for existing devices
+ */
+int ew_registry_init(void)
+{
+	return ib_register_client(&ew_ib_client);
+}
+
+/**
+ * ew_registry_exit() - unregister; remove() runs for every device
+ */
+void ew_registry_exit(void)
+{
+	ib_unregister_client(&ew_ib_client);
+	/* Wait for ew_dev_free_rcu() callbacks before the module text goes. */
+	rcu_barrier();
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EW_REGISTRY_H
+#define _EW_REGISTRY_H
+
+#include <linux/list.h>
+#include <linux/kref.h>
+#include <linux/rcupdate.h>
+#include <rdma/ib_verbs.h>
+
+/**
+ * struct ew_dev - an RDMA device known to eastwest
+ * @list: entry in the registry's device list (RCU, writers hold ew_registry_lock)
+ * @ibdev: the RDMA core's device; valid until our ib_client remove() returns
+ * @event_handler: port/GID/P_Key change notifications from the RDMA core
+ * @refcount: held by the registry and by readers that leave the RCU section
+ * @rcu: deferred free
+ */
+struct ew_dev {
+	struct list_head list;
+	struct ib_device *ibdev;
+	struct ib_event_handler event_handler;
+	struct kref refcount;
+	struct rcu_head rcu;
+};
+
+int ew_registry_init(void);
+void ew_registry_exit(void);
+unsigned int ew_registry_count(void);
+
+void ew_registry_lock(void);
+void ew_registry_unlock(void);
+struct ew_dev *ew_registry_nth(unsigned int n);
+struct ew_dev *ew_registry_find(u32 index, const char *name);
+
+#endif /* _EW_REGISTRY_H */
