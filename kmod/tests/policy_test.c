@@ -181,6 +181,7 @@ struct ew_decide_case {
 #define PATH_GID(gid, ifidx, vl) { .has_grh = true, .dgid = gid, \
 	.has_src = true, .src = { .ifindex = ifidx, .vlan = vl } }
 #define PATH_LID(lid) { .dlid = lid }
+#define G(...) { __VA_ARGS__ }
 #define MODIFY(...) { .op = EASTWEST_OP_MODIFY_QP, __VA_ARGS__ }
 
 static const struct ew_decide_case ew_decide_cases[] = {
@@ -191,14 +192,14 @@ static const struct ew_decide_case ew_decide_cases[] = {
 	{ "connect outside the /24", MODIFY(.n_paths = 1,
 	  .paths = { PATH_GID(V4(192, 0, 3, 1), 3, 0) }), EASTWEST_REASON_PEER },
 	{ "connect to the /128 host", MODIFY(.n_paths = 1,
-	  .paths = { PATH_GID({ 0xfe, 0x80, [15] = 1 }, 3, 0) }), 0 },
+	  .paths = { PATH_GID(G(0xfe, 0x80, [15] = 1), 3, 0) }), 0 },
 	{ "connect next to the /128 host", MODIFY(.n_paths = 1,
-	  .paths = { PATH_GID({ 0xfe, 0x80, [15] = 2 }, 3, 0) }),
+	  .paths = { PATH_GID(G(0xfe, 0x80, [15] = 2), 3, 0) }),
 	  EASTWEST_REASON_PEER },
 	{ "connect inside 2001:db8::/32", MODIFY(.n_paths = 1,
-	  .paths = { PATH_GID({ 0x20, 0x01, 0x0d, 0xb8, 0xff, [15] = 9 }, 3, 0) }), 0 },
+	  .paths = { PATH_GID(G(0x20, 0x01, 0x0d, 0xb8, 0xff, [15] = 9), 3, 0) }), 0 },
 	{ "connect to 2001:db9::", MODIFY(.n_paths = 1,
-	  .paths = { PATH_GID({ 0x20, 0x01, 0x0d, 0xb9 }, 3, 0) }),
+	  .paths = { PATH_GID(G(0x20, 0x01, 0x0d, 0xb9), 3, 0) }),
 	  EASTWEST_REASON_PEER },
 	{ "source via allowed VLAN", MODIFY(.n_paths = 1,
 	  .paths = { PATH_GID(V4(192, 0, 2, 1), 44, 100) }), 0 },
