@@ -29,8 +29,8 @@ KMOD_SRCS := $(wildcard $(TOP)/kmod/*.c $(TOP)/kmod/*.h)
 
 CHECKPATCH ?= /usr/src/linux-source-6.1/scripts/checkpatch.pl
 
-.PHONY: all module userspace clean matrix check checkpatch kunit test install \
-	modules_install demo headers-list
+.PHONY: all module userspace tools clean matrix check checkpatch kunit test \
+	demo
 
 all: module userspace
 
@@ -46,6 +46,10 @@ module:
 
 userspace:
 	$(MAKE) -C $(TOP)/userspace
+
+# Helpers the VM tests run (verbs calls with exact outcomes).
+tools:
+	$(MAKE) -C $(TOP)/selftests/tools
 
 # Every installed Debian header set (the generic amd64 flavour).
 HEADER_DIRS = $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V)
@@ -84,3 +88,4 @@ demo:
 clean:
 	rm -rf $(TOP)/build
 	-$(MAKE) -C $(TOP)/userspace clean
+	-$(MAKE) -C $(TOP)/selftests/tools clean

@@ -75,7 +75,7 @@ static void ew_event_log(const struct ew_event *ev)
 	if (!__ratelimit(&rs))
 		return;
 	if (ev->has_dgid)
-		pr_warn("%s %s: %s: job %u pid %u (%s) cgroup %llu dev %s port %u qpn 0x%x dgid %pI6 dqpn 0x%x\n",
+		pr_warn("%s %s: %s: job %u pid %u (%s) cgroup %llu dev %s port %u qpn 0x%x dgid %pI6c dqpn 0x%x\n",
 			verdict, ew_op_names[ev->op], ew_reason_names[ev->reason],
 			ev->job_id, ev->pid, ev->comm, ev->cgroup_id,
 			ev->dev_name, ev->port, ev->qpn, ev->dgid,

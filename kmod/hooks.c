@@ -18,6 +18,7 @@
 
 #include <linux/cgroup.h>
 #include <linux/ftrace.h>
+#include <linux/module.h>
 #include <linux/if_vlan.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -30,6 +31,7 @@
 #include "hooks.h"
 #include "job.h"
 #include "policy.h"
+#include "qptrack.h"
 
 /*
  * Exported by ib_core but declared only in its private core_priv.h
@@ -235,6 +237,14 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 		ev.dest_qpn = attr->dest_qp_num;
 	}
 	deny = ew_judge(&c, &req, internal, &ev);
+	/*
+	 * Remember what the job's QP may do, to revoke it when that changes.
+	 * A QP that cannot be tracked could not be revoked: refuse it.
+	 */
+	if (!deny && c.job && !internal && ew_qp_track(c.job, real, &req)) {
+		ew_counter_inc(c.job, EW_CTR_DENIED_BASE + EASTWEST_REASON_INTERNAL);
+		deny = true;
+	}
 	rcu_read_unlock();
 	return deny;
 }
@@ -326,6 +336,21 @@ static void notrace ew_hook_create_qp(unsigned long ip, unsigned long parent_ip,
 		instruction_pointer_set(regs, (unsigned long)ew_deny_ptr);
 }
 
+static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip,
+				       struct ftrace_ops *ops,
+				       struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	/* Our own call from ew_destroy_qp_after_revoke(): let it through. */
+	if (within_module(parent_ip, THIS_MODULE))
+		return;
+	/* int ib_destroy_qp_user(qp, udata) */
+	if (!ew_qp_untrack((struct ib_qp *)regs_get_kernel_argument(regs, 0)))
+		instruction_pointer_set(regs,
+					(unsigned long)ew_destroy_qp_after_revoke);
+}
+
 struct ew_hook {
 	const char *name;
 	unsigned long addr;
@@ -348,6 +373,7 @@ static struct ew_hook ew_hooks[] = {
 	EW_HOOK(ib_modify_qp_with_udata, ew_hook_modify_qp),
 	EW_HOOK(rdma_create_user_ah, ew_hook_create_ah),
 	EW_HOOK(ib_create_qp_user, ew_hook_create_qp),
+	EW_HOOK(ib_destroy_qp_user, ew_hook_destroy_qp),
 };
 
 /*

@@ -18,6 +18,7 @@
 #include "job.h"
 #include "netlink.h"
 #include "peers.h"
+#include "qptrack.h"
 #include "registry.h"
 
 static int __init ew_init(void)
@@ -39,9 +40,12 @@ static int __init ew_init(void)
 	ret = ew_events_init();
 	if (ret)
 		goto err_netlink;
-	ret = ew_hooks_init();
+	ret = ew_qptrack_init();
 	if (ret)
 		goto err_events;
+	ret = ew_hooks_init();
+	if (ret)
+		goto err_qptrack;
 
 	pr_info("version %s loaded: mode %s, default action %s\n", EW_VERSION,
 		ew_global.mode == EASTWEST_MODE_AUDIT ? "audit" : "enforce",
@@ -49,6 +53,8 @@ static int __init ew_init(void)
 		"allow" : "deny");
 	return 0;
 
+err_qptrack:
+	ew_qptrack_exit();
 err_events:
 	ew_events_exit();
 err_netlink:
@@ -65,6 +71,7 @@ err_config:
 static void __exit ew_exit(void)
 {
 	ew_hooks_exit();
+	ew_qptrack_exit();
 	ew_events_exit();
 	ew_netlink_exit();
 	mutex_lock(&ew_config_lock);

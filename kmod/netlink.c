@@ -26,6 +26,7 @@
 #include "job.h"
 #include "netlink.h"
 #include "peers.h"
+#include "qptrack.h"
 #include "registry.h"
 
 /* ---- parsing ---------------------------------------------------------- */
@@ -522,6 +523,8 @@ int eastwest_nl_job_set_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = ew_nl_parse_job(info, &spec);
 	if (!ret)
 		ret = ew_job_change(job, &spec, info->extack);
+	if (!ret)
+		ew_qp_revalidate_job(job);
 out:
 	mutex_unlock(&ew_config_lock);
 	ew_job_spec_release(&spec);
@@ -532,10 +535,16 @@ int eastwest_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ew_job *job;
 
+	u32 id;
+
 	mutex_lock(&ew_config_lock);
 	job = ew_nl_job_from_attrs(info, EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME);
-	if (job)
+	if (job) {
+		id = job->id;
 		ew_job_delete(job);
+		/* Its processes are in no job now; its live QPs die. */
+		ew_qp_revoke_job(id);
+	}
 	mutex_unlock(&ew_config_lock);
 	return job ? 0 : -ENOENT;
 }
@@ -574,6 +583,8 @@ static int ew_nl_peers_change(struct genl_info *info, bool add)
 			NL_SET_ERR_MSG_FMT_MOD(info->extack,
 					       "peer %u: not a peer of job %u, nothing removed",
 					       failed_at, job->id);
+		else
+			ew_qp_revalidate_job(job);
 	}
 out:
 	mutex_unlock(&ew_config_lock);

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracking of the QPs that jobs configured, and their revocation.
+ *
+ * A QP is tracked from the first policed modify a job's process makes to it
+ * (pkey index, address vector, ...), with what that modify was allowed to
+ * do. When the policy behind it goes (job deleted, peer removed, rules
+ * changed) the QP is moved to the error state and its owner gets a
+ * QP_FATAL event, the way the core's security.c treats a P_Key change.
+ * Destroyed QPs leave no record (the destroy hook drops it).
+ *
+ * DOC: Locking - ew_qp_lock (a spinlock: the hooks run with preemption
+ * disabled) protects the table and every record. A revoker marks a record
+ * `revoking`, drops the lock and calls ib_modify_qp(); a destroy that meets
+ * a record being revoked must not free the QP under the revoker, so the
+ * destroy hook sends it through ew_destroy_qp_after_revoke(), which sleeps
+ * until the revoker is done and then destroys. Revokers are serialised by
+ * ew_revoke_mutex.
+ */
+
+#include <linux/hashtable.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <rdma/ib_verbs.h>
+
+#include "config.h"
+#include "job.h"
+#include "qptrack.h"
+
+#define EW_QP_HASH_BITS	12
+
+struct ew_qp {
+	struct hlist_node node;
+	struct ib_qp *qp;
+	u32 job_id;
+	u32 qpn;
+	bool revoking;
+	/* What the QP was last allowed to do, re-checked on policy changes. */
+	struct ew_request req;
+};
+
+static DEFINE_HASHTABLE(ew_qps, EW_QP_HASH_BITS);
+static DEFINE_SPINLOCK(ew_qp_lock);
+static DEFINE_MUTEX(ew_revoke_mutex);
+static DECLARE_WAIT_QUEUE_HEAD(ew_revoke_wq);
+static struct kmem_cache *ew_qp_cache;
+
+static struct ew_qp *ew_qp_find(struct ib_qp *qp)
+{
+	struct ew_qp *rec;
+
+	lockdep_assert_held(&ew_qp_lock);
+	hash_for_each_possible(ew_qps, rec, node, (unsigned long)qp)
+		if (rec->qp == qp)
+			return rec;
+	return NULL;
+}
+
+static void ew_qp_count(u32 job_id, int delta)
+{
+	struct ew_job *job;
+
+	rcu_read_lock();
+	job = ew_job_find(job_id);
+	if (job)
+		atomic_add(delta, &job->n_qps);
+	rcu_read_unlock();
+}
+
+/* Fold a request into the record: the latest value of each attribute. */
+static void ew_qp_merge(struct ew_request *rec, const struct ew_request *req)
+{
+	if (req->has_pkey) {
+		rec->has_pkey = true;
+		rec->pkey = req->pkey;
+	}
+	if (req->has_alt_pkey) {
+		rec->has_alt_pkey = true;
+		rec->alt_pkey = req->alt_pkey;
+	}
+	if (req->has_qkey) {
+		rec->has_qkey = true;
+		rec->qkey = req->qkey;
+	}
+	if (req->n_paths) {
+		rec->n_paths = req->n_paths;
+		memcpy(rec->paths, req->paths, sizeof(rec->paths));
+	}
+}
+
+/**
+ * ew_qp_track() - remember what a job's QP was allowed to do
+ * @job: the caller's job
+ * @qp: the QP
+ * @req: the allowed request
+ *
+ * Context: the modify hook (preemption disabled): the first record of a QP
+ * is allocated with GFP_ATOMIC from a dedicated cache.
+ * Return: 0, or -ENOMEM (the caller refuses the modify: an untracked QP
+ * could not be revoked).
+ */
+int ew_qp_track(struct ew_job *job, struct ib_qp *qp,
+		const struct ew_request *req)
+{
+	struct ew_qp *rec, *fresh = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ew_qp_lock, flags);
+	rec = ew_qp_find(qp);
+	if (!rec) {
+		spin_unlock_irqrestore(&ew_qp_lock, flags);
+		fresh = kmem_cache_zalloc(ew_qp_cache, GFP_ATOMIC | __GFP_NOWARN);
+		if (!fresh)
+			return -ENOMEM;
+		fresh->qp = qp;
+		fresh->qpn = qp->qp_num;
+		fresh->job_id = job->id;
+		spin_lock_irqsave(&ew_qp_lock, flags);
+		rec = ew_qp_find(qp);
+		if (!rec) {
+			rec = fresh;
+			fresh = NULL;
+			hash_add(ew_qps, &rec->node, (unsigned long)qp);
+			atomic_inc(&job->n_qps);
+		}
+	}
+	if (rec->job_id != job->id) {
+		/* A QP passed to another job's process: it now answers to it. */
+		ew_qp_count(rec->job_id, -1);
+		atomic_inc(&job->n_qps);
+		rec->job_id = job->id;
+		memset(&rec->req, 0, sizeof(rec->req));
+	}
+	ew_qp_merge(&rec->req, req);
+	spin_unlock_irqrestore(&ew_qp_lock, flags);
+	if (fresh)
+		kmem_cache_free(ew_qp_cache, fresh);
+	return 0;
+}
+
+/**
+ * ew_qp_untrack() - a QP is being destroyed: forget it
+ * @qp: the QP
+ *
+ * Context: the destroy hook (preemption disabled).
+ * Return: false if a revoker is using the QP right now: the caller must
+ * make the destroy wait for it (ew_destroy_qp_after_revoke()).
+ */
+bool ew_qp_untrack(struct ib_qp *qp)
+{
+	struct ew_qp *rec;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ew_qp_lock, flags);
+	rec = ew_qp_find(qp);
+	if (rec && rec->revoking) {
+		spin_unlock_irqrestore(&ew_qp_lock, flags);
+		return false;
+	}
+	if (rec) {
+		hash_del(&rec->node);
+		ew_qp_count(rec->job_id, -1);
+	}
+	spin_unlock_irqrestore(&ew_qp_lock, flags);
+	if (rec)
+		kmem_cache_free(ew_qp_cache, rec);
+	return true;
+}
+
+static bool ew_qp_is_revoking(struct ib_qp *qp)
+{
+	struct ew_qp *rec;
+	unsigned long flags;
+	bool busy;
+
+	spin_lock_irqsave(&ew_qp_lock, flags);
+	rec = ew_qp_find(qp);
+	busy = rec && rec->revoking;
+	spin_unlock_irqrestore(&ew_qp_lock, flags);
+	return busy;
+}
+
+/**
+ * ew_destroy_qp_after_revoke() - ib_destroy_qp_user() once a revoker is done
+ * @qp: the QP
+ * @udata: as passed to ib_destroy_qp_user()
+ *
+ * The destroy hook points a destroy here when it meets a QP in the middle of
+ * being revoked. The call back into ib_destroy_qp_user() comes from this
+ * module, which the hook recognises and lets through. The module reference
+ * keeps the text alive while a destroy sleeps here.
+ */
+int ew_destroy_qp_after_revoke(struct ib_qp *qp, struct ib_udata *udata)
+{
+	int ret;
+
+	__module_get(THIS_MODULE);
+	wait_event(ew_revoke_wq, !ew_qp_is_revoking(qp));
+	ret = ib_destroy_qp_user(qp, udata);
+	/* Not a tail call: the hook must see this module as the caller. */
+	module_put(THIS_MODULE);
+	return ret;
+}
+
+/* Move a QP to the error state and tell its owner, as security.c does. */
+static void ew_qp_to_error(struct ib_qp *qp)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct ib_event event = {
+		.event = IB_EVENT_QP_FATAL,
+		.device = qp->device,
+		.element.qp = qp,
+	};
+
+	ib_modify_qp(qp, &attr, IB_QP_STATE);
+	if (qp->event_handler && qp->qp_context)
+		qp->event_handler(&event, qp->qp_context);
+}
+
+/* Would this record be revoked? (@job NULL: the job is gone.) */
+static bool ew_qp_doomed(const struct ew_qp *rec, struct ew_job *job)
+{
+	bool doomed;
+
+	if (!job)
+		return true;
+	rcu_read_lock();
+	doomed = ew_policy_check(job, ew_job_policy(job), &rec->req) != 0;
+	rcu_read_unlock();
+	return doomed;
+}
+
+/* Audit mode: report what enforce would revoke, touch nothing. */
+static unsigned int ew_qp_audit_revoke(u32 job_id, struct ew_job *job)
+{
+	unsigned int bkt, n = 0;
+	unsigned long flags;
+	struct ew_qp *rec;
+
+	spin_lock_irqsave(&ew_qp_lock, flags);
+	hash_for_each(ew_qps, bkt, rec, node)
+		if (rec->job_id == job_id && ew_qp_doomed(rec, job))
+			n++;
+	spin_unlock_irqrestore(&ew_qp_lock, flags);
+	if (n)
+		pr_info("audit: job %u: %u QP(s) would be revoked\n", job_id, n);
+	return 0;
+}
+
+/*
+ * Revoke the records of @job_id that its rules no longer allow (@job: the
+ * job's current state, NULL once deleted). Returns how many QPs were revoked.
+ */
+static unsigned int ew_qp_revoke(u32 job_id, struct ew_job *job)
+{
+	unsigned int bkt, n = 0;
+	unsigned long flags;
+	struct ew_qp *rec;
+	struct ib_qp *qp;
+	bool again;
+
+	if (READ_ONCE(ew_global.mode) == EASTWEST_MODE_AUDIT ||
+	    (job && ew_job_policy(job)->mode == EASTWEST_MODE_AUDIT))
+		return ew_qp_audit_revoke(job_id, job);
+
+	mutex_lock(&ew_revoke_mutex);
+	do {
+		again = false;
+		qp = NULL;
+		spin_lock_irqsave(&ew_qp_lock, flags);
+		hash_for_each(ew_qps, bkt, rec, node) {
+			if (rec->job_id != job_id || !ew_qp_doomed(rec, job))
+				continue;
+			rec->revoking = true;
+			qp = rec->qp;
+			break;
+		}
+		spin_unlock_irqrestore(&ew_qp_lock, flags);
+		if (!qp)
+			break;
+
+		ew_qp_to_error(qp);
+		pr_info("job %u: revoked qpn 0x%x on %s\n", job_id, qp->qp_num,
+			dev_name(&qp->device->dev));
+		n++;
+
+		/* Done with it: the QP keeps no record (it is dead to us). */
+		spin_lock_irqsave(&ew_qp_lock, flags);
+		rec = ew_qp_find(qp);
+		if (rec) {
+			hash_del(&rec->node);
+			ew_qp_count(rec->job_id, -1);
+		}
+		spin_unlock_irqrestore(&ew_qp_lock, flags);
+		if (rec)
+			kmem_cache_free(ew_qp_cache, rec);
+		wake_up_all(&ew_revoke_wq);
+		again = true;
+		cond_resched();
+	} while (again);
+	mutex_unlock(&ew_revoke_mutex);
+	return n;
+}
+
+/**
+ * ew_qp_revoke_job() - move every live QP of a deleted job to the error state
+ * @job_id: the job (already unpublished)
+ *
+ * Context: process context, sleeps.
+ */
+unsigned int ew_qp_revoke_job(u32 job_id)
+{
+	return ew_qp_revoke(job_id, NULL);
+}
+
+/**
+ * ew_qp_revalidate_job() - revoke the job's QPs its current rules refuse
+ * @job: the job, after a change of its peers or rules
+ *
+ * Context: holds ew_config_lock; sleeps.
+ */
+unsigned int ew_qp_revalidate_job(struct ew_job *job)
+{
+	lockdep_assert_held(&ew_config_lock);
+	return ew_qp_revoke(job->id, job);
+}
+
+/**
+ * ew_qptrack_init() - create the record cache
+ */
+int ew_qptrack_init(void)
+{
+	ew_qp_cache = KMEM_CACHE(ew_qp, 0);
+	return ew_qp_cache ? 0 : -ENOMEM;
+}
+
+/**
+ * ew_qptrack_exit() - drop every record; the hooks must already be gone
+ */
+void ew_qptrack_exit(void)
+{
+	struct hlist_node *tmp;
+	struct ew_qp *rec;
+	unsigned int bkt;
+
+	hash_for_each_safe(ew_qps, bkt, tmp, rec, node) {
+		hash_del(&rec->node);
+		kmem_cache_free(ew_qp_cache, rec);
+	}
+	kmem_cache_destroy(ew_qp_cache);
+}

@@ -1,0 +1,226 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 420
+#
+# Per-job isolation on one node, configured with eastwestctl only: two jobs
+# (cgroups /ewA and /ewB) share one soft-RoCE device on lo. A connection in
+# job A works; job B's attempt to inject into it with the victim's GID, QPN
+# and PSN (the NeVerMore attack) is refused and reported; so are processes
+# in no job, foreign source netdevs, foreign Q_Keys, raw packet QPs and
+# address handles to strangers. Audit mode allows and counts instead.
+# Finally the module is unloaded with live QPs and the device deleted while
+# policies reference it.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CG=/sys/fs/cgroup
+CTL=$EW_TOP/userspace/eastwestctl
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+LOOP=127.0.0.1
+
+ew_require_root
+ew_require_cmd rdma ip ibv_rc_pingpong
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+
+ew_defer "rmdir $CG/ewA/sub $CG/ewA $CG/ewB"
+ew_defer "rdma link delete $DEV"
+ew_defer "rmmod eastwest"
+ew_defer "ew_netdev_del ewdum0"
+ew_defer "pkill -f ibv_rc_pingpong"
+
+# in_cg CGROUP CMD...: run CMD as a member of CGROUP.
+in_cg() {
+	_cg=$1
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG$_cg" "$@"
+}
+
+# expect_rc RC DESC CMD...: CMD must exit with RC.
+expect_rc() {
+	_want=$1
+	_desc=$2
+	shift 2
+	"$@" >"$EW_TMP/out" 2>&1
+	_rc=$?
+	if [ "$_rc" -eq "$_want" ]; then
+		ew_ok "$_desc"
+	else
+		ew_not_ok "$_desc (exit $_rc, wanted $_want)"
+		sed 's/^/# /' "$EW_TMP/out"
+	fi
+}
+
+# gid_index DEV IPV4: the RoCE v2 GID index of an IPv4 address.
+gid_index() {
+	_hex=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		$(echo "$2" | tr . ' '))
+	for _g in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		_i=${_g##*/}
+		[ "$(cat "$_g" 2>/dev/null)" = "$_hex" ] || continue
+		[ "$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/types/"$_i" 2>/dev/null)" = "RoCE v2" ] || continue
+		echo "$_i"
+		return 0
+	done
+	return 1
+}
+
+# counter JOB|- NAME: a decision counter from `eastwestctl -j stats`.
+counter() {
+	"$CTL" -j stats | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+job, name = sys.argv[1], sys.argv[2]
+if job == "-":
+    c = d["global"]
+else:
+    c = [j for j in d["jobs"] if j["name"] == job][0]["counters"]
+print(c[name.replace("-", "_")])' "$1" "$2"
+}
+
+EW_TMP=$(mktemp -d)
+ew_defer "rm -rf $EW_TMP"
+
+ew_plan 45
+
+ew_check "eastwest.ko loads" ew_load
+ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
+IDX=$(gid_index "$DEV" "$LOOP")
+ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
+mkdir -p "$CG/ewA/sub" "$CG/ewB"
+
+# --- fail-closed default --------------------------------------------------
+expect_rc 13 "process in no job is refused (enforce, default deny)" \
+	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+ew_check "the refusal is counted as no-job" \
+	test "$(counter - denied-no-job)" -ge 1
+
+# --- jobs ------------------------------------------------------------------
+ew_check "job A created" "$CTL" job add ewA cgroup /ewA peer "$LOOP"
+ew_check "job B created" "$CTL" job add ewB cgroup /ewB peer 198.51.100.9
+ew_check "job A shows its cgroup and peer" \
+	sh -c "'$CTL' -j job show ewA | grep -q '/ewA' && '$CTL' -j peer show ewA | grep -q '$LOOP'"
+
+# --- a connection inside job A works, data verified ---------------------------
+in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c >"$EW_TMP/srv" 2>&1 &
+ew_wait_listen 18515
+expect_rc 0 "job A connects to itself over RC, 20 verified round trips" \
+	in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c "$LOOP"
+wait
+
+# A process in a child cgroup of job A is in job A.
+in_cg /ewA/sub ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 5 -c >"$EW_TMP/srv" 2>&1 &
+ew_wait_listen 18515
+expect_rc 0 "a process in a child cgroup of job A connects too" \
+	in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 5 -c "$LOOP"
+wait
+
+# --- NeVerMore: job B injects into job A's live connection -----------------
+in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/victim-srv" 2>&1 &
+ew_wait_listen 18515
+in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/victim-cli" 2>&1 &
+ew_wait_for 20 grep -q 'remote address' "$EW_TMP/victim-cli"
+VQPN=$(sed -n 's/.*local address:.*QPN \(0x[0-9a-f]*\), PSN \(0x[0-9a-f]*\).*/\1/p' "$EW_TMP/victim-srv")
+VPSN=$(sed -n 's/.*local address:.*QPN \(0x[0-9a-f]*\), PSN \(0x[0-9a-f]*\).*/\2/p' "$EW_TMP/victim-srv")
+[ -n "$VQPN" ] && VQPN=$(printf '0x%x' "$VQPN")
+ew_diag "victim server QPN $VQPN PSN $VPSN"
+before=$(counter ewB denied-peer)
+ew_dmesg_mark
+expect_rc 13 "job B's INIT->RTR onto the victim's QPN/PSN/GID is refused" \
+	in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" "${VQPN:-0x11}" "${VPSN:-0}"
+ew_check "counted as denied-peer for job B" \
+	test "$(counter ewB denied-peer)" -eq $((before + 1))
+ew_check "logged with job, reason and victim QPN" \
+	ew_dmesg_wait "denied modify_qp: peer not allowed: job [0-9]+ .*dqpn ${VQPN:-0x11}"
+expect_rc 13 "job B cannot create an address handle to job A's GID" \
+	in_cg /ewB "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
+expect_rc 0 "job A can" in_cg /ewA "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
+pkill -f ibv_rc_pingpong
+wait
+
+# --- revocation: removing a peer during traffic kills the live QPs -------------
+qp_count() {
+	"$CTL" -j job show "$1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print((d[0] if isinstance(d, list) else d)["qp_count"])'
+}
+in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
+SRV=$!
+ew_wait_listen 18515
+in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/cli" 2>&1 &
+CLI=$!
+ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
+sleep 1
+ew_check "job A tracks its two live QPs" test "$(qp_count ewA)" -eq 2
+ew_dmesg_mark
+t0=$(date +%s%N)
+ew_check "the peer is removed from job A during traffic" "$CTL" peer del ewA "$LOOP"
+ew_diag "peer del returned after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+ew_check "both live QPs are revoked" ew_dmesg_wait "job [0-9]+: revoked qpn.*" 5
+ew_check "traffic stops: the client exits" ew_wait_for 10 sh -c "! kill -0 $CLI 2>/dev/null"
+ew_check "traffic stops: the server exits" ew_wait_for 10 sh -c "! kill -0 $SRV 2>/dev/null"
+wait $CLI
+ew_check "the client saw an error" test $? -ne 0
+ew_check "no QP of job A is tracked any more" test "$(qp_count ewA)" -eq 0
+"$CTL" peer add ewA "$LOOP" >/dev/null
+
+# Deleting the job does the same to all its QPs.
+in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
+SRV=$!
+ew_wait_listen 18515
+in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/cli" 2>&1 &
+CLI=$!
+ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
+ew_dmesg_mark
+ew_check "job A is deleted during traffic" "$CTL" job del ewA
+ew_check "its live QPs are revoked" ew_dmesg_wait "job [0-9]+: revoked qpn.*" 5
+ew_check "traffic stops" ew_wait_for 10 sh -c "! kill -0 $CLI 2>/dev/null && ! kill -0 $SRV 2>/dev/null"
+wait
+"$CTL" job add ewA cgroup /ewA peer "$LOOP" >/dev/null
+
+# --- source netdev microsegmentation ----------------------------------------
+ew_dummy_add ewdum0 198.51.100.1/24
+ew_check "job B may reach $LOOP, but only from ewdum0" \
+	"$CTL" job set ewB peer "$LOOP" netdev ewdum0
+expect_rc 13 "job B's QP sourced from lo is refused (src-netdev)" \
+	in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+ew_check "counted as denied-src-netdev" test "$(counter ewB denied-src-netdev)" -ge 1
+ew_check "job B's netdev rule switched to lo" "$CTL" job set ewB netdev lo
+expect_rc 0 "now job B's QP from lo may connect" \
+	in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+
+# --- Q_Key and QP type --------------------------------------------------------
+ew_check "job A gets Q_Key 0x1234" "$CTL" job set ewA qkey 0x1234
+expect_rc 0 "UD QP with the job's Q_Key" in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1234
+expect_rc 13 "UD QP with another Q_Key is refused" \
+	in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1235
+expect_rc 13 "UD QP with a privileged Q_Key is refused" \
+	in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x80010000
+expect_rc 13 "RAW_PACKET QP from a job is refused" in_cg /ewA "$VERBS" raw-qp "$DEV"
+
+# --- audit mode ----------------------------------------------------------------
+ew_check "global audit mode" "$CTL" config set mode audit
+before=$(counter - audited)
+expect_rc 0 "audit: a process in no job may connect" \
+	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+ew_check "audit: the violation is counted" test "$(counter - audited)" -gt "$before"
+ew_check "back to enforce" "$CTL" config set mode enforce
+
+# --- lifetimes -----------------------------------------------------------------
+in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
+ew_wait_listen 18515
+ew_check "unload with a live job QP and policies" ew_unload
+pkill -f ibv_rc_pingpong
+wait
+ew_check "reload" ew_load
+ew_check "policies are empty after reload" sh -c "test \"\$('$CTL' -j job show)\" = '[]'"
+"$CTL" job add ewA cgroup /ewA peer "$LOOP" >/dev/null
+ew_check "device deleted while a job's policy exists" ew_rxe_del "$DEV"
+ew_check "device added again" ew_rxe_add "$DEV" lo
+ew_check "unload" ew_unload
+
+ew_done

@@ -1,0 +1,445 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# selftests/lib.sh - helpers for the eastwest selftests (POSIX sh).
+#
+# A test sources it first:
+#
+#   #!/bin/sh
+#   # ew-nodes: 1          (2 for a two-node test; see selftests/vm/run)
+#   . "$(dirname "$0")/../lib.sh"
+#   ew_require_root
+#   ew_plan 3
+#   ew_check "module loads" ew_load
+#   ...
+#   ew_done
+#
+# Tests print TAP on stdout (kselftest style) and exit 0 (pass), 4 (skip) or
+# anything else (fail). They normally run inside a VM started by
+# selftests/vm/run, whose guest-init sets the environment below; run by hand
+# on a test machine, the defaults apply.
+#
+#   EW_TOP        the repository (default: derived from $0)
+#   EW_KO         eastwest.ko for the running kernel: $EW_TOP/build/$(uname -r)/eastwest.ko
+#   EW_NODE       this node's index, 0 or 1 (default 0)
+#   EW_NODES      how many nodes run this test (default 1)
+#   EW_LOCAL_IP   this node's address on the test link (two-node tests)
+#   EW_PEER_IP    the other node's address (two-node tests)
+#   EW_NETDEV     the test link's interface, eth0 (two-node tests)
+#   EW_SHARED     directory shared by both nodes and the host (/run/ew-shared)
+#   EW_TEST_NAME  the test's file name, e.g. smoke.sh
+#
+# Every helper that can fail returns non-zero and says why on stderr, so that
+# ew_check can show the reason under a "not ok" line.
+
+EW_TOP=${EW_TOP:-$(cd "$(dirname "$0")/../.." && pwd -P)}
+EW_KO=${EW_KO:-$EW_TOP/build/$(uname -r)/eastwest.ko}
+EW_NODE=${EW_NODE:-0}
+EW_NODES=${EW_NODES:-1}
+EW_SHARED=${EW_SHARED:-/run/ew-shared}
+EW_TEST_NAME=${EW_TEST_NAME:-$(basename "$0")}
+export EW_TOP EW_KO EW_NODE EW_NODES EW_SHARED EW_TEST_NAME
+
+# Exit codes (kselftest).
+EW_PASS=0
+EW_FAIL=1
+EW_SKIP=4
+
+# TAP state.
+ew_num=0
+ew_failed=0
+ew_planned=
+
+# ----------------------------------------------------------------------------
+# TAP
+
+# ew_plan N: print the TAP header and plan (call once, before any result).
+ew_plan() {
+	echo "TAP version 13"
+	echo "1..$1"
+	ew_planned=$1
+}
+
+# ew_ok DESC: record a passing assertion.
+ew_ok() {
+	ew_num=$((ew_num + 1))
+	echo "ok $ew_num $*"
+}
+
+# ew_not_ok DESC: record a failing assertion.
+ew_not_ok() {
+	ew_num=$((ew_num + 1))
+	ew_failed=$((ew_failed + 1))
+	echo "not ok $ew_num $*"
+}
+
+# ew_skip_one DESC REASON: record a skipped assertion (counts as a pass).
+ew_skip_one() {
+	ew_num=$((ew_num + 1))
+	echo "ok $ew_num $1 # SKIP $2"
+}
+
+# ew_diag TEXT...: diagnostics, each line prefixed with "# ".
+ew_diag() {
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+# ew_skip REASON: skip the whole test; exits with 4. Only before any result.
+ew_skip() {
+	echo "1..0 # SKIP $*"
+	exit "$EW_SKIP"
+}
+
+# ew_bail REASON: abort the test (fail), e.g. when later steps cannot run.
+ew_bail() {
+	echo "Bail out! $*"
+	exit "$EW_FAIL"
+}
+
+# ew_check DESC CMD [ARG...]: run CMD (a command or a shell function, in this
+# shell), record ok/not ok by its exit status and return that status. On
+# failure CMD's output is shown as diagnostics; on success it is dropped.
+ew_check() {
+	_ew_desc=$1
+	shift
+	_ew_out=$(mktemp "${TMPDIR:-/tmp}/ew-check.XXXXXX") || ew_bail "mktemp failed"
+	"$@" >"$_ew_out" 2>&1
+	_ew_rc=$?
+	if [ "$_ew_rc" -eq 0 ]; then
+		ew_ok "$_ew_desc"
+	else
+		ew_not_ok "$_ew_desc"
+		ew_diag "command: $* (exit $_ew_rc)"
+		[ -s "$_ew_out" ] && sed 's/^/#   /' "$_ew_out"
+	fi
+	rm -f "$_ew_out"
+	return "$_ew_rc"
+}
+
+# ew_check_not DESC CMD [ARG...]: like ew_check, but CMD must fail.
+ew_check_not() {
+	_ew_desc=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		ew_not_ok "$_ew_desc"
+		ew_diag "command unexpectedly succeeded: $*"
+		return 1
+	fi
+	ew_ok "$_ew_desc"
+}
+
+# ew_done: end the test: check the plan, exit 0 if every assertion passed.
+ew_done() {
+	if [ -z "$ew_planned" ]; then
+		echo "1..$ew_num"
+	elif [ "$ew_num" -ne "$ew_planned" ]; then
+		ew_diag "planned $ew_planned assertions, ran $ew_num"
+		exit "$EW_FAIL"
+	fi
+	[ "$ew_failed" -eq 0 ] || exit "$EW_FAIL"
+	exit "$EW_PASS"
+}
+
+# ----------------------------------------------------------------------------
+# Cleanup: commands run in reverse order when the test exits, however it does.
+
+ew_cleanups=
+
+# ew_defer CMD...: run CMD (a string for eval) at exit, last deferred first.
+ew_defer() {
+	ew_cleanups="$*
+$ew_cleanups"
+	trap _ew_run_cleanups EXIT
+}
+
+_ew_run_cleanups() {
+	_ew_status=$?
+	trap - EXIT
+	printf '%s\n' "$ew_cleanups" | while IFS= read -r _ew_c; do
+		[ -n "$_ew_c" ] && eval "$_ew_c" >/dev/null 2>&1
+	done
+	exit "$_ew_status"
+}
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# ----------------------------------------------------------------------------
+# Requirements
+
+ew_require_root() {
+	[ "$(id -u)" -eq 0 ] || ew_skip "needs root"
+}
+
+# ew_require_cmd CMD...: skip unless every CMD is installed.
+ew_require_cmd() {
+	for _ew_c in "$@"; do
+		command -v "$_ew_c" >/dev/null 2>&1 || ew_skip "$_ew_c not installed"
+	done
+}
+
+# ew_require_nodes N: skip unless the test runs on N nodes.
+ew_require_nodes() {
+	[ "$EW_NODES" -eq "$1" ] || ew_skip "needs $1 nodes, have $EW_NODES"
+}
+
+# ew_wait_for TIMEOUT CMD...: poll CMD every 0.2 s until it succeeds;
+# returns 1 after TIMEOUT seconds.
+ew_wait_for() {
+	_ew_n=$(($1 * 5))
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		_ew_n=$((_ew_n - 1))
+		[ "$_ew_n" -gt 0 ] || return 1
+		sleep 0.2
+	done
+}
+
+# ----------------------------------------------------------------------------
+# The module
+
+ew_module_loaded() {
+	[ -d /sys/module/eastwest ]
+}
+
+# ew_load [PARAM=VALUE...]: insmod $EW_KO and check that it is live.
+ew_load() {
+	if [ ! -f "$EW_KO" ]; then
+		echo "ew_load: $EW_KO not found (make module KDIR=...)" >&2
+		return 1
+	fi
+	if ew_module_loaded; then
+		echo "ew_load: eastwest is already loaded" >&2
+		return 1
+	fi
+	insmod "$EW_KO" "$@" || {
+		echo "ew_load: insmod $EW_KO failed" >&2
+		return 1
+	}
+	_ew_state=$(cat /sys/module/eastwest/initstate 2>/dev/null)
+	if [ "$_ew_state" != live ]; then
+		echo "ew_load: module state is '${_ew_state:-missing}', not live" >&2
+		return 1
+	fi
+}
+
+# ew_unload: rmmod eastwest and check that it is gone.
+ew_unload() {
+	if ! ew_module_loaded; then
+		echo "ew_unload: eastwest is not loaded" >&2
+		return 1
+	fi
+	rmmod eastwest || {
+		echo "ew_unload: rmmod eastwest failed" >&2
+		return 1
+	}
+	if ew_module_loaded; then
+		echo "ew_unload: /sys/module/eastwest still exists after rmmod" >&2
+		return 1
+	fi
+}
+
+# ----------------------------------------------------------------------------
+# RDMA devices (soft-RoCE)
+
+# ew_rxe_add NAME NETDEV: create rxe device NAME on NETDEV and wait for it.
+ew_rxe_add() {
+	rdma link add "$1" type rxe netdev "$2" || {
+		echo "ew_rxe_add: rdma link add $1 type rxe netdev $2 failed" >&2
+		return 1
+	}
+	ew_wait_for 10 test -e "/sys/class/infiniband/$1" || {
+		echo "ew_rxe_add: /sys/class/infiniband/$1 did not appear" >&2
+		return 1
+	}
+}
+
+# ew_rxe_del NAME: delete rxe device NAME and wait until it is gone.
+ew_rxe_del() {
+	rdma link delete "$1" || {
+		echo "ew_rxe_del: rdma link delete $1 failed" >&2
+		return 1
+	}
+	ew_wait_for 10 test ! -e "/sys/class/infiniband/$1" || {
+		echo "ew_rxe_del: /sys/class/infiniband/$1 is still there" >&2
+		return 1
+	}
+}
+
+# ew_dummy_add NAME ADDR/PREFIX: a dummy netdev with an address, up: a
+# netdev for a one-node rxe device (rxe refuses lo; see smoke.sh).
+ew_dummy_add() {
+	if [ ! -d /sys/module/dummy ]; then
+		modprobe dummy numdummies=0 || return 1
+	fi
+	ip link add "$1" type dummy || return 1
+	ip addr add "$2" dev "$1" || return 1
+	ip link set dev "$1" up
+}
+
+# ew_netdev_del NAME: delete a netdev (no error if it is already gone).
+ew_netdev_del() {
+	[ -e "/sys/class/net/$1" ] || return 0
+	ip link delete dev "$1"
+}
+
+# ----------------------------------------------------------------------------
+# Two nodes
+
+# ew_barrier NAME [TIMEOUT]: wait until the other node reached ew_barrier
+# NAME too (default timeout 120 s). Names are per test; use each name once.
+# Fails at once if the other node's run of this test already ended (it
+# failed before the barrier). Returns at once in a one-node run.
+ew_barrier() {
+	[ "$EW_NODES" -gt 1 ] || return 0
+	_ew_dir=$EW_SHARED/barriers
+	_ew_peer=$((1 - EW_NODE))
+	mkdir -p "$_ew_dir" || return 1
+	: >"$_ew_dir/$EW_TEST_NAME.$1.$EW_NODE" || return 1
+	_ew_n=$((${2:-120} * 5))
+	while [ ! -e "$_ew_dir/$EW_TEST_NAME.$1.$_ew_peer" ]; do
+		if [ -e "$EW_SHARED/node$_ew_peer/results/$EW_TEST_NAME.rc" ]; then
+			echo "ew_barrier: node $_ew_peer ended the test before barrier $1" >&2
+			return 1
+		fi
+		_ew_n=$((_ew_n - 1))
+		if [ "$_ew_n" -le 0 ]; then
+			echo "ew_barrier: node $_ew_peer never reached barrier $1" >&2
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# ew_wait_listen PORT [TIMEOUT]: wait until something listens on local TCP
+# PORT (default 30 s). A server node waits for its own server this way, then
+# meets the client node at a barrier.
+ew_wait_listen() {
+	if ! ew_wait_for "${2:-30}" _ew_listening "$1"; then
+		echo "ew_wait_listen: nothing listens on TCP port $1" >&2
+		return 1
+	fi
+}
+
+_ew_listening() {
+	[ -n "$(ss -Htln "sport = :$1" 2>/dev/null)" ]
+}
+
+# ----------------------------------------------------------------------------
+# Kernel log
+
+# ew_dmesg_mark: write a unique marker line into the kernel log; later
+# ew_dmesg_since_mark calls look only at lines after it.
+ew_dmesg_mark() {
+	ew_dmesg_marker="ew-mark: $EW_TEST_NAME $$ $(date +%s%N)"
+	echo "$ew_dmesg_marker" >/dev/kmsg || return 1
+}
+
+# shellcheck disable=SC2120 # the ERE is optional
+# ew_dmesg_since_mark [ERE]: print the kernel log lines after the last mark;
+# with ERE, only the matching ones, and return 1 if none match.
+ew_dmesg_since_mark() {
+	if [ -z "${ew_dmesg_marker:-}" ]; then
+		echo "ew_dmesg_since_mark: call ew_dmesg_mark first" >&2
+		return 2
+	fi
+	if [ $# -eq 0 ]; then
+		dmesg | awk -v m="$ew_dmesg_marker" 'f; index($0, m) { f = 1 }'
+	else
+		dmesg | awk -v m="$ew_dmesg_marker" 'f; index($0, m) { f = 1 }' |
+			grep -E -- "$1"
+	fi
+}
+
+# ew_dmesg_wait ERE [TIMEOUT]: wait until a line matching ERE appears after
+# the mark (default 10 s).
+ew_dmesg_wait() {
+	if ! ew_wait_for "${2:-10}" ew_dmesg_since_mark "$1"; then
+		echo "ew_dmesg_wait: no kernel log line matching '$1'; since the mark:" >&2
+		# shellcheck disable=SC2119 # all lines since the mark
+		ew_dmesg_since_mark | tail -n 20 >&2
+		return 1
+	fi
+}
+
+# ----------------------------------------------------------------------------
+# Jobs, cgroups and GIDs (two-node tests and the demo)
+
+EW_CG=${EW_CG:-/sys/fs/cgroup}
+
+# ew_in_cg CGROUP CMD...: run CMD as a member of cgroup CGROUP (a path under
+# $EW_CG, e.g. /ewA): a shell joins the cgroup, then execs CMD.
+ew_in_cg() {
+	_ew_cg=$1
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$EW_CG$_ew_cg" "$@"
+}
+
+# ew_gid_index DEV IPV4 [MAX]: print the index of DEV port 1's RoCE v2 GID
+# for IPV4 (::ffff:IPV4), scanning entries 0..MAX-1 (default 16) with shell
+# built-ins only (each exec is slow under TCG).
+ew_gid_index() {
+	_ew_ifs=$IFS
+	IFS=.
+	# shellcheck disable=SC2086 # split the address at the dots
+	set -- "$1" "$2" "${3:-16}" $2
+	IFS=$_ew_ifs
+	_ew_hex=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		"$4" "$5" "$6" "$7")
+	_ew_p=/sys/class/infiniband/$1/ports/1
+	_ew_i=0
+	while [ "$_ew_i" -lt "$3" ]; do
+		_ew_g=''
+		_ew_t=''
+		read -r _ew_g 2>/dev/null <"$_ew_p/gids/$_ew_i"
+		if [ "$_ew_g" = "$_ew_hex" ]; then
+			read -r _ew_t 2>/dev/null <"$_ew_p/gid_attrs/types/$_ew_i"
+			if [ "$_ew_t" = "RoCE v2" ]; then
+				echo "$_ew_i"
+				return 0
+			fi
+		fi
+		_ew_i=$((_ew_i + 1))
+	done
+	echo "ew_gid_index: $1 has no RoCE v2 GID for $2 in its first $3 entries" >&2
+	return 1
+}
+
+# ew_wait_gid_index DEV IPV4 [TIMEOUT]: like ew_gid_index, but wait up to
+# TIMEOUT seconds (default 10) for the GID to appear (rxe fills its table
+# from the netdev's addresses shortly after the device is created).
+ew_wait_gid_index() {
+	_ew_n=$((${3:-10} * 5))
+	while ! ew_gid_index "$1" "$2" 2>/dev/null; do
+		_ew_n=$((_ew_n - 1))
+		if [ "$_ew_n" -le 0 ]; then
+			ew_gid_index "$1" "$2"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+# ew_counter JOB|- NAME: a decision counter from `eastwestctl -j stats`, of
+# job JOB (by name) or, with "-", of the node ("global"). NAME as in the JSON
+# (denied_peer) or with dashes (denied-peer).
+ew_counter() {
+	"$EW_TOP/userspace/eastwestctl" -j stats | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+job, name = sys.argv[1], sys.argv[2].replace("-", "_")
+if job == "-":
+    c = d["global"]
+else:
+    c = [j for j in d["jobs"] if j["name"] == job][0]["counters"]
+print(c[name])' "$1" "$2"
+}
+
+# ew_job_id NAME: the id the module gave job NAME (`eastwestctl -j job show`).
+ew_job_id() {
+	"$EW_TOP/userspace/eastwestctl" -j job show "$1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+if isinstance(d, list):
+    d = [j for j in d if j.get("name") == sys.argv[1]][0]
+print(d["id"])' "$1"
+}
