@@ -33,12 +33,14 @@ static const char *const ew_reason_names[] = {
 	[EASTWEST_REASON_UNPROTECTED_PATH] = "unprotected path",
 	[EASTWEST_REASON_NOT_ADMITTED] = "node not admitted",
 	[EASTWEST_REASON_INTERNAL] = "cannot evaluate",
+	[EASTWEST_REASON_DEVX] = "DEVX context not allowed",
 };
 
 static const char *const ew_op_names[] = {
 	[EASTWEST_OP_MODIFY_QP] = "modify_qp",
 	[EASTWEST_OP_CREATE_AH] = "create_ah",
 	[EASTWEST_OP_CREATE_QP] = "create_qp",
+	[EASTWEST_OP_DEVX_CONTEXT] = "devx_context",
 };
 
 /**

@@ -103,6 +103,50 @@ static int ew_resolve_src(struct ib_device *dev, u32 port, u32 sgid_index,
 	return ret;
 }
 
+/* P_Key indices to values, through the core's cache (atomic-safe). */
+static int ew_request_resolve_pkeys(struct ib_device *dev,
+				    struct ew_request *req)
+{
+	if (req->has_pkey &&
+	    ib_get_cached_pkey(dev, req->port, req->pkey_index, &req->pkey))
+		return -EINVAL;
+	if (req->has_alt_pkey &&
+	    ib_get_cached_pkey(dev, req->alt_port, req->alt_pkey_index,
+			       &req->alt_pkey))
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * ew_request_refresh() - resolve a tracked request's indices again
+ * @dev: the QP's device
+ * @req: a request recorded by the modify hook; its values are updated
+ *
+ * After a GID or P_Key table change the same indices may name other
+ * values (or nothing). Context: any (cached lookups only).
+ * Return: 0, or an error if an index no longer resolves.
+ */
+int ew_request_refresh(struct ib_device *dev, struct ew_request *req)
+{
+	unsigned int i;
+	int ret;
+
+	if (ew_request_resolve_pkeys(dev, req))
+		return -EINVAL;
+	for (i = 0; i < req->n_paths && i < ARRAY_SIZE(req->paths); i++) {
+		struct ew_path *path = &req->paths[i];
+
+		if (!path->has_grh)
+			continue;
+		ret = ew_resolve_src(dev, path->port, path->sgid_index,
+				     &path->src);
+		if (ret && ret != -ENODEV)
+			return ret;
+		path->has_src = !ret;
+	}
+	return 0;
+}
+
 /* Translate an address vector; false if it cannot be evaluated. */
 static bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
 			    struct ew_path *path)
@@ -118,6 +162,8 @@ static bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah
 
 	grh = rdma_ah_read_grh(ah);
 	path->has_grh = true;
+	path->port = port;
+	path->sgid_index = grh->sgid_index;
 	memcpy(path->dgid, grh->dgid.raw, sizeof(path->dgid));
 	ret = ew_resolve_src(dev, port, grh->sgid_index, &path->src);
 	if (!ret)
@@ -206,17 +252,16 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
 	if (mask & IB_QP_PKEY_INDEX) {
 		req.has_pkey = true;
-		if (ib_get_cached_pkey(dev, port, attr->pkey_index, &req.pkey))
-			internal = EASTWEST_REASON_INTERNAL;
+		req.port = port;
+		req.pkey_index = attr->pkey_index;
 	}
 	if (mask & IB_QP_ALT_PATH) {
-		u32 alt_port = attr->alt_port_num;
-
 		req.has_alt_pkey = true;
-		if (ib_get_cached_pkey(dev, alt_port, attr->alt_pkey_index,
-				       &req.alt_pkey))
-			internal = EASTWEST_REASON_INTERNAL;
+		req.alt_port = attr->alt_port_num;
+		req.alt_pkey_index = attr->alt_pkey_index;
 	}
+	if (ew_request_resolve_pkeys(dev, &req))
+		internal = EASTWEST_REASON_INTERNAL;
 	if (mask & IB_QP_QKEY) {
 		req.has_qkey = true;
 		req.qkey = attr->qkey;
@@ -336,6 +381,42 @@ static void notrace ew_hook_create_qp(unsigned long ip, unsigned long parent_ip,
 		instruction_pointer_set(regs, (unsigned long)ew_deny_ptr);
 }
 
+/*
+ * mlx5 DEVX: a user context with DEVX can drive QPs with raw firmware
+ * commands (INIT2RTR and friends) that never reach the verbs control path,
+ * so a job could connect anywhere. Refuse DEVX user contexts to policed
+ * callers; UCX then falls back to verbs.
+ */
+static bool ew_check_devx(void)
+{
+	struct ew_request req = { .op = EASTWEST_OP_DEVX_CONTEXT };
+	struct ew_event ev = { .op = EASTWEST_OP_DEVX_CONTEXT };
+	struct ew_caller c;
+	bool deny;
+
+	rcu_read_lock();
+	ew_caller_get(&c);
+	if (ew_caller_unpoliced(&c)) {
+		rcu_read_unlock();
+		return false;
+	}
+	strscpy(ev.dev_name, "mlx5", sizeof(ev.dev_name));
+	deny = ew_judge(&c, &req, c.job ? EASTWEST_REASON_DEVX : 0, &ev);
+	rcu_read_unlock();
+	return deny;
+}
+
+static void notrace ew_hook_devx_create(unsigned long ip, unsigned long parent_ip,
+					struct ftrace_ops *ops,
+					struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	/* int mlx5_ib_devx_create(dev, is_user): only user contexts. */
+	if ((bool)regs_get_kernel_argument(regs, 1) && ew_check_devx())
+		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
+}
+
 static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip,
 				       struct ftrace_ops *ops,
 				       struct ftrace_regs *fregs)
@@ -374,6 +455,76 @@ static struct ew_hook ew_hooks[] = {
 	EW_HOOK(rdma_create_user_ah, ew_hook_create_ah),
 	EW_HOOK(ib_create_qp_user, ew_hook_create_qp),
 	EW_HOOK(ib_destroy_qp_user, ew_hook_destroy_qp),
+};
+
+/*
+ * The DEVX chokepoint lives in mlx5_ib, which may load and unload while we
+ * run, and is not exported: hook it by name (ftrace_set_filter()), armed
+ * from a module notifier. Compile-tested only: no ConnectX hardware here.
+ */
+#define EW_DEVX_FUNC	"mlx5_ib_devx_create"
+
+static struct ftrace_ops ew_devx_ops = {
+	.func = ew_hook_devx_create,
+	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+		 FTRACE_OPS_FL_PERMANENT,
+};
+
+/* ew_devx_lock serialises arming (module notifier) against unload. */
+static DEFINE_MUTEX(ew_devx_lock);
+static bool ew_devx_armed;
+
+static void ew_devx_arm(void)
+{
+	int ret;
+
+	mutex_lock(&ew_devx_lock);
+	if (ew_devx_armed)
+		goto out;
+	ret = ftrace_set_filter(&ew_devx_ops, EW_DEVX_FUNC,
+				strlen(EW_DEVX_FUNC), 1);
+	if (ret)	/* mlx5_ib not loaded (or built without DEVX) */
+		goto out;
+	ret = register_ftrace_function(&ew_devx_ops);
+	if (ret) {
+		pr_err("cannot hook %s: %d: DEVX contexts are NOT policed\n",
+		       EW_DEVX_FUNC, ret);
+		goto out;
+	}
+	ew_devx_armed = true;
+	pr_info("%s hooked: DEVX user contexts are policed\n", EW_DEVX_FUNC);
+out:
+	mutex_unlock(&ew_devx_lock);
+}
+
+static void ew_devx_disarm(void)
+{
+	mutex_lock(&ew_devx_lock);
+	if (ew_devx_armed) {
+		unregister_ftrace_function(&ew_devx_ops);
+		ew_devx_armed = false;
+	}
+	/* Drop the filter so that a later load of mlx5_ib matches afresh. */
+	ftrace_set_filter(&ew_devx_ops, NULL, 0, 1);
+	mutex_unlock(&ew_devx_lock);
+}
+
+static int ew_devx_module_event(struct notifier_block *nb, unsigned long state,
+				void *data)
+{
+	struct module *mod = data;
+
+	if (strcmp(mod->name, "mlx5_ib"))
+		return NOTIFY_DONE;
+	if (state == MODULE_STATE_LIVE)
+		ew_devx_arm();
+	else if (state == MODULE_STATE_GOING)
+		ew_devx_disarm();
+	return NOTIFY_OK;
+}
+
+static struct notifier_block ew_devx_nb = {
+	.notifier_call = ew_devx_module_event,
 };
 
 /*
@@ -443,6 +594,14 @@ int ew_hooks_init(void)
 			return ret;
 		}
 	}
+	ret = register_module_notifier(&ew_devx_nb);
+	if (ret) {
+		i = ARRAY_SIZE(ew_hooks);
+		while (i--)
+			ew_hook_remove(&ew_hooks[i]);
+		return ret;
+	}
+	ew_devx_arm();
 	pr_info("control-path hooks armed (%zu)\n", ARRAY_SIZE(ew_hooks));
 	return 0;
 }
@@ -454,6 +613,8 @@ void ew_hooks_exit(void)
 {
 	unsigned int i = ARRAY_SIZE(ew_hooks);
 
+	unregister_module_notifier(&ew_devx_nb);
+	ew_devx_disarm();
 	while (i--)
 		ew_hook_remove(&ew_hooks[i]);
 }

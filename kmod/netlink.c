@@ -283,6 +283,7 @@ static int ew_nl_put_counters(struct sk_buff *skb, int type,
 		[EASTWEST_REASON_UNPROTECTED_PATH] = EASTWEST_A_COUNTERS_DENIED_UNPROTECTED_PATH,
 		[EASTWEST_REASON_NOT_ADMITTED] = EASTWEST_A_COUNTERS_DENIED_NOT_ADMITTED,
 		[EASTWEST_REASON_INTERNAL] = EASTWEST_A_COUNTERS_DENIED_INTERNAL,
+		[EASTWEST_REASON_DEVX] = EASTWEST_A_COUNTERS_DENIED_DEVX,
 	};
 	struct ew_counters c;
 	struct nlattr *nest;
@@ -293,7 +294,7 @@ static int ew_nl_put_counters(struct sk_buff *skb, int type,
 	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
-	for (r = EASTWEST_REASON_NO_JOB; r <= EASTWEST_REASON_INTERNAL; r++) {
+	for (r = EASTWEST_REASON_NO_JOB; r <= EASTWEST_REASON_MAX; r++) {
 		denied += c.v[EW_CTR_DENIED_BASE + r];
 		if (nla_put_u64_64bit(skb, denied_attr[r],
 				      c.v[EW_CTR_DENIED_BASE + r],

@@ -29,6 +29,9 @@ struct ew_path {
 	u16 dlid;
 	bool has_src;
 	struct ew_src src;
+	/* Where @src came from, to resolve it again after GID changes. */
+	u32 port;
+	u32 sgid_index;
 };
 
 /**
@@ -44,6 +47,11 @@ struct ew_request {
 	u16 alt_pkey;
 	bool has_qkey;
 	u32 qkey;
+	/* Where the P_Keys came from, to resolve them again. */
+	u32 port;
+	u16 pkey_index;
+	u32 alt_port;
+	u16 alt_pkey_index;
 	u8 n_paths;
 	struct ew_path paths[2];
 };

@@ -26,6 +26,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "config.h"
+#include "hooks.h"
 #include "job.h"
 #include "qptrack.h"
 
@@ -219,21 +220,61 @@ static void ew_qp_to_error(struct ib_qp *qp)
 		qp->event_handler(&event, qp->qp_context);
 }
 
-/* Would this record be revoked? (@job NULL: the job is gone.) */
-static bool ew_qp_doomed(const struct ew_qp *rec, struct ew_job *job)
+/*
+ * Which records a revocation pass takes: those of one job its rules now
+ * refuse (@job NULL: the job is gone, all of them), or those on one device
+ * whose indices no longer resolve or now resolve to something refused.
+ */
+struct ew_revoke_sel {
+	u32 job_id;
+	struct ew_job *job;
+	struct ib_device *dev;
+};
+
+static bool ew_qp_doomed(const struct ew_qp *rec,
+			 const struct ew_revoke_sel *sel)
 {
+	struct ew_request req;
+	struct ew_job *job;
 	bool doomed;
 
-	if (!job)
+	if (sel->dev) {
+		if (rec->qp->device != sel->dev)
+			return false;
+		req = rec->req;
+		if (ew_request_refresh(sel->dev, &req))
+			return true;
+		rcu_read_lock();
+		job = ew_job_find(rec->job_id);
+		doomed = !job ||
+			 ew_policy_check(job, ew_job_policy(job), &req) != 0;
+		rcu_read_unlock();
+		return doomed;
+	}
+	if (rec->job_id != sel->job_id)
+		return false;
+	if (!sel->job)
 		return true;
 	rcu_read_lock();
-	doomed = ew_policy_check(job, ew_job_policy(job), &rec->req) != 0;
+	doomed = ew_policy_check(sel->job, ew_job_policy(sel->job), &rec->req) != 0;
 	rcu_read_unlock();
 	return doomed;
 }
 
+static bool ew_revoke_audited(const struct ew_revoke_sel *sel)
+{
+	bool audit = READ_ONCE(ew_global.mode) == EASTWEST_MODE_AUDIT;
+
+	if (sel->job) {
+		rcu_read_lock();
+		audit |= ew_job_policy(sel->job)->mode == EASTWEST_MODE_AUDIT;
+		rcu_read_unlock();
+	}
+	return audit;
+}
+
 /* Audit mode: report what enforce would revoke, touch nothing. */
-static unsigned int ew_qp_audit_revoke(u32 job_id, struct ew_job *job)
+static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 {
 	unsigned int bkt, n = 0;
 	unsigned long flags;
@@ -241,40 +282,37 @@ static unsigned int ew_qp_audit_revoke(u32 job_id, struct ew_job *job)
 
 	spin_lock_irqsave(&ew_qp_lock, flags);
 	hash_for_each(ew_qps, bkt, rec, node)
-		if (rec->job_id == job_id && ew_qp_doomed(rec, job))
+		if (ew_qp_doomed(rec, sel))
 			n++;
 	spin_unlock_irqrestore(&ew_qp_lock, flags);
 	if (n)
-		pr_info("audit: job %u: %u QP(s) would be revoked\n", job_id, n);
-	return 0;
+		pr_info("audit: %u QP(s) would be revoked\n", n);
 }
 
-/*
- * Revoke the records of @job_id that its rules no longer allow (@job: the
- * job's current state, NULL once deleted). Returns how many QPs were revoked.
- */
-static unsigned int ew_qp_revoke(u32 job_id, struct ew_job *job)
+/* Move every selected QP to the error state; returns how many. */
+static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 {
 	unsigned int bkt, n = 0;
 	unsigned long flags;
 	struct ew_qp *rec;
 	struct ib_qp *qp;
-	bool again;
+	u32 job_id = 0;
 
-	if (READ_ONCE(ew_global.mode) == EASTWEST_MODE_AUDIT ||
-	    (job && ew_job_policy(job)->mode == EASTWEST_MODE_AUDIT))
-		return ew_qp_audit_revoke(job_id, job);
+	if (ew_revoke_audited(sel)) {
+		ew_qp_audit_revoke(sel);
+		return 0;
+	}
 
 	mutex_lock(&ew_revoke_mutex);
-	do {
-		again = false;
+	for (;;) {
 		qp = NULL;
 		spin_lock_irqsave(&ew_qp_lock, flags);
 		hash_for_each(ew_qps, bkt, rec, node) {
-			if (rec->job_id != job_id || !ew_qp_doomed(rec, job))
+			if (rec->revoking || !ew_qp_doomed(rec, sel))
 				continue;
 			rec->revoking = true;
 			qp = rec->qp;
+			job_id = rec->job_id;
 			break;
 		}
 		spin_unlock_irqrestore(&ew_qp_lock, flags);
@@ -286,7 +324,7 @@ static unsigned int ew_qp_revoke(u32 job_id, struct ew_job *job)
 			dev_name(&qp->device->dev));
 		n++;
 
-		/* Done with it: the QP keeps no record (it is dead to us). */
+		/* Done with it: a dead QP keeps no record. */
 		spin_lock_irqsave(&ew_qp_lock, flags);
 		rec = ew_qp_find(qp);
 		if (rec) {
@@ -297,9 +335,8 @@ static unsigned int ew_qp_revoke(u32 job_id, struct ew_job *job)
 		if (rec)
 			kmem_cache_free(ew_qp_cache, rec);
 		wake_up_all(&ew_revoke_wq);
-		again = true;
 		cond_resched();
-	} while (again);
+	}
 	mutex_unlock(&ew_revoke_mutex);
 	return n;
 }
@@ -312,7 +349,9 @@ static unsigned int ew_qp_revoke(u32 job_id, struct ew_job *job)
  */
 unsigned int ew_qp_revoke_job(u32 job_id)
 {
-	return ew_qp_revoke(job_id, NULL);
+	struct ew_revoke_sel sel = { .job_id = job_id };
+
+	return ew_qp_revoke(&sel);
 }
 
 /**
@@ -323,8 +362,25 @@ unsigned int ew_qp_revoke_job(u32 job_id)
  */
 unsigned int ew_qp_revalidate_job(struct ew_job *job)
 {
+	struct ew_revoke_sel sel = { .job_id = job->id, .job = job };
+
 	lockdep_assert_held(&ew_config_lock);
-	return ew_qp_revoke(job->id, job);
+	return ew_qp_revoke(&sel);
+}
+
+/**
+ * ew_qp_revalidate_dev() - after a GID or P_Key table change of @dev,
+ * revoke the QPs whose source GID or P_Key no longer resolves to what their
+ * job allows
+ * @dev: the device
+ *
+ * Context: process context (the core's event work), sleeps.
+ */
+unsigned int ew_qp_revalidate_dev(struct ib_device *dev)
+{
+	struct ew_revoke_sel sel = { .dev = dev };
+
+	return ew_qp_revoke(&sel);
 }
 
 /**

@@ -15,6 +15,8 @@ struct ib_udata;
 int ew_destroy_qp_after_revoke(struct ib_qp *qp, struct ib_udata *udata);
 unsigned int ew_qp_revoke_job(u32 job_id);
 unsigned int ew_qp_revalidate_job(struct ew_job *job);
+struct ib_device;
+unsigned int ew_qp_revalidate_dev(struct ib_device *dev);
 int ew_qptrack_init(void);
 void ew_qptrack_exit(void);
 

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
 
+#include "qptrack.h"
 #include "registry.h"
 
 /* DOC: Locking - ew_registry_mutex serialises writers of ew_devices; readers use RCU. */
@@ -37,8 +38,13 @@ static void ew_dev_event(struct ib_event_handler *handler, struct ib_event *even
 	switch (event->event) {
 	case IB_EVENT_GID_CHANGE:
 	case IB_EVENT_PKEY_CHANGE:
+		/*
+		 * The core updated its caches before dispatching: the same
+		 * indices may now name another netdev or P_Key, or nothing.
+		 */
 		pr_debug("%s: port %u: %s\n", dev_name(&event->device->dev),
 			 event->element.port_num, ib_event_msg(event->event));
+		ew_qp_revalidate_dev(event->device);
 		break;
 	default:
 		break;

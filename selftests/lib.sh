@@ -33,10 +33,14 @@
 # ew_check can show the reason under a "not ok" line.
 
 EW_TOP=${EW_TOP:-$(cd "$(dirname "$0")/../.." && pwd -P)}
-EW_KO=${EW_KO:-$EW_TOP/build/$(uname -r)/eastwest.ko}
 EW_NODE=${EW_NODE:-0}
 EW_NODES=${EW_NODES:-1}
 EW_SHARED=${EW_SHARED:-/run/ew-shared}
+# The runner puts a snapshot of the module in the shared dir (see run_group).
+if [ -z "${EW_KO:-}" ] && [ -f "${EW_SHARED:-/nonexistent}/eastwest.ko" ]; then
+	EW_KO=$EW_SHARED/eastwest.ko
+fi
+EW_KO=${EW_KO:-$EW_TOP/build/$(uname -r)/eastwest.ko}
 EW_TEST_NAME=${EW_TEST_NAME:-$(basename "$0")}
 export EW_TOP EW_KO EW_NODE EW_NODES EW_SHARED EW_TEST_NAME
 

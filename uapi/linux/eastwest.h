@@ -59,6 +59,8 @@ enum eastwest_encrypt {
  * @EASTWEST_REASON_NOT_ADMITTED: The node is not admitted to the fabric.
  * @EASTWEST_REASON_INTERNAL: The request could not be evaluated (e.g. GID
  *   entry vanished).
+ * @EASTWEST_REASON_DEVX: A DEVX user context (mlx5: raw firmware commands that
+ *   bypass the verbs control path) was refused.
  */
 enum eastwest_reason {
 	EASTWEST_REASON_NO_JOB = 1,
@@ -70,6 +72,11 @@ enum eastwest_reason {
 	EASTWEST_REASON_UNPROTECTED_PATH,
 	EASTWEST_REASON_NOT_ADMITTED,
 	EASTWEST_REASON_INTERNAL,
+	EASTWEST_REASON_DEVX,
+
+	/* private: */
+	__EASTWEST_REASON_MAX,
+	EASTWEST_REASON_MAX = (__EASTWEST_REASON_MAX - 1)
 };
 
 enum eastwest_link_layer {
@@ -91,6 +98,7 @@ enum eastwest_op {
 	EASTWEST_OP_MODIFY_QP = 1,
 	EASTWEST_OP_CREATE_AH,
 	EASTWEST_OP_CREATE_QP,
+	EASTWEST_OP_DEVX_CONTEXT,
 };
 
 enum {
@@ -135,6 +143,7 @@ enum {
 	EASTWEST_A_COUNTERS_DENIED_NOT_ADMITTED,
 	EASTWEST_A_COUNTERS_DENIED_INTERNAL,
 	EASTWEST_A_COUNTERS_PSN_ZERO,
+	EASTWEST_A_COUNTERS_DENIED_DEVX,
 
 	__EASTWEST_A_COUNTERS_MAX,
 	EASTWEST_A_COUNTERS_MAX = (__EASTWEST_A_COUNTERS_MAX - 1)

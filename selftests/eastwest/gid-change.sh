@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 240
+#
+# A GID table change that breaks a job's policy revokes its live QPs: a job
+# connected over the GID of 198.51.100.1 on a dummy netdev loses its QPs
+# (error state, traffic stops) when that address, and so the GID, goes.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe1
+NETDEV=ewgid0
+ADDR=198.51.100.1
+CG=/sys/fs/cgroup
+CTL=$EW_TOP/userspace/eastwestctl
+
+ew_require_root
+ew_require_cmd rdma ip ibv_rc_pingpong stdbuf
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+
+EW_TMP=$(mktemp -d)
+ew_defer "rm -rf $EW_TMP"
+ew_defer "rmdir $CG/ewC"
+ew_defer "ew_netdev_del $NETDEV"
+ew_defer "rdma link delete $DEV"
+ew_defer "rmmod eastwest"
+ew_defer "pkill -f ibv_rc_pingpong"
+
+in_cg() {
+	_cg=$1
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG$_cg" "$@"
+}
+
+gid_index() {
+	_hex=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		$(echo "$2" | tr . ' '))
+	for _g in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		_i=${_g##*/}
+		[ "$(cat "$_g" 2>/dev/null)" = "$_hex" ] || continue
+		[ "$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/types/"$_i" 2>/dev/null)" = "RoCE v2" ] || continue
+		echo "$_i"
+		return 0
+	done
+	return 1
+}
+
+ew_plan 9
+
+ew_check "eastwest.ko loads" ew_load
+ew_check "dummy netdev with $ADDR" ew_dummy_add "$NETDEV" "$ADDR/24"
+ew_check "$DEV on $NETDEV" ew_rxe_add "$DEV" "$NETDEV"
+ew_wait_for 10 gid_index "$DEV" "$ADDR" >/dev/null
+IDX=$(gid_index "$DEV" "$ADDR")
+ew_check "GID of $ADDR (index ${IDX:-none})" test -n "$IDX"
+mkdir -p "$CG/ewC"
+ew_check "job C: peer $ADDR from $NETDEV only" \
+	"$CTL" job add ewC cgroup /ewC peer "$ADDR" netdev "$NETDEV"
+
+in_cg /ewC stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
+SRV=$!
+ew_wait_listen 18515
+in_cg /ewC stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$ADDR" >"$EW_TMP/cli" 2>&1 &
+CLI=$!
+ew_check "job C's connection runs" ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
+
+ew_dmesg_mark
+ip addr del "$ADDR/24" dev "$NETDEV"
+ew_check "the GID goes and both QPs are revoked" \
+	ew_dmesg_wait "job [0-9]+: revoked qpn.*on $DEV" 10
+ew_check "traffic stops" \
+	ew_wait_for 10 sh -c "! kill -0 $CLI 2>/dev/null && ! kill -0 $SRV 2>/dev/null"
+wait
+ew_check "eastwest unloads" ew_unload
+
+ew_done

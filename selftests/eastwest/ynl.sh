@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 300
+#
+# The YNL spec is true: the kernel's own YNL CLI (tools/net/ynl/cli.py from
+# linux-source-6.12), given only Documentation/netlink/specs/eastwest.yaml,
+# creates, reads, dumps and deletes jobs, and the family's extack messages
+# name the bad attribute. Also: dumps resume across many small messages,
+# and writes and job reads are refused without CAP_NET_ADMIN.
+
+. "$(dirname "$0")/../lib.sh"
+
+YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
+SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
+SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
+CTL=$EW_TOP/userspace/eastwestctl
+CG=/sys/fs/cgroup
+
+ew_require_root
+[ -f "$YNL_DIR/cli.py" ] || ew_skip "YNL CLI not found at $YNL_DIR (scripts/install-deps)"
+python3 -c 'import yaml, jsonschema' 2>/dev/null ||
+	ew_skip "python3 yaml/jsonschema missing (scripts/install-deps)"
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+
+ew_defer "rmdir $CG/ewy"
+ew_defer "rmmod eastwest"
+
+ynl() {
+	python3 "$YNL_DIR/cli.py" --spec "$SPEC" --schema "$SCHEMA" "$@"
+}
+
+# expect_fail_msg DESC ERE ARGS...: ynl ARGS must fail with a message
+# matching ERE (the kernel's extack text, which cli.py prints).
+expect_fail_msg() {
+	_desc=$1
+	_re=$2
+	shift 2
+	if ynl "$@" >"$EW_TMP/out" 2>&1; then
+		ew_not_ok "$_desc (succeeded)"
+		sed 's/^/# /' "$EW_TMP/out"
+	elif grep -qE -- "$_re" "$EW_TMP/out"; then
+		ew_ok "$_desc"
+	else
+		ew_not_ok "$_desc (no message matching '$_re')"
+		sed 's/^/# /' "$EW_TMP/out"
+	fi
+}
+
+EW_TMP=$(mktemp -d)
+ew_defer "rm -rf $EW_TMP"
+mkdir -p "$CG/ewy"
+
+ew_plan 18
+
+ew_check "eastwest.ko loads" ew_load
+
+ew_check "config-get through the YNL CLI" \
+	sh -c "python3 '$YNL_DIR/cli.py' --spec '$SPEC' --schema '$SCHEMA' --do config-get | grep -q \"'version'\""
+ew_check "job-new with a cgroup and two peers" \
+	ynl --do job-new --json '{"name": "ynl-job", "id": 42, "cgroup": [{"path": "/ewy"}], "peer": [{"addr": "00000000000000000000ffffc0000202"}, {"addr": "20010db8000000000000000000000000", "prefix-len": 32}], "qkey": 4660}'
+ew_check "job-get by name returns what was set" \
+	sh -c "python3 '$YNL_DIR/cli.py' --spec '$SPEC' --schema '$SCHEMA' --do job-get --json '{\"name\": \"ynl-job\"}' | grep -q \"'qkey': 4660\""
+ew_check "eastwestctl sees the job made with the YNL CLI" \
+	sh -c "'$CTL' -j peer show ynl-job | grep -q '2001:db8::/32'"
+ew_check "job-get dump lists it" \
+	sh -c "python3 '$YNL_DIR/cli.py' --spec '$SPEC' --schema '$SCHEMA' --dump job-get | grep -q \"'name': 'ynl-job'\""
+
+# Extack: every refusal names what is wrong.
+expect_fail_msg "privileged Q_Key refused with its reason" "privileged Q_Key" \
+	--do job-new --json '{"name": "bad", "qkey": 2147483649}'
+expect_fail_msg "duplicate job name refused" "job ynl-job exists" \
+	--do job-new --json '{"name": "ynl-job"}'
+expect_fail_msg "missing cgroup refused" "no cgroup v2 /no/such" \
+	--do job-new --json '{"name": "bad", "cgroup": [{"path": "/no/such"}]}'
+expect_fail_msg "peer with both addr and lid refused" "exactly one of addr and lid" \
+	--do peer-add --json '{"job-id": 42, "peer": [{"addr": "00000000000000000000ffffc0000203", "lid": 3}]}'
+expect_fail_msg "deleting a peer the job does not have changes nothing" "not a peer of job 42" \
+	--do peer-del --json '{"job-id": 42, "peer": [{"addr": "00000000000000000000ffffc0000202"}, {"addr": "00000000000000000000ffffc0000209"}]}'
+ew_check "the first peer of that failed request is still there" \
+	sh -c "'$CTL' -j peer show ynl-job | grep -q '192.0.2.2'"
+
+# A dump of 3000 peers read with a small receive buffer: it must resume
+# across many messages and return every peer exactly once.
+python3 -c '
+for i in range(3000):
+    print("10.%d.%d.%d" % (i >> 16, (i >> 8) & 255, i & 255))' >"$EW_TMP/peers"
+"$CTL" peer add ynl-job file "$EW_TMP/peers" >/dev/null
+ew_check "dump of 3002 peers across small messages is complete" \
+	sh -c "python3 '$YNL_DIR/cli.py' --spec '$SPEC' --schema '$SCHEMA' --dump peer-get --json '{\"job-id\": 42}' --dbg-small-recv 4096 2>/dev/null | grep -o \"'addr'\" | wc -l | grep -qx 3002"
+
+# Unprivileged callers may not write, nor read jobs.
+unpriv() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		python3 "$YNL_DIR/cli.py" --spec "$SPEC" --schema "$SCHEMA" "$@"
+}
+unpriv --do job-new --json '{"name": "evil"}' >"$EW_TMP/unpriv" 2>&1
+ew_check "an unprivileged user cannot create a job (EPERM)" \
+	grep -qiE 'operation not permitted|error: -1\b|EPERM' "$EW_TMP/unpriv"
+ew_check "and the job was not created" sh -c "! '$CTL' job show evil >/dev/null 2>&1"
+unpriv --dump job-get >"$EW_TMP/unpriv" 2>&1
+ew_check "an unprivileged user cannot read jobs (EPERM)" \
+	grep -qiE 'operation not permitted|error: -1\b|EPERM' "$EW_TMP/unpriv"
+ew_check "an unprivileged user can read the global config" \
+	sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all python3 '$YNL_DIR/cli.py' --spec '$SPEC' --schema '$SCHEMA' --do config-get | grep -q version"
+
+ew_check "job-del" ynl --do job-del --json '{"id": 42}'
+
+ew_done
