@@ -32,6 +32,7 @@
 #include "job.h"
 #include "policy.h"
 #include "qptrack.h"
+#include "registry.h"
 
 /*
  * Exported by ib_core but declared only in its private core_priv.h
@@ -238,6 +239,10 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	/* Special QPs are the kernel's (MADs), never a job's. */
 	if (real->qp_type == IB_QPT_SMI || real->qp_type == IB_QPT_GSI)
 		return false;
+
+	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT &&
+	    (mask & IB_QP_PKEY_INDEX))
+		ew_registry_observe_qpn(dev, real->qp_num);
 
 	rcu_read_lock();
 	ew_caller_get(&c);

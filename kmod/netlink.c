@@ -821,13 +821,18 @@ static int ew_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev, u32 port
 	return 0;
 }
 
-static int ew_nl_put_dev(struct sk_buff *skb, struct ib_device *ibdev)
+static int ew_nl_put_dev(struct sk_buff *skb, struct ew_dev *dev)
 {
+	struct ib_device *ibdev = dev->ibdev;
 	u32 port;
 	int ret;
 
 	if (nla_put_u32(skb, EASTWEST_A_DEV_INDEX, ibdev->index) ||
-	    nla_put_string(skb, EASTWEST_A_DEV_NAME, dev_name(&ibdev->dev)))
+	    nla_put_string(skb, EASTWEST_A_DEV_NAME, dev_name(&ibdev->dev)) ||
+	    nla_put_u32(skb, EASTWEST_A_DEV_QPN_OBSERVED,
+			atomic_read(&dev->qpn_observed)) ||
+	    nla_put_u32(skb, EASTWEST_A_DEV_QPN_SEQUENTIAL,
+			atomic_read(&dev->qpn_sequential)))
 		return -EMSGSIZE;
 	rdma_for_each_port(ibdev, port) {
 		ret = ew_nl_put_port(skb, ibdev, port);
@@ -869,7 +874,7 @@ int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 				    "no such RDMA device");
 		ret = -ENODEV;
 	} else {
-		ret = ew_nl_put_dev(msg, dev->ibdev);
+		ret = ew_nl_put_dev(msg, dev);
 	}
 	ew_registry_unlock();
 	if (ret) {
@@ -896,7 +901,7 @@ int eastwest_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			ret = -EMSGSIZE;
 			break;
 		}
-		ret = ew_nl_put_dev(skb, dev->ibdev);
+		ret = ew_nl_put_dev(skb, dev);
 		if (ret) {
 			genlmsg_cancel(skb, hdr);
 			break;

@@ -98,6 +98,26 @@ static struct ib_client ew_ib_client = {
 };
 
 /**
+ * ew_registry_observe_qpn() - record the QPN of a user QP entering INIT
+ * @ibdev: its device
+ * @qpn: its number
+ *
+ * Feeds the QPN predictability audit: sequential QPNs let an attacker who
+ * sees one connection guess the next (ReDMArk). Context: any (the hooks).
+ */
+void ew_registry_observe_qpn(struct ib_device *ibdev, u32 qpn)
+{
+	struct ew_dev *dev = ib_get_client_data(ibdev, &ew_ib_client);
+	u32 last;
+
+	if (!dev)
+		return;
+	last = atomic_xchg(&dev->qpn_last, qpn);
+	if (atomic_inc_return(&dev->qpn_observed) > 1 && qpn == last + 1)
+		atomic_inc(&dev->qpn_sequential);
+}
+
+/**
  * ew_registry_lock() - hold the device list still (and devices registered)
  */
 void ew_registry_lock(void)

@@ -14,11 +14,17 @@
  * @event_handler: port/GID/P_Key change notifications from the RDMA core
  * @refcount: held by the registry and by readers that leave the RCU section
  * @rcu: deferred free
+ * @qpn_last: QPN of the last user QP seen entering INIT
+ * @qpn_observed: user QPs seen entering INIT
+ * @qpn_sequential: those whose QPN followed the previous one
  */
 struct ew_dev {
 	struct list_head list;
 	struct ib_device *ibdev;
 	struct ib_event_handler event_handler;
+	atomic_t qpn_last;
+	atomic_t qpn_observed;
+	atomic_t qpn_sequential;
 	struct kref refcount;
 	struct rcu_head rcu;
 };
@@ -26,6 +32,7 @@ struct ew_dev {
 int ew_registry_init(void);
 void ew_registry_exit(void);
 unsigned int ew_registry_count(void);
+void ew_registry_observe_qpn(struct ib_device *ibdev, u32 qpn);
 
 void ew_registry_lock(void);
 void ew_registry_unlock(void);

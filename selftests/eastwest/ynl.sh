@@ -51,7 +51,7 @@ EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 mkdir -p "$CG/ewy"
 
-ew_plan 18
+ew_plan 19
 
 ew_check "eastwest.ko loads" ew_load
 
@@ -105,5 +105,23 @@ ew_check "an unprivileged user can read the global config" \
 	sh -c "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all python3 '$YNL_DIR/cli.py' --spec '$SPEC' --schema '$SCHEMA' --do config-get | grep -q version"
 
 ew_check "job-del" ynl --do job-del --json '{"id": 42}'
+
+# QPN predictability audit: rxe hands out sequential QPNs, and dev-get
+# says so (the refused INITs below are observed before they are refused).
+ew_rxe_add rxe0 lo
+for i in 1 2 3 4; do
+	"$EW_TOP/selftests/tools/ew_verbs" rc-connect rxe0 1 127.0.0.1 0x11 >/dev/null 2>&1
+done
+ynl --dump dev-get >"$EW_TMP/dev" 2>&1
+ew_check "dev-get reports 4 observed QPNs, 3 of them sequential" \
+	python3 -c '
+import ast, sys
+devs = [ast.literal_eval(l) for l in open(sys.argv[1]) if l.startswith("{")]
+if not devs:
+    devs = ast.literal_eval(open(sys.argv[1]).read())
+d = [d for d in devs if d["name"] == "rxe0"][0]
+print(d["qpn-observed"], d["qpn-sequential"])
+sys.exit(not (d["qpn-observed"] >= 4 and d["qpn-sequential"] >= 3))' "$EW_TMP/dev"
+ew_rxe_del rxe0
 
 ew_done
