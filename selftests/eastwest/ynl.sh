@@ -116,9 +116,13 @@ ynl --dump dev-get >"$EW_TMP/dev" 2>&1
 ew_check "dev-get reports 4 observed QPNs, 3 of them sequential" \
 	python3 -c '
 import ast, sys
-devs = [ast.literal_eval(l) for l in open(sys.argv[1]) if l.startswith("{")]
-if not devs:
-    devs = ast.literal_eval(open(sys.argv[1]).read())
+txt = open(sys.argv[1]).read()
+try:
+    devs = ast.literal_eval(txt)
+except (ValueError, SyntaxError):
+    devs = [ast.literal_eval(l) for l in txt.splitlines() if l.startswith("{")]
+if isinstance(devs, dict):
+    devs = [devs]
 d = [d for d in devs if d["name"] == "rxe0"][0]
 print(d["qpn-observed"], d["qpn-sequential"])
 sys.exit(not (d["qpn-observed"] >= 4 and d["qpn-sequential"] >= 3))' "$EW_TMP/dev"
