@@ -181,6 +181,9 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 			struct nlattr *tb[EASTWEST_A_CGROUP_MAX + 1];
 
 			spec->has_cgroups = true;
+			/* An empty nest names no cgroup: it empties the list. */
+			if (!nla_len(attr))
+				break;
 			ret = nla_parse_nested(tb, EASTWEST_A_CGROUP_MAX, attr,
 					       eastwest_cgroup_nl_policy, extack);
 			if (ret)
@@ -206,6 +209,8 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 		}
 		case EASTWEST_A_JOB_NETDEV:
 			spec->has_netdevs = true;
+			if (!nla_len(attr))	/* empties the list */
+				break;
 			if (spec->n_netdevs >= EW_MAX_NETDEVS) {
 				NL_SET_ERR_MSG_ATTR(extack, attr,
 						    "too many netdevs (max 32)");
@@ -225,6 +230,9 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 						    "too many pkeys (max 32)");
 				return -E2BIG;
 			}
+			/* P_Key 0 is no partition: it empties the list. */
+			if (!nla_get_u16(attr))
+				break;
 			if (!(nla_get_u16(attr) & 0x7fff)) {
 				NL_SET_ERR_MSG_ATTR(extack, attr,
 						    "invalid P_Key (partition 0)");

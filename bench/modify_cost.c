@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * modify_cost: time ibv_modify_qp through a whole connection cycle
+ * (RESET->INIT->RTR->RTS->RESET) of two RC QPs on one device, looped.
+ * Prints the mean and median cost of a modify in ns, and of the policed
+ * INIT->RTR step alone, as "key value" lines a script can read.
+ *
+ *   modify_cost DEV GID_INDEX DGID CYCLES
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, double *ns)
+{
+	double t0 = now_ns();
+	int ret = ibv_modify_qp(qp, a, mask);
+
+	*ns = now_ns() - t0;
+	if (ret)
+		fprintf(stderr, "modify_cost: ibv_modify_qp: %s\n", strerror(ret));
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_qp_init_attr init = {
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	double *all, *rtr, ns;
+	union ibv_gid dgid;
+	struct in_addr v4;
+	struct ibv_qp *qp[2];
+	struct ibv_pd *pd;
+	long cycles, c, n_all = 0, n_rtr = 0;
+	int i, n, gid_index;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: modify_cost DEV GID_INDEX DGID CYCLES\n");
+		return 2;
+	}
+	gid_index = atoi(argv[2]);
+	cycles = atol(argv[4]);
+	memset(&dgid, 0, sizeof(dgid));
+	if (inet_pton(AF_INET, argv[3], &v4) == 1) {
+		dgid.raw[10] = dgid.raw[11] = 0xff;
+		memcpy(&dgid.raw[12], &v4, 4);
+	} else if (inet_pton(AF_INET6, argv[3], dgid.raw) != 1) {
+		fprintf(stderr, "modify_cost: bad GID %s\n", argv[3]);
+		return 2;
+	}
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx) {
+		fprintf(stderr, "modify_cost: cannot open %s\n", argv[1]);
+		return 1;
+	}
+	pd = ibv_alloc_pd(ctx);
+	init.send_cq = init.recv_cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	if (!pd || !init.send_cq)
+		return 1;
+	for (i = 0; i < 2; i++) {
+		qp[i] = ibv_create_qp(pd, &init);
+		if (!qp[i]) {
+			perror("modify_cost: ibv_create_qp");
+			return 1;
+		}
+	}
+	all = calloc(cycles * 8, sizeof(*all));
+	rtr = calloc(cycles * 2, sizeof(*rtr));
+	if (!all || !rtr)
+		return 1;
+
+	for (c = 0; c < cycles; c++) {
+		for (i = 0; i < 2; i++) {
+			struct ibv_qp_attr a = {
+				.qp_state = IBV_QPS_INIT, .port_num = 1,
+				.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+			};
+
+			if (modify(qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+				   IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, &ns))
+				return 1;
+			all[n_all++] = ns;
+
+			memset(&a, 0, sizeof(a));
+			a.qp_state = IBV_QPS_RTR;
+			a.path_mtu = IBV_MTU_1024;
+			a.dest_qp_num = qp[!i]->qp_num;
+			a.rq_psn = 1;
+			a.max_dest_rd_atomic = 1;
+			a.min_rnr_timer = 12;
+			a.ah_attr.is_global = 1;
+			a.ah_attr.port_num = 1;
+			a.ah_attr.grh.hop_limit = 1;
+			a.ah_attr.grh.sgid_index = gid_index;
+			a.ah_attr.grh.dgid = dgid;
+			if (modify(qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER, &ns))
+				return 1;
+			all[n_all++] = ns;
+			rtr[n_rtr++] = ns;
+
+			memset(&a, 0, sizeof(a));
+			a.qp_state = IBV_QPS_RTS;
+			a.timeout = 14;
+			a.retry_cnt = 7;
+			a.rnr_retry = 7;
+			a.sq_psn = 1;
+			a.max_rd_atomic = 1;
+			if (modify(qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+				   IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+				   IBV_QP_MAX_QP_RD_ATOMIC, &ns))
+				return 1;
+			all[n_all++] = ns;
+
+			memset(&a, 0, sizeof(a));
+			a.qp_state = IBV_QPS_RESET;
+			if (modify(qp[i], &a, IBV_QP_STATE, &ns))
+				return 1;
+			all[n_all++] = ns;
+		}
+	}
+	qsort(all, n_all, sizeof(*all), cmp);
+	qsort(rtr, n_rtr, sizeof(*rtr), cmp);
+	{
+		double sum = 0, sum_rtr = 0;
+
+		for (c = 0; c < n_all; c++)
+			sum += all[c];
+		for (c = 0; c < n_rtr; c++)
+			sum_rtr += rtr[c];
+		printf("modifies %ld\n", n_all);
+		printf("modify_mean_ns %.0f\n", sum / n_all);
+		printf("modify_median_ns %.0f\n", all[n_all / 2]);
+		printf("rtr_mean_ns %.0f\n", sum_rtr / n_rtr);
+		printf("rtr_median_ns %.0f\n", rtr[n_rtr / 2]);
+	}
+	return 0;
+}

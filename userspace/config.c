@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eastwestctl config show|set, and stats.
+ */
+#include <string.h>
+
+#include "ewctl.h"
+#include "ipc.h"
+#include "json_out.h"
+#include "parse.h"
+#include "print.h"
+#include "subcommands.h"
+
+void config_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " EW_PROG " config show\n"
+		"       " EW_PROG " config set [mode { enforce | audit }] [default { deny | allow }]\n");
+}
+
+void stats_usage(FILE *f)
+{
+	fprintf(f, "Usage: " EW_PROG " stats\n"
+		"Decision counters, of the node and of each job.\n");
+}
+
+static int config_show(int argc, char *argv[])
+{
+	struct ew_config cfg;
+	struct ewnl *nl;
+	int ret;
+
+	ret = ew_no_more_args(argc, argv);
+	if (!ret)
+		ret = ew_connect(&nl);
+	if (ret)
+		return ret;
+	if (ew_ipc_config_get(nl, &cfg))
+		return ewnl_report(nl, "config show");
+	if (ew_opts.json)
+		return ew_json_print(ew_json_config(&cfg));
+	ew_print_config(&cfg);
+	return EW_OK;
+}
+
+static int config_set(int argc, char *argv[])
+{
+	struct ew_config cfg = { 0 };
+	char list[64];
+	struct ewnl *nl;
+	int ret;
+
+	for (; argc > 0; argc -= 2, argv += 2) {
+		const struct ew_names *names;
+		uint32_t bit, *val;
+
+		if (!strcmp(argv[0], "mode")) {
+			names = &ew_mode_names;
+			bit = EW_CFG_MODE;
+			val = &cfg.mode;
+		} else if (!strcmp(argv[0], "default")) {
+			names = &ew_default_names;
+			bit = EW_CFG_DEFAULT;
+			val = &cfg.default_action;
+		} else {
+			ew_err("unknown keyword \"%s\" (try \"" EW_PROG " config help\")",
+			       argv[0]);
+			return EW_USAGE;
+		}
+		if (argc < 2) {
+			ew_err("\"%s\" needs an argument", argv[0]);
+			return EW_USAGE;
+		}
+		if (cfg.present & bit) {
+			ew_err("\"%s\" is given twice", argv[0]);
+			return EW_USAGE;
+		}
+		if (ew_enum_parse(names, argv[1], val)) {
+			ew_err("%s \"%s\": expected %s", argv[0], argv[1],
+			       ew_enum_list(names, list, sizeof(list)));
+			return EW_USAGE;
+		}
+		cfg.present |= bit;
+	}
+	if (!cfg.present) {
+		ew_err("config set: nothing to change (try \"" EW_PROG " config help\")");
+		return EW_USAGE;
+	}
+	ret = ew_connect(&nl);
+	if (ret)
+		return ret;
+	if (ew_ipc_config_set(nl, &cfg, cfg.present))
+		return ewnl_report(nl, "config set");
+	return EW_OK;
+}
+
+int config_main(int argc, char *argv[])
+{
+	if (argc == 0)
+		return config_show(0, argv);
+	if (!strcmp(argv[0], "show"))
+		return config_show(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "set"))
+		return config_set(argc - 1, argv + 1);
+	return ew_verb_error("config", argc, argv, config_usage);
+}
+
+int stats_main(int argc, char *argv[])
+{
+	struct ew_state st;
+	struct ewnl *nl;
+	size_t i;
+	int ret;
+
+	if (argc > 0 && !strcmp(argv[0], "help"))
+		return ew_verb_error("stats", argc, argv, stats_usage);
+	if (argc > 0 && !strcmp(argv[0], "show"))
+		argc--, argv++;
+	ret = ew_no_more_args(argc, argv);
+	if (!ret)
+		ret = ew_connect(&nl);
+	if (ret)
+		return ret;
+	if (ew_ipc_state(nl, &st, false)) {
+		ret = ewnl_report(nl, "stats");
+		ew_state_free(&st);
+		return ret;
+	}
+	if (ew_opts.json) {
+		struct json_object *o = json_object_new_object(), *a;
+
+		json_object_object_add(o, "global", ew_json_counters(&st.config.counters));
+		a = json_object_new_array();
+		for (i = 0; i < st.n_jobs; i++) {
+			struct json_object *j = json_object_new_object();
+
+			json_object_object_add(j, "id", json_object_new_int64(st.jobs[i].id));
+			json_object_object_add(j, "name", json_object_new_string(st.jobs[i].name));
+			json_object_object_add(j, "counters",
+					       ew_json_counters(&st.jobs[i].counters));
+			json_object_array_add(a, j);
+		}
+		json_object_object_add(o, "jobs", a);
+		ew_json_print(o);
+	} else {
+		printf("global\n");
+		ew_print_counters(&st.config.counters);
+		for (i = 0; i < st.n_jobs; i++) {
+			printf("job %s id %u\n", st.jobs[i].name, st.jobs[i].id);
+			ew_print_counters(&st.jobs[i].counters);
+		}
+	}
+	ew_state_free(&st);
+	return EW_OK;
+}

@@ -1,0 +1,990 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The eastwest operations over netlink.
+ *
+ * Replies are parsed leniently toward the future (unknown attributes are
+ * skipped) and strictly toward malformed data (a known attribute of the
+ * wrong size fails the parse with EPROTO).
+ */
+#include <errno.h>
+#include <linux/genetlink.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "diff.h"
+#include "ewctl.h"
+#include "ipc.h"
+#include "parse.h"
+
+static bool ok_u8(const struct nlattr *a)
+{
+	return !mnl_attr_validate(a, MNL_TYPE_U8);
+}
+
+static bool ok_u16(const struct nlattr *a)
+{
+	return !mnl_attr_validate(a, MNL_TYPE_U16);
+}
+
+static bool ok_u32(const struct nlattr *a)
+{
+	return !mnl_attr_validate(a, MNL_TYPE_U32);
+}
+
+static bool ok_u64(const struct nlattr *a)
+{
+	return !mnl_attr_validate(a, MNL_TYPE_U64);
+}
+
+static bool ok_str(const struct nlattr *a)
+{
+	return !mnl_attr_validate(a, MNL_TYPE_NUL_STRING);
+}
+
+static bool ok_nest(const struct nlattr *a)
+{
+	return !mnl_attr_validate(a, MNL_TYPE_NESTED);
+}
+
+static int proto_err(void)
+{
+	errno = EPROTO;
+	return MNL_CB_ERROR;
+}
+
+/* Request building. Every put checks the room left in nl->sbuf. */
+
+static bool put_peer(struct ewnl *nl, struct nlmsghdr *nlh, uint16_t type,
+		     const struct ew_peer *p)
+{
+	struct nlattr *nest;
+
+	nest = mnl_attr_nest_start_check(nlh, nl->slen, type);
+	if (!nest)
+		return false;
+	if (p->is_lid) {
+		if (!mnl_attr_put_u16_check(nlh, nl->slen, EASTWEST_A_PEER_LID, p->lid))
+			goto cancel;
+	} else {
+		if (!mnl_attr_put_check(nlh, nl->slen, EASTWEST_A_PEER_ADDR,
+					sizeof(p->addr), p->addr) ||
+		    !mnl_attr_put_u8_check(nlh, nl->slen, EASTWEST_A_PEER_PREFIX_LEN,
+					   p->plen))
+			goto cancel;
+	}
+	mnl_attr_nest_end(nlh, nest);
+	return true;
+cancel:
+	mnl_attr_nest_cancel(nlh, nest);
+	return false;
+}
+
+static bool put_netdev(struct ewnl *nl, struct nlmsghdr *nlh,
+		       const struct ew_netdev *nd)
+{
+	static const uint16_t type[] = {
+		[EW_NETDEV_IFINDEX] = EASTWEST_A_NETDEV_IFINDEX,
+		[EW_NETDEV_VLAN] = EASTWEST_A_NETDEV_VLAN,
+		[EW_NETDEV_VRF] = EASTWEST_A_NETDEV_VRF,
+	};
+	struct nlattr *nest;
+	bool ok;
+
+	nest = mnl_attr_nest_start_check(nlh, nl->slen, EASTWEST_A_JOB_NETDEV);
+	if (!nest)
+		return false;
+	if (nd->kind == EW_NETDEV_VLAN)
+		ok = mnl_attr_put_u16_check(nlh, nl->slen, type[nd->kind],
+					    (uint16_t)nd->value);
+	else
+		ok = mnl_attr_put_u32_check(nlh, nl->slen, type[nd->kind], nd->value);
+	if (!ok) {
+		mnl_attr_nest_cancel(nlh, nest);
+		return false;
+	}
+	mnl_attr_nest_end(nlh, nest);
+	return true;
+}
+
+static bool put_cgroup(struct ewnl *nl, struct nlmsghdr *nlh, const char *path)
+{
+	struct nlattr *nest;
+
+	nest = mnl_attr_nest_start_check(nlh, nl->slen, EASTWEST_A_JOB_CGROUP);
+	if (!nest)
+		return false;
+	if (!mnl_attr_put_strz_check(nlh, nl->slen, EASTWEST_A_CGROUP_PATH, path)) {
+		mnl_attr_nest_cancel(nlh, nest);
+		return false;
+	}
+	mnl_attr_nest_end(nlh, nest);
+	return true;
+}
+
+/*
+ * job-set replaces a list that is present in the request. An empty list is
+ * sent as one empty entry: an empty cgroup or netdev nest, or P_Key 0 (an
+ * invalid P_Key), which the kernel reads as "the list is now empty".
+ */
+static bool put_empty_list(struct ewnl *nl, struct nlmsghdr *nlh, uint16_t type)
+{
+	struct nlattr *nest;
+
+	if (type == EASTWEST_A_JOB_PKEY)
+		return mnl_attr_put_u16_check(nlh, nl->slen, type, 0);
+	nest = mnl_attr_nest_start_check(nlh, nl->slen, type);
+	if (!nest)
+		return false;
+	mnl_attr_nest_end(nlh, nest);
+	return true;
+}
+
+/* The attributes of @job in @mask, and its first @npeers peers. */
+static bool put_job(struct ewnl *nl, struct nlmsghdr *nlh, const struct ew_job *job,
+		    uint32_t mask, size_t npeers, bool set)
+{
+	size_t i;
+
+	if ((mask & EW_JOB_NAME) &&
+	    !mnl_attr_put_strz_check(nlh, nl->slen, EASTWEST_A_JOB_NAME, job->name))
+		return false;
+	if ((mask & EW_JOB_MODE) &&
+	    !mnl_attr_put_u32_check(nlh, nl->slen, EASTWEST_A_JOB_MODE, job->mode))
+		return false;
+	if ((mask & EW_JOB_ENCRYPT) &&
+	    !mnl_attr_put_u32_check(nlh, nl->slen, EASTWEST_A_JOB_ENCRYPT, job->encrypt))
+		return false;
+	if ((mask & EW_JOB_QKEY) &&
+	    !mnl_attr_put_u32_check(nlh, nl->slen, EASTWEST_A_JOB_QKEY, job->qkey))
+		return false;
+	if (mask & EW_JOB_CGROUPS) {
+		for (i = 0; i < job->n_cgroups; i++)
+			if (!put_cgroup(nl, nlh, job->cgroups[i].path))
+				return false;
+		if (set && !job->n_cgroups &&
+		    !put_empty_list(nl, nlh, EASTWEST_A_JOB_CGROUP))
+			return false;
+	}
+	if (mask & EW_JOB_NETDEVS) {
+		for (i = 0; i < job->n_netdevs; i++)
+			if (!put_netdev(nl, nlh, &job->netdevs[i]))
+				return false;
+		if (set && !job->n_netdevs &&
+		    !put_empty_list(nl, nlh, EASTWEST_A_JOB_NETDEV))
+			return false;
+	}
+	if (mask & EW_JOB_PKEYS) {
+		for (i = 0; i < job->n_pkeys; i++)
+			if (!mnl_attr_put_u16_check(nlh, nl->slen, EASTWEST_A_JOB_PKEY,
+						    job->pkeys[i]))
+				return false;
+		if (set && !job->n_pkeys &&
+		    !put_empty_list(nl, nlh, EASTWEST_A_JOB_PKEY))
+			return false;
+	}
+	for (i = 0; i < npeers; i++)
+		if (!put_peer(nl, nlh, EASTWEST_A_JOB_PEER, &job->peers.v[i]))
+			return false;
+	return true;
+}
+
+static int too_big(struct ewnl *nl)
+{
+	memset(&nl->err, 0, sizeof(nl->err));
+	nl->err.code = EMSGSIZE;
+	snprintf(nl->err.msg, sizeof(nl->err.msg), "the request is too large");
+	return -EMSGSIZE;
+}
+
+/*
+ * Replaces the kernel's attribute path in nl->err by the item it names,
+ * e.g. "peer 192.0.2.1/32" instead of "peer[3].addr".
+ */
+static void name_item(struct ewnl *nl, const struct ew_job *job, size_t peer_base,
+		      const struct ew_peers *peers)
+{
+	char buf[EW_PEER_STRLEN];
+	size_t i = (size_t)nl->err.top_index;
+	int t = nl->err.top_type;
+
+	if (!t || nl->err.attr[0] == 'm')	/* nothing, or "missing ..." */
+		return;
+	if (peers && t == EASTWEST_A_PEER_LIST_PEER && peer_base + i < peers->n) {
+		snprintf(nl->err.attr, sizeof(nl->err.attr), "peer %s",
+			 ew_peer_format(&peers->v[peer_base + i], buf, sizeof(buf)));
+		return;
+	}
+	if (!job)
+		return;
+	if (t == EASTWEST_A_JOB_PEER && i < job->peers.n)
+		snprintf(nl->err.attr, sizeof(nl->err.attr), "peer %s",
+			 ew_peer_format(&job->peers.v[i], buf, sizeof(buf)));
+	else if (t == EASTWEST_A_JOB_CGROUP && i < job->n_cgroups)
+		snprintf(nl->err.attr, sizeof(nl->err.attr), "cgroup %s",
+			 job->cgroups[i].path);
+	else if (t == EASTWEST_A_JOB_PKEY && i < job->n_pkeys)
+		snprintf(nl->err.attr, sizeof(nl->err.attr), "pkey 0x%04x",
+			 job->pkeys[i]);
+	else if (t == EASTWEST_A_JOB_NETDEV && i < job->n_netdevs) {
+		const struct ew_netdev *nd = &job->netdevs[i];
+		static const char *const kw[] = { "netdev", "vlan", "vrf" };
+
+		if (nd->kind != EW_NETDEV_VLAN && nd->name[0])
+			snprintf(nl->err.attr, sizeof(nl->err.attr), "%s %s",
+				 kw[nd->kind], nd->name);
+		else
+			snprintf(nl->err.attr, sizeof(nl->err.attr), "%s %u",
+				 kw[nd->kind], nd->value);
+	}
+}
+
+/* Reply parsing. */
+
+static int parse_peer(const struct nlattr *nest, struct ew_peer *p)
+{
+	const struct nlattr *a;
+	bool addr = false;
+
+	memset(p, 0, sizeof(*p));
+	p->plen = 128;
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case EASTWEST_A_PEER_ADDR:
+			if (mnl_attr_validate2(a, MNL_TYPE_BINARY, sizeof(p->addr)))
+				return -1;
+			memcpy(p->addr, mnl_attr_get_payload(a), sizeof(p->addr));
+			addr = true;
+			break;
+		case EASTWEST_A_PEER_PREFIX_LEN:
+			if (!ok_u8(a) || mnl_attr_get_u8(a) > 128)
+				return -1;
+			p->plen = mnl_attr_get_u8(a);
+			break;
+		case EASTWEST_A_PEER_LID:
+			if (!ok_u16(a))
+				return -1;
+			p->lid = mnl_attr_get_u16(a);
+			p->is_lid = true;
+			break;
+		}
+	}
+	return addr != p->is_lid ? 0 : -1;
+}
+
+static int parse_counters(const struct nlattr *nest, struct ew_counters *c)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, nest) {
+		unsigned int type = mnl_attr_get_type(a);
+
+		if (type == EASTWEST_A_COUNTERS_PAD || type >= EW_N_COUNTERS)
+			continue;
+		if (!ok_u64(a))
+			return -1;
+		c->v[type] = mnl_attr_get_u64(a);
+	}
+	return 0;
+}
+
+static int parse_cgroup(const struct nlattr *nest, struct ew_job *job)
+{
+	char canon[EASTWEST_CGROUP_PATH_MAX];
+	const char *path = NULL, *why;
+	const struct nlattr *a;
+	uint64_t id = 0;
+
+	mnl_attr_for_each_nested(a, nest) {
+		if (mnl_attr_get_type(a) == EASTWEST_A_CGROUP_PATH) {
+			if (!ok_str(a))
+				return -1;
+			path = mnl_attr_get_str(a);
+		} else if (mnl_attr_get_type(a) == EASTWEST_A_CGROUP_ID) {
+			if (!ok_u64(a))
+				return -1;
+			id = mnl_attr_get_u64(a);
+		}
+	}
+	if (!path)
+		return -1;
+	/* Compare in canonical form, whatever the kernel's spelling. */
+	if (!ew_cgroup_normalize(path, canon, sizeof(canon), &why))
+		path = canon;
+	ew_job_add_cgroup(job, path, id);
+	return 0;
+}
+
+static int parse_netdev(const struct nlattr *nest, struct ew_job *job)
+{
+	char name[IF_NAMESIZE] = "";
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case EASTWEST_A_NETDEV_IFINDEX:
+		case EASTWEST_A_NETDEV_VRF:
+			if (!ok_u32(a))
+				return -1;
+			if (!if_indextoname(mnl_attr_get_u32(a), name))
+				name[0] = '\0';
+			ew_job_add_netdev(job, mnl_attr_get_type(a) == EASTWEST_A_NETDEV_VRF ?
+					  EW_NETDEV_VRF : EW_NETDEV_IFINDEX,
+					  mnl_attr_get_u32(a), name);
+			return 0;
+		case EASTWEST_A_NETDEV_VLAN:
+			if (!ok_u16(a))
+				return -1;
+			ew_job_add_netdev(job, EW_NETDEV_VLAN, mnl_attr_get_u16(a), NULL);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int job_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct ew_job *job = data;
+	const struct nlattr *a;
+	struct ew_peer p;
+	int ret = 0;
+
+	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
+		unsigned int type = mnl_attr_get_type(a);
+
+		switch (type) {
+		case EASTWEST_A_JOB_ID:
+		case EASTWEST_A_JOB_MODE:
+		case EASTWEST_A_JOB_ENCRYPT:
+		case EASTWEST_A_JOB_QKEY:
+		case EASTWEST_A_JOB_PEER_COUNT:
+		case EASTWEST_A_JOB_QP_COUNT:
+			if (!ok_u32(a))
+				return proto_err();
+			if (type == EASTWEST_A_JOB_ID)
+				job->id = mnl_attr_get_u32(a);
+			else if (type == EASTWEST_A_JOB_MODE)
+				job->mode = mnl_attr_get_u32(a);
+			else if (type == EASTWEST_A_JOB_ENCRYPT)
+				job->encrypt = mnl_attr_get_u32(a);
+			else if (type == EASTWEST_A_JOB_QKEY)
+				job->qkey = mnl_attr_get_u32(a);
+			else if (type == EASTWEST_A_JOB_PEER_COUNT)
+				job->peer_count = mnl_attr_get_u32(a);
+			else
+				job->qp_count = mnl_attr_get_u32(a);
+			job->present |= type == EASTWEST_A_JOB_ID ? EW_JOB_ID :
+					type == EASTWEST_A_JOB_MODE ? EW_JOB_MODE :
+					type == EASTWEST_A_JOB_ENCRYPT ? EW_JOB_ENCRYPT :
+					type == EASTWEST_A_JOB_QKEY ? EW_JOB_QKEY :
+					type == EASTWEST_A_JOB_PEER_COUNT ?
+					EW_JOB_PEER_COUNT : EW_JOB_QP_COUNT;
+			break;
+		case EASTWEST_A_JOB_NAME:
+			if (!ok_str(a))
+				return proto_err();
+			snprintf(job->name, sizeof(job->name), "%s", mnl_attr_get_str(a));
+			job->present |= EW_JOB_NAME;
+			break;
+		case EASTWEST_A_JOB_CGROUP:
+			ret = ok_nest(a) ? parse_cgroup(a, job) : -1;
+			break;
+		case EASTWEST_A_JOB_NETDEV:
+			ret = ok_nest(a) ? parse_netdev(a, job) : -1;
+			break;
+		case EASTWEST_A_JOB_PKEY:
+			if (!ok_u16(a))
+				return proto_err();
+			ew_job_add_pkey(job, mnl_attr_get_u16(a));
+			break;
+		case EASTWEST_A_JOB_PEER:
+			ret = ok_nest(a) ? parse_peer(a, &p) : -1;
+			if (!ret)
+				ew_peers_add(&job->peers, &p);
+			break;
+		case EASTWEST_A_JOB_COUNTERS:
+			ret = ok_nest(a) ? parse_counters(a, &job->counters) : -1;
+			job->present |= EW_JOB_COUNTERS;
+			break;
+		}
+		if (ret)
+			return proto_err();
+	}
+	if (!(job->present & EW_JOB_ID))
+		return proto_err();
+	return MNL_CB_OK;
+}
+
+/* A job as reported: absent attributes have their default value. */
+static void job_finish(struct ew_job *job)
+{
+	ew_job_fill_defaults(job);
+	ew_job_normalize(job);
+}
+
+int ew_ipc_job_get(struct ewnl *nl, const struct ew_jobref *ref, struct ew_job *job)
+{
+	struct nlmsghdr *nlh;
+	int ret;
+
+	ew_job_init(job);
+	nlh = ewnl_req(nl, EASTWEST_CMD_JOB_GET, 0);
+	if (ref->id)
+		mnl_attr_put_u32(nlh, EASTWEST_A_JOB_ID, ref->id);
+	else
+		mnl_attr_put_strz(nlh, EASTWEST_A_JOB_NAME, ref->name);
+	ret = ewnl_do(nl, nlh, job_cb, job);
+	if (ret) {
+		ew_job_free(job);
+		return ret;
+	}
+	if (!(job->present & EW_JOB_ID)) {
+		nl->err.code = EPROTO;
+		snprintf(nl->err.msg, sizeof(nl->err.msg), "the kernel sent no job");
+		return -EPROTO;
+	}
+	job_finish(job);
+	return 0;
+}
+
+int ew_ipc_job_id(struct ewnl *nl, const struct ew_jobref *ref, uint32_t *id)
+{
+	struct ew_job job;
+	int ret;
+
+	if (ref->id) {
+		*id = ref->id;
+		return 0;
+	}
+	ret = ew_ipc_job_get(nl, ref, &job);
+	if (!ret)
+		*id = job.id;
+	ew_job_free(&job);
+	return ret;
+}
+
+static int job_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct ew_state *st = data;
+	struct ew_job *job = ew_state_add_job(st);
+
+	return job_cb(nlh, job);
+}
+
+static void state_reset(void *data)
+{
+	struct ew_state *st = data;
+	size_t i;
+
+	for (i = 0; i < st->n_jobs; i++)
+		ew_job_free(&st->jobs[i]);
+	st->n_jobs = 0;
+}
+
+int ew_ipc_job_dump(struct ewnl *nl, struct ew_state *st)
+{
+	struct nlmsghdr *nlh;
+	size_t i;
+	int ret;
+
+	nlh = ewnl_req(nl, EASTWEST_CMD_JOB_GET, NLM_F_DUMP);
+	ret = ewnl_dump(nl, nlh, job_dump_cb, st, state_reset);
+	if (ret)
+		return ret;
+	for (i = 0; i < st->n_jobs; i++)
+		job_finish(&st->jobs[i]);
+	st->has_jobs = true;
+	return 0;
+}
+
+static int id_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a;
+	uint32_t *id = data;
+
+	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
+		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_ID) {
+			if (!ok_u32(a))
+				return proto_err();
+			*id = mnl_attr_get_u32(a);
+		}
+	}
+	return MNL_CB_OK;
+}
+
+/**
+ * ew_ipc_job_new() - create a job with all its peers
+ * @nl: the socket
+ * @job: the job (its present attributes, and all its peers)
+ * @id: the job's id, from the kernel
+ *
+ * The first EW_PEER_CHUNK peers go with job-new, the others follow in
+ * peer-add messages. If one of those fails, the job is deleted again, so
+ * that the job is created whole or not at all.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ew_ipc_job_new(struct ewnl *nl, const struct ew_job *job, uint32_t *id)
+{
+	size_t first = job->peers.n < EW_PEER_CHUNK ? job->peers.n : EW_PEER_CHUNK;
+	struct ew_peers rest = { 0 };
+	struct nlmsghdr *nlh;
+	struct ewnl_err err;
+	size_t done;
+	int ret;
+
+	nlh = ewnl_req(nl, EASTWEST_CMD_JOB_NEW, 0);
+	if ((job->present & EW_JOB_ID) &&
+	    !mnl_attr_put_u32_check(nlh, nl->slen, EASTWEST_A_JOB_ID, job->id))
+		return too_big(nl);
+	if (!put_job(nl, nlh, job, job->present & EW_JOB_SETTABLE, first, false))
+		return too_big(nl);
+	*id = 0;
+	ret = ewnl_do(nl, nlh, id_cb, id);
+	if (ret) {
+		name_item(nl, job, 0, NULL);
+		return ret;
+	}
+	if (!*id) {
+		if (!(job->present & EW_JOB_ID)) {
+			nl->err.code = EPROTO;
+			snprintf(nl->err.msg, sizeof(nl->err.msg),
+				 "the kernel did not reply with the job id");
+			return -EPROTO;
+		}
+		*id = job->id;
+	}
+	if (first == job->peers.n)
+		return 0;
+
+	rest.v = job->peers.v + first;
+	rest.n = job->peers.n - first;
+	ret = ew_ipc_peers(nl, EASTWEST_CMD_PEER_ADD, *id, &rest, &done);
+	if (ret) {
+		struct ew_jobref ref = { .id = *id };
+
+		err = nl->err;
+		ew_ipc_job_del(nl, &ref);
+		nl->err = err;
+	}
+	return ret;
+}
+
+/* Changes the attributes in @mask (of EW_JOB_SETTABLE) of job @id. */
+int ew_ipc_job_set(struct ewnl *nl, uint32_t id, const struct ew_job *job,
+		   uint32_t mask)
+{
+	struct nlmsghdr *nlh;
+	int ret;
+
+	nlh = ewnl_req(nl, EASTWEST_CMD_JOB_SET, 0);
+	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_ID, id);
+	if (!put_job(nl, nlh, job, mask & EW_JOB_SETTABLE, 0, true))
+		return too_big(nl);
+	ret = ewnl_do(nl, nlh, NULL, NULL);
+	if (ret)
+		name_item(nl, job, 0, NULL);
+	return ret;
+}
+
+/* Deletes a job by id or by name. */
+int ew_ipc_job_del(struct ewnl *nl, const struct ew_jobref *ref)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = ewnl_req(nl, EASTWEST_CMD_JOB_DEL, 0);
+	if (ref->id)
+		mnl_attr_put_u32(nlh, EASTWEST_A_JOB_ID, ref->id);
+	else
+		mnl_attr_put_strz(nlh, EASTWEST_A_JOB_NAME, ref->name);
+	return ewnl_do(nl, nlh, NULL, NULL);
+}
+
+/**
+ * ew_ipc_peers() - add or remove peers, EW_PEER_CHUNK per message
+ * @nl: the socket
+ * @cmd: EASTWEST_CMD_PEER_ADD or EASTWEST_CMD_PEER_DEL
+ * @id: the job
+ * @peers: the peers
+ * @done: how many peers were applied (whole messages) before an error
+ *
+ * Each message is all or nothing in the kernel; the list as a whole is
+ * applied message by message.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ew_ipc_peers(struct ewnl *nl, uint8_t cmd, uint32_t id,
+		 const struct ew_peers *peers, size_t *done)
+{
+	struct nlmsghdr *nlh;
+	size_t i, end;
+	int ret;
+
+	*done = 0;
+	for (i = 0; i < peers->n; i = end) {
+		end = i + EW_PEER_CHUNK < peers->n ? i + EW_PEER_CHUNK : peers->n;
+		nlh = ewnl_req(nl, cmd, 0);
+		mnl_attr_put_u32(nlh, EASTWEST_A_PEER_LIST_JOB_ID, id);
+		for (size_t k = i; k < end; k++)
+			if (!put_peer(nl, nlh, EASTWEST_A_PEER_LIST_PEER, &peers->v[k]))
+				return too_big(nl);
+		ret = ewnl_do(nl, nlh, NULL, NULL);
+		if (ret) {
+			name_item(nl, NULL, i, peers);
+			return ret;
+		}
+		*done = end;
+	}
+	return 0;
+}
+
+struct peer_dump {
+	struct ew_peers *peers;
+	struct ew_peer *match;
+};
+
+static int peer_list_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct peer_dump *pd = data;
+	const struct nlattr *a;
+	struct ew_peer p;
+
+	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
+		if (mnl_attr_get_type(a) != EASTWEST_A_PEER_LIST_PEER)
+			continue;
+		if (!ok_nest(a) || parse_peer(a, &p))
+			return proto_err();
+		if (pd->peers)
+			ew_peers_add(pd->peers, &p);
+		if (pd->match)
+			*pd->match = p;
+	}
+	return MNL_CB_OK;
+}
+
+static void peers_reset(void *data)
+{
+	struct peer_dump *pd = data;
+
+	pd->peers->n = 0;
+}
+
+/* The peers of job @id, sorted. */
+int ew_ipc_peer_dump(struct ewnl *nl, uint32_t id, struct ew_peers *peers)
+{
+	struct peer_dump pd = { .peers = peers };
+	struct nlmsghdr *nlh;
+	int ret;
+
+	nlh = ewnl_req(nl, EASTWEST_CMD_PEER_GET, NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, EASTWEST_A_PEER_LIST_JOB_ID, id);
+	ret = ewnl_dump(nl, nlh, peer_list_cb, &pd, peers_reset);
+	if (!ret)
+		ew_peers_sort_unique(peers);
+	return ret;
+}
+
+/* The peer entry of job @id that admits @addr (-ENOENT if none). */
+int ew_ipc_peer_get(struct ewnl *nl, uint32_t id, const struct ew_peer *addr,
+		    struct ew_peer *match)
+{
+	struct peer_dump pd = { .match = match };
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int ret;
+
+	memset(match, 0, sizeof(*match));
+	match->plen = 0xff;
+	nlh = ewnl_req(nl, EASTWEST_CMD_PEER_GET, 0);
+	mnl_attr_put_u32(nlh, EASTWEST_A_PEER_LIST_JOB_ID, id);
+	nest = mnl_attr_nest_start(nlh, EASTWEST_A_PEER_LIST_PEER);
+	if (addr->is_lid)
+		mnl_attr_put_u16(nlh, EASTWEST_A_PEER_LID, addr->lid);
+	else
+		mnl_attr_put(nlh, EASTWEST_A_PEER_ADDR, sizeof(addr->addr), addr->addr);
+	mnl_attr_nest_end(nlh, nest);
+	ret = ewnl_do(nl, nlh, peer_list_cb, &pd);
+	if (!ret && match->plen == 0xff) {
+		nl->err.code = ENOENT;
+		return -ENOENT;
+	}
+	return ret;
+}
+
+/* Makes the peers of job @id exactly @want (sorted): peer-add, then peer-del. */
+int ew_ipc_peers_replace(struct ewnl *nl, uint32_t id, struct ew_peers *want)
+{
+	struct ew_peers have = { 0 }, add = { 0 }, del = { 0 };
+	size_t done;
+	int ret;
+
+	ret = ew_ipc_peer_dump(nl, id, &have);
+	if (ret)
+		goto out;
+	ew_peers_diff(want, &have, &add, &del);
+	ret = ew_ipc_peers(nl, EASTWEST_CMD_PEER_ADD, id, &add, &done);
+	if (!ret)
+		ret = ew_ipc_peers(nl, EASTWEST_CMD_PEER_DEL, id, &del, &done);
+out:
+	ew_peers_free(&have);
+	ew_peers_free(&add);
+	ew_peers_free(&del);
+	return ret;
+}
+
+static int config_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct ew_config *cfg = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
+		switch (mnl_attr_get_type(a)) {
+		case EASTWEST_A_CONFIG_MODE:
+			if (!ok_u32(a))
+				return proto_err();
+			cfg->mode = mnl_attr_get_u32(a);
+			cfg->present |= EW_CFG_MODE;
+			break;
+		case EASTWEST_A_CONFIG_DEFAULT_ACTION:
+			if (!ok_u32(a))
+				return proto_err();
+			cfg->default_action = mnl_attr_get_u32(a);
+			cfg->present |= EW_CFG_DEFAULT;
+			break;
+		case EASTWEST_A_CONFIG_VERSION:
+			if (!ok_str(a))
+				return proto_err();
+			snprintf(cfg->version, sizeof(cfg->version), "%s",
+				 mnl_attr_get_str(a));
+			cfg->present |= EW_CFG_VERSION;
+			break;
+		case EASTWEST_A_CONFIG_JOB_COUNT:
+			if (!ok_u32(a))
+				return proto_err();
+			cfg->job_count = mnl_attr_get_u32(a);
+			cfg->present |= EW_CFG_JOB_COUNT;
+			break;
+		case EASTWEST_A_CONFIG_PEER_COUNT:
+			if (!ok_u32(a))
+				return proto_err();
+			cfg->peer_count = mnl_attr_get_u32(a);
+			cfg->present |= EW_CFG_PEER_COUNT;
+			break;
+		case EASTWEST_A_CONFIG_COUNTERS:
+			if (!ok_nest(a) || parse_counters(a, &cfg->counters))
+				return proto_err();
+			cfg->present |= EW_CFG_COUNTERS;
+			break;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+int ew_ipc_config_get(struct ewnl *nl, struct ew_config *cfg)
+{
+	struct nlmsghdr *nlh;
+
+	memset(cfg, 0, sizeof(*cfg));
+	nlh = ewnl_req(nl, EASTWEST_CMD_CONFIG_GET, 0);
+	return ewnl_do(nl, nlh, config_cb, cfg);
+}
+
+int ew_ipc_config_set(struct ewnl *nl, const struct ew_config *cfg, uint32_t mask)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = ewnl_req(nl, EASTWEST_CMD_CONFIG_SET, 0);
+	if (mask & EW_CFG_MODE)
+		mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_MODE, cfg->mode);
+	if (mask & EW_CFG_DEFAULT)
+		mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_DEFAULT_ACTION,
+				 cfg->default_action);
+	return ewnl_do(nl, nlh, NULL, NULL);
+}
+
+/**
+ * ew_ipc_state() - the whole node state
+ * @nl: the socket
+ * @st: config and jobs (with their peers if @with_peers)
+ * @with_peers: also dump every job's peers
+ *
+ * Each dump is consistent in itself; a job deleted between the job dump
+ * and its peer dump is dropped from @st.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ew_ipc_state(struct ewnl *nl, struct ew_state *st, bool with_peers)
+{
+	size_t i, o;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	ret = ew_ipc_config_get(nl, &st->config);
+	if (ret)
+		return ret;
+	st->has_config = true;
+	ret = ew_ipc_job_dump(nl, st);
+	if (ret || !with_peers)
+		return ret;
+	for (i = 0, o = 0; i < st->n_jobs; i++) {
+		ret = ew_ipc_peer_dump(nl, st->jobs[i].id, &st->jobs[i].peers);
+		if (ret == -ENOENT) {
+			ew_job_free(&st->jobs[i]);
+			continue;
+		}
+		if (ret)
+			return ret;
+		st->jobs[i].present |= EW_JOB_PEERS;
+		st->jobs[o++] = st->jobs[i];
+	}
+	st->n_jobs = o;
+	return 0;
+}
+
+static int parse_gid(const struct nlattr *nest, struct ew_port *port)
+{
+	const struct nlattr *a;
+	struct ew_gid *g;
+
+	EW_GROW(port->gids, port->n_gids, port->cap_gids);
+	g = &port->gids[port->n_gids++];
+	memset(g, 0, sizeof(*g));
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case EASTWEST_A_GID_INDEX:
+			if (!ok_u32(a))
+				return -1;
+			g->index = mnl_attr_get_u32(a);
+			break;
+		case EASTWEST_A_GID_GID:
+			if (mnl_attr_validate2(a, MNL_TYPE_BINARY, sizeof(g->gid)))
+				return -1;
+			memcpy(g->gid, mnl_attr_get_payload(a), sizeof(g->gid));
+			break;
+		case EASTWEST_A_GID_TYPE:
+			if (!ok_u32(a))
+				return -1;
+			g->type = mnl_attr_get_u32(a);
+			g->present |= EW_GID_TYPE;
+			break;
+		case EASTWEST_A_GID_IFINDEX:
+			if (!ok_u32(a))
+				return -1;
+			g->ifindex = mnl_attr_get_u32(a);
+			g->present |= EW_GID_IFINDEX;
+			break;
+		case EASTWEST_A_GID_IFNAME:
+			if (!ok_str(a))
+				return -1;
+			snprintf(g->ifname, sizeof(g->ifname), "%s", mnl_attr_get_str(a));
+			g->present |= EW_GID_IFNAME;
+			break;
+		case EASTWEST_A_GID_VLAN:
+			if (!ok_u16(a))
+				return -1;
+			g->vlan = mnl_attr_get_u16(a);
+			g->present |= EW_GID_VLAN;
+			break;
+		case EASTWEST_A_GID_VRF:
+			if (!ok_u32(a))
+				return -1;
+			g->vrf = mnl_attr_get_u32(a);
+			g->present |= EW_GID_VRF;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int parse_port(const struct nlattr *nest, struct ew_dev *dev)
+{
+	const struct nlattr *a;
+	struct ew_port *port;
+
+	EW_GROW(dev->ports, dev->n_ports, dev->cap_ports);
+	port = &dev->ports[dev->n_ports++];
+	memset(port, 0, sizeof(*port));
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case EASTWEST_A_PORT_NUM:
+			if (!ok_u32(a))
+				return -1;
+			port->num = mnl_attr_get_u32(a);
+			break;
+		case EASTWEST_A_PORT_LINK_LAYER:
+			if (!ok_u32(a))
+				return -1;
+			port->link_layer = mnl_attr_get_u32(a);
+			break;
+		case EASTWEST_A_PORT_GID:
+			if (!ok_nest(a) || parse_gid(a, port))
+				return -1;
+			break;
+		case EASTWEST_A_PORT_PKEY:
+			if (!ok_u16(a))
+				return -1;
+			EW_GROW(port->pkeys, port->n_pkeys, port->cap_pkeys);
+			port->pkeys[port->n_pkeys++] = mnl_attr_get_u16(a);
+			break;
+		}
+	}
+	return 0;
+}
+
+static int dev_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct ew_devs *devs = data;
+	const struct nlattr *a;
+	struct ew_dev *dev;
+
+	EW_GROW(devs->v, devs->n, devs->cap);
+	dev = &devs->v[devs->n++];
+	memset(dev, 0, sizeof(*dev));
+	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
+		switch (mnl_attr_get_type(a)) {
+		case EASTWEST_A_DEV_INDEX:
+			if (!ok_u32(a))
+				return proto_err();
+			dev->index = mnl_attr_get_u32(a);
+			break;
+		case EASTWEST_A_DEV_NAME:
+			if (!ok_str(a))
+				return proto_err();
+			snprintf(dev->name, sizeof(dev->name), "%s", mnl_attr_get_str(a));
+			break;
+		case EASTWEST_A_DEV_PORT:
+			if (!ok_nest(a) || parse_port(a, dev))
+				return proto_err();
+			break;
+		case EASTWEST_A_DEV_QPN_OBSERVED:
+			if (!ok_u32(a))
+				return proto_err();
+			dev->qpn_observed = mnl_attr_get_u32(a);
+			dev->present |= EW_DEV_QPN_OBSERVED;
+			break;
+		case EASTWEST_A_DEV_QPN_SEQUENTIAL:
+			if (!ok_u32(a))
+				return proto_err();
+			dev->qpn_sequential = mnl_attr_get_u32(a);
+			dev->present |= EW_DEV_QPN_SEQUENTIAL;
+			break;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+static void devs_reset(void *data)
+{
+	ew_devs_free(data);
+}
+
+int ew_ipc_dev_dump(struct ewnl *nl, struct ew_devs *devs)
+{
+	struct nlmsghdr *nlh;
+
+	memset(devs, 0, sizeof(*devs));
+	nlh = ewnl_req(nl, EASTWEST_CMD_DEV_GET, NLM_F_DUMP);
+	return ewnl_dump(nl, nlh, dev_cb, devs, devs_reset);
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eastwestctl job add|set|del|show
+ */
+#include <string.h>
+
+#include "ewctl.h"
+#include "ipc.h"
+#include "json_out.h"
+#include "jobspec.h"
+#include "print.h"
+#include "subcommands.h"
+
+void job_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " EW_PROG " job add NAME [id N] [ATTRIBUTES]\n"
+		"       " EW_PROG " job set { NAME | id N } [name NEW] [ATTRIBUTES]\n"
+		"       " EW_PROG " job del { NAME | id N }\n"
+		"       " EW_PROG " job show [ NAME | id N ]\n"
+		"ATTRIBUTES := [mode { enforce | audit }] [encrypt { none | any | macsec | ipsec }]\n"
+		"              [qkey { N | auto }] [cgroup PATH]... [peer ADDR[/LEN]]... [lid N]...\n"
+		"              [netdev IFNAME]... [vlan VID]... [vrf IFNAME]... [pkey PKEY]...\n"
+		"job set replaces each list given; \"cgroup none\", \"peer none\", \"netdev none\"\n"
+		"(with vlan and vrf entries) and \"pkey none\" empty it.\n");
+}
+
+static int job_add(int argc, char *argv[])
+{
+	struct ew_jobref ref;
+	struct ew_job job;
+	struct ewnl *nl;
+	uint32_t id;
+	int ret;
+
+	ret = ew_jobspec_parse(argc, argv, false, &ref, &job);
+	if (ret)
+		return ret;
+	ret = ew_connect(&nl);
+	if (ret)
+		goto out;
+	ret = ew_ipc_job_new(nl, &job, &id);
+	if (ret) {
+		ret = ewnl_report(nl, "job add %s", job.name);
+		goto out;
+	}
+	if (ew_opts.json) {
+		struct json_object *a = json_object_new_array(), *o;
+
+		o = json_object_new_object();
+		json_object_object_add(o, "id", json_object_new_int64(id));
+		json_object_object_add(o, "name", json_object_new_string(job.name));
+		json_object_object_add(o, "qkey", json_object_new_int64(job.qkey));
+		json_object_array_add(a, o);
+		ew_json_print(a);
+	} else {
+		printf("%u\n", id);
+	}
+out:
+	ew_job_free(&job);
+	return ret;
+}
+
+static int job_set(int argc, char *argv[])
+{
+	struct ew_jobref ref;
+	struct ew_job job;
+	struct ewnl *nl;
+	char what[80];
+	uint32_t id;
+	int ret;
+
+	ret = ew_jobspec_parse(argc, argv, true, &ref, &job);
+	if (ret)
+		return ret;
+	ew_jobref_str(&ref, what, sizeof(what));
+	ret = ew_connect(&nl);
+	if (ret)
+		goto out;
+	if (ew_ipc_job_id(nl, &ref, &id)) {
+		ret = ewnl_report(nl, "job set %s", what);
+		goto out;
+	}
+	if ((job.present & EW_JOB_SETTABLE) &&
+	    ew_ipc_job_set(nl, id, &job, job.present & EW_JOB_SETTABLE)) {
+		ret = ewnl_report(nl, "job set %s", what);
+		goto out;
+	}
+	if ((job.present & EW_JOB_PEERS) && ew_ipc_peers_replace(nl, id, &job.peers))
+		ret = ewnl_report(nl, "job set %s: peers", what);
+out:
+	ew_job_free(&job);
+	return ret;
+}
+
+static int job_del(int argc, char *argv[])
+{
+	struct ew_jobref ref;
+	struct ewnl *nl;
+	char what[80];
+	int ret;
+
+	ret = ew_jobref_parse(&argc, &argv, &ref);
+	if (!ret)
+		ret = ew_no_more_args(argc, argv);
+	if (!ret)
+		ret = ew_connect(&nl);
+	if (ret)
+		return ret;
+	if (ew_ipc_job_del(nl, &ref))
+		return ewnl_report(nl, "job del %s", ew_jobref_str(&ref, what, sizeof(what)));
+	return EW_OK;
+}
+
+static void print_jobs(const struct ew_job *jobs, size_t n)
+{
+	size_t i;
+
+	if (ew_opts.json) {
+		struct json_object *a = json_object_new_array();
+
+		for (i = 0; i < n; i++)
+			json_object_array_add(a, ew_json_job(&jobs[i], EW_JSON_COUNTS));
+		ew_json_print(a);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		ew_print_job(&jobs[i], false);
+}
+
+static int job_show(int argc, char *argv[])
+{
+	struct ew_state st = { 0 };
+	struct ew_jobref ref;
+	struct ew_job job;
+	struct ewnl *nl;
+	char what[80];
+	int ret;
+
+	if (argc > 0) {
+		ret = ew_jobref_parse(&argc, &argv, &ref);
+		if (!ret)
+			ret = ew_no_more_args(argc, argv);
+		if (!ret)
+			ret = ew_connect(&nl);
+		if (ret)
+			return ret;
+		if (ew_ipc_job_get(nl, &ref, &job))
+			return ewnl_report(nl, "job show %s",
+					   ew_jobref_str(&ref, what, sizeof(what)));
+		print_jobs(&job, 1);
+		ew_job_free(&job);
+		return EW_OK;
+	}
+	ret = ew_connect(&nl);
+	if (ret)
+		return ret;
+	if (ew_ipc_job_dump(nl, &st)) {
+		ret = ewnl_report(nl, "job show");
+	} else {
+		print_jobs(st.jobs, st.n_jobs);
+		ret = EW_OK;
+	}
+	ew_state_free(&st);
+	return ret;
+}
+
+int job_main(int argc, char *argv[])
+{
+	if (argc > 0 && !strcmp(argv[0], "add"))
+		return job_add(argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "set"))
+		return job_set(argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "del"))
+		return job_del(argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "show"))
+		return job_show(argc - 1, argv + 1);
+	if (argc == 0)
+		return job_show(0, argv);
+	return ew_verb_error("job", argc, argv, job_usage);
+}

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The node state as eastwestctl sees it: configuration and jobs. The same
+ * structures hold what the kernel reports and what a policy file asks for.
+ */
+#ifndef EW_MODEL_H
+#define EW_MODEL_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/eastwest.h>
+
+#include "addr.h"
+
+/* Which members of struct ew_job are present (or to be changed). */
+enum {
+	EW_JOB_ID		= 1U << 0,
+	EW_JOB_NAME		= 1U << 1,
+	EW_JOB_MODE		= 1U << 2,
+	EW_JOB_ENCRYPT		= 1U << 3,
+	EW_JOB_QKEY		= 1U << 4,
+	EW_JOB_CGROUPS		= 1U << 5,
+	EW_JOB_PEERS		= 1U << 6,
+	EW_JOB_NETDEVS		= 1U << 7,
+	EW_JOB_PKEYS		= 1U << 8,
+	EW_JOB_PEER_COUNT	= 1U << 9,
+	EW_JOB_QP_COUNT		= 1U << 10,
+	EW_JOB_COUNTERS		= 1U << 11,
+};
+
+/* The attributes job-set can change (peers change with peer-add/del). */
+#define EW_JOB_SETTABLE (EW_JOB_NAME | EW_JOB_MODE | EW_JOB_ENCRYPT | \
+			 EW_JOB_QKEY | EW_JOB_CGROUPS | EW_JOB_NETDEVS | \
+			 EW_JOB_PKEYS)
+
+enum {
+	EW_CFG_MODE		= 1U << 0,
+	EW_CFG_DEFAULT		= 1U << 1,
+	EW_CFG_VERSION		= 1U << 2,
+	EW_CFG_JOB_COUNT	= 1U << 3,
+	EW_CFG_PEER_COUNT	= 1U << 4,
+	EW_CFG_COUNTERS		= 1U << 5,
+};
+
+struct ew_peers {
+	struct ew_peer *v;
+	size_t n, cap;
+};
+
+struct ew_cgroup {
+	char *path;
+	uint64_t id;		/* from the kernel; 0 if unknown */
+};
+
+enum ew_netdev_kind {
+	EW_NETDEV_IFINDEX,
+	EW_NETDEV_VLAN,
+	EW_NETDEV_VRF,
+};
+
+struct ew_netdev {
+	uint32_t kind;		/* enum ew_netdev_kind */
+	uint32_t value;		/* ifindex, VLAN id or VRF ifindex */
+	char name[IF_NAMESIZE];	/* interface name, "" if unknown */
+};
+
+#define EW_N_COUNTERS (EASTWEST_A_COUNTERS_MAX + 1)
+
+struct ew_counters {
+	uint64_t v[EW_N_COUNTERS];	/* indexed by EASTWEST_A_COUNTERS_* */
+};
+
+/* Counter names for output, NULL for the pad attribute. */
+extern const char *const ew_counter_names[EW_N_COUNTERS];
+
+struct ew_job {
+	uint32_t present;	/* EW_JOB_* */
+	uint32_t id;
+	char name[EASTWEST_JOB_NAME_MAX];
+	uint32_t mode;
+	uint32_t encrypt;
+	uint32_t qkey;
+	bool qkey_auto;		/* keep the current non-zero Q_Key, else qkey */
+	struct ew_cgroup *cgroups;
+	size_t n_cgroups, cap_cgroups;
+	struct ew_netdev *netdevs;
+	size_t n_netdevs, cap_netdevs;
+	uint16_t *pkeys;
+	size_t n_pkeys, cap_pkeys;
+	struct ew_peers peers;
+	uint32_t peer_count;
+	uint32_t qp_count;
+	struct ew_counters counters;
+};
+
+struct ew_config {
+	uint32_t present;	/* EW_CFG_* */
+	uint32_t mode;
+	uint32_t default_action;
+	uint32_t job_count;
+	uint32_t peer_count;
+	char version[64];
+	struct ew_counters counters;
+};
+
+struct ew_state {
+	bool has_config;	/* in a policy file: the config is managed */
+	struct ew_config config;
+	bool has_jobs;		/* in a policy file: the job list is managed */
+	struct ew_job *jobs;
+	size_t n_jobs, cap_jobs;
+};
+
+/* RDMA devices, as dev-get reports them (read-only). */
+enum {
+	EW_GID_IFINDEX	= 1U << 0,
+	EW_GID_IFNAME	= 1U << 1,
+	EW_GID_VLAN	= 1U << 2,
+	EW_GID_VRF	= 1U << 3,
+	EW_GID_TYPE	= 1U << 4,
+};
+
+struct ew_gid {
+	uint32_t present;	/* EW_GID_* */
+	uint32_t index;
+	uint8_t gid[16];
+	uint32_t type;
+	uint32_t ifindex;
+	char ifname[IF_NAMESIZE];
+	uint16_t vlan;
+	uint32_t vrf;
+};
+
+struct ew_port {
+	uint32_t num;
+	uint32_t link_layer;
+	struct ew_gid *gids;
+	size_t n_gids, cap_gids;
+	uint16_t *pkeys;
+	size_t n_pkeys, cap_pkeys;
+};
+
+enum {
+	EW_DEV_QPN_OBSERVED	= 1U << 0,
+	EW_DEV_QPN_SEQUENTIAL	= 1U << 1,
+};
+
+struct ew_dev {
+	uint32_t present;	/* EW_DEV_* */
+	uint32_t index;
+	char name[64];
+	uint32_t qpn_observed;	/* user QPs seen entering INIT */
+	uint32_t qpn_sequential; /* of those, QPN = previous QPN + 1 */
+	struct ew_port *ports;
+	size_t n_ports, cap_ports;
+};
+
+struct ew_devs {
+	struct ew_dev *v;
+	size_t n, cap;
+};
+
+void ew_devs_free(struct ew_devs *devs);
+
+void ew_peers_add(struct ew_peers *ps, const struct ew_peer *p);
+void ew_peers_sort_unique(struct ew_peers *ps);
+void ew_peers_free(struct ew_peers *ps);
+bool ew_peers_contains(const struct ew_peers *ps, const struct ew_peer *p);
+
+void ew_job_init(struct ew_job *job);
+void ew_job_free(struct ew_job *job);
+void ew_job_add_cgroup(struct ew_job *job, const char *path, uint64_t id);
+void ew_job_add_netdev(struct ew_job *job, uint32_t kind, uint32_t value,
+		       const char *name);
+void ew_job_add_pkey(struct ew_job *job, uint16_t pkey);
+void ew_job_normalize(struct ew_job *job);
+void ew_job_fill_defaults(struct ew_job *job);
+
+struct ew_job *ew_state_add_job(struct ew_state *st);
+struct ew_job *ew_state_find_name(const struct ew_state *st, const char *name);
+struct ew_job *ew_state_find_id(const struct ew_state *st, uint32_t id);
+void ew_state_free(struct ew_state *st);
+
+int ew_netdev_cmp(const void *a, const void *b);
+int ew_cgroup_cmp(const void *a, const void *b);
+
+#endif /* EW_MODEL_H */

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eastwestctl peer add|del|show|get
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <linux/eastwest.h>
+
+#include "ewctl.h"
+#include "ipc.h"
+#include "json_out.h"
+#include "jobspec.h"
+#include "subcommands.h"
+
+void peer_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " EW_PROG " peer add JOB PEER...\n"
+		"       " EW_PROG " peer del JOB PEER...\n"
+		"       " EW_PROG " peer show JOB\n"
+		"       " EW_PROG " peer get JOB { ADDR | lid N }\n"
+		"JOB  := { NAME | id N }\n"
+		"PEER := { ADDR[/LEN] | lid N | lid:N | file FILE }\n"
+		"FILE holds peers separated by white space, '#' comments; \"-\" is stdin.\n");
+}
+
+static int peer_change(uint8_t cmd, const char *verb, int argc, char *argv[])
+{
+	struct ew_peers peers = { 0 };
+	struct ew_jobref ref;
+	struct ewnl *nl;
+	char what[80];
+	uint32_t id;
+	size_t done;
+	int ret;
+
+	ret = ew_jobref_parse(&argc, &argv, &ref);
+	if (!ret)
+		ret = ew_peerlist_parse(argc, argv, &peers);
+	if (ret)
+		goto out;
+	ew_jobref_str(&ref, what, sizeof(what));
+	ret = ew_connect(&nl);
+	if (ret)
+		goto out;
+	if (ew_ipc_job_id(nl, &ref, &id)) {
+		ret = ewnl_report(nl, "peer %s %s", verb, what);
+		goto out;
+	}
+	if (ew_ipc_peers(nl, cmd, id, &peers, &done)) {
+		if (done)
+			ret = ewnl_report(nl, "peer %s %s (%zu of %zu peers were %s)",
+					  verb, what, done, peers.n,
+					  cmd == EASTWEST_CMD_PEER_ADD ? "added" : "removed");
+		else
+			ret = ewnl_report(nl, "peer %s %s", verb, what);
+	}
+out:
+	ew_peers_free(&peers);
+	return ret;
+}
+
+static int peer_show(int argc, char *argv[])
+{
+	char buf[EW_PEER_STRLEN];
+	struct ew_jobref ref;
+	struct ew_job job;
+	struct ewnl *nl;
+	char what[80];
+	size_t i;
+	int ret;
+
+	ret = ew_jobref_parse(&argc, &argv, &ref);
+	if (!ret)
+		ret = ew_no_more_args(argc, argv);
+	if (!ret)
+		ret = ew_connect(&nl);
+	if (ret)
+		return ret;
+	if (ew_ipc_job_get(nl, &ref, &job))
+		return ewnl_report(nl, "peer show %s",
+				   ew_jobref_str(&ref, what, sizeof(what)));
+	if (ew_ipc_peer_dump(nl, job.id, &job.peers)) {
+		ret = ewnl_report(nl, "peer show %s", job.name);
+		goto out;
+	}
+	if (ew_opts.json) {
+		struct json_object *a = json_object_new_array(), *o, *p;
+
+		o = json_object_new_object();
+		json_object_object_add(o, "id", json_object_new_int64(job.id));
+		json_object_object_add(o, "name", json_object_new_string(job.name));
+		p = json_object_new_array_ext((int)job.peers.n);
+		for (i = 0; i < job.peers.n; i++)
+			json_object_array_add(p, ew_json_peer(&job.peers.v[i]));
+		json_object_object_add(o, "peers", p);
+		json_object_array_add(a, o);
+		ew_json_print(a);
+	} else {
+		for (i = 0; i < job.peers.n; i++)
+			puts(ew_peer_format(&job.peers.v[i], buf, sizeof(buf)));
+	}
+out:
+	ew_job_free(&job);
+	return ret;
+}
+
+static int peer_get(int argc, char *argv[])
+{
+	struct ew_peer addr, match;
+	char buf[EW_PEER_STRLEN];
+	struct ew_jobref ref;
+	const char *why;
+	struct ewnl *nl;
+	char what[80];
+	uint32_t id;
+	int ret;
+
+	ret = ew_jobref_parse(&argc, &argv, &ref);
+	if (ret)
+		return ret;
+	if (argc < 1) {
+		ew_err("missing address (try \"" EW_PROG " peer help\")");
+		return EW_USAGE;
+	}
+	if (!strcmp(argv[0], "lid")) {
+		if (argc < 2) {
+			ew_err("\"lid\" needs an argument");
+			return EW_USAGE;
+		}
+		ret = ew_lid_parse(argv[1], &addr, &why);
+		argc -= 2;
+		argv += 2;
+	} else {
+		ret = ew_peer_parse(argv[0], &addr, &why);
+		argc--;
+		argv++;
+	}
+	if (ret) {
+		ew_err("bad address \"%s\"%s%s", argv[-1], why ? ": " : "", why ? why : "");
+		return EW_USAGE;
+	}
+	if (!ew_peer_is_host(&addr)) {
+		ew_err("peer get looks up one address, not a prefix");
+		return EW_USAGE;
+	}
+	ret = ew_no_more_args(argc, argv);
+	if (!ret)
+		ret = ew_connect(&nl);
+	if (ret)
+		return ret;
+	ew_jobref_str(&ref, what, sizeof(what));
+	if (ew_ipc_job_id(nl, &ref, &id))
+		return ewnl_report(nl, "peer get %s", what);
+	if (ew_ipc_peer_get(nl, id, &addr, &match)) {
+		if (nl->err.code == ENOENT && !nl->err.msg[0]) {
+			ew_err("peer get %s: no peer of the job admits %s", what,
+			       ew_peer_format(&addr, buf, sizeof(buf)));
+			return EW_FAIL;
+		}
+		return ewnl_report(nl, "peer get %s", what);
+	}
+	ew_peer_format(&match, buf, sizeof(buf));
+	if (ew_opts.json) {
+		struct json_object *a = json_object_new_array(), *o;
+
+		o = json_object_new_object();
+		json_object_object_add(o, "id", json_object_new_int64(id));
+		json_object_object_add(o, "peer", json_object_new_string(buf));
+		json_object_array_add(a, o);
+		ew_json_print(a);
+	} else {
+		puts(buf);
+	}
+	return EW_OK;
+}
+
+int peer_main(int argc, char *argv[])
+{
+	if (argc > 0 && !strcmp(argv[0], "add"))
+		return peer_change(EASTWEST_CMD_PEER_ADD, "add", argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "del"))
+		return peer_change(EASTWEST_CMD_PEER_DEL, "del", argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "show"))
+		return peer_show(argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "get"))
+		return peer_get(argc - 1, argv + 1);
+	return ew_verb_error("peer", argc, argv, peer_usage);
+}

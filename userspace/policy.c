@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Policy files (Documentation/policy.schema.json):
+ *
+ *   { "config": { "mode": "enforce", "default_action": "deny" },
+ *     "jobs": [ { "id": 1, "name": "a", "mode": "enforce", "encrypt": "none",
+ *                 "qkey": 0, "cgroups": ["/x"], "peers": ["192.0.2.2/32"],
+ *                 "netdevs": [{"ifname": "eth0"}, {"vlan": 100}],
+ *                 "pkeys": ["0x8001"] } ] }
+ *
+ * A missing "config" or "jobs" leaves that part of the node alone; a
+ * missing key inside "config" leaves that setting alone; a missing key
+ * inside a job has its default (the file describes the whole job).
+ * Read-only keys that "show -j" prints (version, job_count, peer_count,
+ * qp_count) are accepted and ignored, so its output is valid input.
+ *
+ * ew_policy_parse() checks the document's structure and values and reports
+ * the first error with its JSON path ("jobs[2].peers[5]: bad address
+ * \"10.0.0.300\""), or json-c's error with line and column. It touches
+ * nothing outside the text (no file system, no interfaces), which is what
+ * the fuzzer runs. ew_policy_resolve() then checks cgroups and interface
+ * names against this host.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "ewctl.h"
+#include "parse.h"
+#include "policy.h"
+
+struct pctx {
+	const char *fname;
+	char *err;
+	size_t errlen;
+};
+
+#define PATH_LEN 160
+
+static void mkpath(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A JSON path; a long key is cut (the path only goes into messages). */
+static void mkpath(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+static int fail(struct pctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct pctx *c, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (*path)
+		snprintf(c->err, c->errlen, "%s: %s: %s", c->fname, path, msg);
+	else
+		snprintf(c->err, c->errlen, "%s: %s", c->fname, msg);
+	return -EINVAL;
+}
+
+static const char *tname(struct json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return "null";
+	case json_type_boolean:
+		return "a boolean";
+	case json_type_double:
+		return "a number with a fraction";
+	case json_type_int:
+		return "an integer";
+	case json_type_object:
+		return "an object";
+	case json_type_array:
+		return "an array";
+	case json_type_string:
+		return "a string";
+	}
+	return "something else";
+}
+
+static int want_type(struct pctx *c, const char *path, struct json_object *v,
+		     enum json_type type, const char *what)
+{
+	if (json_object_is_type(v, type))
+		return 0;
+	return fail(c, path, "expected %s, got %s", what, tname(v));
+}
+
+static int get_uint(struct pctx *c, const char *path, struct json_object *v,
+		    uint32_t min, uint32_t max, uint32_t *out)
+{
+	int64_t x;
+
+	if (want_type(c, path, v, json_type_int, "an integer"))
+		return -EINVAL;
+	x = json_object_get_int64(v);
+	/* json-c saturates what does not fit 64 bits: do not print that. */
+	if (x == INT64_MAX || json_object_get_uint64(v) == UINT64_MAX)
+		return fail(c, path, "the number is out of range (%u..%u)", min, max);
+	if (x < (int64_t)min || x > (int64_t)max)
+		return fail(c, path, "%s is out of range (%u..%u)",
+			    json_object_to_json_string(v), min, max);
+	*out = (uint32_t)x;
+	return 0;
+}
+
+static int get_enum(struct pctx *c, const char *path, struct json_object *v,
+		    const struct ew_names *names, uint32_t *out)
+{
+	char list[128];
+
+	if (want_type(c, path, v, json_type_string, "a string"))
+		return -EINVAL;
+	if (ew_enum_parse(names, json_object_get_string(v), out))
+		return fail(c, path, "\"%s\" is not one of %s",
+			    json_object_get_string(v),
+			    ew_enum_list(names, list, sizeof(list)));
+	return 0;
+}
+
+static int get_array(struct pctx *c, const char *path, struct json_object *v,
+		     size_t *n)
+{
+	if (want_type(c, path, v, json_type_array, "an array"))
+		return -EINVAL;
+	*n = json_object_array_length(v);
+	return 0;
+}
+
+static int parse_config(struct pctx *c, struct json_object *obj, struct ew_config *cfg)
+{
+	uint32_t ignored;
+
+	if (want_type(c, "config", obj, json_type_object, "an object"))
+		return -EINVAL;
+	json_object_object_foreach(obj, key, v) {
+		char path[PATH_LEN];
+		int ret;
+
+		mkpath(path, sizeof(path), "config.%s", key);
+		if (!strcmp(key, "mode")) {
+			ret = get_enum(c, path, v, &ew_mode_names, &cfg->mode);
+			cfg->present |= EW_CFG_MODE;
+		} else if (!strcmp(key, "default_action")) {
+			ret = get_enum(c, path, v, &ew_default_names, &cfg->default_action);
+			cfg->present |= EW_CFG_DEFAULT;
+		} else if (!strcmp(key, "version")) {
+			ret = want_type(c, path, v, json_type_string, "a string");
+		} else if (!strcmp(key, "job_count") || !strcmp(key, "peer_count")) {
+			ret = get_uint(c, path, v, 0, UINT32_MAX, &ignored);
+		} else {
+			ret = fail(c, "config", "unknown key \"%s\"", key);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int parse_netdev(struct pctx *c, const char *path, struct json_object *obj,
+			struct ew_job *job)
+{
+	uint32_t kind = 0, value = 0;
+	const char *name = NULL;
+	int n = 0;
+
+	if (want_type(c, path, obj, json_type_object, "an object"))
+		return -EINVAL;
+	json_object_object_foreach(obj, key, v) {
+		char sub[PATH_LEN];
+
+		mkpath(sub, sizeof(sub), "%s.%s", path, key);
+		if (!strcmp(key, "ifname")) {
+			if (want_type(c, sub, v, json_type_string, "a string"))
+				return -EINVAL;
+			name = json_object_get_string(v);
+			kind = EW_NETDEV_IFINDEX;
+		} else if (!strcmp(key, "ifindex")) {
+			if (get_uint(c, sub, v, 1, UINT32_MAX, &value))
+				return -EINVAL;
+			kind = EW_NETDEV_IFINDEX;
+		} else if (!strcmp(key, "vlan")) {
+			if (get_uint(c, sub, v, EW_VLAN_MIN, EW_VLAN_MAX, &value))
+				return -EINVAL;
+			kind = EW_NETDEV_VLAN;
+		} else if (!strcmp(key, "vrf")) {
+			if (json_object_is_type(v, json_type_string)) {
+				name = json_object_get_string(v);
+			} else if (!json_object_is_type(v, json_type_int)) {
+				return fail(c, sub, "expected a string (VRF name) or an integer (ifindex), got %s",
+					    tname(v));
+			} else if (get_uint(c, sub, v, 1, UINT32_MAX, &value)) {
+				return -EINVAL;
+			}
+			kind = EW_NETDEV_VRF;
+		} else {
+			return fail(c, path, "unknown key \"%s\"", key);
+		}
+		n++;
+	}
+	if (n != 1)
+		return fail(c, path, "expected exactly one of \"ifname\", \"ifindex\", \"vlan\", \"vrf\"");
+	if (name && (!*name || strlen(name) >= IF_NAMESIZE))
+		return fail(c, path, "bad interface name \"%s\"", name);
+	ew_job_add_netdev(job, kind, value, name);
+	return 0;
+}
+
+static int parse_list(struct pctx *c, const char *path, struct json_object *arr,
+		      struct ew_job *job, const char *what)
+{
+	const char *why;
+	size_t i, n;
+
+	if (get_array(c, path, arr, &n))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(arr, i);
+		char sub[PATH_LEN];
+		struct ew_peer p;
+		uint16_t pkey;
+		uint32_t x;
+
+		mkpath(sub, sizeof(sub), "%s[%zu]", path, i);
+		if (!strcmp(what, "netdevs")) {
+			if (parse_netdev(c, sub, v, job))
+				return -EINVAL;
+			continue;
+		}
+		if (!strcmp(what, "pkeys") && json_object_is_type(v, json_type_int)) {
+			if (get_uint(c, sub, v, 0, 0xffff, &x))
+				return -EINVAL;
+			if (!ew_pkey_valid(x))
+				return fail(c, sub, "bad pkey %u: partition 0 is invalid", x);
+			ew_job_add_pkey(job, (uint16_t)x);
+			continue;
+		}
+		if (want_type(c, sub, v, json_type_string,
+			      !strcmp(what, "pkeys") ? "a string or an integer" : "a string"))
+			return -EINVAL;
+		if (!strcmp(what, "peers")) {
+			if (ew_peer_parse(json_object_get_string(v), &p, &why))
+				return fail(c, sub, "bad address \"%s\"%s%s",
+					    json_object_get_string(v), why ? ": " : "",
+					    why ? why : "");
+			ew_peers_add(&job->peers, &p);
+		} else if (!strcmp(what, "pkeys")) {
+			if (ew_parse_pkey(json_object_get_string(v), &pkey, &why))
+				return fail(c, sub, "bad pkey \"%s\": %s",
+					    json_object_get_string(v), why);
+			ew_job_add_pkey(job, pkey);
+		} else {
+			const char *s = json_object_get_string(v);
+
+			if (!*s || json_object_get_string_len(v) != (int)strlen(s) ||
+			    strlen(s) > EW_CGROUP_PATH_MAX)
+				return fail(c, sub, "bad cgroup path");
+			ew_job_add_cgroup(job, s, 0);
+		}
+	}
+	return 0;
+}
+
+static int parse_job(struct pctx *c, const char *path, struct json_object *obj,
+		     struct ew_job *job)
+{
+	const char *why;
+	uint32_t ignored;
+
+	if (want_type(c, path, obj, json_type_object, "an object"))
+		return -EINVAL;
+	json_object_object_foreach(obj, key, v) {
+		char sub[PATH_LEN];
+		int ret = 0;
+
+		mkpath(sub, sizeof(sub), "%s.%s", path, key);
+		if (!strcmp(key, "id")) {
+			ret = get_uint(c, sub, v, 1, UINT32_MAX, &job->id);
+			job->present |= EW_JOB_ID;
+		} else if (!strcmp(key, "name")) {
+			ret = want_type(c, sub, v, json_type_string, "a string");
+			if (!ret && ew_name_check(json_object_get_string(v), &why))
+				ret = fail(c, sub, "bad job name \"%s\": %s",
+					   json_object_get_string(v), why);
+			if (!ret)
+				strcpy(job->name, json_object_get_string(v));
+			job->present |= EW_JOB_NAME;
+		} else if (!strcmp(key, "mode")) {
+			ret = get_enum(c, sub, v, &ew_mode_names, &job->mode);
+			job->present |= EW_JOB_MODE;
+		} else if (!strcmp(key, "encrypt")) {
+			ret = get_enum(c, sub, v, &ew_encrypt_names, &job->encrypt);
+			job->present |= EW_JOB_ENCRYPT;
+		} else if (!strcmp(key, "qkey")) {
+			if (json_object_is_type(v, json_type_string) &&
+			    !strcmp(json_object_get_string(v), "auto")) {
+				job->qkey_auto = true;
+				job->qkey = ew_random_qkey();
+			} else if (json_object_is_type(v, json_type_string)) {
+				if (ew_parse_qkey(json_object_get_string(v), &job->qkey, &why))
+					ret = fail(c, sub, "bad qkey \"%s\": %s",
+						   json_object_get_string(v), why);
+			} else if (json_object_is_type(v, json_type_int) &&
+				   json_object_get_int64(v) > EW_QKEY_MAX &&
+				   json_object_get_int64(v) <= UINT32_MAX) {
+				ret = fail(c, sub, "Q_Keys with bit 31 set are privileged and refused");
+			} else {
+				ret = get_uint(c, sub, v, 0, EW_QKEY_MAX, &job->qkey);
+			}
+			job->present |= EW_JOB_QKEY;
+		} else if (!strcmp(key, "cgroups") || !strcmp(key, "peers") ||
+			   !strcmp(key, "netdevs") || !strcmp(key, "pkeys")) {
+			ret = parse_list(c, sub, v, job, key);
+		} else if (!strcmp(key, "peer_count") || !strcmp(key, "qp_count")) {
+			ret = get_uint(c, sub, v, 0, UINT32_MAX, &ignored);
+		} else {
+			ret = fail(c, path, "unknown key \"%s\"", key);
+		}
+		if (ret)
+			return ret;
+	}
+	if (!(job->present & EW_JOB_NAME))
+		return fail(c, path, "missing \"name\"");
+	job->present |= EW_JOB_PEERS;
+	ew_job_fill_defaults(job);
+	return 0;
+}
+
+static int parse_jobs(struct pctx *c, struct json_object *arr, struct ew_state *st)
+{
+	size_t i, k, n;
+
+	if (get_array(c, "jobs", arr, &n))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		char path[PATH_LEN];
+		struct ew_job *job;
+
+		mkpath(path, sizeof(path), "jobs[%zu]", i);
+		job = ew_state_add_job(st);
+		if (parse_job(c, path, json_object_array_get_idx(arr, i), job))
+			return -EINVAL;
+		for (k = 0; k < i; k++) {
+			if (!strcmp(st->jobs[k].name, job->name))
+				return fail(c, path, "duplicate job name \"%s\" (also jobs[%zu])",
+					    job->name, k);
+			if ((job->present & EW_JOB_ID) &&
+			    (st->jobs[k].present & EW_JOB_ID) && st->jobs[k].id == job->id)
+				return fail(c, path, "duplicate job id %u (also jobs[%zu])",
+					    job->id, k);
+		}
+	}
+	st->has_jobs = true;
+	return 0;
+}
+
+static void line_col(const char *text, size_t off, unsigned int *line,
+		     unsigned int *col)
+{
+	size_t i, start = 0;
+
+	*line = 1;
+	for (i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			start = i + 1;
+		}
+	}
+	*col = (unsigned int)(off - start + 1);
+}
+
+/*
+ * json-c's strict mode still takes 'single-quoted' strings, which JSON
+ * (RFC 8259) does not have: find the first quote outside a string.
+ */
+static size_t single_quote(const char *text, size_t len)
+{
+	bool in_string = false;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (in_string && text[i] == '\\')
+			i++;
+		else if (text[i] == '"')
+			in_string = !in_string;
+		else if (!in_string && text[i] == '\'')
+			return i;
+	}
+	return len;
+}
+
+/**
+ * ew_policy_parse() - parse and check a policy document
+ * @text: the JSON text (need not be NUL-terminated)
+ * @len: its length
+ * @fname: the file name, for messages
+ * @st: the desired state (free with ew_state_free(), also on error)
+ * @err: the message on error: "FILE:LINE:COL: ..." or "FILE: PATH: ..."
+ * @errlen: size of @err
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ew_policy_parse(const char *text, size_t len, const char *fname,
+		    struct ew_state *st, char *err, size_t errlen)
+{
+	struct pctx c = { .fname = fname, .err = err, .errlen = errlen };
+	enum json_tokener_error jerr;
+	struct json_object *root;
+	struct json_tokener *tok;
+	unsigned int line, col;
+	size_t end;
+	int ret = 0;
+
+	memset(st, 0, sizeof(*st));
+	err[0] = '\0';
+	if (len > INT32_MAX)
+		return fail(&c, "", "the file is too large");
+	tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
+	if (!tok)
+		return fail(&c, "", "out of memory");
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+
+	if (jerr == json_tokener_continue) {
+		line_col(text, len, &line, &col);
+		ret = fail(&c, "", "%u:%u: unexpected end of input", line, col);
+		goto out;
+	}
+	if (jerr == json_tokener_success && single_quote(text, end) < end) {
+		jerr = json_tokener_error_parse_unexpected;
+		end = single_quote(text, end);
+	}
+	if (jerr != json_tokener_success) {
+		line_col(text, end, &line, &col);
+		snprintf(err, errlen, "%s:%u:%u: %s", fname, line, col,
+			 json_tokener_error_desc(jerr));
+		ret = -EINVAL;
+		goto out;
+	}
+	for (; end < len; end++) {
+		if (!strchr(" \t\r\n", text[end]) || !text[end]) {
+			line_col(text, end, &line, &col);
+			snprintf(err, errlen, "%s:%u:%u: unexpected data after the JSON document",
+				 fname, line, col);
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+
+	if (want_type(&c, "", root, json_type_object, "an object at the top level")) {
+		ret = -EINVAL;
+		goto out;
+	}
+	json_object_object_foreach(root, key, v) {
+		if (!strcmp(key, "$schema"))
+			ret = want_type(&c, "$schema", v, json_type_string, "a string");
+		else if (!strcmp(key, "config"))
+			ret = parse_config(&c, v, &st->config);
+		else if (!strcmp(key, "jobs"))
+			ret = parse_jobs(&c, v, st);
+		else
+			ret = fail(&c, "", "unknown key \"%s\"", key);
+		if (ret)
+			goto out;
+		if (!strcmp(key, "config"))
+			st->has_config = true;
+	}
+out:
+	json_object_put(root);
+	return ret;
+}
+
+/**
+ * ew_policy_resolve() - check a parsed policy against this host
+ * @st: the state from ew_policy_parse()
+ * @fname: the file name, for messages
+ * @err: the message on error
+ * @errlen: size of @err
+ *
+ * Resolves cgroup paths (which must exist) to the form the kernel reports,
+ * interface names to ifindexes, refuses a cgroup bound to two jobs, and
+ * normalizes every job for the diff.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
+		      size_t errlen)
+{
+	struct pctx c = { .fname = fname, .err = err, .errlen = errlen };
+	char cg[EASTWEST_CGROUP_PATH_MAX];
+	size_t i, k, j, l;
+	const char *why;
+
+	for (i = 0; i < st->n_jobs; i++) {
+		struct ew_job *job = &st->jobs[i];
+		char path[PATH_LEN];
+
+		for (k = 0; k < job->n_cgroups; k++) {
+			mkpath(path, sizeof(path), "jobs[%zu].cgroups[%zu]", i, k);
+			if (ew_cgroup_resolve(job->cgroups[k].path, cg, sizeof(cg), &why))
+				return fail(&c, path, "cgroup \"%s\": %s",
+					    job->cgroups[k].path, why);
+			free(job->cgroups[k].path);
+			job->cgroups[k].path = ew_strdup(cg);
+			for (j = 0; j < i; j++)
+				for (l = 0; l < st->jobs[j].n_cgroups; l++)
+					if (!strcmp(st->jobs[j].cgroups[l].path, cg))
+						return fail(&c, path,
+							    "cgroup %s is also bound to job \"%s\" (jobs[%zu])",
+							    cg, st->jobs[j].name, j);
+		}
+		for (k = 0; k < job->n_netdevs; k++) {
+			struct ew_netdev *nd = &job->netdevs[k];
+
+			if (!nd->name[0] || nd->value)
+				continue;
+			mkpath(path, sizeof(path), "jobs[%zu].netdevs[%zu]", i, k);
+			nd->value = if_nametoindex(nd->name);
+			if (!nd->value)
+				return fail(&c, path, "no such network interface \"%s\"",
+					    nd->name);
+		}
+	}
+	for (i = 0; i < st->n_jobs; i++)
+		ew_job_normalize(&st->jobs[i]);
+	return 0;
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eastwestctl show: the whole node (config and every job with its peers).
+ * With -j the output is a policy file: "apply -f" of it changes nothing.
+ */
+#include <string.h>
+
+#include "ewctl.h"
+#include "ipc.h"
+#include "json_out.h"
+#include "print.h"
+#include "subcommands.h"
+
+void show_usage(FILE *f)
+{
+	fprintf(f, "Usage: " EW_PROG " show\n"
+		"The configuration and every job with its peers; with -j, a policy file\n"
+		"that \"" EW_PROG " apply -f\" takes.\n");
+}
+
+int show_main(int argc, char *argv[])
+{
+	struct ew_state st;
+	struct ewnl *nl;
+	size_t i;
+	int ret;
+
+	if (argc > 0 && !strcmp(argv[0], "help"))
+		return ew_verb_error("show", argc, argv, show_usage);
+	ret = ew_no_more_args(argc, argv);
+	if (!ret)
+		ret = ew_connect(&nl);
+	if (ret)
+		return ret;
+	if (ew_ipc_state(nl, &st, true)) {
+		ret = ewnl_report(nl, "show");
+		ew_state_free(&st);
+		return ret;
+	}
+	if (ew_opts.json) {
+		ew_json_print(ew_json_state(&st));
+	} else {
+		ew_print_config(&st.config);
+		for (i = 0; i < st.n_jobs; i++)
+			ew_print_job(&st.jobs[i], true);
+	}
+	ew_state_free(&st);
+	return EW_OK;
+}

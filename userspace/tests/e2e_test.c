@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * End-to-end tests of eastwestctl's commands against the fake module of
+ * fake_kernel.c: command line -> netlink requests -> replies -> output and
+ * exit status, including chunked peer lists, extack messages, EPERM, an
+ * absent family, interrupted dumps, and "show -j" | "apply" round trips.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+
+#include "helpers.h"
+
+#include "fake_kernel.h"
+
+int ew_main(int argc, char *argv[]);
+
+static char out[1 << 22], err[1 << 16];
+
+static void slurp_fd(int fd, char *buf, size_t len)
+{
+	ssize_t n;
+
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, buf, len - 1);
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/* Runs eastwestctl with @args (a NULL-terminated list); output in out/err. */
+static int run_argv(char **args)
+{
+	int argc = 0, ret, o, e, so, se;
+
+	while (args[argc])
+		argc++;
+	fflush(stdout);
+	fflush(stderr);
+	o = open("/tmp", O_TMPFILE | O_RDWR, 0600);
+	e = open("/tmp", O_TMPFILE | O_RDWR, 0600);
+	so = dup(1);
+	se = dup(2);
+	dup2(o, 1);
+	dup2(e, 2);
+	optind = 0;
+	memset(&ew_opts, 0, sizeof(ew_opts));
+	ret = ew_main(argc, args);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	slurp_fd(o, out, sizeof(out));
+	slurp_fd(e, err, sizeof(err));
+	close(o);
+	close(e);
+	return ret;
+}
+
+#define RUN(...) run_argv((char *[]){ "eastwestctl", __VA_ARGS__, NULL })
+
+static void has(const char *buf, const char *s)
+{
+	if (!strstr(buf, s))
+		fail_msg("\"%s\" not in:\n%s", s, buf);
+}
+
+static int setup(void **state)
+{
+	int ret = test_cgroup_setup(state);
+
+	ew_quiet = false;
+	fake_reset();
+	return ret;
+}
+
+static int teardown(void **state)
+{
+	return test_cgroup_teardown(state);
+}
+
+static int reset(void **state)
+{
+	(void)state;
+	fake_reset();
+	return 0;
+}
+
+static void test_job_lifecycle(void **state)
+{
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "192.0.2.0/24",
+			     "lid", "7", "vlan", "100", "netdev", "lo", "pkey", "0x8001",
+			     "qkey", "0x1234", "mode", "audit"), EW_OK);
+	assert_string_equal(out, "1\n");
+	assert_string_equal(err, "");
+	assert_int_equal(fake.st.n_jobs, 1);
+	assert_int_equal(fake.st.jobs[0].peers.n, 2);
+
+	assert_int_equal(RUN("job", "show"), EW_OK);
+	has(out, "job a id 1 mode audit encrypt none qkey 0x1234\n");
+	has(out, "    cgroup /x (id 1000)\n");
+	has(out, "    netdev lo\n");
+	has(out, "    vlan 100\n");
+	has(out, "    pkey 0x8001\n");
+	has(out, "    peers 2 qps 2\n");
+
+	assert_int_equal(RUN("-j", "job", "show", "a"), EW_OK);
+	assert_string_equal(out, "[{\"id\":1,\"name\":\"a\",\"mode\":\"audit\",\"encrypt\":\"none\","
+			    "\"qkey\":4660,\"cgroups\":[\"/x\"],\"netdevs\":[{\"ifname\":\"lo\"},"
+			    "{\"vlan\":100}],\"pkeys\":[\"0x8001\"],\"peer_count\":2,\"qp_count\":2}]\n");
+
+	/* job set: replace lists, empty one, rename. */
+	assert_int_equal(RUN("job", "set", "a", "cgroup", "none", "vlan", "5",
+			     "name", "b", "peer", "10.0.0.1", "peer", "lid:7"), EW_OK);
+	assert_string_equal(fake.st.jobs[0].name, "b");
+	assert_int_equal(fake.st.jobs[0].n_cgroups, 0);
+	assert_int_equal(fake.st.jobs[0].n_netdevs, 1);
+	assert_int_equal(fake.st.jobs[0].n_pkeys, 1);
+	assert_int_equal(fake.st.jobs[0].peers.n, 2);
+	assert_int_equal(RUN("job", "set", "id", "1", "pkey", "none"), EW_OK);
+	assert_int_equal(fake.st.jobs[0].n_pkeys, 0);
+
+	assert_int_equal(RUN("job", "add", "b"), EW_FAIL);
+	assert_string_equal(err, "eastwestctl: job add b: job name already in use (attribute name)\n");
+	assert_int_equal(RUN("job", "set", "nosuch", "mode", "audit"), EW_FAIL);
+	assert_string_equal(err, "eastwestctl: job set nosuch: no such job (attribute name)\n");
+
+	assert_int_equal(RUN("job", "del", "b"), EW_OK);
+	assert_int_equal(fake.st.n_jobs, 0);
+	assert_int_equal(RUN("job", "del", "id", "1"), EW_FAIL);
+	has(err, "job del id 1: no such job");
+}
+
+static void test_peers_chunked(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	FILE *f;
+	int fd, i;
+
+	(void)state;
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	for (i = 0; i < 5000; i++)
+		fprintf(f, "10.%d.%d.0/24\n", i / 256, i % 256);
+	fclose(f);
+
+	assert_int_equal(RUN("job", "add", "big", "id", "9"), EW_OK);
+	assert_string_equal(out, "9\n");
+	assert_int_equal(RUN("peer", "add", "big", "file", path, "fe80::/64"), EW_OK);
+	assert_int_equal(fake.st.jobs[0].peers.n, 5001);
+	assert_int_equal(fake.msgs[EASTWEST_CMD_PEER_ADD], 3);
+	assert_int_equal(fake.max_peers, 2000);
+
+	assert_int_equal(RUN("peer", "show", "id", "9"), EW_OK);
+	has(out, "10.0.0.0/24\n10.0.1.0/24\n");
+	has(out, "10.19.135.0/24\nfe80::/64\n");
+	assert_int_equal(RUN("-j", "peer", "show", "big"), EW_OK);
+	has(out, "[{\"id\":9,\"name\":\"big\",\"peers\":[\"10.0.0.0/24\",");
+
+	assert_int_equal(RUN("peer", "get", "big", "10.0.3.77"), EW_OK);
+	assert_string_equal(out, "10.0.3.0/24\n");
+	assert_int_equal(RUN("peer", "get", "big", "192.0.2.1"), EW_FAIL);
+	assert_string_equal(err, "eastwestctl: peer get big: no peer of the job admits 192.0.2.1/32\n");
+
+	/* peer-del is all or nothing per message; the message names the peer. */
+	assert_int_equal(RUN("peer", "del", "big", "10.0.0.0/24", "10.9.9.9"), EW_FAIL);
+	assert_string_equal(err, "eastwestctl: peer del big: peer not found (peer 10.9.9.9/32)\n");
+	assert_int_equal(fake.st.jobs[0].peers.n, 5001);
+	assert_int_equal(RUN("peer", "del", "big", "file", path), EW_OK);
+	assert_int_equal(fake.st.jobs[0].peers.n, 1);
+
+	/* A job created with 5000 peers: job-new + peer-add chunks. */
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	fake.max_peers = 0;
+	assert_int_equal(RUN("job", "add", "big2", "peer", "lid:1", "peer", "lid:2"), EW_OK);
+	assert_int_equal(RUN("peer", "add", "big2", "file", path), EW_OK);
+	assert_int_equal(RUN("-j", "show"), EW_OK);
+	unlink(path);
+	assert_int_equal(fake.max_peers, 2000);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	fake.eperm = true;
+	assert_int_equal(RUN("job", "add", "a"), EW_PERM);
+	assert_string_equal(err, "eastwestctl: job add a: Operation not permitted (CAP_NET_ADMIN is needed)\n");
+	assert_int_equal(RUN("config", "show"), EW_OK);
+	fake.eperm = false;
+
+	fake.present = false;
+	assert_int_equal(RUN("job", "show"), EW_NOTAVAIL);
+	has(err, "eastwest is not available");
+	fake.present = true;
+
+	/* Parse errors send nothing. */
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	assert_int_equal(RUN("job", "add", "a", "peer", "10.0.0.300"), EW_USAGE);
+	assert_int_equal(RUN("peer", "add", "a", "lid", "0"), EW_USAGE);
+	assert_int_equal(RUN("config", "set", "mode", "x"), EW_USAGE);
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_NEW] + fake.msgs[EASTWEST_CMD_PEER_ADD] +
+			 fake.msgs[EASTWEST_CMD_CONFIG_SET], 0);
+
+	/* The kernel's message, and the attribute, on one line. */
+	assert_int_equal(RUN("job", "add", "a", "id", "3"), EW_OK);
+	assert_int_equal(RUN("job", "add", "c", "id", "3"), EW_FAIL);
+	assert_string_equal(err, "eastwestctl: job add c: job id already in use\n");
+	assert_int_equal(RUN("job", "add", "b", "cgroup", "/x"), EW_OK);
+	assert_int_equal(RUN("job", "set", "a", "cgroup", "/x"), EW_FAIL);
+	assert_string_equal(err, "eastwestctl: job set a: cgroup is bound to another job\n");
+}
+
+static void test_dump_intr(void **state)
+{
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a"), EW_OK);
+	assert_int_equal(RUN("job", "add", "b"), EW_OK);
+	assert_int_equal(RUN("job", "add", "c"), EW_OK);
+	fake.dump_intr = 2;
+	assert_int_equal(RUN("job", "show"), EW_OK);
+	assert_string_equal(err, "eastwestctl: warning: dump was interrupted, retrying\n"
+				 "eastwestctl: warning: dump was interrupted, retrying\n");
+	has(out, "job a id 1");
+	has(out, "job c id 3");
+	assert_null(strstr(strstr(out, "job c id 3") + 1, "job c id 3"));
+	fake.dump_intr = 10;
+	assert_int_equal(RUN("job", "show"), EW_FAIL);
+	has(err, "eastwestctl: job show: dump was interrupted 4 times: the state keeps changing, try again\n");
+}
+
+static void test_show_apply_roundtrip(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "192.0.2.0/24",
+			     "peer", "fe80::1", "lid", "5", "vlan", "100", "netdev", "lo",
+			     "pkey", "0x8001", "qkey", "auto", "encrypt", "ipsec"), EW_OK);
+	assert_int_equal(RUN("job", "add", "b", "id", "40", "cgroup", "/y"), EW_OK);
+	assert_int_equal(RUN("config", "set", "mode", "audit", "default", "allow"), EW_OK);
+
+	assert_int_equal(RUN("-j", "show"), EW_OK);
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	fputs(out, f);
+	fclose(f);
+	has(out, "\"peers\":[\"192.0.2.0/24\",\"fe80::1/128\",\"lid:5\"]");
+	has(out, "\"config\":{\"mode\":\"audit\",\"default_action\":\"allow\"");
+
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	has(out, "no changes: the node already matches");
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_NEW] + fake.msgs[EASTWEST_CMD_JOB_SET] +
+			 fake.msgs[EASTWEST_CMD_JOB_DEL] + fake.msgs[EASTWEST_CMD_PEER_ADD] +
+			 fake.msgs[EASTWEST_CMD_PEER_DEL] + fake.msgs[EASTWEST_CMD_CONFIG_SET], 0);
+
+	/* Change the node; apply restores it; again is a no-op. */
+	assert_int_equal(RUN("job", "del", "b"), EW_OK);
+	assert_int_equal(RUN("job", "add", "intruder", "cgroup", "/system.slice/job_42"), EW_OK);
+	assert_int_equal(RUN("peer", "add", "a", "198.51.100.1"), EW_OK);
+	assert_int_equal(RUN("peer", "del", "a", "lid:5"), EW_OK);
+	assert_int_equal(RUN("job", "set", "a", "mode", "audit", "cgroup", "none"), EW_OK);
+	assert_int_equal(RUN("config", "set", "default", "deny"), EW_OK);
+
+	assert_int_equal(RUN("apply", "--dry-run", "-f", path), EW_OK);
+	has(out, "job del id 2 # intruder\n");
+	has(out, "job set id 1 mode enforce cgroup /x # a\n");
+	has(out, "peer add id 1 lid:5 # a\n");
+	has(out, "peer del id 1 198.51.100.1/32 # a\n");
+	has(out, "job add b id 40 mode enforce encrypt none qkey 0x0 cgroup /y\n");
+	has(out, "config set default allow\n");
+	has(out, "would apply 6 steps: jobs 1 added, 1 changed, 1 deleted; peers 1 added, 1 removed; config changed\n");
+	assert_int_equal(fake.st.n_jobs, 2);
+
+	assert_int_equal(RUN("-j", "apply", "--dry-run", "-f", path), EW_OK);
+	has(out, "{\"dry_run\":true,\"changes\":6,\"plan\":[{\"op\":\"job-del\",\"id\":2,\"name\":\"intruder\"},");
+	has(out, "{\"op\":\"job-set\",\"id\":1,\"name\":\"a\",\"set\":{\"mode\":\"enforce\",\"cgroups\":[\"/x\"]}}");
+
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	assert_string_equal(out, "applied 6 steps: jobs 1 added, 1 changed, 1 deleted; peers 1 added, 1 removed; config changed\n");
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	has(out, "no changes");
+
+	/* A refused step stops the run, and says where. */
+	f = fopen(path, "w");
+	fputs("{\"jobs\": [{\"name\": \"a\", \"qkey\": \"auto\"}, {\"name\": \"n1\"}, "
+	      "{\"name\": \"n2\", \"cgroups\": [\"/x\"]}]}", f);
+	fclose(f);
+	fake.fail_cmd = EASTWEST_CMD_JOB_NEW;
+	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+	has(err, ": step 4 of 5 (job add n1) failed, 3 applied before it: refused by the test\n");
+	fake.fail_cmd = 0;
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	assert_string_equal(out, "applied 2 steps: jobs 2 added, 0 changed, 0 deleted; "
+			    "peers 0 added, 0 removed\n");
+	assert_string_equal(fake.st.jobs[0].name, "a");
+	assert_int_equal(fake.st.jobs[0].n_cgroups, 0);
+	assert_int_equal(fake.st.jobs[0].peers.n, 0);
+	assert_int_equal(fake.st.jobs[0].encrypt, EASTWEST_ENCRYPT_NONE);
+	assert_true(fake.st.jobs[0].qkey != 0);
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	has(out, "no changes");
+	unlink(path);
+}
+
+static void test_refused_step(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a", "id", "1"), EW_OK);
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	fputs("{\"jobs\": [{\"id\": 1, \"name\": \"a\", \"mode\": \"audit\"}, "
+	      "{\"name\": \"b\", \"qkey\": 5}]}", f);
+	fclose(f);
+	fake.eperm = true;
+	assert_int_equal(RUN("apply", "-f", path), EW_PERM);
+	has(err, "reading the current state");
+	fake.eperm = false;
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	has(out, "applied 2 steps");
+	unlink(path);
+}
+
+static void test_config_stats_dev(void **state)
+{
+	(void)state;
+	assert_int_equal(RUN("config", "show"), EW_OK);
+	assert_string_equal(out, "mode enforce default deny\nversion 0.1.0 jobs 0 peers 0\n");
+	assert_int_equal(RUN("-j", "config"), EW_OK);
+	assert_string_equal(out, "{\"mode\":\"enforce\",\"default_action\":\"deny\","
+			    "\"version\":\"0.1.0\",\"job_count\":0,\"peer_count\":0}\n");
+	assert_int_equal(RUN("job", "add", "a"), EW_OK);
+	assert_int_equal(RUN("stats"), EW_OK);
+	has(out, "global\n    allowed 2 audited 3 denied 4 psn-zero 14\n");
+	has(out, "job a id 1\n    allowed 102 ");
+	assert_int_equal(RUN("-j", "stats"), EW_OK);
+	has(out, "{\"global\":{\"allowed\":2,\"audited\":3,\"denied\":4,\"denied_no_job\":5,");
+	has(out, "\"jobs\":[{\"id\":1,\"name\":\"a\",\"counters\":{\"allowed\":102,");
+	assert_int_equal(RUN("dev", "show"), EW_OK);
+	assert_string_equal(out, "dev rxe0 index 3 qpn-observed 40 qpn-sequential 39\n    port 1 link-layer ethernet\n"
+			    "        pkey 0 0xffff\n"
+			    "        gid 1 192.0.2.1 type roce-v2 netdev lo vlan 100\n");
+	assert_int_equal(RUN("-j", "dev", "show"), EW_OK);
+	assert_string_equal(out, "[{\"index\":3,\"name\":\"rxe0\",\"qpn_observed\":40,\"qpn_sequential\":39,\"ports\":[{\"num\":1,"
+			    "\"link_layer\":\"ethernet\",\"gids\":[{\"index\":1,\"gid\":\"192.0.2.1\","
+			    "\"type\":\"roce-v2\",\"ifindex\":1,\"ifname\":\"lo\",\"vlan\":100}],"
+			    "\"pkeys\":[\"0xffff\"]}]}]\n");
+}
+
+static void test_batch(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	fputs("# setup\njob add a id 5\n\npeer add id 5 10.0.0.1 'lid:4' # trailing\n"
+	      "job add a\njob add never\n", f);
+	fclose(f);
+	assert_int_equal(RUN("-b", path), EW_FAIL);
+	has(err, ":5: job add a: job name already in use (attribute name)\n");
+	assert_int_equal(fake.st.n_jobs, 1);
+	assert_int_equal(fake.st.jobs[0].peers.n, 2);
+	assert_string_equal(out, "5\n");
+	unlink(path);
+}
+
+static void test_monitor(void **state)
+{
+	(void)state;
+	fake.events = 3;
+	fake.unload = true;
+	assert_int_equal(RUN("monitor"), EW_FAIL);
+	assert_string_equal(out,
+		"deny modify-qp reason peer job none pid 812 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 17 dest 198.51.100.9 dest-qpn 18\n"
+		"audit modify-qp reason peer job 3 pid 813 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 17 dest 198.51.100.9 dest-qpn 18\n"
+		"deny modify-qp reason peer job none pid 814 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 17 dest 198.51.100.9 dest-qpn 18\n");
+	assert_string_equal(err, "eastwestctl: monitor: the eastwest module was unloaded\n");
+
+	fake_reset();
+	fake.events = 2;
+	fake.unload = true;
+	assert_int_equal(RUN("-j", "monitor"), EW_FAIL);
+	has(out, "{\"mode\":\"audit\",\"op\":\"modify-qp\",\"reason\":\"peer\",\"job_id\":3,"
+	    "\"pid\":813,\"port\":1,\"qpn\":17,\"dest_qpn\":18,\"comm\":\"bad app\\n\","
+	    "\"cgroup_id\":77,\"dev_name\":\"rxe0\",\"dest_gid\":\"198.51.100.9\"}\n");
+
+	/* SIGTERM (blocked, taken from the signalfd) ends it cleanly. */
+	fake_reset();
+	fake.events = 2;
+	fake.sigterm = true;
+	assert_int_equal(RUN("monitor"), EW_OK);
+	has(out, "pid 812");
+	assert_string_equal(err, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_job_lifecycle, reset),
+		cmocka_unit_test_setup(test_peers_chunked, reset),
+		cmocka_unit_test_setup(test_errors, reset),
+		cmocka_unit_test_setup(test_dump_intr, reset),
+		cmocka_unit_test_setup(test_show_apply_roundtrip, reset),
+		cmocka_unit_test_setup(test_refused_step, reset),
+		cmocka_unit_test_setup(test_config_stats_dev, reset),
+		cmocka_unit_test_setup(test_batch, reset),
+		cmocka_unit_test_setup(test_monitor, reset),
+	};
+
+	return cmocka_run_group_tests_name("e2e", tests, setup, teardown);
+}

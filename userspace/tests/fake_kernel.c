@@ -1,0 +1,855 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A fake eastwest module for the end-to-end tests: the mnl_socket_* calls
+ * below replace libmnl's, answer CTRL_CMD_GETFAMILY for "eastwest" and
+ * "nlctrl", and implement the family's operations on a struct ew_state with
+ * the semantics the kernel documents (Documentation/netlink/specs/
+ * eastwest.yaml): extack messages with attribute offsets, dumps split over
+ * several datagrams, NLM_F_DUMP_INTR on request, EPERM on request.
+ */
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/eastwest.h>
+
+#include "ewctl.h"
+#include "diff.h"
+#include "fake_kernel.h"
+
+#define FAMILY 0x20
+#define GRP_EVENTS 7
+
+struct mnl_socket {
+	int fd;
+};
+
+struct fake fake;
+
+static struct mnl_socket sock = { .fd = -1 };
+static int pipefd[2] = { -1, -1 };
+
+/* Replies waiting to be read: one datagram each. */
+static struct {
+	char buf[65536];
+	size_t len;
+} q[4096];
+static size_t q_head, q_tail;
+
+
+
+void fake_reset(void)
+{
+	ew_state_free(&fake.st);
+	memset(&fake, 0, sizeof(fake));
+	fake.present = true;
+	fake.next_id = 1;
+	fake.st.config.present = EW_CFG_MODE | EW_CFG_DEFAULT;
+	q_head = q_tail = 0;
+	if (pipefd[0] >= 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		pipefd[0] = pipefd[1] = sock.fd = -1;
+	}
+}
+
+static char *dgram(void)
+{
+	if (q_tail == EW_ARRAY_SIZE(q))
+		abort();
+	q[q_tail].len = 0;
+	return q[q_tail].buf;
+}
+
+static struct nlmsghdr *msg_start(uint16_t type, uint16_t flags, uint32_t seq,
+				  uint8_t cmd, bool same_dgram)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+
+	if (!same_dgram)
+		dgram();
+	nlh = mnl_nlmsg_put_header(q[q_tail].buf + q[q_tail].len);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = flags;
+	nlh->nlmsg_seq = seq;
+	nlh->nlmsg_pid = 1234;
+	if (type >= NLMSG_MIN_TYPE) {
+		g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+		g->cmd = cmd;
+		g->version = 1;
+	}
+	return nlh;
+}
+
+static void msg_end(struct nlmsghdr *nlh, bool last_in_dgram)
+{
+	q[q_tail].len += NLMSG_ALIGN(nlh->nlmsg_len);
+	if (last_in_dgram) {
+		q_tail++;
+		/* The socket's fd (a pipe) is readable while replies wait. */
+		if (sock.fd >= 0 && write(pipefd[1], "", 1) != 1)
+			abort();
+	}
+}
+
+static void ack(const struct nlmsghdr *req, int err, const char *msg, uint32_t offs,
+		int miss)
+{
+	struct nlmsghdr *nlh = msg_start(NLMSG_ERROR, NLM_F_CAPPED, req->nlmsg_seq,
+					 0, false);
+	struct nlmsgerr *e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+
+	e->error = -err;
+	e->msg = *req;
+	if (msg || offs || miss)
+		nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
+	if (msg)
+		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, msg);
+	if (offs)
+		mnl_attr_put_u32(nlh, NLMSGERR_ATTR_OFFS, offs);
+	if (miss)
+		mnl_attr_put_u32(nlh, NLMSGERR_ATTR_MISS_TYPE, (uint32_t)miss);
+	msg_end(nlh, true);
+}
+
+static void done(const struct nlmsghdr *req)
+{
+	struct nlmsghdr *nlh = msg_start(NLMSG_DONE, NLM_F_MULTI, req->nlmsg_seq, 0,
+					 false);
+	int zero = 0;
+
+	memcpy(mnl_nlmsg_put_extra_header(nlh, sizeof(int)), &zero, sizeof(int));
+	msg_end(nlh, true);
+}
+
+static uint32_t off(const struct nlmsghdr *req, const struct nlattr *a)
+{
+	return (uint32_t)((const char *)a - (const char *)req);
+}
+
+static void getfamily(const struct nlmsghdr *req)
+{
+	const struct nlattr *a;
+	const char *name = "";
+	struct nlmsghdr *nlh;
+	struct nlattr *grps, *g;
+
+	mnl_attr_for_each(a, req, GENL_HDRLEN)
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_NAME)
+			name = mnl_attr_get_str(a);
+	if (!(!strcmp(name, "eastwest") && fake.present) && strcmp(name, "nlctrl")) {
+		ack(req, ENOENT, NULL, 0, 0);
+		return;
+	}
+	nlh = msg_start(GENL_ID_CTRL, 0, req->nlmsg_seq, CTRL_CMD_NEWFAMILY, false);
+	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, strcmp(name, "nlctrl") ? FAMILY : GENL_ID_CTRL);
+	mnl_attr_put_u32(nlh, CTRL_ATTR_VERSION, 1);
+	grps = mnl_attr_nest_start(nlh, CTRL_ATTR_MCAST_GROUPS);
+	g = mnl_attr_nest_start(nlh, 1);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_MCAST_GRP_NAME,
+			  strcmp(name, "nlctrl") ? "events" : "notify");
+	mnl_attr_put_u32(nlh, CTRL_ATTR_MCAST_GRP_ID, strcmp(name, "nlctrl") ? GRP_EVENTS : 16);
+	mnl_attr_nest_end(nlh, g);
+	mnl_attr_nest_end(nlh, grps);
+	msg_end(nlh, true);
+	ack(req, 0, NULL, 0, 0);
+}
+
+static void put_counters(struct nlmsghdr *nlh, uint16_t type, uint64_t base)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, type);
+	uint16_t i;
+
+	for (i = EASTWEST_A_COUNTERS_ALLOWED; i <= EASTWEST_A_COUNTERS_MAX; i++)
+		mnl_attr_put_u64(nlh, i, base + i);
+	mnl_attr_nest_end(nlh, n);
+}
+
+static void put_peer(struct nlmsghdr *nlh, uint16_t type, const struct ew_peer *p)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, type);
+
+	if (p->is_lid) {
+		mnl_attr_put_u16(nlh, EASTWEST_A_PEER_LID, p->lid);
+	} else {
+		mnl_attr_put(nlh, EASTWEST_A_PEER_ADDR, 16, p->addr);
+		if (p->plen != 128)
+			mnl_attr_put_u8(nlh, EASTWEST_A_PEER_PREFIX_LEN, p->plen);
+	}
+	mnl_attr_nest_end(nlh, n);
+}
+
+static void put_job(struct nlmsghdr *nlh, const struct ew_job *j)
+{
+	struct nlattr *n;
+	size_t i;
+
+	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_ID, j->id);
+	mnl_attr_put_strz(nlh, EASTWEST_A_JOB_NAME, j->name);
+	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_MODE, j->mode);
+	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_ENCRYPT, j->encrypt);
+	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_QKEY, j->qkey);
+	for (i = 0; i < j->n_cgroups; i++) {
+		n = mnl_attr_nest_start(nlh, EASTWEST_A_JOB_CGROUP);
+		mnl_attr_put_strz(nlh, EASTWEST_A_CGROUP_PATH, j->cgroups[i].path);
+		mnl_attr_put_u64(nlh, EASTWEST_A_CGROUP_ID, 1000 + i);
+		mnl_attr_nest_end(nlh, n);
+	}
+	for (i = 0; i < j->n_netdevs; i++) {
+		n = mnl_attr_nest_start(nlh, EASTWEST_A_JOB_NETDEV);
+		if (j->netdevs[i].kind == EW_NETDEV_VLAN)
+			mnl_attr_put_u16(nlh, EASTWEST_A_NETDEV_VLAN, (uint16_t)j->netdevs[i].value);
+		else
+			mnl_attr_put_u32(nlh, j->netdevs[i].kind == EW_NETDEV_VRF ?
+					 EASTWEST_A_NETDEV_VRF : EASTWEST_A_NETDEV_IFINDEX,
+					 j->netdevs[i].value);
+		mnl_attr_nest_end(nlh, n);
+	}
+	for (i = 0; i < j->n_pkeys; i++)
+		mnl_attr_put_u16(nlh, EASTWEST_A_JOB_PKEY, j->pkeys[i]);
+	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_PEER_COUNT, (uint32_t)j->peers.n);
+	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_QP_COUNT, 2);
+	put_counters(nlh, EASTWEST_A_JOB_COUNTERS, 100 * j->id);
+}
+
+static int parse_peer(const struct nlattr *nest, struct ew_peer *p)
+{
+	const struct nlattr *a;
+	bool addr = false;
+
+	memset(p, 0, sizeof(*p));
+	p->plen = 128;
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case EASTWEST_A_PEER_ADDR:
+			if (mnl_attr_get_payload_len(a) != 16)
+				return -1;
+			memcpy(p->addr, mnl_attr_get_payload(a), 16);
+			addr = true;
+			break;
+		case EASTWEST_A_PEER_PREFIX_LEN:
+			p->plen = mnl_attr_get_u8(a);
+			if (p->plen > 128)
+				return -1;
+			break;
+		case EASTWEST_A_PEER_LID:
+			p->lid = mnl_attr_get_u16(a);
+			p->is_lid = true;
+			break;
+		}
+	}
+	return addr != p->is_lid ? 0 : -1;
+}
+
+static struct ew_job *find(uint32_t id, const char *name)
+{
+	return id ? ew_state_find_id(&fake.st, id) : ew_state_find_name(&fake.st, name);
+}
+
+/* job-new / job-set: attributes onto @j (a scratch copy). */
+static int apply_job_attrs(const struct nlmsghdr *req, struct ew_job *j, bool set,
+			   const char **msg, uint32_t *offs)
+{
+	bool cg = false, nd = false, pk = false;
+	const struct nlattr *a, *b;
+	struct ew_peer p;
+	size_t i;
+
+	mnl_attr_for_each(a, req, GENL_HDRLEN) {
+		switch (mnl_attr_get_type(a)) {
+		case EASTWEST_A_JOB_NAME:
+			snprintf(j->name, sizeof(j->name), "%s", mnl_attr_get_str(a));
+			break;
+		case EASTWEST_A_JOB_MODE:
+			j->mode = mnl_attr_get_u32(a);
+			break;
+		case EASTWEST_A_JOB_ENCRYPT:
+			j->encrypt = mnl_attr_get_u32(a);
+			break;
+		case EASTWEST_A_JOB_QKEY:
+			j->qkey = mnl_attr_get_u32(a);
+			if (j->qkey & 0x80000000U) {
+				*msg = "privileged Q_Key";
+				*offs = off(req, a);
+				return EINVAL;
+			}
+			break;
+		case EASTWEST_A_JOB_CGROUP:
+			if (!cg) {
+				for (i = 0; i < j->n_cgroups; i++)
+					free(j->cgroups[i].path);
+				j->n_cgroups = 0;
+				cg = true;
+			}
+			mnl_attr_for_each_nested(b, a)
+				if (mnl_attr_get_type(b) == EASTWEST_A_CGROUP_PATH)
+					ew_job_add_cgroup(j, mnl_attr_get_str(b), 0);
+			break;
+		case EASTWEST_A_JOB_NETDEV:
+			if (!nd) {
+				j->n_netdevs = 0;
+				nd = true;
+			}
+			mnl_attr_for_each_nested(b, a) {
+				uint16_t t = mnl_attr_get_type(b);
+
+				ew_job_add_netdev(j, t == EASTWEST_A_NETDEV_VLAN ? EW_NETDEV_VLAN :
+						  t == EASTWEST_A_NETDEV_VRF ? EW_NETDEV_VRF :
+						  EW_NETDEV_IFINDEX,
+						  t == EASTWEST_A_NETDEV_VLAN ? mnl_attr_get_u16(b) :
+						  mnl_attr_get_u32(b), NULL);
+			}
+			break;
+		case EASTWEST_A_JOB_PKEY:
+			if (!pk) {
+				j->n_pkeys = 0;
+				pk = true;
+			}
+			if (mnl_attr_get_u16(a))
+				ew_job_add_pkey(j, mnl_attr_get_u16(a));
+			break;
+		case EASTWEST_A_JOB_PEER:
+			if (set || parse_peer(a, &p)) {
+				*msg = "bad peer";
+				*offs = off(req, a);
+				return EINVAL;
+			}
+			ew_peers_add(&j->peers, &p);
+			break;
+		}
+	}
+	ew_job_normalize(j);
+	return 0;
+}
+
+static int cgroup_conflict(const struct ew_job *j, const char **msg)
+{
+	size_t i, k, l;
+
+	for (i = 0; i < fake.st.n_jobs; i++) {
+		if (fake.st.jobs[i].id == j->id)
+			continue;
+		for (k = 0; k < j->n_cgroups; k++)
+			for (l = 0; l < fake.st.jobs[i].n_cgroups; l++)
+				if (!strcmp(j->cgroups[k].path, fake.st.jobs[i].cgroups[l].path)) {
+					*msg = "cgroup is bound to another job";
+					return EBUSY;
+				}
+	}
+	return 0;
+}
+
+static void copy_job(struct ew_job *dst, const struct ew_job *src)
+{
+	size_t i;
+
+	ew_job_init(dst);
+	dst->id = src->id;
+	strcpy(dst->name, src->name);
+	dst->mode = src->mode;
+	dst->encrypt = src->encrypt;
+	dst->qkey = src->qkey;
+	for (i = 0; i < src->n_cgroups; i++)
+		ew_job_add_cgroup(dst, src->cgroups[i].path, 0);
+	for (i = 0; i < src->n_netdevs; i++)
+		ew_job_add_netdev(dst, src->netdevs[i].kind, src->netdevs[i].value, NULL);
+	for (i = 0; i < src->n_pkeys; i++)
+		ew_job_add_pkey(dst, src->pkeys[i]);
+	for (i = 0; i < src->peers.n; i++)
+		ew_peers_add(&dst->peers, &src->peers.v[i]);
+}
+
+static void job_new(const struct nlmsghdr *req)
+{
+	const struct nlattr *a, *name_attr = NULL;
+	const char *msg = NULL;
+	struct ew_job j, *slot;
+	struct nlmsghdr *nlh;
+	uint32_t offs = 0;
+	int err;
+
+	ew_job_init(&j);
+	mnl_attr_for_each(a, req, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_ID)
+			j.id = mnl_attr_get_u32(a);
+		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_NAME)
+			name_attr = a;
+	}
+	if (!name_attr) {
+		ack(req, EINVAL, "missing name", 0, EASTWEST_A_JOB_NAME);
+		return;
+	}
+	if (ew_state_find_name(&fake.st, mnl_attr_get_str(name_attr))) {
+		ack(req, EEXIST, "job name already in use", off(req, name_attr), 0);
+		return;
+	}
+	if (j.id && ew_state_find_id(&fake.st, j.id)) {
+		ack(req, EEXIST, "job id already in use", 0, 0);
+		return;
+	}
+	err = apply_job_attrs(req, &j, false, &msg, &offs);
+	if (!err)
+		err = cgroup_conflict(&j, &msg);
+	if (err) {
+		ew_job_free(&j);
+		ack(req, err, msg, offs, 0);
+		return;
+	}
+	if (!j.id)
+		while (ew_state_find_id(&fake.st, j.id = fake.next_id++))
+			;
+	slot = ew_state_add_job(&fake.st);
+	*slot = j;
+	nlh = msg_start(FAMILY, 0, req->nlmsg_seq, EASTWEST_CMD_JOB_NEW, false);
+	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_ID, slot->id);
+	msg_end(nlh, true);
+	ack(req, 0, NULL, 0, 0);
+}
+
+static void job_set(const struct nlmsghdr *req)
+{
+	const char *msg = NULL;
+	const struct nlattr *a;
+	struct ew_job j, *cur;
+	uint32_t id = 0, offs = 0;
+	int err;
+
+	mnl_attr_for_each(a, req, GENL_HDRLEN)
+		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_ID)
+			id = mnl_attr_get_u32(a);
+	cur = id ? ew_state_find_id(&fake.st, id) : NULL;
+	if (!cur) {
+		ack(req, ENOENT, "no such job", 0, id ? 0 : EASTWEST_A_JOB_ID);
+		return;
+	}
+	copy_job(&j, cur);
+	err = apply_job_attrs(req, &j, true, &msg, &offs);
+	if (!err)
+		err = cgroup_conflict(&j, &msg);
+	if (!err && strcmp(j.name, cur->name) && ew_state_find_name(&fake.st, j.name)) {
+		err = EEXIST;
+		msg = "job name already in use";
+	}
+	if (err) {
+		ew_job_free(&j);
+		ack(req, err, msg, offs, 0);
+		return;
+	}
+	ew_job_free(cur);
+	*cur = j;
+	ack(req, 0, NULL, 0, 0);
+}
+
+static void job_del(const struct nlmsghdr *req)
+{
+	const char *name = "";
+	const struct nlattr *a;
+	struct ew_job *j;
+	uint32_t id = 0;
+
+	mnl_attr_for_each(a, req, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_ID)
+			id = mnl_attr_get_u32(a);
+		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_NAME)
+			name = mnl_attr_get_str(a);
+	}
+	j = find(id, name);
+	if (!j) {
+		ack(req, ENOENT, "no such job", 0, 0);
+		return;
+	}
+	ew_job_free(j);
+	*j = fake.st.jobs[--fake.st.n_jobs];
+	ack(req, 0, NULL, 0, 0);
+}
+
+static void job_get(const struct nlmsghdr *req, bool dump)
+{
+	const char *name = "";
+	const struct nlattr *a;
+	struct nlmsghdr *nlh;
+	struct ew_job *j;
+	uint32_t id = 0;
+	size_t i;
+
+	if (dump) {
+		/* Two jobs per datagram. */
+		for (i = 0; i < fake.st.n_jobs; i++) {
+			nlh = msg_start(FAMILY, NLM_F_MULTI, req->nlmsg_seq,
+					EASTWEST_CMD_JOB_GET, i % 2);
+			if (fake.dump_intr)
+				nlh->nlmsg_flags |= NLM_F_DUMP_INTR;
+			put_job(nlh, &fake.st.jobs[i]);
+			msg_end(nlh, i % 2 || i + 1 == fake.st.n_jobs);
+		}
+		if (fake.dump_intr)
+			fake.dump_intr--;
+		done(req);
+		return;
+	}
+	mnl_attr_for_each(a, req, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_ID)
+			id = mnl_attr_get_u32(a);
+		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_NAME)
+			name = mnl_attr_get_str(a);
+	}
+	j = find(id, name);
+	if (!j) {
+		ack(req, ENOENT, "no such job", (uint32_t)(NLMSG_HDRLEN + GENL_HDRLEN), 0);
+		return;
+	}
+	nlh = msg_start(FAMILY, 0, req->nlmsg_seq, EASTWEST_CMD_JOB_GET, false);
+	put_job(nlh, j);
+	msg_end(nlh, true);
+	ack(req, 0, NULL, 0, 0);
+}
+
+static void peers(const struct nlmsghdr *req, uint8_t cmd, bool dump)
+{
+	struct ew_peers in = { 0 };
+	const struct nlattr *a;
+	struct nlmsghdr *nlh;
+	struct ew_job *j;
+	uint32_t id = 0;
+	struct ew_peer p;
+	size_t i, n = 0;
+
+	mnl_attr_for_each(a, req, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) == EASTWEST_A_PEER_LIST_JOB_ID)
+			id = mnl_attr_get_u32(a);
+		if (mnl_attr_get_type(a) == EASTWEST_A_PEER_LIST_PEER) {
+			if (parse_peer(a, &p)) {
+				ack(req, EINVAL, "bad peer", off(req, a), 0);
+				goto out;
+			}
+			ew_peers_add(&in, &p);
+			n++;
+		}
+	}
+	if (n > fake.max_peers)
+		fake.max_peers = n;
+	j = ew_state_find_id(&fake.st, id);
+	if (!j) {
+		ack(req, ENOENT, "no such job", 0, id ? 0 : EASTWEST_A_PEER_LIST_JOB_ID);
+		goto out;
+	}
+	if (cmd == EASTWEST_CMD_PEER_GET && dump) {
+		/* 300 peers per message, one message per datagram. */
+		for (i = 0; i < j->peers.n || !i; i += 300) {
+			size_t k;
+
+			nlh = msg_start(FAMILY, NLM_F_MULTI, req->nlmsg_seq, cmd, false);
+			if (fake.dump_intr)
+				nlh->nlmsg_flags |= NLM_F_DUMP_INTR;
+			mnl_attr_put_u32(nlh, EASTWEST_A_PEER_LIST_JOB_ID, id);
+			for (k = i; k < i + 300 && k < j->peers.n; k++)
+				put_peer(nlh, EASTWEST_A_PEER_LIST_PEER, &j->peers.v[k]);
+			msg_end(nlh, true);
+			if (!j->peers.n)
+				break;
+		}
+		if (fake.dump_intr)
+			fake.dump_intr--;
+		done(req);
+	} else if (cmd == EASTWEST_CMD_PEER_GET) {
+		const struct ew_peer *best = NULL;
+
+		for (i = 0; i < j->peers.n; i++) {
+			const struct ew_peer *c = &j->peers.v[i];
+			unsigned int b;
+			bool match = true;
+
+			if (c->is_lid || in.v[0].is_lid) {
+				match = c->is_lid && in.v[0].is_lid && c->lid == in.v[0].lid;
+			} else {
+				for (b = 0; b < c->plen; b++)
+					if ((c->addr[b / 8] ^ in.v[0].addr[b / 8]) & (0x80 >> (b % 8)))
+						match = false;
+			}
+			if (match && (!best || c->plen > best->plen))
+				best = c;
+		}
+		if (!best) {
+			ack(req, ENOENT, NULL, 0, 0);
+			goto out;
+		}
+		nlh = msg_start(FAMILY, 0, req->nlmsg_seq, cmd, false);
+		mnl_attr_put_u32(nlh, EASTWEST_A_PEER_LIST_JOB_ID, id);
+		put_peer(nlh, EASTWEST_A_PEER_LIST_PEER, best);
+		msg_end(nlh, true);
+		ack(req, 0, NULL, 0, 0);
+	} else if (cmd == EASTWEST_CMD_PEER_ADD) {
+		for (i = 0; i < in.n; i++)
+			ew_peers_add(&j->peers, &in.v[i]);
+		ew_peers_sort_unique(&j->peers);
+		ack(req, 0, NULL, 0, 0);
+	} else {
+		/* All or nothing: every peer must exist. */
+		i = 0;
+		mnl_attr_for_each(a, req, GENL_HDRLEN) {
+			if (mnl_attr_get_type(a) != EASTWEST_A_PEER_LIST_PEER)
+				continue;
+			if (!ew_peers_contains(&j->peers, &in.v[i++])) {
+				ack(req, ENOENT, "peer not found", off(req, a), 0);
+				goto out;
+			}
+		}
+		ew_peers_sort_unique(&in);
+		{
+			struct ew_peers keep = { 0 }, add = { 0 };
+
+			ew_peers_diff(&j->peers, &in, &keep, &add);
+			ew_peers_free(&j->peers);
+			j->peers = keep;
+			ew_peers_free(&add);
+		}
+		ack(req, 0, NULL, 0, 0);
+	}
+out:
+	ew_peers_free(&in);
+}
+
+static void config(const struct nlmsghdr *req, bool set)
+{
+	const struct nlattr *a;
+	struct nlmsghdr *nlh;
+	size_t i, npeers = 0;
+
+	if (set) {
+		mnl_attr_for_each(a, req, GENL_HDRLEN) {
+			if (mnl_attr_get_type(a) == EASTWEST_A_CONFIG_MODE)
+				fake.st.config.mode = mnl_attr_get_u32(a);
+			if (mnl_attr_get_type(a) == EASTWEST_A_CONFIG_DEFAULT_ACTION)
+				fake.st.config.default_action = mnl_attr_get_u32(a);
+		}
+		ack(req, 0, NULL, 0, 0);
+		return;
+	}
+	for (i = 0; i < fake.st.n_jobs; i++)
+		npeers += fake.st.jobs[i].peers.n;
+	nlh = msg_start(FAMILY, 0, req->nlmsg_seq, EASTWEST_CMD_CONFIG_GET, false);
+	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_MODE, fake.st.config.mode);
+	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_DEFAULT_ACTION, fake.st.config.default_action);
+	mnl_attr_put_strz(nlh, EASTWEST_A_CONFIG_VERSION, "0.1.0");
+	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_JOB_COUNT, (uint32_t)fake.st.n_jobs);
+	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_PEER_COUNT, (uint32_t)npeers);
+	put_counters(nlh, EASTWEST_A_CONFIG_COUNTERS, 0);
+	msg_end(nlh, true);
+	ack(req, 0, NULL, 0, 0);
+}
+
+static void dev_dump(const struct nlmsghdr *req)
+{
+	static const uint8_t gid[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
+					 192, 0, 2, 1 };
+	struct nlattr *port, *g;
+	struct nlmsghdr *nlh;
+
+	nlh = msg_start(FAMILY, NLM_F_MULTI, req->nlmsg_seq, EASTWEST_CMD_DEV_GET, false);
+	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_INDEX, 3);
+	mnl_attr_put_strz(nlh, EASTWEST_A_DEV_NAME, "rxe0");
+	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_QPN_OBSERVED, 40);
+	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_QPN_SEQUENTIAL, 39);
+	port = mnl_attr_nest_start(nlh, EASTWEST_A_DEV_PORT);
+	mnl_attr_put_u32(nlh, EASTWEST_A_PORT_NUM, 1);
+	mnl_attr_put_u32(nlh, EASTWEST_A_PORT_LINK_LAYER, EASTWEST_LINK_LAYER_ETHERNET);
+	g = mnl_attr_nest_start(nlh, EASTWEST_A_PORT_GID);
+	mnl_attr_put_u32(nlh, EASTWEST_A_GID_INDEX, 1);
+	mnl_attr_put(nlh, EASTWEST_A_GID_GID, 16, gid);
+	mnl_attr_put_u32(nlh, EASTWEST_A_GID_TYPE, EASTWEST_GID_TYPE_ROCE_V2);
+	mnl_attr_put_u32(nlh, EASTWEST_A_GID_IFINDEX, 1);
+	mnl_attr_put_strz(nlh, EASTWEST_A_GID_IFNAME, "lo");
+	mnl_attr_put_u16(nlh, EASTWEST_A_GID_VLAN, 100);
+	mnl_attr_nest_end(nlh, g);
+	mnl_attr_put_u16(nlh, EASTWEST_A_PORT_PKEY, 0xffff);
+	mnl_attr_nest_end(nlh, port);
+	msg_end(nlh, true);
+	done(req);
+}
+
+static bool admin(uint8_t cmd)
+{
+	return cmd != EASTWEST_CMD_DEV_GET && cmd != EASTWEST_CMD_CONFIG_GET;
+}
+
+ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t len)
+{
+	const struct nlmsghdr *req = buf;
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
+	bool dump = req->nlmsg_flags & NLM_F_DUMP;
+
+	(void)nl;
+	if (req->nlmsg_len != len)
+		abort();
+	if (req->nlmsg_type == GENL_ID_CTRL) {
+		getfamily(req);
+		return (ssize_t)len;
+	}
+	if (req->nlmsg_type != FAMILY || !fake.present) {
+		ack(req, ENOENT, NULL, 0, 0);
+		return (ssize_t)len;
+	}
+	if (g->cmd <= EASTWEST_CMD_MAX)
+		fake.msgs[g->cmd]++;
+	if (fake.eperm && admin(g->cmd)) {
+		ack(req, EPERM, NULL, 0, 0);
+		return (ssize_t)len;
+	}
+	if (fake.fail_cmd == g->cmd) {
+		ack(req, EINVAL, "refused by the test", 0, 0);
+		return (ssize_t)len;
+	}
+	switch (g->cmd) {
+	case EASTWEST_CMD_JOB_GET:
+		job_get(req, dump);
+		break;
+	case EASTWEST_CMD_JOB_NEW:
+		job_new(req);
+		break;
+	case EASTWEST_CMD_JOB_SET:
+		job_set(req);
+		break;
+	case EASTWEST_CMD_JOB_DEL:
+		job_del(req);
+		break;
+	case EASTWEST_CMD_PEER_ADD:
+	case EASTWEST_CMD_PEER_DEL:
+	case EASTWEST_CMD_PEER_GET:
+		peers(req, g->cmd, dump);
+		break;
+	case EASTWEST_CMD_DEV_GET:
+		dev_dump(req);
+		break;
+	case EASTWEST_CMD_CONFIG_GET:
+	case EASTWEST_CMD_CONFIG_SET:
+		config(req, g->cmd == EASTWEST_CMD_CONFIG_SET);
+		break;
+	default:
+		ack(req, EOPNOTSUPP, NULL, 0, 0);
+	}
+	return (ssize_t)len;
+}
+
+ssize_t mnl_socket_recvfrom(const struct mnl_socket *nl, void *buf, size_t len)
+{
+	char c;
+
+	(void)nl;
+	if (fake.sigterm && fake.events == 0 && q_head != q_tail) {
+		const struct nlmsghdr *n = (const void *)q[q_head].buf;
+
+		if (n->nlmsg_type == FAMILY && !n->nlmsg_seq)
+			raise(SIGTERM);
+	}
+	if (sock.fd >= 0 && q_head != q_tail && read(pipefd[0], &c, 1) != 1)
+		abort();
+	if (q_head == q_tail) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (q[q_head].len > len) {
+		errno = ENOSPC;
+		return -1;
+	}
+	memcpy(buf, q[q_head].buf, q[q_head].len);
+	len = q[q_head].len;
+	if (++q_head == q_tail)
+		q_head = q_tail = 0;
+	return (ssize_t)len;
+}
+
+struct mnl_socket *mnl_socket_open(int bus)
+{
+	(void)bus;
+	if (pipefd[0] < 0) {
+		if (pipe(pipefd))
+			abort();
+		sock.fd = pipefd[0];
+		/* Replies queued before now have no byte in the pipe. */
+		for (size_t i = q_head; i < q_tail; i++)
+			if (write(pipefd[1], "", 1) != 1)
+				abort();
+	}
+	return &sock;
+}
+
+int mnl_socket_bind(struct mnl_socket *nl, unsigned int groups, pid_t pid)
+{
+	(void)nl;
+	(void)groups;
+	(void)pid;
+	return 0;
+}
+
+unsigned int mnl_socket_get_portid(const struct mnl_socket *nl)
+{
+	(void)nl;
+	return 1234;
+}
+
+static void event(uint32_t n)
+{
+	static const uint8_t gid[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
+					 198, 51, 100, 9 };
+	struct nlmsghdr *nlh;
+
+	nlh = msg_start(FAMILY, 0, 0, EASTWEST_CMD_DENY_NTF, false);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_OP, EASTWEST_OP_MODIFY_QP);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_REASON, EASTWEST_REASON_PEER);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_MODE, n % 2);
+	if (n % 2)
+		mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_JOB_ID, 3);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_PID, 812 + n);
+	mnl_attr_put_strz(nlh, EASTWEST_A_EVENT_COMM, "bad app\n");
+	mnl_attr_put_u64(nlh, EASTWEST_A_EVENT_CGROUP_ID, 77);
+	mnl_attr_put_strz(nlh, EASTWEST_A_EVENT_DEV_NAME, "rxe0");
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_PORT, 1);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_QPN, 17);
+	mnl_attr_put(nlh, EASTWEST_A_EVENT_DEST_GID, 16, gid);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_DEST_QPN, 18);
+	msg_end(nlh, true);
+}
+
+int mnl_socket_setsockopt(const struct mnl_socket *nl, int type, void *buf,
+			  socklen_t len)
+{
+	struct nlmsghdr *nlh;
+	int i;
+
+	(void)nl;
+	(void)len;
+	if (type != NETLINK_ADD_MEMBERSHIP || *(unsigned int *)buf != GRP_EVENTS)
+		return 0;
+	for (i = 0; i < fake.events; i++)
+		event((uint32_t)i);
+	fake.events = 0;
+	if (fake.unload) {
+		nlh = msg_start(GENL_ID_CTRL, 0, 0, CTRL_CMD_DELFAMILY, false);
+		mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, FAMILY);
+		mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "eastwest");
+		msg_end(nlh, true);
+	}
+	return 0;
+}
+
+int mnl_socket_get_fd(const struct mnl_socket *nl)
+{
+	return nl->fd;
+}
+
+int mnl_socket_close(struct mnl_socket *nl)
+{
+	(void)nl;
+	if (pipefd[0] >= 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		pipefd[0] = pipefd[1] = sock.fd = -1;
+	}
+	q_head = q_tail = 0;
+	return 0;
+}

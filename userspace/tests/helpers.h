@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the unit tests: a temporary directory standing in for the
+ * cgroup2 mount, and cmocka's includes in the order it needs.
+ */
+#ifndef EW_TEST_HELPERS_H
+#define EW_TEST_HELPERS_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "ewctl.h"
+
+static char test_cg_root[64];
+
+static int rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Makes DIR/system.slice/job_42, DIR/x, DIR/y and a file DIR/file. */
+static inline int test_cgroup_setup(void **state)
+{
+	char p[128];
+	FILE *f;
+
+	(void)state;
+	ew_quiet = true;
+	snprintf(test_cg_root, sizeof(test_cg_root), "/tmp/ewctl-test.XXXXXX");
+	if (!mkdtemp(test_cg_root))
+		return -1;
+	snprintf(p, sizeof(p), "%s/system.slice", test_cg_root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/system.slice/job_42", test_cg_root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/x", test_cg_root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/y", test_cg_root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/file", test_cg_root);
+	f = fopen(p, "w");
+	if (f)
+		fclose(f);
+	ew_cgroup_set_mount(test_cg_root);
+	return 0;
+}
+
+static inline int test_cgroup_teardown(void **state)
+{
+	(void)state;
+	ew_cgroup_set_mount(NULL);
+	return nftw(test_cg_root, rm_cb, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+#endif /* EW_TEST_HELPERS_H */
