@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Denial reports. The hooks run with preemption disabled and must neither
+ * Denial reports. The hooks may run in atomic context and must neither
  * allocate nor sleep, so they copy the event into a fixed ring; a work item
  * logs it (rate-limited) and multicasts it to the netlink "events" group.
  * When the ring is full new events are dropped and counted, never blocked on.
@@ -47,7 +47,7 @@ static const char *const ew_op_names[] = {
  * ew_event_report() - queue a denial report
  * @ev: the event (copied)
  *
- * Context: any (the ftrace hooks, preemption disabled).
+ * Context: any (the ftrace hooks, possibly atomic).
  */
 void ew_event_report(const struct ew_event *ev)
 {

@@ -2,18 +2,24 @@
 /*
  * Interception of the user-space RDMA control path.
  *
- * The exported functions below are reached only from uverbs (kernel ULPs use
- * ib_modify_qp() and friends, which bypass them), so every call we see comes
- * from a user process, in its own context: current is the caller.
+ * ib_modify_qp_with_udata() and ib_create_qp_user() are reached only from
+ * uverbs, rdma_create_user_ah() from uverbs and umad (so MAD tools are
+ * policed too); kernel ULPs use ib_modify_qp() and friends, which bypass
+ * them. So every call we judge comes from a user process, in its own
+ * context: current is the caller. ib_destroy_qp_user() is hooked as well,
+ * for every QP destroy, to drop tracking records.
  *
  * Shape: an ftrace handler at the function's entry builds the request,
  * decides, and to deny points the saved instruction pointer at a notrace
- * stub that returns -EACCES in place of the function. Nothing here sleeps or
- * allocates; the handler never calls the hooked function, so it cannot
- * recurse. The ops are IPMODIFY (one owner per function: a second owner
- * such as a livepatch makes our load fail) and PERMANENT (ftrace cannot be
- * switched off while we are registered, and registration fails if it is
- * off), so enforcement cannot silently vanish.
+ * stub that returns -EACCES in place of the function. The handlers may run
+ * in atomic context: they never sleep; the only allocation is a QP's first
+ * tracking record (GFP_ATOMIC, qptrack.c). The handler never calls the
+ * hooked function, so it cannot recurse; the one deliberate re-entry
+ * (ew_destroy_qp_after_revoke()) is recognised by its caller address.
+ * The ops are IPMODIFY (one owner per function: a second owner such as a
+ * livepatch makes our load fail) and PERMANENT (ftrace cannot be switched
+ * off while we are registered, and registration fails if it is off), so
+ * enforcement cannot silently vanish.
  */
 
 #include <linux/cgroup.h>
@@ -240,11 +246,10 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	if (real->qp_type == IB_QPT_SMI || real->qp_type == IB_QPT_GSI)
 		return false;
 
+	rcu_read_lock();
 	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT &&
 	    (mask & IB_QP_PKEY_INDEX))
 		ew_registry_observe_qpn(dev, real->qp_num);
-
-	rcu_read_lock();
 	ew_caller_get(&c);
 	if (c.job && (((mask & IB_QP_RQ_PSN) && !attr->rq_psn) ||
 		      ((mask & IB_QP_SQ_PSN) && !attr->sq_psn)))
@@ -271,12 +276,17 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 		req.has_qkey = true;
 		req.qkey = attr->qkey;
 	}
-	if ((mask & IB_QP_AV) &&
-	    !ew_path_from_ah(dev, &attr->ah_attr, &req.paths[req.n_paths++]))
-		internal = EASTWEST_REASON_INTERNAL;
-	if ((mask & IB_QP_ALT_PATH) &&
-	    !ew_path_from_ah(dev, &attr->alt_ah_attr, &req.paths[req.n_paths++]))
-		internal = EASTWEST_REASON_INTERNAL;
+	if (mask & IB_QP_AV) {
+		req.has_av = true;
+		if (!ew_path_from_ah(dev, &attr->ah_attr, &req.paths[req.n_paths++]))
+			internal = EASTWEST_REASON_INTERNAL;
+	}
+	if (mask & IB_QP_ALT_PATH) {
+		req.has_alt = true;
+		if (!ew_path_from_ah(dev, &attr->alt_ah_attr,
+				     &req.paths[req.n_paths++]))
+			internal = EASTWEST_REASON_INTERNAL;
+	}
 
 	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
 	ev.port = port;
@@ -291,8 +301,13 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	 * Remember what the job's QP may do, to revoke it when that changes.
 	 * A QP that cannot be tracked could not be revoked: refuse it.
 	 */
-	if (!deny && c.job && !internal && ew_qp_track(c.job, real, &req)) {
+	if (!deny && c.job && !internal && ew_qp_track(c.job, real, &req) &&
+	    c.global.mode == EASTWEST_MODE_ENFORCE &&
+	    c.pol->mode == EASTWEST_MODE_ENFORCE) {
+		ev.reason = EASTWEST_REASON_INTERNAL;
+		ev.mode = EASTWEST_MODE_ENFORCE;
 		ew_counter_inc(c.job, EW_CTR_DENIED_BASE + EASTWEST_REASON_INTERNAL);
+		ew_event_report(&ev);
 		deny = true;
 	}
 	rcu_read_unlock();
@@ -479,27 +494,31 @@ static struct ftrace_ops ew_devx_ops = {
 static DEFINE_MUTEX(ew_devx_lock);
 static bool ew_devx_armed;
 
-static void ew_devx_arm(void)
+/*
+ * Returns 0 if armed or if there is nothing to arm (mlx5_ib absent, or
+ * built without DEVX), else the error: DEVX would go unpoliced.
+ */
+static int ew_devx_arm(void)
 {
-	int ret;
+	int ret = 0;
 
 	mutex_lock(&ew_devx_lock);
 	if (ew_devx_armed)
 		goto out;
-	ret = ftrace_set_filter(&ew_devx_ops, EW_DEVX_FUNC,
-				strlen(EW_DEVX_FUNC), 1);
-	if (ret)	/* mlx5_ib not loaded (or built without DEVX) */
-		goto out;
+	if (ftrace_set_filter(&ew_devx_ops, EW_DEVX_FUNC,
+			      strlen(EW_DEVX_FUNC), 1))
+		goto out;	/* no such function: nothing to police */
 	ret = register_ftrace_function(&ew_devx_ops);
 	if (ret) {
-		pr_err("cannot hook %s: %d: DEVX contexts are NOT policed\n",
-		       EW_DEVX_FUNC, ret);
+		pr_err("cannot hook %s: %d\n", EW_DEVX_FUNC, ret);
+		ftrace_set_filter(&ew_devx_ops, NULL, 0, 1);
 		goto out;
 	}
 	ew_devx_armed = true;
 	pr_info("%s hooked: DEVX user contexts are policed\n", EW_DEVX_FUNC);
 out:
 	mutex_unlock(&ew_devx_lock);
+	return ret;
 }
 
 static void ew_devx_disarm(void)
@@ -521,9 +540,14 @@ static int ew_devx_module_event(struct notifier_block *nb, unsigned long state,
 
 	if (strcmp(mod->name, "mlx5_ib"))
 		return NOTIFY_DONE;
-	if (state == MODULE_STATE_LIVE)
-		ew_devx_arm();
-	else if (state == MODULE_STATE_GOING)
+	/*
+	 * Arm before mlx5_ib's init registers its devices (its ftrace sites
+	 * exist from COMING on); if that fails, refuse the load rather than
+	 * let DEVX contexts through unpoliced (fail closed).
+	 */
+	if (state == MODULE_STATE_COMING)
+		return notifier_from_errno(ew_devx_arm());
+	if (state == MODULE_STATE_GOING)
 		ew_devx_disarm();
 	return NOTIFY_OK;
 }
@@ -568,8 +592,9 @@ static int ew_hook_install(struct ew_hook *hook)
 	ret = register_ftrace_function(&hook->ops);
 	if (ret) {
 		pr_err("cannot hook %s: %d%s\n", hook->name, ret,
-		       ret == -EBUSY ? " (another IPMODIFY owner, e.g. a livepatch)" :
-		       ret == -ENODEV ? " (ftrace disabled)" : "");
+		       ret == -EBUSY ?
+		       " (another IPMODIFY owner, e.g. a livepatch, or kernel.ftrace_enabled=0)" :
+		       "");
 		ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
 		return ret;
 	}
@@ -606,7 +631,14 @@ int ew_hooks_init(void)
 			ew_hook_remove(&ew_hooks[i]);
 		return ret;
 	}
-	ew_devx_arm();
+	ret = ew_devx_arm();
+	if (ret) {
+		unregister_module_notifier(&ew_devx_nb);
+		i = ARRAY_SIZE(ew_hooks);
+		while (i--)
+			ew_hook_remove(&ew_hooks[i]);
+		return ret;
+	}
 	pr_info("control-path hooks armed (%zu)\n", ARRAY_SIZE(ew_hooks));
 	return 0;
 }

@@ -259,15 +259,20 @@ static void ew_bindings_publish(struct ew_job *job, struct ew_job_spec *spec)
 	spec->n_cgroups = 0;
 }
 
-static void ew_bindings_unpublish(struct ew_job *job)
+static void ew_bindings_drop(struct list_head *bindings)
 {
 	struct ew_binding *b, *tmp;
 
-	list_for_each_entry_safe(b, tmp, &job->bindings, job_list) {
+	list_for_each_entry_safe(b, tmp, bindings, job_list) {
 		hash_del_rcu(&b->cg_node);
 		list_del(&b->job_list);
 		kfree_rcu(b, rcu);
 	}
+}
+
+static void ew_bindings_unpublish(struct ew_job *job)
+{
+	ew_bindings_drop(&job->bindings);
 	job->n_bindings = 0;
 }
 
@@ -409,8 +414,16 @@ int ew_job_change(struct ew_job *job, struct ew_job_spec *spec,
 	rcu_assign_pointer(job->policy, pol);
 	kfree_rcu(old, rcu);
 	if (spec->has_cgroups) {
-		ew_bindings_unpublish(job);
+		LIST_HEAD(old_bindings);
+
+		/*
+		 * New bindings first: a cgroup on both lists is found through
+		 * one or the other, never in no job.
+		 */
+		list_splice_init(&job->bindings, &old_bindings);
+		job->n_bindings = 0;
 		ew_bindings_publish(job, spec);
+		ew_bindings_drop(&old_bindings);
 	}
 	job->generation++;
 	ew_job_generation++;
@@ -464,6 +477,18 @@ unsigned int ew_jobs_count(void)
 unsigned long ew_jobs_generation(void)
 {
 	return READ_ONCE(ew_job_generation);
+}
+
+/**
+ * ew_jobs_changed() - a job's dumped attributes (e.g. its peer count)
+ * changed: flag job dumps in progress as inconsistent
+ *
+ * Context: holds ew_config_lock.
+ */
+void ew_jobs_changed(void)
+{
+	lockdep_assert_held(&ew_config_lock);
+	ew_job_generation++;
 }
 
 /**

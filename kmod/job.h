@@ -72,7 +72,7 @@ struct ew_counters {
 struct ew_job {
 	struct hlist_node id_node;
 	u32 id;
-	char name[EASTWEST_JOB_NAME_MAX];
+	char name[EASTWEST_JOB_NAME_MAX];	/* NUL included */
 	struct ew_job_policy __rcu *policy;
 	struct list_head peers;
 	u32 n_peers;
@@ -140,6 +140,7 @@ void ew_job_delete(struct ew_job *job);
 void ew_jobs_flush(void);
 unsigned int ew_jobs_count(void);
 unsigned long ew_jobs_generation(void);
+void ew_jobs_changed(void);
 struct ew_job *ew_job_next(u32 after_id);
 
 #endif /* _EW_JOB_H */

@@ -31,21 +31,21 @@ static int __init ew_init(void)
 	ret = ew_peers_init();
 	if (ret)
 		goto err_config;
-	ret = ew_registry_init();
+	ret = ew_qptrack_init();
 	if (ret)
 		goto err_peers;
+	ret = ew_registry_init();
+	if (ret)
+		goto err_qptrack;
 	ret = ew_netlink_init();
 	if (ret)
 		goto err_registry;
 	ret = ew_events_init();
 	if (ret)
 		goto err_netlink;
-	ret = ew_qptrack_init();
-	if (ret)
-		goto err_events;
 	ret = ew_hooks_init();
 	if (ret)
-		goto err_qptrack;
+		goto err_events;
 
 	pr_info("version %s loaded: mode %s, default action %s\n", EW_VERSION,
 		ew_global.mode == EASTWEST_MODE_AUDIT ? "audit" : "enforce",
@@ -53,14 +53,14 @@ static int __init ew_init(void)
 		"allow" : "deny");
 	return 0;
 
-err_qptrack:
-	ew_qptrack_exit();
 err_events:
 	ew_events_exit();
 err_netlink:
 	ew_netlink_exit();
 err_registry:
 	ew_registry_exit();
+err_qptrack:
+	ew_qptrack_exit();
 err_peers:
 	ew_peers_exit();
 err_config:
@@ -68,16 +68,21 @@ err_config:
 	return ret;
 }
 
+/*
+ * Reverse order: no more decisions (hooks), no more events, no more
+ * requests (netlink) and device events (registry) that could revoke, then
+ * the QP records, the jobs and their peers.
+ */
 static void __exit ew_exit(void)
 {
 	ew_hooks_exit();
-	ew_qptrack_exit();
 	ew_events_exit();
 	ew_netlink_exit();
+	ew_registry_exit();
+	ew_qptrack_exit();
 	mutex_lock(&ew_config_lock);
 	ew_jobs_flush();
 	mutex_unlock(&ew_config_lock);
-	ew_registry_exit();
 	/* Jobs, bindings and policies are freed by RCU callbacks. */
 	rcu_barrier();
 	ew_peers_exit();

@@ -31,13 +31,13 @@ const struct nla_policy eastwest_peer_nl_policy[EASTWEST_A_PEER_LID + 1] = {
 /* EASTWEST_CMD_JOB_GET - do */
 const struct nla_policy eastwest_job_get_nl_policy[EASTWEST_A_JOB_NAME + 1] = {
 	[EASTWEST_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_MAX, },
+	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_LEN, },
 };
 
 /* EASTWEST_CMD_JOB_NEW - do */
 const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PKEY + 1] = {
 	[EASTWEST_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_MAX, },
+	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_LEN, },
 	[EASTWEST_A_JOB_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
 	[EASTWEST_A_JOB_ENCRYPT] = NLA_POLICY_MAX(NLA_U32, 3),
 	[EASTWEST_A_JOB_QKEY] = { .type = NLA_U32, },
@@ -50,7 +50,7 @@ const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PKEY + 1] = {
 /* EASTWEST_CMD_JOB_SET - do */
 const struct nla_policy eastwest_job_set_nl_policy[EASTWEST_A_JOB_PKEY + 1] = {
 	[EASTWEST_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_MAX, },
+	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_LEN, },
 	[EASTWEST_A_JOB_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
 	[EASTWEST_A_JOB_ENCRYPT] = NLA_POLICY_MAX(NLA_U32, 3),
 	[EASTWEST_A_JOB_QKEY] = { .type = NLA_U32, },
@@ -62,7 +62,7 @@ const struct nla_policy eastwest_job_set_nl_policy[EASTWEST_A_JOB_PKEY + 1] = {
 /* EASTWEST_CMD_JOB_DEL - do */
 const struct nla_policy eastwest_job_del_nl_policy[EASTWEST_A_JOB_NAME + 1] = {
 	[EASTWEST_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_MAX, },
+	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_LEN, },
 };
 
 /* EASTWEST_CMD_PEER_ADD - do */

@@ -580,6 +580,7 @@ static int ew_nl_peers_change(struct genl_info *info, bool add)
 	ret = ew_nl_parse_peers(info, EASTWEST_A_PEER_LIST_PEER, job->id, &batch);
 	if (ret)
 		goto out;
+	ew_jobs_changed();
 	if (add) {
 		ret = ew_peers_add(job, &batch, &failed_at);
 		if (ret)
@@ -871,10 +872,10 @@ int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EMSGSIZE;
 	}
 	ew_registry_lock();
-	dev = ew_registry_find(attrs[EASTWEST_A_DEV_INDEX] ?
-			       nla_get_u32(attrs[EASTWEST_A_DEV_INDEX]) : 0,
-			       attrs[EASTWEST_A_DEV_NAME] ?
-			       nla_data(attrs[EASTWEST_A_DEV_NAME]) : NULL);
+	if (attrs[EASTWEST_A_DEV_INDEX])
+		dev = ew_registry_find_by_index(nla_get_u32(attrs[EASTWEST_A_DEV_INDEX]));
+	else
+		dev = ew_registry_find_by_name(nla_data(attrs[EASTWEST_A_DEV_NAME]));
 	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    attrs[EASTWEST_A_DEV_INDEX] ?:

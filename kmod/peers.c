@@ -8,7 +8,7 @@
  * entry also sits on its job's list, for dumps and for flushing a job.
  *
  * DOC: Locking - writers (add, del, flush) hold ew_config_lock; lookups run
- * under rcu_read_lock() (or with preemption disabled, in the ftrace hooks).
+ * under rcu_read_lock() (the ftrace hooks take it too).
  * Removed entries are freed after a synchronize_rcu() per batch, which is
  * why they carry no rcu_head.
  */

@@ -54,6 +54,9 @@ struct ew_request {
 	u16 alt_pkey_index;
 	u8 n_paths;
 	struct ew_path paths[2];
+	/* paths[] holds the primary path (IB_QP_AV) and/or the alternate. */
+	bool has_av;
+	bool has_alt;
 };
 
 /* Global settings a decision depends on. */

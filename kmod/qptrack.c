@@ -70,25 +70,56 @@ static void ew_qp_count(u32 job_id, int delta)
 	rcu_read_unlock();
 }
 
-/* Fold a request into the record: the latest value of each attribute. */
+/*
+ * Fold a request into the record: the latest value of each attribute, with
+ * the indices it came from. The primary path (IB_QP_AV) and the alternate
+ * (IB_QP_ALT_PATH) are kept apart: a modify may set either alone.
+ */
 static void ew_qp_merge(struct ew_request *rec, const struct ew_request *req)
 {
+	bool has_av = rec->has_av, has_alt = rec->has_alt;
+	struct ew_path av, alt;
+	unsigned int i = 0;
+
+	memset(&av, 0, sizeof(av));
+	memset(&alt, 0, sizeof(alt));
+	if (rec->has_av)
+		av = rec->paths[0];
+	if (rec->has_alt)
+		alt = rec->paths[rec->has_av ? 1 : 0];
+	if (req->has_av) {
+		av = req->paths[i++];
+		has_av = true;
+	}
+	if (req->has_alt) {
+		alt = req->paths[i];
+		has_alt = true;
+	}
+
 	if (req->has_pkey) {
 		rec->has_pkey = true;
 		rec->pkey = req->pkey;
+		rec->port = req->port;
+		rec->pkey_index = req->pkey_index;
 	}
 	if (req->has_alt_pkey) {
 		rec->has_alt_pkey = true;
 		rec->alt_pkey = req->alt_pkey;
+		rec->alt_port = req->alt_port;
+		rec->alt_pkey_index = req->alt_pkey_index;
 	}
 	if (req->has_qkey) {
 		rec->has_qkey = true;
 		rec->qkey = req->qkey;
 	}
-	if (req->n_paths) {
-		rec->n_paths = req->n_paths;
-		memcpy(rec->paths, req->paths, sizeof(rec->paths));
-	}
+
+	rec->n_paths = 0;
+	if (has_av)
+		rec->paths[rec->n_paths++] = av;
+	if (has_alt)
+		rec->paths[rec->n_paths++] = alt;
+	rec->has_av = has_av;
+	rec->has_alt = has_alt;
 }
 
 /**
@@ -97,7 +128,7 @@ static void ew_qp_merge(struct ew_request *rec, const struct ew_request *req)
  * @qp: the QP
  * @req: the allowed request
  *
- * Context: the modify hook (preemption disabled): the first record of a QP
+ * Context: the modify hook (possibly atomic): the first record of a QP
  * is allocated with GFP_ATOMIC from a dedicated cache.
  * Return: 0, or -ENOMEM (the caller refuses the modify: an untracked QP
  * could not be revoked).
@@ -145,7 +176,7 @@ int ew_qp_track(struct ew_job *job, struct ib_qp *qp,
  * ew_qp_untrack() - a QP is being destroyed: forget it
  * @qp: the QP
  *
- * Context: the destroy hook (preemption disabled).
+ * Context: the destroy hook (possibly atomic).
  * Return: false if a revoker is using the QP right now: the caller must
  * make the destroy wait for it (ew_destroy_qp_after_revoke()).
  */
@@ -246,8 +277,17 @@ static bool ew_qp_doomed(const struct ew_qp *rec,
 			return true;
 		rcu_read_lock();
 		job = ew_job_find(rec->job_id);
-		doomed = !job ||
-			 ew_policy_check(job, ew_job_policy(job), &req) != 0;
+		if (!job) {
+			doomed = true;
+		} else if (ew_job_policy(job)->mode == EASTWEST_MODE_AUDIT) {
+			/* A job in audit mode is reported, never revoked. */
+			doomed = false;
+			if (ew_policy_check(job, ew_job_policy(job), &req))
+				pr_info_ratelimited("audit: job %u: qpn 0x%x would be revoked\n",
+						    rec->job_id, rec->qpn);
+		} else {
+			doomed = ew_policy_check(job, ew_job_policy(job), &req) != 0;
+		}
 		rcu_read_unlock();
 		return doomed;
 	}

@@ -151,23 +151,36 @@ struct ew_dev *ew_registry_nth(unsigned int n)
 }
 
 /**
- * ew_registry_find() - a device by RDMA core index or by name
- * @index: device index, or 0 to match by @name
- * @name: device name, or NULL to match by @index
+ * ew_registry_find_by_index() - a device by RDMA core index (0 is valid)
+ * @index: device index
  *
  * Context: under ew_registry_lock().
  */
-struct ew_dev *ew_registry_find(u32 index, const char *name)
+struct ew_dev *ew_registry_find_by_index(u32 index)
 {
 	struct ew_dev *dev;
 
 	lockdep_assert_held(&ew_registry_mutex);
-	list_for_each_entry(dev, &ew_devices, list) {
-		if (index && dev->ibdev->index == index)
+	list_for_each_entry(dev, &ew_devices, list)
+		if (dev->ibdev->index == index)
 			return dev;
-		if (name && !strcmp(dev_name(&dev->ibdev->dev), name))
+	return NULL;
+}
+
+/**
+ * ew_registry_find_by_name() - a device by name
+ * @name: device name
+ *
+ * Context: under ew_registry_lock().
+ */
+struct ew_dev *ew_registry_find_by_name(const char *name)
+{
+	struct ew_dev *dev;
+
+	lockdep_assert_held(&ew_registry_mutex);
+	list_for_each_entry(dev, &ew_devices, list)
+		if (!strcmp(dev_name(&dev->ibdev->dev), name))
 			return dev;
-	}
 	return NULL;
 }
 

@@ -37,6 +37,7 @@ void ew_registry_observe_qpn(struct ib_device *ibdev, u32 qpn);
 void ew_registry_lock(void);
 void ew_registry_unlock(void);
 struct ew_dev *ew_registry_nth(unsigned int n);
-struct ew_dev *ew_registry_find(u32 index, const char *name);
+struct ew_dev *ew_registry_find_by_index(u32 index);
+struct ew_dev *ew_registry_find_by_name(const char *name);
 
 #endif /* _EW_REGISTRY_H */

@@ -27,6 +27,7 @@ const char *const ew_counter_names[EW_N_COUNTERS] = {
 	[EASTWEST_A_COUNTERS_DENIED_NOT_ADMITTED] = "denied_not_admitted",
 	[EASTWEST_A_COUNTERS_DENIED_INTERNAL] = "denied_internal",
 	[EASTWEST_A_COUNTERS_PSN_ZERO] = "psn_zero",
+	[EASTWEST_A_COUNTERS_DENIED_DEVX] = "denied_devx",
 };
 
 void ew_peers_add(struct ew_peers *ps, const struct ew_peer *p)

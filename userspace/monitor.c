@@ -174,13 +174,13 @@ static void print_line(struct event *ev)
 	if (HAS(ev, EASTWEST_A_EVENT_PORT))
 		printf(" port %u", ev->u32[EASTWEST_A_EVENT_PORT]);
 	if (HAS(ev, EASTWEST_A_EVENT_QPN))
-		printf(" qpn %u", ev->u32[EASTWEST_A_EVENT_QPN]);
+		printf(" qpn 0x%x", ev->u32[EASTWEST_A_EVENT_QPN]);
 	if (HAS(ev, EASTWEST_A_EVENT_DEST_GID))
 		printf(" dest %s", ew_addr_format(ev->dest_gid, buf, sizeof(buf)));
 	if (HAS(ev, EASTWEST_A_EVENT_DEST_LID))
 		printf(" dest-lid %u", ev->dest_lid);
 	if (HAS(ev, EASTWEST_A_EVENT_DEST_QPN))
-		printf(" dest-qpn %u", ev->u32[EASTWEST_A_EVENT_DEST_QPN]);
+		printf(" dest-qpn 0x%x", ev->u32[EASTWEST_A_EVENT_DEST_QPN]);
 	putchar('\n');
 }
 

@@ -41,12 +41,14 @@ static const char *const reason_names[] = {
 	[EASTWEST_REASON_UNPROTECTED_PATH] = "unprotected-path",
 	[EASTWEST_REASON_NOT_ADMITTED] = "not-admitted",
 	[EASTWEST_REASON_INTERNAL] = "internal",
+	[EASTWEST_REASON_DEVX] = "devx",
 };
 
 static const char *const op_names[] = {
 	[EASTWEST_OP_MODIFY_QP] = "modify-qp",
 	[EASTWEST_OP_CREATE_AH] = "create-ah",
 	[EASTWEST_OP_CREATE_QP] = "create-qp",
+	[EASTWEST_OP_DEVX_CONTEXT] = "devx-context",
 };
 
 static const char *const link_layer_names[] = {

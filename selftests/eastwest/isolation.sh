@@ -68,6 +68,11 @@ gid_index() {
 	return 1
 }
 
+# revoked_since_mark N: at least N "revoked qpn" kernel log lines since the mark.
+revoked_since_mark() {
+	[ "$(ew_dmesg_since_mark 'job [0-9]+: revoked qpn' | wc -l)" -ge "$1" ]
+}
+
 # counter JOB|- NAME: a decision counter from `eastwestctl -j stats`.
 counter() {
 	"$CTL" -j stats | python3 -c '
@@ -160,7 +165,7 @@ ew_dmesg_mark
 t0=$(date +%s%N)
 ew_check "the peer is removed from job A during traffic" "$CTL" peer del ewA "$LOOP"
 ew_diag "peer del returned after $(( ($(date +%s%N) - t0) / 1000000 )) ms"
-ew_check "both live QPs are revoked" ew_dmesg_wait "job [0-9]+: revoked qpn.*" 5
+ew_check "both live QPs are revoked" ew_wait_for 5 revoked_since_mark 2
 ew_check "traffic stops: the client exits" ew_wait_for 10 sh -c "! kill -0 $CLI 2>/dev/null"
 ew_check "traffic stops: the server exits" ew_wait_for 10 sh -c "! kill -0 $SRV 2>/dev/null"
 wait $CLI
@@ -177,7 +182,7 @@ CLI=$!
 ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
 ew_dmesg_mark
 ew_check "job A is deleted during traffic" "$CTL" job del ewA
-ew_check "its live QPs are revoked" ew_dmesg_wait "job [0-9]+: revoked qpn.*" 5
+ew_check "both its live QPs are revoked" ew_wait_for 5 revoked_since_mark 2
 ew_check "traffic stops" ew_wait_for 10 sh -c "! kill -0 $CLI 2>/dev/null && ! kill -0 $SRV 2>/dev/null"
 wait
 "$CTL" job add ewA cgroup /ewA peer "$LOOP" >/dev/null

@@ -381,9 +381,9 @@ static void test_monitor(void **state)
 	fake.unload = true;
 	assert_int_equal(RUN("monitor"), EW_FAIL);
 	assert_string_equal(out,
-		"deny modify-qp reason peer job none pid 812 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 17 dest 198.51.100.9 dest-qpn 18\n"
-		"audit modify-qp reason peer job 3 pid 813 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 17 dest 198.51.100.9 dest-qpn 18\n"
-		"deny modify-qp reason peer job none pid 814 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 17 dest 198.51.100.9 dest-qpn 18\n");
+		"deny modify-qp reason peer job none pid 812 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 0x11 dest 198.51.100.9 dest-qpn 0x12\n"
+		"audit modify-qp reason peer job 3 pid 813 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 0x11 dest 198.51.100.9 dest-qpn 0x12\n"
+		"deny modify-qp reason peer job none pid 814 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 0x11 dest 198.51.100.9 dest-qpn 0x12\n");
 	assert_string_equal(err, "eastwestctl: monitor: the eastwest module was unloaded\n");
 
 	fake_reset();
