@@ -30,7 +30,7 @@ KMOD_SRCS := $(wildcard $(TOP)/kmod/*.c $(TOP)/kmod/*.h)
 CHECKPATCH ?= /usr/src/linux-source-6.1/scripts/checkpatch.pl
 
 .PHONY: all module userspace tools clean matrix check checkpatch kunit test \
-	demo
+	demo bench
 
 all: module userspace
 
@@ -84,6 +84,10 @@ test:
 
 demo:
 	$(TOP)/scripts/demo
+
+# Benchmarks in the VM (ratios side by side, never pass/fail).
+bench:
+	$(TOP)/bench/run
 
 clean:
 	rm -rf $(TOP)/build

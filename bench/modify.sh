@@ -12,6 +12,9 @@
 
 . "$(dirname "$0")/../selftests/lib.sh"
 
+# bench/run passes its settings here (the guest does not inherit them).
+# shellcheck disable=SC1091
+[ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
 CTL=$EW_TOP/userspace/eastwestctl
 COST=$EW_TOP/bench/modify_cost
 CG=/sys/fs/cgroup
