@@ -52,7 +52,9 @@ measure() {
 		fi >>"$EW_TMP/$_label" || return 1
 		_i=$((_i + 1))
 	done
-	python3 - "$_label" "$EW_TMP/$_label" <<'PY'
+	# ew_check keeps a passing command's output to itself: the figures go
+	# to a file the scenario prints after each measurement.
+	python3 - "$_label" "$EW_TMP/$_label" >"$EW_TMP/last" <<'PY'
 import statistics, sys
 label, path = sys.argv[1], sys.argv[2]
 vals = {}
@@ -65,17 +67,21 @@ print("# bench: %s modify_median_ns %.0f rtr_median_ns %.0f" % (
 PY
 }
 
-ew_plan 9
+
+ew_plan 10
 
 ew_check "rxe0 on lo" ew_rxe_add rxe0 lo
 mkdir -p "$CG/ewbench"
 ew_check "baseline, module absent" measure absent
+cat "$EW_TMP/last"
 ew_check "eastwest.ko loads" ew_load
 "$CTL" config set mode audit >/dev/null
 ew_check "audit mode, caller in no job" measure audit
+cat "$EW_TMP/last"
 "$CTL" config set mode enforce >/dev/null
 "$CTL" job add bench cgroup /ewbench peer 127.0.0.1 >/dev/null
 ew_check "enforce, one job" measure enforce-1job /ewbench
+cat "$EW_TMP/last"
 
 # A cluster-sized policy: JOBS jobs of PEERS_PER_JOB peers each, in one batch.
 python3 - "$JOBS" "$PEERS_PER_JOB" >"$EW_TMP/batch" <<'PY'
@@ -100,13 +106,16 @@ ms=$(((t1 - t0) / 1000000))
 echo "# bench: push jobs $JOBS peers $npeers ms $ms peers_per_s $((npeers * 1000 / (ms + 1)))"
 echo "# bench: kmem bytes_per_peer $(( (mem_after - mem_before) * 1024 / npeers )) (Slab+VmallocUsed delta, jobs included)"
 ew_check "enforce, $JOBS jobs / $npeers peers loaded" measure "enforce-${npeers}peers" /ewbench
+cat "$EW_TMP/last"
 
+python3 -c '
+print("job add big4096 id 99999 " + " ".join("peer 172.16.%d.%d" % (p >> 8, p & 255) for p in range(4096)))' >"$EW_TMP/one"
 t0=$(date +%s%N)
-ew_check "one 4096-peer job added" sh -c "python3 -c '
-print(\"job add big4096 id 99999 \" + \" \".join(\"peer 172.16.%d.%d\" % (p >> 8, p & 255) for p in range(4096)))' >$EW_TMP/one && '$CTL' -b $EW_TMP/one"
+ew_check "one 4096-peer job added" "$CTL" -b "$EW_TMP/one"
 t1=$(date +%s%N)
-echo "# bench: job4096 ms $(((t1 - t0) / 1000000))"
+echo "# bench: job4096 ms $(((t1 - t0) / 1000000)) (one eastwestctl process, 3 messages)"
 
 ew_check "eastwest unloads" ew_unload
 ew_check "module absent again (drift)" measure absent-again
+cat "$EW_TMP/last"
 ew_done
