@@ -37,11 +37,15 @@ all: module userspace
 module:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || \
 		{ echo "no kernel build dir; set KDIR= or run scripts/install-deps" >&2; exit 1; }
-	@rm -rf $(OUT)/kmod && mkdir -p $(OUT)/kmod
+	@mkdir -p $(OUT)/kmod
 	@ln -sfn $(TOP)/uapi $(OUT)/uapi
 	@ln -sf $(TOP)/Kbuild $(OUT)/Kbuild
 	@for f in $(KMOD_SRCS); do ln -sf $$f $(OUT)/kmod/; done
-	$(MAKE) -C $(KDIR) M=$(OUT) modules $(if $(W),W=$(W)) $(if $(C),C=$(C))
+	@# Sources removed from kmod/ leave dangling links (and stale objects).
+	@find $(OUT)/kmod -xtype l -delete
+	@# One build per tree at a time: concurrent runs (tests, demo) share it.
+	flock $(OUT)/.build.lock $(MAKE) -C $(KDIR) M=$(OUT) modules \
+		$(if $(W),W=$(W)) $(if $(C),C=$(C))
 	@echo "built $(OUT)/eastwest.ko"
 
 userspace:
@@ -58,7 +62,7 @@ matrix:
 	@test -n "$(HEADER_DIRS)" || { echo "no kernel headers installed" >&2; exit 1; }
 	@set -e; for k in $(HEADER_DIRS); do \
 		echo "== $$k"; \
-		$(MAKE) --no-print-directory module KDIR=$$k W=1 C=1 2>&1 | \
+		$(MAKE) --no-print-directory module KDIR=$$k W=1 C=2 2>&1 | \
 			tee $(TOP)/build/.matrix.log; \
 		if grep -E 'warning:|error:' $(TOP)/build/.matrix.log; then \
 			echo "matrix: $$k: warnings" >&2; exit 1; fi; \

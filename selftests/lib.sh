@@ -378,6 +378,18 @@ ew_in_cg() {
 	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$EW_CG$_ew_cg" "$@"
 }
 
+# ew_in_cg_bg CGROUP CMD...: start CMD in the background as a member of
+# CGROUP and set EW_BG_PID to its pid: CMD's own, not a subshell's, so that
+# `kill $EW_BG_PID` stops CMD itself and `wait $EW_BG_PID` gives its exit
+# status. Redirect the call to redirect CMD's output.
+ew_in_cg_bg() {
+	_ew_cg=$1
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$EW_CG$_ew_cg" "$@" &
+	# shellcheck disable=SC2034 # for the caller
+	EW_BG_PID=$!
+}
+
 # ew_gid_index DEV IPV4 [MAX]: print the index of DEV port 1's RoCE v2 GID
 # for IPV4 (::ffff:IPV4), scanning entries 0..MAX-1 (default 16) with shell
 # built-ins only (each exec is slow under TCG).

@@ -1,0 +1,273 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 2
+# ew-timeout: 300
+#
+# Per-job isolation between two nodes joined by a real link (soft-RoCE on
+# eth0 of each VM), configured with eastwestctl only. Both nodes get the same
+# two jobs: A (cgroup /ewA) may reach the other node, B (cgroup /ewB) only a
+# stranger (198.51.100.9). Then:
+#   - RC inside job A works both ways (node 0 server, then node 1 server),
+#     with the data checked (ibv_rc_pingpong -c);
+#   - a job-B client to the other node's job-A server is refused on its own
+#     node, in both directions (each node refuses once): rc_pingpong fails at
+#     INIT->RTR, ew_verbs rc-connect onto the server's QPN exits 13, the
+#     refusal is counted (denied_peer of job B) and logged, and the job-A
+#     server on the other end never gets any traffic;
+#   - `eastwestctl -j monitor` on the refusing node reports the event
+#     (reason peer, job B's id, the other node's address as destination GID);
+#   - a process in no job is refused in enforce mode, allowed and counted
+#     (audited) in audit mode;
+#   - a UD QP of job A with another Q_Key than the job's is refused.
+# Every node runs the same number of assertions.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CTL=$EW_TOP/userspace/eastwestctl
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+PORT=18515
+ITERS=20
+STRANGER=198.51.100.9
+
+ew_require_root
+ew_require_nodes 2
+ew_require_cmd rdma ip ss ibv_rc_pingpong python3 timeout
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
+
+EW_TMP=$(mktemp -d)
+MON_PID=
+ew_defer "rm -rf $EW_TMP"
+ew_defer "rmdir $EW_CG/ewA $EW_CG/ewB"
+ew_defer "rdma link delete $DEV"
+ew_defer "rmmod eastwest"
+ew_defer 'kill_bg'
+
+# Processes this test started in the background (pids).
+BG_PIDS=
+kill_bg() {
+	for _p in $BG_PIDS; do
+		kill "$_p" 2>/dev/null
+	done
+}
+
+# expect_rc RC DESC CMD...: CMD must exit with RC.
+expect_rc() {
+	_want=$1
+	_desc=$2
+	shift 2
+	"$@" >"$EW_TMP/out" 2>&1
+	_rc=$?
+	if [ "$_rc" -eq "$_want" ]; then
+		ew_ok "$_desc"
+	else
+		ew_not_ok "$_desc (exit $_rc, wanted $_want)"
+		sed 's/^/# /' "$EW_TMP/out"
+	fi
+}
+
+# barrier NAME: meet the other node, or give up the whole test.
+barrier() {
+	ew_barrier "$1" || ew_bail "barrier $1 failed"
+}
+
+# pingpong CGROUP SERVER_IP: an ibv_rc_pingpong client in CGROUP; never
+# longer than 60 s.
+pingpong() {
+	_cg=$1
+	shift
+	ew_in_cg "$_cg" timeout 60 ibv_rc_pingpong -d "$DEV" -g "$IDX" \
+		-p "$PORT" -n "$ITERS" -c "$@"
+}
+
+# serve CGROUP: an ibv_rc_pingpong server in CGROUP, in the background; its
+# pid in EW_BG_PID.
+serve() {
+	ew_in_cg_bg "$1" timeout 60 ibv_rc_pingpong -d "$DEV" -g "$IDX" \
+		-p "$PORT" -n "$ITERS" -c
+}
+
+# show FILE: a command's output as diagnostics.
+show() {
+	sed 's/^/#   /' "$1"
+}
+
+# same_job NAME SERVER_NODE: RC between the two nodes inside job A; the
+# server runs on SERVER_NODE. One assertion on each node.
+same_job() {
+	_name=$1
+	if [ "$EW_NODE" -eq "$2" ]; then
+		serve /ewA >"$EW_TMP/$_name.srv" 2>&1
+		_pid=$EW_BG_PID
+		BG_PIDS="$BG_PIDS $_pid"
+		ew_wait_listen "$PORT" || ew_diag "server $_name does not listen"
+		barrier "$_name-listen"
+		wait "$_pid"
+		_rc=$?
+		if [ "$_rc" -eq 0 ] && grep -q "^$ITERS iters" "$EW_TMP/$_name.srv"; then
+			ew_ok "job A server on node $EW_NODE: $ITERS verified round trips with node $((1 - EW_NODE))"
+		else
+			ew_not_ok "job A server on node $EW_NODE: $ITERS verified round trips (exit $_rc)"
+			show "$EW_TMP/$_name.srv"
+		fi
+	else
+		barrier "$_name-listen"
+		pingpong /ewA "$EW_PEER_IP" >"$EW_TMP/$_name.cli" 2>&1
+		_rc=$?
+		if [ "$_rc" -eq 0 ] && grep -q "^$ITERS iters" "$EW_TMP/$_name.cli"; then
+			ew_ok "job A client on node $EW_NODE: $ITERS verified round trips with node $EW_PEER_IP"
+		else
+			ew_not_ok "job A client on node $EW_NODE: $ITERS verified round trips (exit $_rc)"
+			show "$EW_TMP/$_name.cli"
+		fi
+	fi
+	barrier "$_name-done"
+}
+
+# cross_job NAME REFUSING_NODE: a job-B client on REFUSING_NODE tries the job-A
+# server of the other node. Four assertions on the refusing node, one on the
+# server's.
+cross_job() {
+	_name=$1
+	if [ "$EW_NODE" -ne "$2" ]; then
+		serve /ewA >"$EW_TMP/$_name.srv" 2>&1
+		_pid=$EW_BG_PID
+		BG_PIDS="$BG_PIDS $_pid"
+		ew_wait_listen "$PORT" || ew_diag "server $_name does not listen"
+		barrier "$_name-listen"
+		barrier "$_name-done"
+		# The server accepted the TCP exchange and moved its own QP to
+		# RTR/RTS (job A may reach the other node), then waits for data
+		# that the refused client can never send.
+		_alive=0
+		kill -0 "$_pid" 2>/dev/null && _alive=1
+		kill "$_pid" 2>/dev/null
+		wait "$_pid" 2>/dev/null
+		if [ "$_alive" -eq 1 ] && ! grep -q 'iters' "$EW_TMP/$_name.srv"; then
+			ew_ok "job A server on node $EW_NODE got no RDMA traffic from node $EW_PEER_IP's job-B client"
+		else
+			ew_not_ok "job A server on node $EW_NODE got no RDMA traffic from job B (alive $_alive)"
+			show "$EW_TMP/$_name.srv"
+		fi
+		return
+	fi
+
+	_before=$(ew_counter B denied_peer)
+	ew_dmesg_mark
+	barrier "$_name-listen"
+	pingpong /ewB "$EW_PEER_IP" >"$EW_TMP/$_name.cli" 2>&1
+	_rc=$?
+	if [ "$_rc" -ne 0 ] && grep -q 'Failed to modify QP to RTR' "$EW_TMP/$_name.cli"; then
+		ew_ok "job B client on node $EW_NODE -> job A server on $EW_PEER_IP: refused at INIT->RTR"
+	else
+		ew_not_ok "job B client on node $EW_NODE -> job A server on $EW_PEER_IP: refused (exit $_rc)"
+		show "$EW_TMP/$_name.cli"
+	fi
+	# The server's QPN, as the refused client learnt it.
+	_qpn=$(sed -n 's/.*remote address:.*QPN \(0x[0-9a-f]*\),.*/\1/p' "$EW_TMP/$_name.cli")
+	ew_diag "job A server QPN ${_qpn:-unknown}"
+	expect_rc 13 "job B's ew_verbs rc-connect onto $EW_PEER_IP QPN ${_qpn:-0x11} exits 13 (EACCES)" \
+		ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" "${_qpn:-0x11}"
+	_after=$(ew_counter B denied_peer)
+	ew_check "both refusals counted as denied_peer of job B ($_before -> $_after)" \
+		test "$_after" -eq $((_before + 2))
+	# The log prints QPNs without leading zeros: 0x000015 -> 0x15.
+	_qpnx=$(printf '0x%x' "${_qpn:-0x11}")
+	ew_check "kernel log: denied modify_qp: peer not allowed: job $BID ... dgid $EW_PEER_IP dqpn $_qpnx" \
+		ew_dmesg_wait "eastwest: denied modify_qp: peer not allowed: job $BID .* dgid (::ffff:)?$EW_PEER_IP dqpn $_qpnx( |\$)"
+	barrier "$_name-done"
+}
+
+# monitor_saw FILE: FILE (eastwestctl -j monitor output) has an event of job
+# B refused for its peer, destination the other node.
+monitor_saw() {
+	python3 - "$1" "$BID" "$EW_PEER_IP" <<-'EOF'
+	import json, sys
+	path, bid, peer = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+	for line in open(path):
+	    try:
+	        ev = json.loads(line)
+	    except ValueError:
+	        print("not JSON: " + line.rstrip())
+	        continue
+	    if (ev.get("reason") == "peer" and ev.get("job_id") == bid and
+	            ev.get("dest_gid") in (peer, "::ffff:" + peer)):
+	        print("event: " + line.rstrip())
+	        sys.exit(0)
+	print("no event with reason peer, job_id %d, dest_gid %s in:" % (bid, peer))
+	sys.stdout.write(open(path).read())
+	sys.exit(1)
+	EOF
+}
+
+ew_plan 27
+
+# --- setup, the same on both nodes (7) ----------------------------------------
+ew_check "eastwest.ko loads" ew_load
+ew_check "$DEV on eth0 ($EW_LOCAL_IP)" ew_rxe_add "$DEV" eth0
+IDX=$(ew_wait_gid_index "$DEV" "$EW_LOCAL_IP" 10)
+ew_check "RoCE v2 GID of $EW_LOCAL_IP found (index ${IDX:-none})" test -n "$IDX"
+IDX=${IDX:-1}
+mkdir -p "$EW_CG/ewA" "$EW_CG/ewB"
+ew_check "job A: cgroup /ewA, peer $EW_PEER_IP" "$CTL" job add A cgroup /ewA peer "$EW_PEER_IP"
+ew_check "job B: cgroup /ewB, peer $STRANGER" "$CTL" job add B cgroup /ewB peer "$STRANGER"
+BID=$(ew_job_id B)
+ew_diag "job B has id ${BID:-unknown}"
+BID=${BID:-0}
+ew_check "the policy shows both jobs with their cgroups and peers" sh -c "
+	'$CTL' -j job show A | grep -q '/ewA' &&
+	'$CTL' -j peer show A | grep -q '$EW_PEER_IP' &&
+	'$CTL' -j job show B | grep -q '/ewB' &&
+	'$CTL' -j peer show B | grep -q '$STRANGER'"
+"$CTL" -j monitor >"$EW_TMP/monitor" 2>"$EW_TMP/monitor.err" &
+MON_PID=$!
+BG_PIDS="$BG_PIDS $MON_PID"
+sleep 1
+ew_check "eastwestctl -j monitor runs in the background" kill -0 "$MON_PID"
+barrier setup
+
+# --- job A talks to itself across the link, both ways (2) ---------------------
+same_job a0 0
+same_job a1 1
+
+# --- job B may not reach job A on the other node, from either node (5) -------
+cross_job x1 1
+cross_job x0 0
+
+# --- the monitor saw this node's refusal (2) ---------------------------------
+ew_check "monitor -j: reason peer, job B (id $BID), dest_gid $EW_PEER_IP" \
+	monitor_saw "$EW_TMP/monitor"
+kill "$MON_PID"
+wait "$MON_PID" 2>/dev/null
+_rc=$?
+ew_check "monitor ends cleanly on SIGTERM (exit $_rc)" test "$_rc" -eq 0
+[ -s "$EW_TMP/monitor.err" ] && show "$EW_TMP/monitor.err"
+
+# --- no job: default deny; audit mode (7) --------------------------------------
+_before=$(ew_counter - denied_no_job)
+expect_rc 13 "a process in no job is refused (enforce, default deny)" \
+	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" 0x11
+ew_check "counted as denied_no_job" test "$(ew_counter - denied_no_job)" -eq $((_before + 1))
+ew_check "config set mode audit" "$CTL" config set mode audit
+_before=$(ew_counter - audited)
+expect_rc 0 "audit: the process in no job may connect" \
+	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" 0x11
+ew_check "audit: counted as audited" test "$(ew_counter - audited)" -gt "$_before"
+ew_check "config set mode enforce" "$CTL" config set mode enforce
+expect_rc 13 "enforce again: the process in no job is refused" \
+	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" 0x11
+
+# --- Q_Key (3) -------------------------------------------------------------------
+ew_check "job set A qkey 0x1234" "$CTL" job set A qkey 0x1234
+expect_rc 13 "job A's UD QP with Q_Key 0x1235 is refused" \
+	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1235
+expect_rc 0 "job A's UD QP with its Q_Key 0x1234 is allowed" \
+	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1234
+
+# --- end (1) ---------------------------------------------------------------------
+barrier end
+ew_check "eastwest.ko unloads" ew_unload
+
+ew_done
