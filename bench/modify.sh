@@ -32,12 +32,6 @@ ew_defer "rmdir $CG/ewbench"
 ew_defer "rdma link delete rxe0"
 ew_defer "rmmod eastwest"
 
-in_cg() {
-	_cg=$1
-	shift
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG$_cg" "$@"
-}
-
 # measure LABEL [CGROUP]: REPS runs, the median of their medians.
 measure() {
 	_label=$1
@@ -46,7 +40,7 @@ measure() {
 	_i=0
 	while [ $_i -lt "$REPS" ]; do
 		if [ -n "$_cg" ]; then
-			in_cg "$_cg" "$COST" rxe0 1 127.0.0.1 "$CYCLES"
+			ew_in_cg "$_cg" "$COST" rxe0 1 127.0.0.1 "$CYCLES"
 		else
 			"$COST" rxe0 1 127.0.0.1 "$CYCLES"
 		fi >>"$EW_TMP/$_label" || return 1

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Denial reports. The hooks may run in atomic context and must neither
+ * Denial, revocation and device reports. The hooks may run in atomic
+ * context and must neither
  * allocate nor sleep, so they copy the event into a fixed ring; a work item
  * logs it (rate-limited) and multicasts it to the netlink "events" group.
  * When the ring is full new events are dropped and counted, never blocked on.
@@ -41,10 +42,24 @@ static const char *const ew_op_names[] = {
 	[EASTWEST_OP_CREATE_AH] = "create_ah",
 	[EASTWEST_OP_CREATE_QP] = "create_qp",
 	[EASTWEST_OP_DEVX_CONTEXT] = "devx_context",
+	[EASTWEST_OP_REVOKE] = "revoke",
 };
 
 /**
- * ew_event_report() - queue a denial report
+ * ew_event_dev() - report a device that appeared or went away
+ * @cmd: EASTWEST_CMD_DEV_ADD_NTF or EASTWEST_CMD_DEV_DEL_NTF
+ * @ibdev: the device
+ */
+void ew_event_dev(u32 cmd, struct ib_device *ibdev)
+{
+	struct ew_event ev = { .cmd = cmd, .dev_index = ibdev->index };
+
+	strscpy(ev.dev_name, dev_name(&ibdev->dev), sizeof(ev.dev_name));
+	ew_event_report(&ev);
+}
+
+/**
+ * ew_event_report() - queue a report
  * @ev: the event (copied)
  *
  * Context: any (the ftrace hooks, possibly atomic).
@@ -70,6 +85,9 @@ void ew_event_report(const struct ew_event *ev)
 
 static void ew_event_log(const struct ew_event *ev)
 {
+	if (ev->cmd != EASTWEST_CMD_DENY_NTF)
+		return;	/* revocations and devices log where they happen */
+
 	static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);
 	const char *verdict = ev->mode == EASTWEST_MODE_AUDIT ?
 			      "audit: would deny" : "denied";
@@ -89,8 +107,36 @@ static void ew_event_log(const struct ew_event *ev)
 			ev->dev_name, ev->port, ev->qpn);
 }
 
+static int ew_event_fill_dev(struct sk_buff *skb, const struct ew_event *ev)
+{
+	if (nla_put_u32(skb, EASTWEST_A_DEV_INDEX, ev->dev_index) ||
+	    nla_put_string(skb, EASTWEST_A_DEV_NAME, ev->dev_name))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ew_event_fill_revoke(struct sk_buff *skb, const struct ew_event *ev)
+{
+	if (nla_put_u32(skb, EASTWEST_A_EVENT_OP, ev->op) ||
+	    nla_put_u32(skb, EASTWEST_A_EVENT_REASON, ev->reason) ||
+	    nla_put_u32(skb, EASTWEST_A_EVENT_JOB_ID, ev->job_id) ||
+	    nla_put_string(skb, EASTWEST_A_EVENT_DEV_NAME, ev->dev_name) ||
+	    nla_put_u32(skb, EASTWEST_A_EVENT_QPN, ev->qpn))
+		return -EMSGSIZE;
+	if (ev->has_dgid &&
+	    nla_put(skb, EASTWEST_A_EVENT_DEST_GID, sizeof(ev->dgid), ev->dgid))
+		return -EMSGSIZE;
+	if (ev->has_dlid && nla_put_u16(skb, EASTWEST_A_EVENT_DEST_LID, ev->dlid))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int ew_event_fill(struct sk_buff *skb, const struct ew_event *ev)
 {
+	if (ev->cmd == EASTWEST_CMD_DEV_ADD_NTF || ev->cmd == EASTWEST_CMD_DEV_DEL_NTF)
+		return ew_event_fill_dev(skb, ev);
+	if (ev->cmd == EASTWEST_CMD_REVOKE_NTF)
+		return ew_event_fill_revoke(skb, ev);
 	if (nla_put_u32(skb, EASTWEST_A_EVENT_OP, ev->op) ||
 	    nla_put_u32(skb, EASTWEST_A_EVENT_REASON, ev->reason) ||
 	    nla_put_u32(skb, EASTWEST_A_EVENT_MODE, ev->mode) ||
@@ -125,7 +171,7 @@ static void ew_event_send(const struct ew_event *ev)
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	hdr = genlmsg_put(skb, 0, 0, &ew_genl_family, 0, EASTWEST_CMD_DENY_NTF);
+	hdr = genlmsg_put(skb, 0, 0, &ew_genl_family, 0, ev->cmd);
 	if (!hdr || ew_event_fill(skb, ev)) {
 		nlmsg_free(skb);
 		return;
@@ -168,6 +214,8 @@ int ew_events_init(void)
 {
 	INIT_WORK(&ew_event_work, ew_event_worker);
 	WRITE_ONCE(ew_events_live, true);
+	/* Devices registered before us queued their events already. */
+	schedule_work(&ew_event_work);
 	return 0;
 }
 

@@ -6,8 +6,13 @@
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
-/* A denial (or audited violation), captured in the hook, sent later. */
+/*
+ * A denial (or audited violation), a revocation or a device change,
+ * captured where it happens, sent later. @cmd: EASTWEST_CMD_*_NTF.
+ */
 struct ew_event {
+	u32 cmd;
+	u32 dev_index;
 	u32 op;
 	u32 reason;
 	u32 mode;
@@ -25,6 +30,7 @@ struct ew_event {
 };
 
 void ew_event_report(const struct ew_event *ev);
+void ew_event_dev(u32 cmd, struct ib_device *ibdev);
 int ew_events_init(void);
 void ew_events_exit(void);
 

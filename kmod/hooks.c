@@ -237,7 +237,8 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
 	struct ib_device *dev = qp->device;
 	struct ew_request req = { .op = EASTWEST_OP_MODIFY_QP };
-	struct ew_event ev = { .op = EASTWEST_OP_MODIFY_QP };
+	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
+				.op = EASTWEST_OP_MODIFY_QP };
 	u32 port, internal = 0;
 	struct ew_caller c;
 	bool deny;
@@ -317,7 +318,8 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
 {
 	struct ew_request req = { .op = EASTWEST_OP_CREATE_AH, .n_paths = 1 };
-	struct ew_event ev = { .op = EASTWEST_OP_CREATE_AH };
+	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
+				.op = EASTWEST_OP_CREATE_AH };
 	struct ib_device *dev = pd->device;
 	struct ew_caller c;
 	u32 internal = 0;
@@ -342,7 +344,8 @@ static bool ew_check_create_qp(struct ib_device *dev,
 			       const struct ib_qp_init_attr *init)
 {
 	struct ew_request req = { .op = EASTWEST_OP_CREATE_QP };
-	struct ew_event ev = { .op = EASTWEST_OP_CREATE_QP };
+	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
+				.op = EASTWEST_OP_CREATE_QP };
 	struct ew_caller c;
 	bool deny;
 
@@ -410,7 +413,8 @@ static void notrace ew_hook_create_qp(unsigned long ip, unsigned long parent_ip,
 static bool ew_check_devx(void)
 {
 	struct ew_request req = { .op = EASTWEST_OP_DEVX_CONTEXT };
-	struct ew_event ev = { .op = EASTWEST_OP_DEVX_CONTEXT };
+	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
+				.op = EASTWEST_OP_DEVX_CONTEXT };
 	struct ew_caller c;
 	bool deny;
 

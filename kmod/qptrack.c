@@ -26,6 +26,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "config.h"
+#include "events.h"
 #include "hooks.h"
 #include "job.h"
 #include "qptrack.h"
@@ -262,43 +263,67 @@ struct ew_revoke_sel {
 	struct ib_device *dev;
 };
 
-static bool ew_qp_doomed(const struct ew_qp *rec,
-			 const struct ew_revoke_sel *sel)
+/* Why this record must be revoked, or 0 to keep it. */
+static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel)
 {
 	struct ew_request req;
 	struct ew_job *job;
-	bool doomed;
+	u32 reason;
 
 	if (sel->dev) {
 		if (rec->qp->device != sel->dev)
-			return false;
+			return 0;
 		req = rec->req;
 		if (ew_request_refresh(sel->dev, &req))
-			return true;
+			return EASTWEST_REASON_INTERNAL;
 		rcu_read_lock();
 		job = ew_job_find(rec->job_id);
 		if (!job) {
-			doomed = true;
-		} else if (ew_job_policy(job)->mode == EASTWEST_MODE_AUDIT) {
+			reason = EASTWEST_REASON_NO_JOB;
+		} else {
+			reason = ew_policy_check(job, ew_job_policy(job), &req);
 			/* A job in audit mode is reported, never revoked. */
-			doomed = false;
-			if (ew_policy_check(job, ew_job_policy(job), &req))
+			if (reason && ew_job_policy(job)->mode == EASTWEST_MODE_AUDIT) {
 				pr_info_ratelimited("audit: job %u: qpn 0x%x would be revoked\n",
 						    rec->job_id, rec->qpn);
-		} else {
-			doomed = ew_policy_check(job, ew_job_policy(job), &req) != 0;
+				reason = 0;
+			}
 		}
 		rcu_read_unlock();
-		return doomed;
+		return reason;
 	}
 	if (rec->job_id != sel->job_id)
-		return false;
+		return 0;
 	if (!sel->job)
-		return true;
+		return EASTWEST_REASON_NO_JOB;
 	rcu_read_lock();
-	doomed = ew_policy_check(sel->job, ew_job_policy(sel->job), &rec->req) != 0;
+	reason = ew_policy_check(sel->job, ew_job_policy(sel->job), &rec->req);
 	rcu_read_unlock();
-	return doomed;
+	return reason;
+}
+
+/* Report a revocation on the events group. */
+static void ew_qp_report_revoke(const struct ew_qp *rec, struct ib_qp *qp,
+				u32 reason)
+{
+	struct ew_event ev = {
+		.cmd = EASTWEST_CMD_REVOKE_NTF,
+		.op = EASTWEST_OP_REVOKE,
+		.reason = reason,
+		.job_id = rec->job_id,
+		.qpn = qp->qp_num,
+		.has_qpn = true,
+	};
+
+	strscpy(ev.dev_name, dev_name(&qp->device->dev), sizeof(ev.dev_name));
+	if (rec->req.has_av && rec->req.paths[0].has_grh) {
+		ev.has_dgid = true;
+		memcpy(ev.dgid, rec->req.paths[0].dgid, sizeof(ev.dgid));
+	} else if (rec->req.has_av) {
+		ev.has_dlid = true;
+		ev.dlid = rec->req.paths[0].dlid;
+	}
+	ew_event_report(&ev);
 }
 
 static bool ew_revoke_audited(const struct ew_revoke_sel *sel)
@@ -335,8 +360,8 @@ static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 	unsigned int bkt, n = 0;
 	unsigned long flags;
 	struct ew_qp *rec;
+	u32 job_id = 0, reason;
 	struct ib_qp *qp;
-	u32 job_id = 0;
 
 	if (ew_revoke_audited(sel)) {
 		ew_qp_audit_revoke(sel);
@@ -348,11 +373,15 @@ static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 		qp = NULL;
 		spin_lock_irqsave(&ew_qp_lock, flags);
 		hash_for_each(ew_qps, bkt, rec, node) {
-			if (rec->revoking || !ew_qp_doomed(rec, sel))
+			if (rec->revoking)
+				continue;
+			reason = ew_qp_doomed(rec, sel);
+			if (!reason)
 				continue;
 			rec->revoking = true;
 			qp = rec->qp;
 			job_id = rec->job_id;
+			ew_qp_report_revoke(rec, qp, reason);
 			break;
 		}
 		spin_unlock_irqrestore(&ew_qp_lock, flags);

@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
 
+#include "events.h"
 #include "qptrack.h"
 #include "registry.h"
 
@@ -72,6 +73,7 @@ static int ew_dev_add(struct ib_device *ibdev)
 
 	pr_info("%s: registered, ports %u-%u\n", dev_name(&ibdev->dev),
 		rdma_start_port(ibdev), rdma_end_port(ibdev));
+	ew_event_dev(EASTWEST_CMD_DEV_ADD_NTF, ibdev);
 	return 0;
 }
 
@@ -86,6 +88,7 @@ static void ew_dev_remove(struct ib_device *ibdev, void *client_data)
 
 	ib_unregister_event_handler(&dev->event_handler);
 	pr_info("%s: unregistered\n", dev_name(&ibdev->dev));
+	ew_event_dev(EASTWEST_CMD_DEV_DEL_NTF, ibdev);
 	kref_put(&dev->refcount, ew_dev_release);
 }
 

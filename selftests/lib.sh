@@ -450,6 +450,24 @@ else:
 print(c[name])' "$1" "$2"
 }
 
+# ew_expect_rc RC DESC CMD...: CMD must exit with exactly RC (e.g. 13 from
+# ew_verbs for EACCES). Its output is kept in $EW_OUT for later checks and
+# shown under a "not ok" line.
+EW_OUT=${TMPDIR:-/tmp}/ew-out.$$
+ew_expect_rc() {
+	_ew_want=$1
+	_ew_desc=$2
+	shift 2
+	"$@" >"$EW_OUT" 2>&1
+	_ew_rc=$?
+	if [ "$_ew_rc" -eq "$_ew_want" ]; then
+		ew_ok "$_ew_desc"
+	else
+		ew_not_ok "$_ew_desc (exit $_ew_rc, wanted $_ew_want)"
+		sed 's/^/#   /' "$EW_OUT"
+	fi
+}
+
 # ew_job_id NAME: the id the module gave job NAME (`eastwestctl -j job show`).
 ew_job_id() {
 	"$EW_TOP/userspace/eastwestctl" -j job show "$1" | python3 -c '

@@ -36,6 +36,7 @@ struct event {
 	uint8_t dest_gid[16];
 	char comm[32];
 	char dev_name[64];
+	bool revoke;		/* a revoke-ntf rather than a deny-ntf */
 };
 
 struct mon {
@@ -118,6 +119,8 @@ static void print_json(const struct event *ev)
 	char buf[EW_PEER_STRLEN];
 	size_t i;
 
+	json_object_object_add(o, "event", json_object_new_string(
+		ev->revoke ? "revoke" : "deny"));
 	if (HAS(ev, EASTWEST_A_EVENT_MODE))
 		json_object_object_add(o, "mode", json_object_new_string(
 			ew_enum_name(&ew_mode_names, ev->u32[EASTWEST_A_EVENT_MODE])));
@@ -151,6 +154,7 @@ static void print_line(struct event *ev)
 	char buf[EW_PEER_STRLEN];
 
 	printf("%s %s reason %s",
+	       ev->revoke ? "revoke" :
 	       HAS(ev, EASTWEST_A_EVENT_MODE) &&
 	       ev->u32[EASTWEST_A_EVENT_MODE] == EASTWEST_MODE_AUDIT ? "audit" : "deny",
 	       ew_enum_name(&ew_op_names, ev->u32[EASTWEST_A_EVENT_OP]),
@@ -184,6 +188,35 @@ static void print_line(struct event *ev)
 	putchar('\n');
 }
 
+/* dev-add rxe0 index 3 / {"event": "dev-add", "dev_name": "rxe0", "index": 3} */
+static void print_dev(const struct nlmsghdr *nlh, bool add)
+{
+	char name[64] = "?";
+	const struct nlattr *a;
+	uint32_t index = 0;
+
+	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
+		if (mnl_attr_get_type(a) == EASTWEST_A_DEV_INDEX &&
+		    !mnl_attr_validate(a, MNL_TYPE_U32))
+			index = mnl_attr_get_u32(a);
+		else if (mnl_attr_get_type(a) == EASTWEST_A_DEV_NAME &&
+			 !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			snprintf(name, sizeof(name), "%s", mnl_attr_get_str(a));
+	}
+	sanitize(name);
+	if (ew_opts.json) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "event",
+				       json_object_new_string(add ? "dev-add" : "dev-del"));
+		json_object_object_add(o, "dev_name", json_object_new_string(name));
+		json_object_object_add(o, "index", json_object_new_int64(index));
+		ew_json_print(o);
+	} else {
+		printf("%s %s index %u\n", add ? "dev-add" : "dev-del", name, index);
+	}
+}
+
 /* nlctrl says a family went away: is it ours? */
 static bool family_deleted(const struct nlmsghdr *nlh, uint16_t family)
 {
@@ -212,13 +245,22 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	}
 	if (nlh->nlmsg_type != m->nl->family ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl) ||
-	    genl->cmd != EASTWEST_CMD_DENY_NTF)
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*genl))
+		return MNL_CB_OK;
+	if (genl->cmd == EASTWEST_CMD_DEV_ADD_NTF ||
+	    genl->cmd == EASTWEST_CMD_DEV_DEL_NTF) {
+		print_dev(nlh, genl->cmd == EASTWEST_CMD_DEV_ADD_NTF);
+		fflush(stdout);
+		return MNL_CB_OK;
+	}
+	if (genl->cmd != EASTWEST_CMD_DENY_NTF &&
+	    genl->cmd != EASTWEST_CMD_REVOKE_NTF)
 		return MNL_CB_OK;
 	if (parse_event(nlh, &ev)) {
 		ew_warn("malformed event skipped");
 		return MNL_CB_OK;
 	}
+	ev.revoke = genl->cmd == EASTWEST_CMD_REVOKE_NTF;
 	if (ew_opts.json)
 		print_json(&ev);
 	else

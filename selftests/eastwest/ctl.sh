@@ -25,32 +25,16 @@ ew_defer "rdma link delete rxe0"
 ew_defer "rmmod eastwest"
 ew_defer "pkill -f 'eastwestctl.*monitor'"
 
-# expect_rc RC DESC CMD...: CMD must exit with RC; its output is kept in
-# $EW_TMP/out.
-expect_rc() {
-	_want=$1
-	_desc=$2
-	shift 2
-	"$@" >"$EW_TMP/out" 2>&1
-	_rc=$?
-	if [ "$_rc" -eq "$_want" ]; then
-		ew_ok "$_desc"
-	else
-		ew_not_ok "$_desc (exit $_rc, wanted $_want)"
-		sed 's/^/# /' "$EW_TMP/out"
-	fi
-}
-
-# out_has ERE: the last expect_rc output matches ERE.
+# out_has ERE: the last ew_expect_rc output matches ERE.
 out_has() {
-	grep -qE -- "$1" "$EW_TMP/out"
+	grep -qE -- "$1" "$EW_OUT"
 }
 
 state() {
 	"$CTL" -j show >"$1"
 }
 
-ew_plan 53
+ew_plan 54
 
 # Autoload: asking for the family makes the kernel run modprobe for the
 # alias net-pf-16-proto-16-family-eastwest (MODULE_ALIAS_GENL_FAMILY). The
@@ -76,41 +60,41 @@ ew_check "rxe0 on lo" ew_rxe_add rxe0 lo
 mkdir -p "$CG/ewc1" "$CG/ewc2"
 
 # --- jobs --------------------------------------------------------------------
-expect_rc 0 "job add prints the new id" \
+ew_expect_rc 0 "job add prints the new id" \
 	"$CTL" job add c1 cgroup /ewc1 peer 192.0.2.0/24 peer fe80::1 lid 7 vlan 100 pkey 0x8001 qkey auto
 ew_check "the id is a number" out_has '^[0-9]+$'
-expect_rc 0 "job show -j" "$CTL" -j job show c1
+ew_expect_rc 0 "job show -j" "$CTL" -j job show c1
 ew_check "job show reports every attribute" \
 	sh -c "grep -q '\"/ewc1\"' '$EW_TMP/out' && grep -q '\"vlan\": *100' '$EW_TMP/out' && grep -q '0x8001' '$EW_TMP/out'"
-expect_rc 0 "job set replaces the netdev list and mode" \
+ew_expect_rc 0 "job set replaces the netdev list and mode" \
 	"$CTL" job set c1 mode audit netdev lo
 ew_check "job show sees the change" \
 	sh -c "'$CTL' -j job show c1 | grep -q '\"audit\"' && ! '$CTL' -j job show c1 | grep -q '\"vlan\"'"
-expect_rc 0 "job set netdev none empties the list" "$CTL" job set c1 netdev none
+ew_expect_rc 0 "job set netdev none empties the list" "$CTL" job set c1 netdev none
 ew_check "no netdev left" sh -c "! '$CTL' -j job show c1 | grep -q '\"ifname\"'"
-expect_rc 2 "unknown keyword: usage error, nothing sent" "$CTL" job add c2 colour blue
+ew_expect_rc 2 "unknown keyword: usage error, nothing sent" "$CTL" job add c2 colour blue
 ew_check "the message names the keyword" out_has 'colour'
-expect_rc 2 "bad address: usage error" "$CTL" job add c2 peer 10.0.0.300
-expect_rc 2 "missing cgroup: usage error" "$CTL" job add c2 cgroup /no/such/cgroup
-expect_rc 1 "cgroup of another job: refused by the kernel" "$CTL" job add c2 cgroup /ewc1
+ew_expect_rc 2 "bad address: usage error" "$CTL" job add c2 peer 10.0.0.300
+ew_expect_rc 2 "missing cgroup: usage error" "$CTL" job add c2 cgroup /no/such/cgroup
+ew_expect_rc 1 "cgroup of another job: refused by the kernel" "$CTL" job add c2 cgroup /ewc1
 ew_check "the kernel's reason is printed" out_has 'already belongs to job'
-expect_rc 1 "duplicate name refused" "$CTL" job add c1
+ew_expect_rc 1 "duplicate name refused" "$CTL" job add c1
 ew_check "nothing half-applied: job c2 does not exist" sh -c "! '$CTL' job show c2 >/dev/null 2>&1"
 
 # --- peers ---------------------------------------------------------------------
-expect_rc 0 "peer add" "$CTL" peer add c1 198.51.100.7 2001:db8::/32
-expect_rc 0 "peer get finds the covering prefix" "$CTL" peer get c1 2001:db8:1::5
+ew_expect_rc 0 "peer add" "$CTL" peer add c1 198.51.100.7 2001:db8::/32
+ew_expect_rc 0 "peer get finds the covering prefix" "$CTL" peer get c1 2001:db8:1::5
 ew_check "it names 2001:db8::/32" out_has '2001:db8::/32'
-expect_rc 1 "peer get of a stranger fails" "$CTL" peer get c1 203.0.113.1
-expect_rc 1 "peer del of a missing peer refused, nothing removed" \
+ew_expect_rc 1 "peer get of a stranger fails" "$CTL" peer get c1 203.0.113.1
+ew_expect_rc 1 "peer del of a missing peer refused, nothing removed" \
 	"$CTL" peer del c1 198.51.100.7 203.0.113.9
 ew_check "198.51.100.7 is still a peer" sh -c "'$CTL' peer show c1 | grep -q 198.51.100.7"
-expect_rc 0 "peer del" "$CTL" peer del c1 198.51.100.7
+ew_expect_rc 0 "peer del" "$CTL" peer del c1 198.51.100.7
 
 # --- devices, config, stats, monitor ----------------------------------------------
-expect_rc 0 "dev show lists rxe0 and its GID" "$CTL" dev show
+ew_expect_rc 0 "dev show lists rxe0 and its GID" "$CTL" dev show
 ew_check "with ::ffff:127.0.0.1 or 127.0.0.1" out_has '127\.0\.0\.1'
-expect_rc 0 "config show" "$CTL" -j config show
+ew_expect_rc 0 "config show" "$CTL" -j config show
 ew_check "enforce / deny by default" out_has '"default_action": *"deny"'
 "$CTL" -j monitor >"$EW_TMP/events" 2>&1 &
 MON=$!
@@ -118,15 +102,21 @@ sleep 1
 "$VERBS" rc-connect rxe0 1 127.0.0.1 0x11 >/dev/null 2>&1
 ew_check "monitor -j prints the denial as JSON" \
 	ew_wait_for 10 grep -q '"reason": *"no-job"' "$EW_TMP/events"
+ew_dummy_add ewctl0 198.51.100.50/24
+ew_rxe_add rxe9 ewctl0 && ew_rxe_del rxe9
+ew_netdev_del ewctl0
+ew_check "monitor -j reports a device added and removed" ew_wait_for 10 sh -c "
+	grep -q '\"event\": *\"dev-add\".*\"rxe9\"' '$EW_TMP/events' &&
+	grep -q '\"event\": *\"dev-del\".*\"rxe9\"' '$EW_TMP/events'"
 kill "$MON"
 wait "$MON" 2>/dev/null
-expect_rc 0 "stats -j" "$CTL" -j stats
+ew_expect_rc 0 "stats -j" "$CTL" -j stats
 ew_check "the no-job denial is counted" \
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["global"]["denied_no_job"] < 1)' "$EW_TMP/out"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["global"]["denied_no_job"] < 1)' "$EW_OUT"
 
 # --- batch mode ----------------------------------------------------------------------
 printf '# comment\njob add b1 peer 10.1.0.1\njob add b2 peer 10.1.0.300\njob add b3\n' >"$EW_TMP/batch"
-expect_rc 2 "batch stops at the bad line" "$CTL" -b "$EW_TMP/batch"
+ew_expect_rc 2 "batch stops at the bad line" "$CTL" -b "$EW_TMP/batch"
 ew_check "and names line 3 of the file" out_has 'batch:3:|line 3'
 ew_check "b1 was added, b3 was not" \
 	sh -c "'$CTL' job show b1 >/dev/null && ! '$CTL' job show b3 >/dev/null 2>&1"
@@ -134,7 +124,7 @@ ew_check "b1 was added, b3 was not" \
 
 # --- declarative state -----------------------------------------------------------------
 state "$EW_TMP/s1"
-expect_rc 0 "apply of show -j output" "$CTL" apply -f "$EW_TMP/s1"
+ew_expect_rc 0 "apply of show -j output" "$CTL" apply -f "$EW_TMP/s1"
 state "$EW_TMP/s2"
 ew_check "is a no-op (same state)" cmp -s "$EW_TMP/s1" "$EW_TMP/s2"
 cat >"$EW_TMP/p.json" <<'JSON'
@@ -142,28 +132,28 @@ cat >"$EW_TMP/p.json" <<'JSON'
   "jobs": [ { "id": 77, "name": "p1", "cgroups": ["/ewc2"],
               "peers": ["192.0.2.9/32", "lid:9"], "pkeys": ["0x8002"] } ] }
 JSON
-expect_rc 0 "apply a new policy" "$CTL" apply -f "$EW_TMP/p.json"
+ew_expect_rc 0 "apply a new policy" "$CTL" apply -f "$EW_TMP/p.json"
 ew_check "only p1 exists now" \
 	sh -c "'$CTL' job show p1 >/dev/null && ! '$CTL' job show c1 >/dev/null 2>&1"
-expect_rc 0 "apply it again" "$CTL" apply -f "$EW_TMP/p.json"
+ew_expect_rc 0 "apply it again" "$CTL" apply -f "$EW_TMP/p.json"
 state "$EW_TMP/s3"
 printf '{ "jobs": [ { "name": "bad", "peers": ["10.0.0.300"] } ] }' >"$EW_TMP/bad.json"
-expect_rc 2 "a bad file is refused" "$CTL" apply -f "$EW_TMP/bad.json"
+ew_expect_rc 2 "a bad file is refused" "$CTL" apply -f "$EW_TMP/bad.json"
 ew_check "with the JSON path of the error" out_has 'jobs\[0\]\.peers\[0\]'
 printf '{ "jobs": [ \n  { "name": }' >"$EW_TMP/broken.json"
-expect_rc 2 "malformed JSON is refused" "$CTL" apply -f "$EW_TMP/broken.json"
+ew_expect_rc 2 "malformed JSON is refused" "$CTL" apply -f "$EW_TMP/broken.json"
 state "$EW_TMP/s4"
 ew_check "and nothing changed" cmp -s "$EW_TMP/s3" "$EW_TMP/s4"
 
 # --- privileges ----------------------------------------------------------------------
-expect_rc 3 "an unprivileged user cannot add a job (exit 3)" \
+ew_expect_rc 3 "an unprivileged user cannot add a job (exit 3)" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$CTL" job add evil
 
 # --- 100k peers: dump across many messages while the job changes --------------------
 python3 -c '
 for i in range(100000):
     print("10.%d.%d.%d" % (i >> 16, (i >> 8) & 255, i & 255))' >"$EW_TMP/100k"
-expect_rc 0 "add 100k peers" "$CTL" peer add p1 file "$EW_TMP/100k"
+ew_expect_rc 0 "add 100k peers" "$CTL" peer add p1 file "$EW_TMP/100k"
 ew_check "peer show -j returns 100002 peers, no duplicates" sh -c "
 	'$CTL' -j peer show p1 | python3 -c '
 import json, sys
@@ -206,7 +196,7 @@ import json, sys
 p = json.load(sys.stdin)[0][\"peers\"]
 sys.exit(not (len(p) in (100002, 100003) and len(set(p)) == len(p)))'"
 
-expect_rc 0 "job del" "$CTL" job del p1
+ew_expect_rc 0 "job del" "$CTL" job del p1
 ew_check "eastwest unloads" ew_unload
 
 ew_done

@@ -27,41 +27,21 @@ ew_defer "rdma link delete $DEV"
 ew_defer "rmmod eastwest"
 ew_defer "pkill -f ibv_rc_pingpong"
 
-in_cg() {
-	_cg=$1
-	shift
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG$_cg" "$@"
-}
-
-gid_index() {
-	_hex=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		$(echo "$2" | tr . ' '))
-	for _g in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		_i=${_g##*/}
-		[ "$(cat "$_g" 2>/dev/null)" = "$_hex" ] || continue
-		[ "$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/types/"$_i" 2>/dev/null)" = "RoCE v2" ] || continue
-		echo "$_i"
-		return 0
-	done
-	return 1
-}
-
 ew_plan 9
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "dummy netdev with $ADDR" ew_dummy_add "$NETDEV" "$ADDR/24"
 ew_check "$DEV on $NETDEV" ew_rxe_add "$DEV" "$NETDEV"
-ew_wait_for 10 gid_index "$DEV" "$ADDR" >/dev/null
-IDX=$(gid_index "$DEV" "$ADDR")
+IDX=$(ew_wait_gid_index "$DEV" "$ADDR")
 ew_check "GID of $ADDR (index ${IDX:-none})" test -n "$IDX"
 mkdir -p "$CG/ewC"
 ew_check "job C: peer $ADDR from $NETDEV only" \
 	"$CTL" job add ewC cgroup /ewC peer "$ADDR" netdev "$NETDEV"
 
-in_cg /ewC stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
+ew_in_cg /ewC stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
 SRV=$!
 ew_wait_listen 18515
-in_cg /ewC stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$ADDR" >"$EW_TMP/cli" 2>&1 &
+ew_in_cg /ewC stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$ADDR" >"$EW_TMP/cli" 2>&1 &
 CLI=$!
 ew_check "job C's connection runs" ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
 

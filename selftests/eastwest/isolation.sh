@@ -32,76 +32,27 @@ ew_defer "rmmod eastwest"
 ew_defer "ew_netdev_del ewdum0"
 ew_defer "pkill -f ibv_rc_pingpong"
 
-# in_cg CGROUP CMD...: run CMD as a member of CGROUP.
-in_cg() {
-	_cg=$1
-	shift
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG$_cg" "$@"
-}
-
-# expect_rc RC DESC CMD...: CMD must exit with RC.
-expect_rc() {
-	_want=$1
-	_desc=$2
-	shift 2
-	"$@" >"$EW_TMP/out" 2>&1
-	_rc=$?
-	if [ "$_rc" -eq "$_want" ]; then
-		ew_ok "$_desc"
-	else
-		ew_not_ok "$_desc (exit $_rc, wanted $_want)"
-		sed 's/^/# /' "$EW_TMP/out"
-	fi
-}
-
-# gid_index DEV IPV4: the RoCE v2 GID index of an IPv4 address.
-gid_index() {
-	_hex=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		$(echo "$2" | tr . ' '))
-	for _g in /sys/class/infiniband/"$1"/ports/1/gids/*; do
-		_i=${_g##*/}
-		[ "$(cat "$_g" 2>/dev/null)" = "$_hex" ] || continue
-		[ "$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/types/"$_i" 2>/dev/null)" = "RoCE v2" ] || continue
-		echo "$_i"
-		return 0
-	done
-	return 1
-}
-
 # revoked_since_mark N: at least N "revoked qpn" kernel log lines since the mark.
 revoked_since_mark() {
 	[ "$(ew_dmesg_since_mark 'job [0-9]+: revoked qpn' | wc -l)" -ge "$1" ]
 }
 
-# counter JOB|- NAME: a decision counter from `eastwestctl -j stats`.
-counter() {
-	"$CTL" -j stats | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-job, name = sys.argv[1], sys.argv[2]
-if job == "-":
-    c = d["global"]
-else:
-    c = [j for j in d["jobs"] if j["name"] == job][0]["counters"]
-print(c[name.replace("-", "_")])' "$1" "$2"
-}
-
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 
-ew_plan 45
+ew_plan 46
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
-IDX=$(gid_index "$DEV" "$LOOP")
+IDX=$(ew_gid_index "$DEV" "$LOOP")
 ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
 mkdir -p "$CG/ewA/sub" "$CG/ewB"
 
 # --- fail-closed default --------------------------------------------------
-expect_rc 13 "process in no job is refused (enforce, default deny)" \
+ew_expect_rc 13 "process in no job is refused (enforce, default deny)" \
 	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
 ew_check "the refusal is counted as no-job" \
-	test "$(counter - denied-no-job)" -ge 1
+	test "$(ew_counter - denied-no-job)" -ge 1
 
 # --- jobs ------------------------------------------------------------------
 ew_check "job A created" "$CTL" job add ewA cgroup /ewA peer "$LOOP"
@@ -110,39 +61,39 @@ ew_check "job A shows its cgroup and peer" \
 	sh -c "'$CTL' -j job show ewA | grep -q '/ewA' && '$CTL' -j peer show ewA | grep -q '$LOOP'"
 
 # --- a connection inside job A works, data verified ---------------------------
-in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c >"$EW_TMP/srv" 2>&1 &
+ew_in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c >"$EW_TMP/srv" 2>&1 &
 ew_wait_listen 18515
-expect_rc 0 "job A connects to itself over RC, 20 verified round trips" \
-	in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c "$LOOP"
+ew_expect_rc 0 "job A connects to itself over RC, 20 verified round trips" \
+	ew_in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c "$LOOP"
 wait
 
 # A process in a child cgroup of job A is in job A.
-in_cg /ewA/sub ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 5 -c >"$EW_TMP/srv" 2>&1 &
+ew_in_cg /ewA/sub ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 5 -c >"$EW_TMP/srv" 2>&1 &
 ew_wait_listen 18515
-expect_rc 0 "a process in a child cgroup of job A connects too" \
-	in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 5 -c "$LOOP"
+ew_expect_rc 0 "a process in a child cgroup of job A connects too" \
+	ew_in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 5 -c "$LOOP"
 wait
 
 # --- NeVerMore: job B injects into job A's live connection -----------------
-in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/victim-srv" 2>&1 &
+ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/victim-srv" 2>&1 &
 ew_wait_listen 18515
-in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/victim-cli" 2>&1 &
+ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/victim-cli" 2>&1 &
 ew_wait_for 20 grep -q 'remote address' "$EW_TMP/victim-cli"
 VQPN=$(sed -n 's/.*local address:.*QPN \(0x[0-9a-f]*\), PSN \(0x[0-9a-f]*\).*/\1/p' "$EW_TMP/victim-srv")
 VPSN=$(sed -n 's/.*local address:.*QPN \(0x[0-9a-f]*\), PSN \(0x[0-9a-f]*\).*/\2/p' "$EW_TMP/victim-srv")
 [ -n "$VQPN" ] && VQPN=$(printf '0x%x' "$VQPN")
 ew_diag "victim server QPN $VQPN PSN $VPSN"
-before=$(counter ewB denied-peer)
+before=$(ew_counter ewB denied-peer)
 ew_dmesg_mark
-expect_rc 13 "job B's INIT->RTR onto the victim's QPN/PSN/GID is refused" \
-	in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" "${VQPN:-0x11}" "${VPSN:-0}"
+ew_expect_rc 13 "job B's INIT->RTR onto the victim's QPN/PSN/GID is refused" \
+	ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" "${VQPN:-0x11}" "${VPSN:-0}"
 ew_check "counted as denied-peer for job B" \
-	test "$(counter ewB denied-peer)" -eq $((before + 1))
+	test "$(ew_counter ewB denied-peer)" -eq $((before + 1))
 ew_check "logged with job, reason and victim QPN" \
 	ew_dmesg_wait "denied modify_qp: peer not allowed: job [0-9]+ .*dqpn ${VQPN:-0x11}"
-expect_rc 13 "job B cannot create an address handle to job A's GID" \
-	in_cg /ewB "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
-expect_rc 0 "job A can" in_cg /ewA "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
+ew_expect_rc 13 "job B cannot create an address handle to job A's GID" \
+	ew_in_cg /ewB "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
+ew_expect_rc 0 "job A can" ew_in_cg /ewA "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
 pkill -f ibv_rc_pingpong
 wait
 
@@ -153,14 +104,17 @@ import json, sys
 d = json.load(sys.stdin)
 print((d[0] if isinstance(d, list) else d)["qp_count"])'
 }
-in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
+ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
 SRV=$!
 ew_wait_listen 18515
-in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/cli" 2>&1 &
+ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/cli" 2>&1 &
 CLI=$!
 ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
 sleep 1
 ew_check "job A tracks its two live QPs" test "$(qp_count ewA)" -eq 2
+"$CTL" -j monitor >"$EW_TMP/events" 2>&1 &
+MON=$!
+sleep 1
 ew_dmesg_mark
 t0=$(date +%s%N)
 ew_check "the peer is removed from job A during traffic" "$CTL" peer del ewA "$LOOP"
@@ -171,13 +125,17 @@ ew_check "traffic stops: the server exits" ew_wait_for 10 sh -c "! kill -0 $SRV 
 wait $CLI
 ew_check "the client saw an error" test $? -ne 0
 ew_check "no QP of job A is tracked any more" test "$(qp_count ewA)" -eq 0
+ew_check "monitor -j reports both revocations (reason peer)" ew_wait_for 5 sh -c "
+	test \$(grep -c '\"event\": *\"revoke\".*\"reason\": *\"peer\"' '$EW_TMP/events') -ge 2"
+kill "$MON"
+wait "$MON" 2>/dev/null
 "$CTL" peer add ewA "$LOOP" >/dev/null
 
 # Deleting the job does the same to all its QPs.
-in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
+ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
 SRV=$!
 ew_wait_listen 18515
-in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/cli" 2>&1 &
+ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/cli" 2>&1 &
 CLI=$!
 ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
 ew_dmesg_mark
@@ -191,32 +149,32 @@ wait
 ew_dummy_add ewdum0 198.51.100.1/24
 ew_check "job B may reach $LOOP, but only from ewdum0" \
 	"$CTL" job set ewB peer "$LOOP" netdev ewdum0
-expect_rc 13 "job B's QP sourced from lo is refused (src-netdev)" \
-	in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
-ew_check "counted as denied-src-netdev" test "$(counter ewB denied-src-netdev)" -ge 1
+ew_expect_rc 13 "job B's QP sourced from lo is refused (src-netdev)" \
+	ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+ew_check "counted as denied-src-netdev" test "$(ew_counter ewB denied-src-netdev)" -ge 1
 ew_check "job B's netdev rule switched to lo" "$CTL" job set ewB netdev lo
-expect_rc 0 "now job B's QP from lo may connect" \
-	in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+ew_expect_rc 0 "now job B's QP from lo may connect" \
+	ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
 
 # --- Q_Key and QP type --------------------------------------------------------
 ew_check "job A gets Q_Key 0x1234" "$CTL" job set ewA qkey 0x1234
-expect_rc 0 "UD QP with the job's Q_Key" in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1234
-expect_rc 13 "UD QP with another Q_Key is refused" \
-	in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1235
-expect_rc 13 "UD QP with a privileged Q_Key is refused" \
-	in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x80010000
-expect_rc 13 "RAW_PACKET QP from a job is refused" in_cg /ewA "$VERBS" raw-qp "$DEV"
+ew_expect_rc 0 "UD QP with the job's Q_Key" ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1234
+ew_expect_rc 13 "UD QP with another Q_Key is refused" \
+	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1235
+ew_expect_rc 13 "UD QP with a privileged Q_Key is refused" \
+	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x80010000
+ew_expect_rc 13 "RAW_PACKET QP from a job is refused" ew_in_cg /ewA "$VERBS" raw-qp "$DEV"
 
 # --- audit mode ----------------------------------------------------------------
 ew_check "global audit mode" "$CTL" config set mode audit
-before=$(counter - audited)
-expect_rc 0 "audit: a process in no job may connect" \
+before=$(ew_counter - audited)
+ew_expect_rc 0 "audit: a process in no job may connect" \
 	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
-ew_check "audit: the violation is counted" test "$(counter - audited)" -gt "$before"
+ew_check "audit: the violation is counted" test "$(ew_counter - audited)" -gt "$before"
 ew_check "back to enforce" "$CTL" config set mode enforce
 
 # --- lifetimes -----------------------------------------------------------------
-in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
+ew_in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
 ew_wait_listen 18515
 ew_check "unload with a live job QP and policies" ew_unload
 pkill -f ibv_rc_pingpong

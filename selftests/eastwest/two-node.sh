@@ -18,7 +18,8 @@
 #     (reason peer, job B's id, the other node's address as destination GID);
 #   - a process in no job is refused in enforce mode, allowed and counted
 #     (audited) in audit mode;
-#   - a UD QP of job A with another Q_Key than the job's is refused.
+#   - a UD QP of job A with another Q_Key than the job's is refused;
+#   - removing the other node from job A during traffic revokes the live QP.
 # Every node runs the same number of assertions.
 
 . "$(dirname "$0")/../lib.sh"
@@ -51,21 +52,6 @@ kill_bg() {
 	for _p in $BG_PIDS; do
 		kill "$_p" 2>/dev/null
 	done
-}
-
-# expect_rc RC DESC CMD...: CMD must exit with RC.
-expect_rc() {
-	_want=$1
-	_desc=$2
-	shift 2
-	"$@" >"$EW_TMP/out" 2>&1
-	_rc=$?
-	if [ "$_rc" -eq "$_want" ]; then
-		ew_ok "$_desc"
-	else
-		ew_not_ok "$_desc (exit $_rc, wanted $_want)"
-		sed 's/^/# /' "$EW_TMP/out"
-	fi
 }
 
 # barrier NAME: meet the other node, or give up the whole test.
@@ -168,7 +154,7 @@ cross_job() {
 	# The server's QPN, as the refused client learnt it.
 	_qpn=$(sed -n 's/.*remote address:.*QPN \(0x[0-9a-f]*\),.*/\1/p' "$EW_TMP/$_name.cli")
 	ew_diag "job A server QPN ${_qpn:-unknown}"
-	expect_rc 13 "job B's ew_verbs rc-connect onto $EW_PEER_IP QPN ${_qpn:-0x11} exits 13 (EACCES)" \
+	ew_expect_rc 13 "job B's ew_verbs rc-connect onto $EW_PEER_IP QPN ${_qpn:-0x11} exits 13 (EACCES)" \
 		ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" "${_qpn:-0x11}"
 	_after=$(ew_counter B denied_peer)
 	ew_check "both refusals counted as denied_peer of job B ($_before -> $_after)" \
@@ -202,7 +188,7 @@ monitor_saw() {
 	EOF
 }
 
-ew_plan 27
+ew_plan 31
 
 # --- setup, the same on both nodes (7) ----------------------------------------
 ew_check "eastwest.ko loads" ew_load
@@ -247,24 +233,56 @@ ew_check "monitor ends cleanly on SIGTERM (exit $_rc)" test "$_rc" -eq 0
 
 # --- no job: default deny; audit mode (7) --------------------------------------
 _before=$(ew_counter - denied_no_job)
-expect_rc 13 "a process in no job is refused (enforce, default deny)" \
+ew_expect_rc 13 "a process in no job is refused (enforce, default deny)" \
 	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" 0x11
 ew_check "counted as denied_no_job" test "$(ew_counter - denied_no_job)" -eq $((_before + 1))
 ew_check "config set mode audit" "$CTL" config set mode audit
 _before=$(ew_counter - audited)
-expect_rc 0 "audit: the process in no job may connect" \
+ew_expect_rc 0 "audit: the process in no job may connect" \
 	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" 0x11
 ew_check "audit: counted as audited" test "$(ew_counter - audited)" -gt "$_before"
 ew_check "config set mode enforce" "$CTL" config set mode enforce
-expect_rc 13 "enforce again: the process in no job is refused" \
+ew_expect_rc 13 "enforce again: the process in no job is refused" \
 	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" 0x11
 
 # --- Q_Key (3) -------------------------------------------------------------------
 ew_check "job set A qkey 0x1234" "$CTL" job set A qkey 0x1234
-expect_rc 13 "job A's UD QP with Q_Key 0x1235 is refused" \
+ew_expect_rc 13 "job A's UD QP with Q_Key 0x1235 is refused" \
 	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1235
-expect_rc 0 "job A's UD QP with its Q_Key 0x1234 is allowed" \
+ew_expect_rc 0 "job A's UD QP with its Q_Key 0x1234 is allowed" \
 	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1234
+
+# --- revocation: the orchestrator removes each node from the other's job A
+# during traffic (4). Both live QPs go to the error state and both ends of
+# the connection stop with an error.
+if [ "$EW_NODE" -eq 0 ]; then
+	ew_in_cg_bg /ewA timeout 120 stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" \
+		-p "$PORT" -n 1000000 >"$EW_TMP/rv.out" 2>&1
+	_pid=$EW_BG_PID
+	BG_PIDS="$BG_PIDS $_pid"
+	ew_wait_listen "$PORT" || ew_diag "revocation server does not listen"
+	barrier rv-listen
+else
+	barrier rv-listen
+	ew_in_cg_bg /ewA timeout 120 stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" \
+		-p "$PORT" -n 1000000 "$EW_PEER_IP" >"$EW_TMP/rv.out" 2>&1
+	_pid=$EW_BG_PID
+	BG_PIDS="$BG_PIDS $_pid"
+fi
+ew_check "job A traffic between the nodes runs" \
+	ew_wait_for 30 grep -q 'remote address' "$EW_TMP/rv.out"
+sleep 2
+barrier rv-running
+ew_dmesg_mark
+ew_check "peer $EW_PEER_IP removed from job A during traffic" \
+	"$CTL" peer del A "$EW_PEER_IP"
+ew_check "the live QP is revoked" ew_dmesg_wait 'job [0-9]+: revoked qpn' 5
+ew_check "rc_pingpong stops with an error" sh -c "
+	ew_n=0
+	while kill -0 $_pid 2>/dev/null && [ \$ew_n -lt 150 ]; do sleep 0.2; ew_n=\$((ew_n + 1)); done
+	! kill -0 $_pid 2>/dev/null && ! grep -q '^1000000 iters' '$EW_TMP/rv.out'"
+wait "$_pid" 2>/dev/null
+barrier rv-done
 
 # --- end (1) ---------------------------------------------------------------------
 barrier end

@@ -93,13 +93,16 @@ enum eastwest_gid_type {
 };
 
 /**
- * enum eastwest_op - The control-path operation that was checked.
+ * enum eastwest_op - The control-path operation that was checked; revoke: the
+ *   module moved a live QP to the error state because its policy no longer
+ *   allows it.
  */
 enum eastwest_op {
 	EASTWEST_OP_MODIFY_QP = 1,
 	EASTWEST_OP_CREATE_AH,
 	EASTWEST_OP_CREATE_QP,
 	EASTWEST_OP_DEVX_CONTEXT,
+	EASTWEST_OP_REVOKE,
 };
 
 enum {
@@ -254,6 +257,9 @@ enum {
 	EASTWEST_CMD_CONFIG_GET,
 	EASTWEST_CMD_CONFIG_SET,
 	EASTWEST_CMD_DENY_NTF,
+	EASTWEST_CMD_REVOKE_NTF,
+	EASTWEST_CMD_DEV_ADD_NTF,
+	EASTWEST_CMD_DEV_DEL_NTF,
 
 	__EASTWEST_CMD_MAX,
 	EASTWEST_CMD_MAX = (__EASTWEST_CMD_MAX - 1)

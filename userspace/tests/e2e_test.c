@@ -390,7 +390,7 @@ static void test_monitor(void **state)
 	fake.events = 2;
 	fake.unload = true;
 	assert_int_equal(RUN("-j", "monitor"), EW_FAIL);
-	has(out, "{\"mode\":\"audit\",\"op\":\"modify-qp\",\"reason\":\"peer\",\"job_id\":3,"
+	has(out, "{\"event\":\"deny\",\"mode\":\"audit\",\"op\":\"modify-qp\",\"reason\":\"peer\",\"job_id\":3,"
 	    "\"pid\":813,\"port\":1,\"qpn\":17,\"dest_qpn\":18,\"comm\":\"bad app\\n\","
 	    "\"cgroup_id\":77,\"dev_name\":\"rxe0\",\"dest_gid\":\"198.51.100.9\"}\n");
 
