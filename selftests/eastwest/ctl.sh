@@ -65,7 +65,7 @@ ew_expect_rc 0 "job add prints the new id" \
 ew_check "the id is a number" out_has '^[0-9]+$'
 ew_expect_rc 0 "job show -j" "$CTL" -j job show c1
 ew_check "job show reports every attribute" \
-	sh -c "grep -q '\"/ewc1\"' '$EW_TMP/out' && grep -q '\"vlan\": *100' '$EW_TMP/out' && grep -q '0x8001' '$EW_TMP/out'"
+	sh -c "grep -q '\"/ewc1\"' '$EW_OUT' && grep -q '\"vlan\": *100' '$EW_OUT' && grep -q '0x8001' '$EW_OUT'"
 ew_expect_rc 0 "job set replaces the netdev list and mode" \
 	"$CTL" job set c1 mode audit netdev lo
 ew_check "job show sees the change" \
