@@ -88,6 +88,7 @@ void ew_print_counters(const struct ew_counters *c)
 	       v[EASTWEST_A_COUNTERS_DENIED_UNPROTECTED_PATH],
 	       v[EASTWEST_A_COUNTERS_DENIED_NOT_ADMITTED],
 	       v[EASTWEST_A_COUNTERS_DENIED_INTERNAL]);
+	printf(INDENT "        devx %llu\n", v[EASTWEST_A_COUNTERS_DENIED_DEVX]);
 }
 
 void ew_print_dev(const struct ew_dev *dev)
