@@ -153,12 +153,16 @@ static void print_line(struct event *ev)
 {
 	char buf[EW_PEER_STRLEN];
 
-	printf("%s %s reason %s",
-	       ev->revoke ? "revoke" :
-	       HAS(ev, EASTWEST_A_EVENT_MODE) &&
-	       ev->u32[EASTWEST_A_EVENT_MODE] == EASTWEST_MODE_AUDIT ? "audit" : "deny",
-	       ew_enum_name(&ew_op_names, ev->u32[EASTWEST_A_EVENT_OP]),
-	       ew_enum_name(&ew_reason_names, ev->u32[EASTWEST_A_EVENT_REASON]));
+	if (ev->revoke)
+		printf("revoke reason %s",
+		       ew_enum_name(&ew_reason_names, ev->u32[EASTWEST_A_EVENT_REASON]));
+	else
+		printf("%s %s reason %s",
+		       HAS(ev, EASTWEST_A_EVENT_MODE) &&
+		       ev->u32[EASTWEST_A_EVENT_MODE] == EASTWEST_MODE_AUDIT ?
+		       "audit" : "deny",
+		       ew_enum_name(&ew_op_names, ev->u32[EASTWEST_A_EVENT_OP]),
+		       ew_enum_name(&ew_reason_names, ev->u32[EASTWEST_A_EVENT_REASON]));
 	if (HAS(ev, EASTWEST_A_EVENT_JOB_ID))
 		printf(" job %u", ev->u32[EASTWEST_A_EVENT_JOB_ID]);
 	else
