@@ -246,6 +246,12 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	/* Special QPs are the kernel's (MADs), never a job's. */
 	if (real->qp_type == IB_QPT_SMI || real->qp_type == IB_QPT_GSI)
 		return false;
+	/*
+	 * Hot path: most modifies (timeouts, RTS->SQD, ->ERR/RESET) touch
+	 * nothing policed or counted; skip the caller's cgroup walk for them.
+	 */
+	if (!(mask & (EW_QP_POLICED_MASK | IB_QP_RQ_PSN | IB_QP_SQ_PSN)))
+		return false;
 
 	rcu_read_lock();
 	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT &&
