@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Out-of-line helpers behind compat.h, for kernels older than 6.2.
+ * Out-of-line helpers behind compat.h.
  */
 
+#include <linux/netdevice.h>
 #include <linux/spinlock.h>
 
 #include "compat.h"
@@ -25,3 +26,12 @@ char *ew_compat_extack_buf(void)
 	return ew_extack_ring[slot];
 }
 #endif
+
+bool ew_xfrmdev_packet_offload(const struct net_device *dev)
+{
+#if defined(CONFIG_XFRM_OFFLOAD) && LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return dev->xfrmdev_ops && dev->xfrmdev_ops->xdo_dev_policy_add;
+#else
+	return false;
+#endif
+}

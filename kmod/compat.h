@@ -8,6 +8,7 @@
 #ifndef _EW_COMPAT_H
 #define _EW_COMPAT_H
 
+#include <linux/types.h>
 #include <linux/version.h>
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
@@ -51,5 +52,14 @@ static inline void *genlmsg_iput(struct sk_buff *skb,
 /* Dumps' parsed request attributes: genl_info_dump(cb)->attrs on 6.2+. */
 #define genl_info_dump(cb)	genl_dumpit_info(cb)
 #endif /* < 6.2 */
+
+struct net_device;
+
+/*
+ * Can the netdev's driver offload whole ESP packets (XFRM_DEV_OFFLOAD_PACKET)?
+ * Packet offload, and the xfrmdev_ops->xdo_dev_policy_add() that marks a
+ * driver capable of it, arrived in 6.2: never on older kernels.
+ */
+bool ew_xfrmdev_packet_offload(const struct net_device *dev);
 
 #endif /* _EW_COMPAT_H */

@@ -83,6 +83,17 @@ void ew_event_report(const struct ew_event *ev)
 		schedule_work(&ew_event_work);
 }
 
+/**
+ * ew_reason_name() - the log text of an enum eastwest_reason
+ * @reason: the reason
+ */
+const char *ew_reason_name(u32 reason)
+{
+	if (reason >= ARRAY_SIZE(ew_reason_names) || !ew_reason_names[reason])
+		return "unknown reason";
+	return ew_reason_names[reason];
+}
+
 static void ew_event_log(const struct ew_event *ev)
 {
 	if (ev->cmd != EASTWEST_CMD_DENY_NTF)

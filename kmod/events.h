@@ -30,6 +30,7 @@ struct ew_event {
 };
 
 void ew_event_report(const struct ew_event *ev);
+const char *ew_reason_name(u32 reason);
 void ew_event_dev(u32 cmd, struct ib_device *ibdev);
 int ew_events_init(void);
 void ew_events_exit(void);

@@ -37,6 +37,7 @@
 #include "hooks.h"
 #include "job.h"
 #include "policy.h"
+#include "protect.h"
 #include "qptrack.h"
 #include "registry.h"
 
@@ -76,6 +77,12 @@ static void ew_caller_get(struct ew_caller *c)
 	c->pol = c->job ? ew_job_policy(c->job) : NULL;
 }
 
+/* Does the caller's job require a protected path (so it must be evaluated)? */
+static bool ew_caller_wants_protection(const struct ew_caller *c)
+{
+	return c->pol && c->pol->encrypt != EASTWEST_ENCRYPT_NONE;
+}
+
 /* Processes in no job under a default of allow are not policed at all. */
 static bool ew_caller_unpoliced(const struct ew_caller *c)
 {
@@ -110,6 +117,20 @@ static int ew_resolve_src(struct ib_device *dev, u32 port, u32 sgid_index,
 	return ret;
 }
 
+/* How the path is protected now (GRH paths; atomic-safe). */
+static void ew_path_resolve_protection(struct ib_device *dev,
+				       struct ew_path *path)
+{
+	struct ew_protection prot;
+	u32 ifindex;
+
+	path->protection = 0;
+	if (!ew_path_protection(dev, path->port, path->sgid_index, path->dgid,
+				&prot, &ifindex))
+		path->protection = prot.flags;
+	path->has_protection = true;
+}
+
 /* P_Key indices to values, through the core's cache (atomic-safe). */
 static int ew_request_resolve_pkeys(struct ib_device *dev,
 				    struct ew_request *req)
@@ -130,7 +151,8 @@ static int ew_request_resolve_pkeys(struct ib_device *dev,
  * @req: a request recorded by the modify hook; its values are updated
  *
  * After a GID or P_Key table change the same indices may name other
- * values (or nothing). Context: any (cached lookups only).
+ * values (or nothing); the protection of each path is evaluated again.
+ * Context: any (cached lookups and route lookups only).
  * Return: 0, or an error if an index no longer resolves.
  */
 int ew_request_refresh(struct ib_device *dev, struct ew_request *req)
@@ -150,13 +172,17 @@ int ew_request_refresh(struct ib_device *dev, struct ew_request *req)
 		if (ret && ret != -ENODEV)
 			return ret;
 		path->has_src = !ret;
+		ew_path_resolve_protection(dev, path);
 	}
 	return 0;
 }
 
-/* Translate an address vector; false if it cannot be evaluated. */
+/*
+ * Translate an address vector; false if it cannot be evaluated. The path's
+ * protection costs route lookups: only evaluated when @want_protection.
+ */
 static bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
-			    struct ew_path *path)
+			    struct ew_path *path, bool want_protection)
 {
 	u32 port = rdma_ah_get_port_num(ah);
 	const struct ib_global_route *grh;
@@ -177,6 +203,8 @@ static bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah
 		path->has_src = true;
 	else if (ret != -ENODEV)
 		return false;
+	if (want_protection)
+		ew_path_resolve_protection(dev, path);
 	return true;
 }
 
@@ -285,13 +313,15 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	}
 	if (mask & IB_QP_AV) {
 		req.has_av = true;
-		if (!ew_path_from_ah(dev, &attr->ah_attr, &req.paths[req.n_paths++]))
+		if (!ew_path_from_ah(dev, &attr->ah_attr, &req.paths[req.n_paths++],
+				     ew_caller_wants_protection(&c)))
 			internal = EASTWEST_REASON_INTERNAL;
 	}
 	if (mask & IB_QP_ALT_PATH) {
 		req.has_alt = true;
 		if (!ew_path_from_ah(dev, &attr->alt_ah_attr,
-				     &req.paths[req.n_paths++]))
+				     &req.paths[req.n_paths++],
+				     ew_caller_wants_protection(&c)))
 			internal = EASTWEST_REASON_INTERNAL;
 	}
 
@@ -337,7 +367,8 @@ static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
 		rcu_read_unlock();
 		return false;
 	}
-	if (!ew_path_from_ah(dev, ah, &req.paths[0]))
+	if (!ew_path_from_ah(dev, ah, &req.paths[0],
+			     ew_caller_wants_protection(&c)))
 		internal = EASTWEST_REASON_INTERNAL;
 	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
 	ev.port = rdma_ah_get_port_num(ah);

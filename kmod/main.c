@@ -18,6 +18,7 @@
 #include "job.h"
 #include "netlink.h"
 #include "peers.h"
+#include "protect.h"
 #include "qptrack.h"
 #include "registry.h"
 
@@ -37,9 +38,12 @@ static int __init ew_init(void)
 	ret = ew_registry_init();
 	if (ret)
 		goto err_qptrack;
-	ret = ew_netlink_init();
+	ret = ew_protect_init();
 	if (ret)
 		goto err_registry;
+	ret = ew_netlink_init();
+	if (ret)
+		goto err_protect;
 	ret = ew_events_init();
 	if (ret)
 		goto err_netlink;
@@ -57,6 +61,8 @@ err_events:
 	ew_events_exit();
 err_netlink:
 	ew_netlink_exit();
+err_protect:
+	ew_protect_exit();
 err_registry:
 	ew_registry_exit();
 err_qptrack:
@@ -70,7 +76,8 @@ err_config:
 
 /*
  * Reverse order: no more decisions (hooks), no more events, no more
- * requests (netlink) and device events (registry) that could revoke, then
+ * requests (netlink), protection changes and device events (registry) that
+ * could revoke, then
  * the QP records, the jobs and their peers.
  */
 static void __exit ew_exit(void)
@@ -78,6 +85,7 @@ static void __exit ew_exit(void)
 	ew_hooks_exit();
 	ew_events_exit();
 	ew_netlink_exit();
+	ew_protect_exit();
 	ew_registry_exit();
 	ew_qptrack_exit();
 	mutex_lock(&ew_config_lock);

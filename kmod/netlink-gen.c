@@ -100,8 +100,23 @@ const struct nla_policy eastwest_config_set_nl_policy[EASTWEST_A_CONFIG_DEFAULT_
 	[EASTWEST_A_CONFIG_DEFAULT_ACTION] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
+/* EASTWEST_CMD_PATH_GET - do */
+const struct nla_policy eastwest_path_get_nl_policy[EASTWEST_A_PATH_DGID + 1] = {
+	[EASTWEST_A_PATH_DEV_INDEX] = { .type = NLA_U32, },
+	[EASTWEST_A_PATH_DEV_NAME] = { .type = NLA_NUL_STRING, },
+	[EASTWEST_A_PATH_PORT] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EASTWEST_A_PATH_SGID_INDEX] = { .type = NLA_U32, },
+	[EASTWEST_A_PATH_DGID] = NLA_POLICY_EXACT_LEN(16),
+};
+
+/* EASTWEST_CMD_FABRIC_SET - do */
+const struct nla_policy eastwest_fabric_set_nl_policy[EASTWEST_A_FABRIC_PHYSICAL + 1] = {
+	[EASTWEST_A_FABRIC_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[EASTWEST_A_FABRIC_PHYSICAL] = NLA_POLICY_MAX(NLA_U8, 1),
+};
+
 /* Ops table for eastwest */
-const struct genl_ops eastwest_nl_ops[10] = {
+const struct genl_ops eastwest_nl_ops[12] = {
 	{
 		.cmd		= EASTWEST_CMD_JOB_GET,
 		.doit		= eastwest_nl_job_get_doit,
@@ -171,6 +186,19 @@ const struct genl_ops eastwest_nl_ops[10] = {
 		.doit		= eastwest_nl_config_set_doit,
 		.policy		= eastwest_config_set_nl_policy,
 		.maxattr	= EASTWEST_A_CONFIG_DEFAULT_ACTION,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= EASTWEST_CMD_PATH_GET,
+		.doit		= eastwest_nl_path_get_doit,
+		.policy		= eastwest_path_get_nl_policy,
+		.maxattr	= EASTWEST_A_PATH_DGID,
+	},
+	{
+		.cmd		= EASTWEST_CMD_FABRIC_SET,
+		.doit		= eastwest_nl_fabric_set_doit,
+		.policy		= eastwest_fabric_set_nl_policy,
+		.maxattr	= EASTWEST_A_FABRIC_PHYSICAL,
 		.flags		= GENL_ADMIN_PERM,
 	},
 };

@@ -26,6 +26,7 @@
 #include "job.h"
 #include "netlink.h"
 #include "peers.h"
+#include "protect.h"
 #include "qptrack.h"
 #include "registry.h"
 
@@ -750,6 +751,17 @@ static const u32 ew_gid_types[] = {
 	[IB_GID_TYPE_ROCE_UDP_ENCAP] = EASTWEST_GID_TYPE_ROCE_V2,
 };
 
+static int ew_nl_put_macsec(struct sk_buff *skb, const struct ew_protection *prot,
+			    int ifindex_type, int offload_type)
+{
+	if (!(prot->flags & EASTWEST_PROTECTION_MACSEC))
+		return 0;
+	if (nla_put_u32(skb, ifindex_type, prot->macsec_ifindex) ||
+	    nla_put_u32(skb, offload_type, prot->macsec_offload))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int ew_nl_put_gid(struct sk_buff *skb, const struct ib_gid_attr *attr)
 {
 	struct net_device *ndev;
@@ -770,11 +782,20 @@ static int ew_nl_put_gid(struct sk_buff *skb, const struct ib_gid_attr *attr)
 	if (!IS_ERR(ndev)) {
 		u32 vrf = l3mdev_master_ifindex_rcu(ndev);
 
+		struct ew_protection prot = {};
+
+		ew_netdev_protection(attr->device, ndev, &prot);
 		if (nla_put_u32(skb, EASTWEST_A_GID_IFINDEX, ndev->ifindex) ||
 		    nla_put_string(skb, EASTWEST_A_GID_IFNAME, ndev->name) ||
 		    (is_vlan_dev(ndev) &&
 		     nla_put_u16(skb, EASTWEST_A_GID_VLAN, vlan_dev_vlan_id(ndev))) ||
-		    (vrf && nla_put_u32(skb, EASTWEST_A_GID_VRF, vrf)))
+		    (vrf && nla_put_u32(skb, EASTWEST_A_GID_VRF, vrf)) ||
+		    nla_put_u32(skb, EASTWEST_A_GID_MTU, READ_ONCE(ndev->mtu)) ||
+		    nla_put_u32(skb, EASTWEST_A_GID_PROTECTION, prot.flags) ||
+		    nla_put_u32(skb, EASTWEST_A_GID_OFFLOAD_CAPS,
+				ew_netdev_offload_caps(ndev)) ||
+		    ew_nl_put_macsec(skb, &prot, EASTWEST_A_GID_MACSEC_IFINDEX,
+				     EASTWEST_A_GID_MACSEC_OFFLOAD))
 			ret = -EMSGSIZE;
 	}
 	rcu_read_unlock();
@@ -924,6 +945,114 @@ int eastwest_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return ret ? ret : skb->len;
 }
 
+/* ---- path protection --------------------------------------------------- */
+
+int eastwest_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	struct ew_protection prot;
+	struct ib_device *ibdev;
+	u32 port, sgid_index, ifindex;
+	struct sk_buff *msg;
+	struct ew_dev *dev;
+	void *hdr;
+	int ret;
+
+	if (!attrs[EASTWEST_A_PATH_DEV_INDEX] && !attrs[EASTWEST_A_PATH_DEV_NAME]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "path-get needs dev-index or dev-name");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PATH_SGID_INDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PATH_DGID))
+		return -EINVAL;
+	port = attrs[EASTWEST_A_PATH_PORT] ?
+	       nla_get_u32(attrs[EASTWEST_A_PATH_PORT]) : 1;
+	sgid_index = nla_get_u32(attrs[EASTWEST_A_PATH_SGID_INDEX]);
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_iput(msg, info);
+	if (!hdr) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	ew_registry_lock();
+	if (attrs[EASTWEST_A_PATH_DEV_INDEX])
+		dev = ew_registry_find_by_index(nla_get_u32(attrs[EASTWEST_A_PATH_DEV_INDEX]));
+	else
+		dev = ew_registry_find_by_name(nla_data(attrs[EASTWEST_A_PATH_DEV_NAME]));
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    attrs[EASTWEST_A_PATH_DEV_INDEX] ?:
+				    attrs[EASTWEST_A_PATH_DEV_NAME],
+				    "no such RDMA device");
+		ret = -ENODEV;
+		goto out;
+	}
+	ibdev = dev->ibdev;
+	if (!rdma_is_port_valid(ibdev, port)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[EASTWEST_A_PATH_PORT],
+				    "no such port on this device");
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = ew_path_protection(ibdev, port, sgid_index,
+				 nla_data(attrs[EASTWEST_A_PATH_DGID]), &prot,
+				 &ifindex);
+	if (ret == -ENODEV) {
+		/* InfiniBand GID: no netdev, nothing here protects it. */
+		ret = 0;
+	} else if (ret) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[EASTWEST_A_PATH_SGID_INDEX],
+				    "no GID at this index");
+		goto out;
+	}
+	if (nla_put_u32(msg, EASTWEST_A_PATH_DEV_INDEX, ibdev->index) ||
+	    nla_put_string(msg, EASTWEST_A_PATH_DEV_NAME, dev_name(&ibdev->dev)) ||
+	    nla_put_u32(msg, EASTWEST_A_PATH_PORT, port) ||
+	    nla_put_u32(msg, EASTWEST_A_PATH_SGID_INDEX, sgid_index) ||
+	    nla_put(msg, EASTWEST_A_PATH_DGID, 16,
+		    nla_data(attrs[EASTWEST_A_PATH_DGID])) ||
+	    nla_put_u32(msg, EASTWEST_A_PATH_PROTECTION, prot.flags) ||
+	    (ifindex && nla_put_u32(msg, EASTWEST_A_PATH_IFINDEX, ifindex)) ||
+	    ew_nl_put_macsec(msg, &prot, EASTWEST_A_PATH_MACSEC_IFINDEX,
+			     EASTWEST_A_PATH_MACSEC_OFFLOAD) ||
+	    ((prot.flags & EASTWEST_PROTECTION_IPSEC) &&
+	     nla_put_u32(msg, EASTWEST_A_PATH_IPSEC_SPI, prot.ipsec_spi)))
+		ret = -EMSGSIZE;
+out:
+	ew_registry_unlock();
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+int eastwest_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	bool physical;
+	u32 ifindex;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_FABRIC_IFINDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, EASTWEST_A_FABRIC_PHYSICAL))
+		return -EINVAL;
+	ifindex = nla_get_u32(attrs[EASTWEST_A_FABRIC_IFINDEX]);
+	physical = nla_get_u8(attrs[EASTWEST_A_FABRIC_PHYSICAL]);
+	ret = ew_fabric_set(ifindex, physical, info->extack);
+	if (ret == -ENODEV)
+		NL_SET_BAD_ATTR(info->extack, attrs[EASTWEST_A_FABRIC_IFINDEX]);
+	else if (!ret)
+		pr_info("netdev %u %s a dedicated fabric\n", ifindex,
+			physical ? "declared" : "no longer declared");
+	return ret;
+}
+
 /* ---- global configuration ---------------------------------------------- */
 
 int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -949,7 +1078,8 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_JOB_COUNT, ew_jobs_count()) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_PEER_COUNT, ew_peers_total()) ||
 	    ew_nl_put_counters(msg, EASTWEST_A_CONFIG_COUNTERS,
-			       ew_global_counters())) {
+			       ew_global_counters()) ||
+	    ew_fabric_put_physical(msg, EASTWEST_A_CONFIG_PHYSICAL_IFINDEX)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

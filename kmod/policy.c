@@ -8,7 +8,8 @@
  * (an empty peer list admits nothing); the source netdev must match one of
  * the job's netdev rules and the P_Key one of its P_Keys (empty lists do not
  * restrict); a UD Q_Key must never be privileged and must equal the job's
- * Q_Key when it has one; jobs may not create RAW_PACKET QPs.
+ * Q_Key when it has one; jobs may not create RAW_PACKET QPs; a job that
+ * requires encryption may only use paths with that protection.
  */
 
 #include <linux/export.h>
@@ -81,6 +82,31 @@ bool ew_src_allowed(const struct ew_job_policy *pol, const struct ew_src *src)
 	return false;
 }
 
+/**
+ * ew_encrypt_satisfied() - does a path's protection meet a job's requirement?
+ * @encrypt: enum eastwest_encrypt of the job
+ * @protection: enum eastwest_protection bits of the path
+ *
+ * "any" accepts MACsec, IPsec or a declared dedicated fabric; "macsec" and
+ * "ipsec" accept only that protection. An unknown requirement is not met.
+ */
+bool ew_encrypt_satisfied(u32 encrypt, u32 protection)
+{
+	switch (encrypt) {
+	case EASTWEST_ENCRYPT_NONE:
+		return true;
+	case EASTWEST_ENCRYPT_ANY:
+		return protection & (EASTWEST_PROTECTION_MACSEC |
+				     EASTWEST_PROTECTION_IPSEC |
+				     EASTWEST_PROTECTION_PHYSICAL);
+	case EASTWEST_ENCRYPT_MACSEC:
+		return protection & EASTWEST_PROTECTION_MACSEC;
+	case EASTWEST_ENCRYPT_IPSEC:
+		return protection & EASTWEST_PROTECTION_IPSEC;
+	}
+	return false;
+}
+
 static u32 ew_path_check(const struct ew_job *job,
 			 const struct ew_job_policy *pol,
 			 const struct ew_path *path)
@@ -93,10 +119,18 @@ static u32 ew_path_check(const struct ew_job *job,
 		return EASTWEST_REASON_SRC_NETDEV;
 	}
 
-	if (path->has_grh)
-		return ew_peer_match_gid(job, path->dgid, NULL) ?
-			0 : EASTWEST_REASON_PEER;
-	return ew_peer_match_lid(job, path->dlid) ? 0 : EASTWEST_REASON_PEER;
+	if (path->has_grh) {
+		if (!ew_peer_match_gid(job, path->dgid, NULL))
+			return EASTWEST_REASON_PEER;
+	} else if (!ew_peer_match_lid(job, path->dlid)) {
+		return EASTWEST_REASON_PEER;
+	}
+
+	/* Not evaluated (or a LID-only path): nothing is known to protect it. */
+	if (!ew_encrypt_satisfied(pol->encrypt, path->has_protection ?
+				  path->protection : 0))
+		return EASTWEST_REASON_UNPROTECTED_PATH;
+	return 0;
 }
 
 /**

@@ -22,6 +22,8 @@ struct ew_src {
  * @dlid: destination LID (IB without GRH)
  * @has_src: @src was resolved (RoCE: the source GID has a netdev)
  * @src: source netdev
+ * @has_protection: @protection was evaluated (only when a rule needs it)
+ * @protection: enum eastwest_protection bits of the path
  */
 struct ew_path {
 	bool has_grh;
@@ -29,6 +31,8 @@ struct ew_path {
 	u16 dlid;
 	bool has_src;
 	struct ew_src src;
+	bool has_protection;
+	u32 protection;
 	/* Where @src came from, to resolve it again after GID changes. */
 	u32 port;
 	u32 sgid_index;
@@ -78,6 +82,7 @@ struct ew_verdict {
 #define EW_QKEY_PRIVILEGED	0x80000000u
 
 bool ew_pkey_allowed(const struct ew_job_policy *pol, u16 pkey);
+bool ew_encrypt_satisfied(u32 encrypt, u32 protection);
 bool ew_src_allowed(const struct ew_job_policy *pol, const struct ew_src *src);
 u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
 		    const struct ew_request *req);

@@ -10,7 +10,11 @@
  * Destroyed QPs leave no record (the destroy hook drops it).
  *
  * DOC: Locking - ew_qp_lock (a spinlock: the hooks run with preemption
- * disabled) protects the table and every record. A revoker marks a record
+ * disabled) protects the table and every record. It is only taken in
+ * process context, with bottom halves off rather than interrupts: a re-check
+ * under it evaluates path protection, whose route and XFRM lookups disable
+ * and re-enable bottom halves themselves, which is not allowed with
+ * interrupts off. A revoker marks a record
  * `revoking`, drops the lock and calls ib_modify_qp(); a destroy that meets
  * a record being revoked must not free the QP under the revoker, so the
  * destroy hook sends it through ew_destroy_qp_after_revoke(), which sleeps
@@ -138,19 +142,18 @@ int ew_qp_track(struct ew_job *job, struct ib_qp *qp,
 		const struct ew_request *req)
 {
 	struct ew_qp *rec, *fresh = NULL;
-	unsigned long flags;
 
-	spin_lock_irqsave(&ew_qp_lock, flags);
+	spin_lock_bh(&ew_qp_lock);
 	rec = ew_qp_find(qp);
 	if (!rec) {
-		spin_unlock_irqrestore(&ew_qp_lock, flags);
+		spin_unlock_bh(&ew_qp_lock);
 		fresh = kmem_cache_zalloc(ew_qp_cache, GFP_ATOMIC | __GFP_NOWARN);
 		if (!fresh)
 			return -ENOMEM;
 		fresh->qp = qp;
 		fresh->qpn = qp->qp_num;
 		fresh->job_id = job->id;
-		spin_lock_irqsave(&ew_qp_lock, flags);
+		spin_lock_bh(&ew_qp_lock);
 		rec = ew_qp_find(qp);
 		if (!rec) {
 			rec = fresh;
@@ -167,7 +170,7 @@ int ew_qp_track(struct ew_job *job, struct ib_qp *qp,
 		memset(&rec->req, 0, sizeof(rec->req));
 	}
 	ew_qp_merge(&rec->req, req);
-	spin_unlock_irqrestore(&ew_qp_lock, flags);
+	spin_unlock_bh(&ew_qp_lock);
 	if (fresh)
 		kmem_cache_free(ew_qp_cache, fresh);
 	return 0;
@@ -184,19 +187,18 @@ int ew_qp_track(struct ew_job *job, struct ib_qp *qp,
 bool ew_qp_untrack(struct ib_qp *qp)
 {
 	struct ew_qp *rec;
-	unsigned long flags;
 
-	spin_lock_irqsave(&ew_qp_lock, flags);
+	spin_lock_bh(&ew_qp_lock);
 	rec = ew_qp_find(qp);
 	if (rec && rec->revoking) {
-		spin_unlock_irqrestore(&ew_qp_lock, flags);
+		spin_unlock_bh(&ew_qp_lock);
 		return false;
 	}
 	if (rec) {
 		hash_del(&rec->node);
 		ew_qp_count(rec->job_id, -1);
 	}
-	spin_unlock_irqrestore(&ew_qp_lock, flags);
+	spin_unlock_bh(&ew_qp_lock);
 	if (rec)
 		kmem_cache_free(ew_qp_cache, rec);
 	return true;
@@ -205,13 +207,12 @@ bool ew_qp_untrack(struct ib_qp *qp)
 static bool ew_qp_is_revoking(struct ib_qp *qp)
 {
 	struct ew_qp *rec;
-	unsigned long flags;
 	bool busy;
 
-	spin_lock_irqsave(&ew_qp_lock, flags);
+	spin_lock_bh(&ew_qp_lock);
 	rec = ew_qp_find(qp);
 	busy = rec && rec->revoking;
-	spin_unlock_irqrestore(&ew_qp_lock, flags);
+	spin_unlock_bh(&ew_qp_lock);
 	return busy;
 }
 
@@ -248,56 +249,87 @@ static void ew_qp_to_error(struct ib_qp *qp)
 	};
 
 	ib_modify_qp(qp, &attr, IB_QP_STATE);
-	if (qp->event_handler && qp->qp_context)
+	/*
+	 * Unlike security.c we do not require a qp_context: uverbs QPs (the
+	 * only ones tracked) have none, and their handler does not use it.
+	 */
+	if (qp->event_handler)
 		qp->event_handler(&event, qp->qp_context);
 }
 
 /*
  * Which records a revocation pass takes: those of one job its rules now
- * refuse (@job NULL: the job is gone, all of them), or those on one device
- * whose indices no longer resolve or now resolve to something refused.
+ * refuse (@job NULL: the job is gone, all of them), those on one device
+ * whose indices no longer resolve or now resolve to something refused, or
+ * (@protection) those of jobs requiring protection whose path lost it.
  */
 struct ew_revoke_sel {
 	u32 job_id;
 	struct ew_job *job;
 	struct ib_device *dev;
+	bool protection;
 };
+
+/* Check a record against its job's rules with its indices resolved anew. */
+static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
+{
+	struct ew_request req = rec->req;
+	const struct ew_job_policy *pol;
+	struct ew_job *job;
+	u32 reason;
+
+	rcu_read_lock();
+	job = ew_job_find(rec->job_id);
+	if (!job) {
+		rcu_read_unlock();
+		return EASTWEST_REASON_NO_JOB;
+	}
+	pol = ew_job_policy(job);
+	if (only_if_protected && pol->encrypt == EASTWEST_ENCRYPT_NONE) {
+		rcu_read_unlock();
+		return 0;
+	}
+	if (ew_request_refresh(rec->qp->device, &req)) {
+		rcu_read_unlock();
+		return EASTWEST_REASON_INTERNAL;
+	}
+	reason = ew_policy_check(job, pol, &req);
+	/* A job in audit mode is reported, never revoked. */
+	if (reason && pol->mode == EASTWEST_MODE_AUDIT) {
+		pr_info_ratelimited("audit: job %u: qpn 0x%x would be revoked\n",
+				    rec->job_id, rec->qpn);
+		reason = 0;
+	}
+	rcu_read_unlock();
+	return reason;
+}
 
 /* Why this record must be revoked, or 0 to keep it. */
 static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel)
 {
+	const struct ew_job_policy *pol;
 	struct ew_request req;
-	struct ew_job *job;
 	u32 reason;
 
-	if (sel->dev) {
-		if (rec->qp->device != sel->dev)
-			return 0;
-		req = rec->req;
-		if (ew_request_refresh(sel->dev, &req))
-			return EASTWEST_REASON_INTERNAL;
-		rcu_read_lock();
-		job = ew_job_find(rec->job_id);
-		if (!job) {
-			reason = EASTWEST_REASON_NO_JOB;
-		} else {
-			reason = ew_policy_check(job, ew_job_policy(job), &req);
-			/* A job in audit mode is reported, never revoked. */
-			if (reason && ew_job_policy(job)->mode == EASTWEST_MODE_AUDIT) {
-				pr_info_ratelimited("audit: job %u: qpn 0x%x would be revoked\n",
-						    rec->job_id, rec->qpn);
-				reason = 0;
-			}
-		}
-		rcu_read_unlock();
-		return reason;
-	}
+	if (sel->protection)
+		return ew_qp_recheck(rec, true);
+	if (sel->dev)
+		return rec->qp->device == sel->dev ? ew_qp_recheck(rec, false) : 0;
 	if (rec->job_id != sel->job_id)
 		return 0;
 	if (!sel->job)
 		return EASTWEST_REASON_NO_JOB;
 	rcu_read_lock();
-	reason = ew_policy_check(sel->job, ew_job_policy(sel->job), &rec->req);
+	pol = ew_job_policy(sel->job);
+	if (pol->encrypt != EASTWEST_ENCRYPT_NONE) {
+		/* The requirement may be new: evaluate the path's protection. */
+		req = rec->req;
+		reason = ew_request_refresh(rec->qp->device, &req) ?
+			 EASTWEST_REASON_INTERNAL :
+			 ew_policy_check(sel->job, pol, &req);
+	} else {
+		reason = ew_policy_check(sel->job, pol, &rec->req);
+	}
 	rcu_read_unlock();
 	return reason;
 }
@@ -342,14 +374,13 @@ static bool ew_revoke_audited(const struct ew_revoke_sel *sel)
 static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 {
 	unsigned int bkt, n = 0;
-	unsigned long flags;
 	struct ew_qp *rec;
 
-	spin_lock_irqsave(&ew_qp_lock, flags);
+	spin_lock_bh(&ew_qp_lock);
 	hash_for_each(ew_qps, bkt, rec, node)
 		if (ew_qp_doomed(rec, sel))
 			n++;
-	spin_unlock_irqrestore(&ew_qp_lock, flags);
+	spin_unlock_bh(&ew_qp_lock);
 	if (n)
 		pr_info("audit: %u QP(s) would be revoked\n", n);
 }
@@ -358,7 +389,6 @@ static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 {
 	unsigned int bkt, n = 0;
-	unsigned long flags;
 	struct ew_qp *rec;
 	u32 job_id = 0, reason;
 	struct ib_qp *qp;
@@ -371,7 +401,7 @@ static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 	mutex_lock(&ew_revoke_mutex);
 	for (;;) {
 		qp = NULL;
-		spin_lock_irqsave(&ew_qp_lock, flags);
+		spin_lock_bh(&ew_qp_lock);
 		hash_for_each(ew_qps, bkt, rec, node) {
 			if (rec->revoking)
 				continue;
@@ -384,23 +414,24 @@ static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 			ew_qp_report_revoke(rec, qp, reason);
 			break;
 		}
-		spin_unlock_irqrestore(&ew_qp_lock, flags);
+		spin_unlock_bh(&ew_qp_lock);
 		if (!qp)
 			break;
 
 		ew_qp_to_error(qp);
-		pr_info("job %u: revoked qpn 0x%x on %s\n", job_id, qp->qp_num,
-			dev_name(&qp->device->dev));
+		pr_info("job %u: revoked qpn 0x%x on %s: %s\n", job_id,
+			qp->qp_num, dev_name(&qp->device->dev),
+			ew_reason_name(reason));
 		n++;
 
 		/* Done with it: a dead QP keeps no record. */
-		spin_lock_irqsave(&ew_qp_lock, flags);
+		spin_lock_bh(&ew_qp_lock);
 		rec = ew_qp_find(qp);
 		if (rec) {
 			hash_del(&rec->node);
 			ew_qp_count(rec->job_id, -1);
 		}
-		spin_unlock_irqrestore(&ew_qp_lock, flags);
+		spin_unlock_bh(&ew_qp_lock);
 		if (rec)
 			kmem_cache_free(ew_qp_cache, rec);
 		wake_up_all(&ew_revoke_wq);
@@ -448,6 +479,19 @@ unsigned int ew_qp_revalidate_job(struct ew_job *job)
 unsigned int ew_qp_revalidate_dev(struct ib_device *dev)
 {
 	struct ew_revoke_sel sel = { .dev = dev };
+
+	return ew_qp_revoke(&sel);
+}
+
+/**
+ * ew_qp_revalidate_protection() - after a MACsec, XFRM or fabric change,
+ * revoke the QPs of jobs requiring protection whose path lost it
+ *
+ * Context: process context, sleeps.
+ */
+unsigned int ew_qp_revalidate_protection(void)
+{
+	struct ew_revoke_sel sel = { .protection = true };
 
 	return ew_qp_revoke(&sel);
 }

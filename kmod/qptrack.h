@@ -17,6 +17,7 @@ unsigned int ew_qp_revoke_job(u32 job_id);
 unsigned int ew_qp_revalidate_job(struct ew_job *job);
 struct ib_device;
 unsigned int ew_qp_revalidate_dev(struct ib_device *dev);
+unsigned int ew_qp_revalidate_protection(void);
 int ew_qptrack_init(void);
 void ew_qptrack_exit(void);
 

@@ -457,6 +457,83 @@ static void ew_test_job_change_swaps_policy(struct kunit *test)
 	ew_test_job_delete(job);
 }
 
+/* ---- path protection against an encrypt requirement ------------------ */
+
+#define PROT_M	EASTWEST_PROTECTION_MACSEC
+#define PROT_I	EASTWEST_PROTECTION_IPSEC
+#define PROT_P	EASTWEST_PROTECTION_PHYSICAL
+
+/* Every requirement against every combination of protections. */
+static void ew_test_encrypt_satisfied(struct kunit *test)
+{
+	u32 prot;
+
+	for (prot = 0; prot <= (PROT_M | PROT_I | PROT_P); prot++) {
+		KUNIT_EXPECT_TRUE(test, ew_encrypt_satisfied(EASTWEST_ENCRYPT_NONE, prot));
+		KUNIT_EXPECT_EQ(test, ew_encrypt_satisfied(EASTWEST_ENCRYPT_ANY, prot),
+				prot != 0);
+		KUNIT_EXPECT_EQ(test, ew_encrypt_satisfied(EASTWEST_ENCRYPT_MACSEC, prot),
+				!!(prot & PROT_M));
+		KUNIT_EXPECT_EQ(test, ew_encrypt_satisfied(EASTWEST_ENCRYPT_IPSEC, prot),
+				!!(prot & PROT_I));
+		/* A requirement this module does not know is never met. */
+		KUNIT_EXPECT_FALSE(test, ew_encrypt_satisfied(EASTWEST_ENCRYPT_IPSEC + 1,
+							      prot));
+	}
+}
+
+#define PATH_PROT(gid, prot) { .has_grh = true, .dgid = gid, .has_src = true, \
+	.src = { .ifindex = 3 }, .has_protection = true, .protection = prot }
+
+static void ew_test_encrypt_decide(struct kunit *test)
+{
+	static const struct {
+		u32 encrypt;
+		struct ew_path path;
+		u32 reason;
+	} cases[] = {
+		{ EASTWEST_ENCRYPT_MACSEC, PATH_PROT(V4(192, 0, 2, 9), PROT_M), 0 },
+		{ EASTWEST_ENCRYPT_MACSEC, PATH_PROT(V4(192, 0, 2, 9), PROT_I),
+		  EASTWEST_REASON_UNPROTECTED_PATH },
+		{ EASTWEST_ENCRYPT_IPSEC, PATH_PROT(V4(192, 0, 2, 9), PROT_I), 0 },
+		{ EASTWEST_ENCRYPT_ANY, PATH_PROT(V4(192, 0, 2, 9), PROT_P), 0 },
+		{ EASTWEST_ENCRYPT_ANY, PATH_PROT(V4(192, 0, 2, 9), 0),
+		  EASTWEST_REASON_UNPROTECTED_PATH },
+		/* Not evaluated counts as unprotected. */
+		{ EASTWEST_ENCRYPT_ANY, PATH_GID(V4(192, 0, 2, 9), 3, 0),
+		  EASTWEST_REASON_UNPROTECTED_PATH },
+		{ EASTWEST_ENCRYPT_NONE, PATH_GID(V4(192, 0, 2, 9), 3, 0), 0 },
+		/* The peer rule is checked first: a stranger is a peer denial. */
+		{ EASTWEST_ENCRYPT_MACSEC, PATH_PROT(V4(10, 0, 0, 1), PROT_M),
+		  EASTWEST_REASON_PEER },
+	};
+	struct ew_job *job = ew_test_job_create(test, EASTWEST_MODE_ENFORCE);
+	struct ew_job_spec spec;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ew_request req = { .op = EASTWEST_OP_MODIFY_QP,
+					  .n_paths = 1, .has_av = true };
+
+		ew_job_spec_init(&spec);
+		spec.has_encrypt = true;
+		spec.encrypt = cases[i].encrypt;
+		mutex_lock(&ew_config_lock);
+		ret = ew_job_change(job, &spec, NULL);
+		mutex_unlock(&ew_config_lock);
+		ew_job_spec_release(&spec);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+
+		req.paths[0] = cases[i].path;
+		rcu_read_lock();
+		KUNIT_EXPECT_EQ_MSG(test, ew_policy_check(job, ew_job_policy(job), &req),
+				    cases[i].reason, "case %u", i);
+		rcu_read_unlock();
+	}
+	ew_test_job_delete(job);
+}
+
 static int ew_suite_init(struct kunit_suite *suite)
 {
 	int ret = ew_config_init();
@@ -491,6 +568,8 @@ static struct kunit_case ew_policy_cases[] = {
 	KUNIT_CASE(ew_test_peer_job_scoped),
 	KUNIT_CASE(ew_test_job_names_and_ids),
 	KUNIT_CASE(ew_test_job_change_swaps_policy),
+	KUNIT_CASE(ew_test_encrypt_satisfied),
+	KUNIT_CASE(ew_test_encrypt_decide),
 	{}
 };
 

@@ -11,13 +11,19 @@
  *   ew_verbs ud-qkey DEV QKEY    create a UD QP, RESET->INIT with QKEY
  *   ew_verbs raw-qp DEV          create a RAW_PACKET QP
  *   ew_verbs create-ah DEV GID_INDEX DGID
+ *   ew_verbs rc-hold DEV GID_INDEX DGID DQPN SECONDS
+ *       rc-connect, then on to RTS, print "connected", and wait up to
+ *       SECONDS for the QP to be revoked (a QP_FATAL async event): prints
+ *       "revoked" and exits 0, or exits 3 if it was still alive
  *
- * Exit: 0 done, 13 (EACCES) refused with EACCES, 1 other failure, 2 usage.
+ * Exit: 0 done, 13 (EACCES) refused with EACCES, 1 other failure, 2 usage,
+ * 3 (rc-hold) not revoked in time.
  * The failing step and errno are printed on stderr.
  */
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
 #include <infiniband/verbs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +35,7 @@ struct ctx {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
+	struct ibv_qp *qp;	/* the last RC QP created */
 };
 
 static int fail(const char *step, int err)
@@ -136,6 +143,7 @@ static int rc_connect(struct ctx *c, int gid_index, const char *dgid_s,
 	qp = create_qp(c, IBV_QPT_RC);
 	if (!qp)
 		return fail("ibv_create_qp(RC)", errno);
+	c->qp = qp;
 	printf("qpn 0x%x\n", qp->qp_num);
 	ret = to_init(qp, 0, 0);
 	if (ret)
@@ -146,6 +154,53 @@ static int rc_connect(struct ctx *c, int gid_index, const char *dgid_s,
 	if (ret)
 		return fail("modify INIT->RTR", ret);
 	return 0;
+}
+
+/* Connect, go to RTS, then wait for the module to revoke the QP. */
+static int rc_hold(struct ctx *c, int gid_index, const char *dgid_s,
+		   uint32_t dqpn, int seconds)
+{
+	struct ibv_qp_attr rts = {
+		.qp_state = IBV_QPS_RTS,
+		.timeout = 14,
+		.retry_cnt = 7,
+		.rnr_retry = 7,
+		.max_rd_atomic = 1,
+	};
+	struct ibv_async_event ev;
+	struct pollfd pfd = { .fd = c->ctx->async_fd, .events = POLLIN };
+	struct ibv_qp *qp;
+	int ret;
+
+	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
+	if (ret)
+		return ret;
+	/* rc_connect() created the only QP of this context. */
+	qp = c->qp;
+	ret = ibv_modify_qp(qp, &rts, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			    IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			    IBV_QP_MAX_QP_RD_ATOMIC);
+	if (ret)
+		return fail("modify RTR->RTS", ret);
+	printf("connected\n");
+	fflush(stdout);
+	for (;;) {
+		ret = poll(&pfd, 1, seconds * 1000);
+		if (ret < 0)
+			return fail("poll", errno);
+		if (ret == 0) {
+			printf("not revoked after %d s\n", seconds);
+			return 3;
+		}
+		if (ibv_get_async_event(c->ctx, &ev))
+			return fail("ibv_get_async_event", errno);
+		ret = ev.event_type;
+		ibv_ack_async_event(&ev);
+		if (ret == IBV_EVENT_QP_FATAL) {
+			printf("revoked\n");
+			return 0;
+		}
+	}
 }
 
 static int ud_qkey(struct ctx *c, uint32_t qkey)
@@ -201,7 +256,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: ew_verbs rc-connect|ud-qkey|raw-qp|create-ah DEV ...\n");
+		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|create-ah DEV ...\n");
 		return 2;
 	}
 	ret = open_dev(argv[2], &c);
@@ -210,6 +265,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "rc-connect") && (argc == 6 || argc == 7))
 		return rc_connect(&c, num(argv[3]), argv[4], num(argv[5]),
 				  argc == 7 ? num(argv[6]) : 0);
+	if (!strcmp(argv[1], "rc-hold") && argc == 7)
+		return rc_hold(&c, num(argv[3]), argv[4], num(argv[5]),
+			       num(argv[6]));
 	if (!strcmp(argv[1], "ud-qkey") && argc == 4)
 		return ud_qkey(&c, num(argv[3]));
 	if (!strcmp(argv[1], "raw-qp") && argc == 3)

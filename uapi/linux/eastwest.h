@@ -80,6 +80,47 @@ enum eastwest_reason {
 	EASTWEST_REASON_MAX = (__EASTWEST_REASON_MAX - 1)
 };
 
+/**
+ * enum eastwest_protection - What protects the traffic of a path (or of a
+ *   GID's netdev).
+ * @EASTWEST_PROTECTION_MACSEC: An encrypting MACsec netdev (encrypt and
+ *   protect on) is the GID's netdev or one of its lower devices.
+ * @EASTWEST_PROTECTION_IPSEC: The route the RDMA provider takes to the
+ *   destination (UDP, no ports) carries an ESP transform that encrypts.
+ * @EASTWEST_PROTECTION_PHYSICAL: The operator declared the netdev a dedicated
+ *   (physically isolated) fabric.
+ */
+enum eastwest_protection {
+	EASTWEST_PROTECTION_MACSEC = 1,
+	EASTWEST_PROTECTION_IPSEC = 2,
+	EASTWEST_PROTECTION_PHYSICAL = 4,
+};
+
+/**
+ * enum eastwest_macsec_offload - Where a MACsec netdev does its cryptography.
+ */
+enum eastwest_macsec_offload {
+	EASTWEST_MACSEC_OFFLOAD_OFF,
+	EASTWEST_MACSEC_OFFLOAD_PHY,
+	EASTWEST_MACSEC_OFFLOAD_MAC,
+};
+
+/**
+ * enum eastwest_offload_caps - Crypto offloads the real (lowest) netdev under
+ *   a GID offers.
+ * @EASTWEST_OFFLOAD_CAPS_MACSEC: MACsec offload (NETIF_F_HW_MACSEC and the
+ *   driver's macsec ops).
+ * @EASTWEST_OFFLOAD_CAPS_ESP_CRYPTO: ESP crypto offload (NETIF_F_HW_ESP and
+ *   the driver's xfrmdev ops).
+ * @EASTWEST_OFFLOAD_CAPS_ESP_PACKET: ESP packet (full) offload; needs a 6.2 or
+ *   later kernel.
+ */
+enum eastwest_offload_caps {
+	EASTWEST_OFFLOAD_CAPS_MACSEC = 1,
+	EASTWEST_OFFLOAD_CAPS_ESP_CRYPTO = 2,
+	EASTWEST_OFFLOAD_CAPS_ESP_PACKET = 4,
+};
+
 enum eastwest_link_layer {
 	EASTWEST_LINK_LAYER_UNSPECIFIED,
 	EASTWEST_LINK_LAYER_INFINIBAND,
@@ -200,9 +241,38 @@ enum {
 	EASTWEST_A_GID_IFNAME,
 	EASTWEST_A_GID_VLAN,
 	EASTWEST_A_GID_VRF,
+	EASTWEST_A_GID_PROTECTION,
+	EASTWEST_A_GID_MACSEC_IFINDEX,
+	EASTWEST_A_GID_MACSEC_OFFLOAD,
+	EASTWEST_A_GID_OFFLOAD_CAPS,
+	EASTWEST_A_GID_MTU,
 
 	__EASTWEST_A_GID_MAX,
 	EASTWEST_A_GID_MAX = (__EASTWEST_A_GID_MAX - 1)
+};
+
+enum {
+	EASTWEST_A_PATH_DEV_INDEX = 1,
+	EASTWEST_A_PATH_DEV_NAME,
+	EASTWEST_A_PATH_PORT,
+	EASTWEST_A_PATH_SGID_INDEX,
+	EASTWEST_A_PATH_DGID,
+	EASTWEST_A_PATH_PROTECTION,
+	EASTWEST_A_PATH_IFINDEX,
+	EASTWEST_A_PATH_MACSEC_IFINDEX,
+	EASTWEST_A_PATH_MACSEC_OFFLOAD,
+	EASTWEST_A_PATH_IPSEC_SPI,
+
+	__EASTWEST_A_PATH_MAX,
+	EASTWEST_A_PATH_MAX = (__EASTWEST_A_PATH_MAX - 1)
+};
+
+enum {
+	EASTWEST_A_FABRIC_IFINDEX = 1,
+	EASTWEST_A_FABRIC_PHYSICAL,
+
+	__EASTWEST_A_FABRIC_MAX,
+	EASTWEST_A_FABRIC_MAX = (__EASTWEST_A_FABRIC_MAX - 1)
 };
 
 enum {
@@ -212,6 +282,7 @@ enum {
 	EASTWEST_A_CONFIG_JOB_COUNT,
 	EASTWEST_A_CONFIG_PEER_COUNT,
 	EASTWEST_A_CONFIG_COUNTERS,
+	EASTWEST_A_CONFIG_PHYSICAL_IFINDEX,
 
 	__EASTWEST_A_CONFIG_MAX,
 	EASTWEST_A_CONFIG_MAX = (__EASTWEST_A_CONFIG_MAX - 1)
@@ -260,6 +331,8 @@ enum {
 	EASTWEST_CMD_REVOKE_NTF,
 	EASTWEST_CMD_DEV_ADD_NTF,
 	EASTWEST_CMD_DEV_DEL_NTF,
+	EASTWEST_CMD_PATH_GET,
+	EASTWEST_CMD_FABRIC_SET,
 
 	__EASTWEST_CMD_MAX,
 	EASTWEST_CMD_MAX = (__EASTWEST_CMD_MAX - 1)

@@ -1,0 +1,288 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 420
+#
+# The module's side of path protection, on one node. Two soft-RoCE devices:
+# ewrxe0 on a plain veth (10.77.0.1), ewrxe1 on an encrypting MACsec link
+# over it (10.78.0.1). The MACsec link and the XFRM state/policy are made
+# with iproute2 here, as an observer independent of eastwestctl's own `path`
+# command (tested in path.sh and two-node-crypto.sh). Checked:
+#   - path-get reports what protects each path (macsec, ipsec + SPI,
+#     physical) and the dev dump reports it per GID;
+#   - a job with `encrypt macsec|ipsec|any` connects only over a path with
+#     that protection, else EACCES with reason "unprotected path" (counted,
+#     logged), for QP connects and address handles; `encrypt none` is free;
+#   - a declared dedicated fabric satisfies `any` (and only while declared);
+#   - live QPs are revoked when their path loses its protection: XFRM policy
+#     deleted, MACsec switched to integrity only;
+#   - bad fabric-set / path-get requests are refused with a message.
+
+. "$(dirname "$0")/../lib.sh"
+
+CG=/sys/fs/cgroup
+CTL=$EW_TOP/userspace/eastwestctl
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
+SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
+SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
+PLAIN=10.77.0.1
+PLAIN_PEER=10.77.0.2
+SEC=10.78.0.1
+SEC_PEER=10.78.0.2
+# Test keys only (AES-256 SAK; rfc4106 = 32-byte key + 4-byte salt).
+SAK=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+ESPKEY=0x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1fa0a1a2a3
+
+ew_require_root
+ew_require_cmd rdma ip python3
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+[ -f "$YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $YNL_DIR"
+
+ew_defer "rmdir $CG/ewM $CG/ewI $CG/ewN $CG/ewZ"
+ew_defer "ip netns del ewp"
+ew_defer "ip link del ewv0"
+ew_defer "ip xfrm state flush"
+ew_defer "ip xfrm policy flush"
+ew_defer "rdma link delete ewrxe0"
+ew_defer "rdma link delete ewrxe1"
+ew_defer "rmmod eastwest"
+ew_defer "pkill -f 'ew_verbs rc-hold'"
+
+EW_TMP=$(mktemp -d)
+ew_defer "rm -rf $EW_TMP"
+
+# ynl_do OP JSON: one request through the kernel's YNL library; prints the
+# reply as JSON (flag sets as sorted lists), or the error and exits 1.
+ynl_do() {
+	python3 - "$YNL_DIR" "$SPEC" "$SCHEMA" "$1" "$2" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from lib import YnlFamily, NlError
+ynl = YnlFamily(sys.argv[2], sys.argv[3])
+try:
+    reply = ynl.do(sys.argv[4], json.loads(sys.argv[5]))
+except NlError as e:
+    print("error:", e)
+    sys.exit(1)
+def plain(v):
+    if isinstance(v, set):
+        return sorted(v)
+    if isinstance(v, dict):
+        return {k: plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    if isinstance(v, bytes):
+        return v.hex()
+    return v
+print(json.dumps(plain(reply or {})))
+EOF
+}
+
+# gid_hex IPV4: the IPv4-mapped GID as 32 hex digits.
+gid_hex() {
+	printf '00000000000000000000ffff%02x%02x%02x%02x' $(echo "$1" | tr . ' ')
+}
+
+# protection DEV GID_INDEX DEST: the path's protection, e.g. "macsec" or
+# "ipsec", comma separated, empty if none.
+protection() {
+	ynl_do path-get "{\"dev-name\": \"$1\", \"port\": 1, \"sgid-index\": $2, \"dgid\": \"$(gid_hex "$3")\"}" |
+		python3 -c '
+import json, sys
+print(",".join(json.load(sys.stdin).get("protection", [])))'
+}
+
+# dev_gid_field DEV IP FIELD: a field of the GID nest for IP in the dev dump.
+dev_gid_field() {
+	python3 - "$YNL_DIR" "$SPEC" "$SCHEMA" "$1" "$(gid_hex "$2")" "$3" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from lib import YnlFamily
+ynl = YnlFamily(sys.argv[2], sys.argv[3])
+for dev in ynl.dump("dev-get", {}):
+    if dev["name"] != sys.argv[4]:
+        continue
+    for port in dev.get("port", []):
+        for gid in port.get("gid", []):
+            if gid["gid"].hex() == sys.argv[5]:
+                v = gid.get(sys.argv[6], "")
+                print(",".join(sorted(v)) if isinstance(v, set) else v)
+                sys.exit(0)
+sys.exit(1)
+EOF
+}
+
+# path_field_is DEV IDX DEST FIELD VALUE: a path-get reply field equals VALUE.
+path_field_is() {
+	ynl_do path-get "{\"dev-name\": \"$1\", \"port\": 1, \"sgid-index\": $2, \"dgid\": \"$(gid_hex "$3")\"}" |
+		python3 -c '
+import json, sys
+v = json.load(sys.stdin).get(sys.argv[1])
+sys.exit(0 if str(v) == sys.argv[2] else 1)' "$4" "$5"
+}
+
+config_lists_physical() {
+	ynl_do config-get '{}' | python3 -c '
+import json, sys
+sys.exit(0 if int(sys.argv[1]) in json.load(sys.stdin).get("physical-ifindex", []) else 1)' "$1"
+}
+
+# refused_with REGEX OP JSON: the request fails with a message matching REGEX.
+refused_with() {
+	if ynl_do "$2" "$3" >"$EW_TMP/refused" 2>&1; then
+		echo "# succeeded: $(cat "$EW_TMP/refused")"
+		return 1
+	fi
+	grep -qE -- "$1" "$EW_TMP/refused" && return 0
+	sed 's/^/# /' "$EW_TMP/refused"
+	return 1
+}
+
+xfrm_protect() {
+	ip xfrm state add src "$PLAIN" dst "$PLAIN_PEER" proto esp spi 0x1001 \
+		reqid 7 mode transport aead 'rfc4106(gcm(aes))' "$ESPKEY" 128 &&
+	ip xfrm policy add src "$PLAIN/32" dst "$PLAIN_PEER/32" proto udp dir out \
+		tmpl src "$PLAIN" dst "$PLAIN_PEER" proto esp reqid 7 mode transport
+}
+
+xfrm_unprotect() {
+	ip xfrm policy flush && ip xfrm state flush
+}
+
+# hold JOB DEV IDX DEST OUT: a live RC QP of JOB in RTS, in the background.
+hold() {
+	ew_in_cg "/$1" stdbuf -oL "$VERBS" rc-hold "$2" "$3" "$4" 0x11 60 >"$5" 2>&1 &
+	ew_wait_for 20 grep -q connected "$5"
+}
+
+ew_plan 43
+
+ew_check "eastwest.ko loads" ew_load
+ip netns add ewp
+ip link add ewv0 type veth peer name ewv1
+ip link set ewv1 netns ewp
+ip -n ewp addr add "$PLAIN_PEER/24" dev ewv1
+ip -n ewp link set ewv1 up
+ip addr add "$PLAIN/24" dev ewv0
+ip link set ewv0 up
+ew_check "MACsec link (GCM-AES-256, encrypt on) over the veth" \
+	sh -c "ip link add link ewv0 ewsec0 type macsec cipher gcm-aes-256 encrypt on &&
+	       ip macsec add ewsec0 tx sa 0 pn 1 on key 01 $SAK &&
+	       ip addr add $SEC/24 dev ewsec0 && ip link set ewsec0 up"
+# Nobody answers ARP behind the MACsec link: a static neighbour lets the
+# RDMA core resolve the destination MAC (connect and address handles).
+ip neigh add "$SEC_PEER" lladdr 02:00:00:00:00:02 dev ewsec0 nud permanent
+ew_check "ewrxe0 on the plain veth" ew_rxe_add ewrxe0 ewv0
+ew_check "ewrxe1 on the MACsec link" ew_rxe_add ewrxe1 ewsec0
+P=$(ew_wait_gid_index ewrxe0 "$PLAIN")
+S=$(ew_wait_gid_index ewrxe1 "$SEC")
+ew_check "GIDs found (plain ${P:-none}, macsec ${S:-none})" test -n "$P" -a -n "$S"
+SECIF=$(cat /sys/class/net/ewsec0/ifindex)
+VETHIF=$(cat /sys/class/net/ewv0/ifindex)
+
+for j in M I N Z; do mkdir -p "$CG/ew$j"; done
+PEERS="peer 10.77.0.0/24 peer 10.78.0.0/24"
+ew_check "jobs requiring macsec, ipsec, any and none" sh -c "
+	'$CTL' job add ewM cgroup /ewM $PEERS encrypt macsec &&
+	'$CTL' job add ewI cgroup /ewI $PEERS encrypt ipsec &&
+	'$CTL' job add ewN cgroup /ewN $PEERS encrypt any &&
+	'$CTL' job add ewZ cgroup /ewZ $PEERS encrypt none"
+
+# --- what the module sees ------------------------------------------------------
+ew_check "path-get: the MACsec path is macsec" \
+	test "$(protection ewrxe1 "$S" "$SEC_PEER")" = macsec
+ew_check "path-get: the plain path has no protection" \
+	test -z "$(protection ewrxe0 "$P" "$PLAIN_PEER")"
+ew_check "dev dump: the MACsec GID carries protection macsec" \
+	test "$(dev_gid_field ewrxe1 "$SEC" protection)" = macsec
+ew_check "dev dump: names the MACsec netdev and its offload (off)" \
+	test "$(dev_gid_field ewrxe1 "$SEC" macsec-ifindex)" = "$SECIF" -a \
+	     "$(dev_gid_field ewrxe1 "$SEC" macsec-offload)" = off
+ew_check "dev dump: the plain GID reports its MTU" \
+	test "$(dev_gid_field ewrxe0 "$PLAIN" mtu)" = 1500
+
+# --- encrypt macsec -----------------------------------------------------------
+ew_expect_rc 0 "encrypt macsec: connects over the MACsec path" \
+	ew_in_cg /ewM "$VERBS" rc-connect ewrxe1 "$S" "$SEC_PEER" 0x11
+before=$(ew_counter ewM denied-unprotected-path)
+ew_dmesg_mark
+ew_expect_rc 13 "encrypt macsec: refused over the plain path" \
+	ew_in_cg /ewM "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+ew_check "counted as denied-unprotected-path" \
+	test "$(ew_counter ewM denied-unprotected-path)" -eq $((before + 1))
+ew_check "logged with the reason" ew_dmesg_wait "unprotected path: job [0-9]+"
+ew_expect_rc 13 "encrypt macsec: no address handle over the plain path" \
+	ew_in_cg /ewM "$VERBS" create-ah ewrxe0 "$P" "$PLAIN_PEER"
+ew_expect_rc 0 "encrypt macsec: address handle over the MACsec path" \
+	ew_in_cg /ewM "$VERBS" create-ah ewrxe1 "$S" "$SEC_PEER"
+ew_expect_rc 0 "encrypt none: the plain path is fine" \
+	ew_in_cg /ewZ "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+
+# --- encrypt ipsec ------------------------------------------------------------
+ew_expect_rc 13 "encrypt ipsec: refused without an ESP policy" \
+	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+ew_expect_rc 13 "encrypt ipsec: MACsec is not IPsec" \
+	ew_in_cg /ewI "$VERBS" rc-connect ewrxe1 "$S" "$SEC_PEER" 0x11
+ew_check "ESP transport state and port-less UDP policy added" xfrm_protect
+ew_check "path-get: the plain path is now ipsec" \
+	test "$(protection ewrxe0 "$P" "$PLAIN_PEER")" = ipsec
+ew_check "path-get: reports the SPI of the ESP state (0x1001)" \
+	path_field_is ewrxe0 "$P" "$PLAIN_PEER" ipsec-spi 4097
+ew_expect_rc 0 "encrypt ipsec: connects over the ESP-covered path" \
+	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+ew_expect_rc 0 "encrypt any: so does a job requiring any protection" \
+	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+
+# --- revocation when protection goes away -------------------------------------
+hold ewI ewrxe0 "$P" "$PLAIN_PEER" "$EW_TMP/holdI"
+ew_check "a live ipsec-job QP in RTS" grep -q connected "$EW_TMP/holdI"
+ew_dmesg_mark
+ew_check "the XFRM policy and state are deleted" xfrm_unprotect
+ew_check "the live QP is revoked (QP_FATAL)" \
+	ew_wait_for 15 grep -q revoked "$EW_TMP/holdI"
+ew_check "the revocation is logged as unprotected path" \
+	ew_dmesg_wait "job [0-9]+: revoked qpn 0x[0-9a-f]+ on ewrxe0: unprotected path"
+ew_expect_rc 13 "encrypt any: refused once the ESP policy is gone" \
+	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+
+hold ewM ewrxe1 "$S" "$SEC_PEER" "$EW_TMP/holdM"
+ew_check "a live macsec-job QP in RTS" grep -q connected "$EW_TMP/holdM"
+ip link set ewsec0 type macsec encrypt off
+ew_check "MACsec switched to integrity only: the live QP is revoked" \
+	ew_wait_for 15 grep -q revoked "$EW_TMP/holdM"
+ew_check "path-get: an integrity-only MACsec link is no protection" \
+	test -z "$(protection ewrxe1 "$S" "$SEC_PEER")"
+ip link set ewsec0 type macsec encrypt on
+
+# --- declared physical fabric ---------------------------------------------------
+ew_check "fabric-set declares the veth a dedicated fabric" \
+	ynl_do fabric-set "{\"ifindex\": $VETHIF, \"physical\": 1}"
+ew_check "path-get: the plain path is now physical" \
+	test "$(protection ewrxe0 "$P" "$PLAIN_PEER")" = physical
+ew_expect_rc 0 "encrypt any: a declared fabric is enough" \
+	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+ew_expect_rc 13 "encrypt ipsec: a declared fabric is not IPsec" \
+	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+ew_check "config-get lists the declared netdev" config_lists_physical "$VETHIF"
+ynl_do fabric-set "{\"ifindex\": $VETHIF, \"physical\": 0}" >/dev/null
+ew_expect_rc 13 "withdrawn: encrypt any is refused again" \
+	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+
+# --- bad requests --------------------------------------------------------------
+ew_check "fabric-set of a missing ifindex is refused, naming it" \
+	refused_with "no netdev with ifindex 999999" \
+	fabric-set '{"ifindex": 999999, "physical": 1}'
+ew_check "path-get without a destination GID is refused" \
+	refused_with "miss|dgid" \
+	path-get "{\"dev-name\": \"ewrxe0\", \"sgid-index\": $P}"
+ew_check "path-get of an unknown device is refused, naming it" \
+	refused_with "no such RDMA device" \
+	path-get "{\"dev-name\": \"nosuchdev\", \"sgid-index\": 1, \"dgid\": \"$(gid_hex "$PLAIN_PEER")\"}"
+ew_check "path-get of an empty GID slot is refused" \
+	refused_with "no GID at this index" \
+	path-get "{\"dev-name\": \"ewrxe0\", \"sgid-index\": 200, \"dgid\": \"$(gid_hex "$PLAIN_PEER")\"}"
+
+ew_done
