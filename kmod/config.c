@@ -16,6 +16,7 @@ DEFINE_MUTEX(ew_config_lock);
 struct ew_global ew_global = {
 	.mode = EASTWEST_MODE_ENFORCE,
 	.default_action = EASTWEST_DEFAULT_ACTION_DENY,
+	.admission = EASTWEST_ADMISSION_UNATTESTED,
 };
 
 static struct ew_counters __percpu *ew_counters_global;
@@ -28,6 +29,8 @@ void ew_global_snapshot(struct ew_global *out)
 {
 	out->mode = READ_ONCE(ew_global.mode);
 	out->default_action = READ_ONCE(ew_global.default_action);
+	out->admission = READ_ONCE(ew_global.admission);
+	out->admission_required = READ_ONCE(ew_global.admission_required);
 }
 
 /**

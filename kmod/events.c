@@ -59,6 +59,22 @@ void ew_event_dev(u32 cmd, struct ib_device *ibdev)
 }
 
 /**
+ * ew_event_admission() - report this node's admission state or requirement
+ * @admission: enum eastwest_admission
+ * @required: whether admission is required
+ */
+void ew_event_admission(u32 admission, bool required)
+{
+	struct ew_event ev = {
+		.cmd = EASTWEST_CMD_ADMISSION_NTF,
+		.admission = admission,
+		.admission_required = required,
+	};
+
+	ew_event_report(&ev);
+}
+
+/**
  * ew_event_report() - queue a report
  * @ev: the event (copied)
  *
@@ -144,6 +160,10 @@ static int ew_event_fill_revoke(struct sk_buff *skb, const struct ew_event *ev)
 
 static int ew_event_fill(struct sk_buff *skb, const struct ew_event *ev)
 {
+	if (ev->cmd == EASTWEST_CMD_ADMISSION_NTF)
+		return nla_put_u32(skb, EASTWEST_A_CONFIG_ADMISSION, ev->admission) ||
+		       nla_put_u8(skb, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
+				  ev->admission_required) ? -EMSGSIZE : 0;
 	if (ev->cmd == EASTWEST_CMD_DEV_ADD_NTF || ev->cmd == EASTWEST_CMD_DEV_DEL_NTF)
 		return ew_event_fill_dev(skb, ev);
 	if (ev->cmd == EASTWEST_CMD_REVOKE_NTF)

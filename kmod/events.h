@@ -7,7 +7,8 @@
 #include <rdma/ib_verbs.h>
 
 /*
- * A denial (or audited violation), a revocation or a device change,
+ * A denial (or audited violation), a revocation, a device change or an
+ * admission change,
  * captured where it happens, sent later. @cmd: EASTWEST_CMD_*_NTF.
  */
 struct ew_event {
@@ -27,11 +28,15 @@ struct ew_event {
 	u8 dgid[16];
 	u16 dlid;
 	u32 dest_qpn;
+	/* EASTWEST_CMD_ADMISSION_NTF */
+	u32 admission;
+	bool admission_required;
 };
 
 void ew_event_report(const struct ew_event *ev);
 const char *ew_reason_name(u32 reason);
 void ew_event_dev(u32 cmd, struct ib_device *ibdev);
+void ew_event_admission(u32 admission, bool required);
 int ew_events_init(void);
 void ew_events_exit(void);
 

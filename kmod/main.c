@@ -17,6 +17,7 @@
 #include "hooks.h"
 #include "job.h"
 #include "netlink.h"
+#include "nodes.h"
 #include "peers.h"
 #include "protect.h"
 #include "qptrack.h"
@@ -93,6 +94,7 @@ static void __exit ew_exit(void)
 	mutex_unlock(&ew_config_lock);
 	/* Jobs, bindings and policies are freed by RCU callbacks. */
 	rcu_barrier();
+	ew_nodes_exit();
 	ew_peers_exit();
 	ew_config_exit();
 	pr_info("unloaded\n");

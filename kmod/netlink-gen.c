@@ -95,9 +95,11 @@ const struct nla_policy eastwest_config_get_nl_policy[EASTWEST_A_CONFIG_MODE + 1
 };
 
 /* EASTWEST_CMD_CONFIG_SET - do */
-const struct nla_policy eastwest_config_set_nl_policy[EASTWEST_A_CONFIG_DEFAULT_ACTION + 1] = {
+const struct nla_policy eastwest_config_set_nl_policy[EASTWEST_A_CONFIG_ADMISSION_REQUIRED + 1] = {
 	[EASTWEST_A_CONFIG_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
 	[EASTWEST_A_CONFIG_DEFAULT_ACTION] = NLA_POLICY_MAX(NLA_U32, 1),
+	[EASTWEST_A_CONFIG_ADMISSION] = NLA_POLICY_MAX(NLA_U32, 2),
+	[EASTWEST_A_CONFIG_ADMISSION_REQUIRED] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* EASTWEST_CMD_PATH_GET - do */
@@ -115,8 +117,14 @@ const struct nla_policy eastwest_fabric_set_nl_policy[EASTWEST_A_FABRIC_PHYSICAL
 	[EASTWEST_A_FABRIC_PHYSICAL] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
+/* EASTWEST_CMD_NODE_SET - do */
+const struct nla_policy eastwest_node_set_nl_policy[EASTWEST_A_NODE_ADMISSION + 1] = {
+	[EASTWEST_A_NODE_ADDR] = NLA_POLICY_EXACT_LEN(16),
+	[EASTWEST_A_NODE_ADMISSION] = NLA_POLICY_MAX(NLA_U32, 2),
+};
+
 /* Ops table for eastwest */
-const struct genl_ops eastwest_nl_ops[12] = {
+const struct genl_ops eastwest_nl_ops[13] = {
 	{
 		.cmd		= EASTWEST_CMD_JOB_GET,
 		.doit		= eastwest_nl_job_get_doit,
@@ -185,7 +193,7 @@ const struct genl_ops eastwest_nl_ops[12] = {
 		.cmd		= EASTWEST_CMD_CONFIG_SET,
 		.doit		= eastwest_nl_config_set_doit,
 		.policy		= eastwest_config_set_nl_policy,
-		.maxattr	= EASTWEST_A_CONFIG_DEFAULT_ACTION,
+		.maxattr	= EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
@@ -199,6 +207,13 @@ const struct genl_ops eastwest_nl_ops[12] = {
 		.doit		= eastwest_nl_fabric_set_doit,
 		.policy		= eastwest_fabric_set_nl_policy,
 		.maxattr	= EASTWEST_A_FABRIC_PHYSICAL,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= EASTWEST_CMD_NODE_SET,
+		.doit		= eastwest_nl_node_set_doit,
+		.policy		= eastwest_node_set_nl_policy,
+		.maxattr	= EASTWEST_A_NODE_ADMISSION,
 		.flags		= GENL_ADMIN_PERM,
 	},
 };

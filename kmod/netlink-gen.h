@@ -34,14 +34,16 @@ extern const struct nla_policy eastwest_dev_get_nl_policy[EASTWEST_A_DEV_NAME + 
 
 extern const struct nla_policy eastwest_config_get_nl_policy[EASTWEST_A_CONFIG_MODE + 1];
 
-extern const struct nla_policy eastwest_config_set_nl_policy[EASTWEST_A_CONFIG_DEFAULT_ACTION + 1];
+extern const struct nla_policy eastwest_config_set_nl_policy[EASTWEST_A_CONFIG_ADMISSION_REQUIRED + 1];
 
 extern const struct nla_policy eastwest_path_get_nl_policy[EASTWEST_A_PATH_DGID + 1];
 
 extern const struct nla_policy eastwest_fabric_set_nl_policy[EASTWEST_A_FABRIC_PHYSICAL + 1];
 
+extern const struct nla_policy eastwest_node_set_nl_policy[EASTWEST_A_NODE_ADMISSION + 1];
+
 /* Ops table for eastwest */
-extern const struct genl_ops eastwest_nl_ops[12];
+extern const struct genl_ops eastwest_nl_ops[13];
 
 int eastwest_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info);
 int eastwest_nl_job_get_dumpit(struct sk_buff *skb,
@@ -61,6 +63,7 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info);
 int eastwest_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info);
 int eastwest_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info);
 int eastwest_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info);
+int eastwest_nl_node_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	EASTWEST_NLGRP_EVENTS,

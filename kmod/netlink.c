@@ -23,8 +23,10 @@
 #include <rdma/ib_verbs.h>
 
 #include "config.h"
+#include "events.h"
 #include "job.h"
 #include "netlink.h"
+#include "nodes.h"
 #include "peers.h"
 #include "protect.h"
 #include "qptrack.h"
@@ -1053,6 +1055,61 @@ int eastwest_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
+/* ---- other nodes' admission ----------------------------------------------- */
+
+int eastwest_nl_node_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	unsigned int n = 0, revoked = 0;
+	u8 (*addrs)[16];
+	struct nlattr *a;
+	u32 admission;
+	int rem, ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_NODE_ADMISSION))
+		return -EINVAL;
+	admission = nla_get_u32(attrs[EASTWEST_A_NODE_ADMISSION]);
+	if (admission == EASTWEST_ADMISSION_UNATTESTED) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[EASTWEST_A_NODE_ADMISSION],
+				    "other nodes are revoked or admitted, not unattested");
+		return -EINVAL;
+	}
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
+		if (nla_type(a) == EASTWEST_A_NODE_ADDR)
+			n++;
+	if (!n) {
+		NL_SET_ERR_MSG_MOD(info->extack, "node-set needs at least one addr");
+		return -EINVAL;
+	}
+	if (n > EW_NODES_REVOKED_MAX) {
+		NL_SET_ERR_MSG_FMT_MOD(info->extack, "more than %u addresses",
+				       EW_NODES_REVOKED_MAX);
+		return -E2BIG;
+	}
+	addrs = kvmalloc_array(n, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		return -ENOMEM;
+	n = 0;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
+		if (nla_type(a) == EASTWEST_A_NODE_ADDR)
+			memcpy(addrs[n++], nla_data(a), 16);
+
+	mutex_lock(&ew_config_lock);
+	ret = ew_nodes_change(addrs[0], n,
+			      admission == EASTWEST_ADMISSION_REVOKED,
+			      info->extack);
+	if (!ret && admission == EASTWEST_ADMISSION_REVOKED)
+		revoked = ew_qp_revalidate_all();
+	mutex_unlock(&ew_config_lock);
+	kvfree(addrs);
+	if (!ret)
+		pr_info("%u node address(es) %s%s\n", n,
+			admission == EASTWEST_ADMISSION_REVOKED ?
+			"revoked" : "admitted again",
+			revoked ? ", live QPs to them revoked" : "");
+	return ret;
+}
+
 /* ---- global configuration ---------------------------------------------- */
 
 int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -1079,7 +1136,11 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_PEER_COUNT, ew_peers_total()) ||
 	    ew_nl_put_counters(msg, EASTWEST_A_CONFIG_COUNTERS,
 			       ew_global_counters()) ||
-	    ew_fabric_put_physical(msg, EASTWEST_A_CONFIG_PHYSICAL_IFINDEX)) {
+	    ew_fabric_put_physical(msg, EASTWEST_A_CONFIG_PHYSICAL_IFINDEX) ||
+	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION, g.admission) ||
+	    nla_put_u8(msg, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
+		       g.admission_required) ||
+	    ew_nodes_put_revoked(msg, EASTWEST_A_CONFIG_REVOKED_NODE)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -1090,21 +1151,51 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 int eastwest_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
+	struct ew_global before, after;
+	unsigned int revoked = 0;
 
 	if (!attrs[EASTWEST_A_CONFIG_MODE] &&
-	    !attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]) {
+	    !attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION] &&
+	    !attrs[EASTWEST_A_CONFIG_ADMISSION] &&
+	    !attrs[EASTWEST_A_CONFIG_ADMISSION_REQUIRED]) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "config-set needs mode or default-action");
+				   "config-set needs mode, default-action, admission or admission-required");
 		return -EINVAL;
 	}
 	mutex_lock(&ew_config_lock);
+	ew_global_snapshot(&before);
 	if (attrs[EASTWEST_A_CONFIG_MODE])
 		WRITE_ONCE(ew_global.mode,
 			   nla_get_u32(attrs[EASTWEST_A_CONFIG_MODE]));
 	if (attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION])
 		WRITE_ONCE(ew_global.default_action,
 			   nla_get_u32(attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]));
+	if (attrs[EASTWEST_A_CONFIG_ADMISSION])
+		WRITE_ONCE(ew_global.admission,
+			   nla_get_u32(attrs[EASTWEST_A_CONFIG_ADMISSION]));
+	if (attrs[EASTWEST_A_CONFIG_ADMISSION_REQUIRED])
+		WRITE_ONCE(ew_global.admission_required,
+			   nla_get_u8(attrs[EASTWEST_A_CONFIG_ADMISSION_REQUIRED]));
+	ew_global_snapshot(&after);
+	/* The fabric just closed: no live QP of any job may stay. */
+	if (ew_admission_closed(&after) && !ew_admission_closed(&before))
+		revoked = ew_qp_revalidate_all();
 	mutex_unlock(&ew_config_lock);
+	if (before.admission != after.admission ||
+	    before.admission_required != after.admission_required) {
+		static const char *const names[] = {
+			[EASTWEST_ADMISSION_UNATTESTED] = "unattested",
+			[EASTWEST_ADMISSION_ADMITTED] = "admitted",
+			[EASTWEST_ADMISSION_REVOKED] = "revoked",
+		};
+
+		pr_info("node %s, admission %s%s\n", names[after.admission],
+			after.admission_required ? "required" : "not required",
+			ew_admission_closed(&after) ? ": fabric closed to jobs" : "");
+		if (revoked)
+			pr_info("%u QP(s) revoked: node not admitted\n", revoked);
+		ew_event_admission(after.admission, after.admission_required);
+	}
 	pr_info("mode %s, default action %s\n",
 		READ_ONCE(ew_global.mode) == EASTWEST_MODE_AUDIT ? "audit" : "enforce",
 		READ_ONCE(ew_global.default_action) == EASTWEST_DEFAULT_ACTION_ALLOW ?

@@ -9,12 +9,15 @@
  * the job's netdev rules and the P_Key one of its P_Keys (empty lists do not
  * restrict); a UD Q_Key must never be privileged and must equal the job's
  * Q_Key when it has one; jobs may not create RAW_PACKET QPs; a job that
- * requires encryption may only use paths with that protection.
+ * requires encryption may only use paths with that protection; nobody may
+ * reach a revoked node; and when admission is required, jobs may do nothing
+ * policed until this node is admitted.
  */
 
 #include <linux/export.h>
 
 #include "job.h"
+#include "nodes.h"
 #include "peers.h"
 #include "policy.h"
 
@@ -120,6 +123,9 @@ static u32 ew_path_check(const struct ew_job *job,
 	}
 
 	if (path->has_grh) {
+		/* Revocation wins over any peer entry (prefixes included). */
+		if (ew_node_revoked(path->dgid))
+			return EASTWEST_REASON_NOT_ADMITTED;
 		if (!ew_peer_match_gid(job, path->dgid, NULL))
 			return EASTWEST_REASON_PEER;
 	} else if (!ew_peer_match_lid(job, path->dlid)) {
@@ -172,6 +178,19 @@ u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
 }
 
 /**
+ * ew_admission_closed() - is the fabric closed to jobs on this node?
+ * @global: global settings
+ *
+ * Only when admission is required and this node is not (or no longer)
+ * admitted.
+ */
+bool ew_admission_closed(const struct ew_global *global)
+{
+	return global->admission_required &&
+	       global->admission != EASTWEST_ADMISSION_ADMITTED;
+}
+
+/**
  * ew_decide() - the verdict for a request
  * @global: global mode and default action
  * @job: the caller's job, or NULL if it belongs to none
@@ -196,7 +215,9 @@ struct ew_verdict ew_decide(const struct ew_global *global,
 			return v;
 		v.reason = EASTWEST_REASON_NO_JOB;
 	} else {
-		v.reason = ew_policy_check(job, pol, req);
+		v.reason = ew_admission_closed(global) ?
+			   EASTWEST_REASON_NOT_ADMITTED :
+			   ew_policy_check(job, pol, req);
 		audit |= pol->mode == EASTWEST_MODE_AUDIT;
 	}
 	v.deny = v.reason && !audit;

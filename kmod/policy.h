@@ -67,6 +67,8 @@ struct ew_request {
 struct ew_global {
 	u32 mode;		/* enum eastwest_mode */
 	u32 default_action;	/* enum eastwest_default_action */
+	u32 admission;		/* enum eastwest_admission of this node */
+	bool admission_required;
 };
 
 /**
@@ -83,6 +85,7 @@ struct ew_verdict {
 
 bool ew_pkey_allowed(const struct ew_job_policy *pol, u16 pkey);
 bool ew_encrypt_satisfied(u32 encrypt, u32 protection);
+bool ew_admission_closed(const struct ew_global *global);
 bool ew_src_allowed(const struct ew_job_policy *pol, const struct ew_src *src);
 u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
 		    const struct ew_request *req);

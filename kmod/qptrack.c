@@ -261,13 +261,15 @@ static void ew_qp_to_error(struct ib_qp *qp)
  * Which records a revocation pass takes: those of one job its rules now
  * refuse (@job NULL: the job is gone, all of them), those on one device
  * whose indices no longer resolve or now resolve to something refused, or
- * (@protection) those of jobs requiring protection whose path lost it.
+ * (@protection) those of jobs requiring protection whose path lost it, or
+ * (@all) any record the global state (admission, revoked nodes) now refuses.
  */
 struct ew_revoke_sel {
 	u32 job_id;
 	struct ew_job *job;
 	struct ib_device *dev;
 	bool protection;
+	bool all;
 };
 
 /* Check a record against its job's rules with its indices resolved anew. */
@@ -275,9 +277,11 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 {
 	struct ew_request req = rec->req;
 	const struct ew_job_policy *pol;
+	struct ew_global global;
 	struct ew_job *job;
 	u32 reason;
 
+	ew_global_snapshot(&global);
 	rcu_read_lock();
 	job = ew_job_find(rec->job_id);
 	if (!job) {
@@ -289,11 +293,12 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 		rcu_read_unlock();
 		return 0;
 	}
-	if (ew_request_refresh(rec->qp->device, &req)) {
-		rcu_read_unlock();
-		return EASTWEST_REASON_INTERNAL;
-	}
-	reason = ew_policy_check(job, pol, &req);
+	if (ew_admission_closed(&global))
+		reason = EASTWEST_REASON_NOT_ADMITTED;
+	else if (ew_request_refresh(rec->qp->device, &req))
+		reason = EASTWEST_REASON_INTERNAL;
+	else
+		reason = ew_policy_check(job, pol, &req);
 	/* A job in audit mode is reported, never revoked. */
 	if (reason && pol->mode == EASTWEST_MODE_AUDIT) {
 		pr_info_ratelimited("audit: job %u: qpn 0x%x would be revoked\n",
@@ -313,6 +318,8 @@ static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel
 
 	if (sel->protection)
 		return ew_qp_recheck(rec, true);
+	if (sel->all)
+		return ew_qp_recheck(rec, false);
 	if (sel->dev)
 		return rec->qp->device == sel->dev ? ew_qp_recheck(rec, false) : 0;
 	if (rec->job_id != sel->job_id)
@@ -493,6 +500,20 @@ unsigned int ew_qp_revalidate_protection(void)
 {
 	struct ew_revoke_sel sel = { .protection = true };
 
+	return ew_qp_revoke(&sel);
+}
+
+/**
+ * ew_qp_revalidate_all() - after this node lost its admission or another
+ * node was revoked, revoke every QP the global state now refuses
+ *
+ * Context: holds ew_config_lock; sleeps.
+ */
+unsigned int ew_qp_revalidate_all(void)
+{
+	struct ew_revoke_sel sel = { .all = true };
+
+	lockdep_assert_held(&ew_config_lock);
 	return ew_qp_revoke(&sel);
 }
 

@@ -18,6 +18,7 @@ unsigned int ew_qp_revalidate_job(struct ew_job *job);
 struct ib_device;
 unsigned int ew_qp_revalidate_dev(struct ib_device *dev);
 unsigned int ew_qp_revalidate_protection(void);
+unsigned int ew_qp_revalidate_all(void);
 int ew_qptrack_init(void);
 void ew_qptrack_exit(void);
 

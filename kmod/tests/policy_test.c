@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "job.h"
+#include "nodes.h"
 #include "peers.h"
 #include "policy.h"
 
@@ -534,6 +535,99 @@ static void ew_test_encrypt_decide(struct kunit *test)
 	ew_test_job_delete(job);
 }
 
+/* ---- node admission ------------------------------------------------------ */
+
+static void ew_test_admission_gate(struct kunit *test)
+{
+	static const struct {
+		u32 mode, admission;
+		bool required;
+		u32 reason;
+		bool deny;
+	} cases[] = {
+		{ EASTWEST_MODE_ENFORCE, EASTWEST_ADMISSION_UNATTESTED, false, 0, false },
+		{ EASTWEST_MODE_ENFORCE, EASTWEST_ADMISSION_UNATTESTED, true,
+		  EASTWEST_REASON_NOT_ADMITTED, true },
+		{ EASTWEST_MODE_ENFORCE, EASTWEST_ADMISSION_ADMITTED, true, 0, false },
+		{ EASTWEST_MODE_ENFORCE, EASTWEST_ADMISSION_REVOKED, true,
+		  EASTWEST_REASON_NOT_ADMITTED, true },
+		{ EASTWEST_MODE_ENFORCE, EASTWEST_ADMISSION_REVOKED, false, 0, false },
+		/* Audit reports the closed gate but lets the job through. */
+		{ EASTWEST_MODE_AUDIT, EASTWEST_ADMISSION_REVOKED, true,
+		  EASTWEST_REASON_NOT_ADMITTED, false },
+	};
+	struct ew_request req = MODIFY(.n_paths = 1,
+		.paths = { PATH_GID(V4(192, 0, 2, 1), 3, 0) });
+	struct ew_job *job = ew_test_job_create(test, EASTWEST_MODE_ENFORCE);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ew_global g = {
+			.mode = cases[i].mode,
+			.default_action = EASTWEST_DEFAULT_ACTION_DENY,
+			.admission = cases[i].admission,
+			.admission_required = cases[i].required,
+		};
+		struct ew_verdict v;
+
+		rcu_read_lock();
+		v = ew_decide(&g, job, ew_job_policy(job), &req);
+		rcu_read_unlock();
+		KUNIT_EXPECT_EQ_MSG(test, v.reason, cases[i].reason, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, v.deny, cases[i].deny, "case %u", i);
+	}
+	ew_test_job_delete(job);
+}
+
+static void ew_test_revoked_nodes(struct kunit *test)
+{
+	static const u8 revoke[][16] = {
+		V4(192, 0, 2, 77), V4(192, 0, 2, 5), V4(192, 0, 2, 77),
+		G(0x20, 0x01, 0x0d, 0xb8, [15] = 7),
+	};
+	static const u8 lift[][16] = { V4(192, 0, 2, 77), V4(10, 1, 1, 1) };
+	struct ew_request req = MODIFY(.n_paths = 1,
+		.paths = { PATH_GID(V4(192, 0, 2, 77), 3, 0) });
+	struct ew_job *job = ew_test_job_create(test, EASTWEST_MODE_ENFORCE);
+	int ret;
+
+	mutex_lock(&ew_config_lock);
+	ret = ew_nodes_change(revoke[0], ARRAY_SIZE(revoke), true, NULL);
+	mutex_unlock(&ew_config_lock);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	rcu_read_lock();
+	KUNIT_EXPECT_TRUE(test, ew_node_revoked(revoke[0]));
+	KUNIT_EXPECT_TRUE(test, ew_node_revoked(revoke[1]));
+	KUNIT_EXPECT_TRUE(test, ew_node_revoked(revoke[3]));
+	KUNIT_EXPECT_FALSE(test, ew_node_revoked(lift[1]));
+	/* Inside the job's 192.0.2.0/24 peer, yet refused. */
+	KUNIT_EXPECT_EQ(test, ew_policy_check(job, ew_job_policy(job), &req),
+			(u32)EASTWEST_REASON_NOT_ADMITTED);
+	rcu_read_unlock();
+
+	/* Lifting also skips an address that was never revoked. */
+	mutex_lock(&ew_config_lock);
+	ret = ew_nodes_change(lift[0], ARRAY_SIZE(lift), false, NULL);
+	mutex_unlock(&ew_config_lock);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	rcu_read_lock();
+	KUNIT_EXPECT_FALSE(test, ew_node_revoked(revoke[0]));
+	KUNIT_EXPECT_TRUE(test, ew_node_revoked(revoke[1]));
+	KUNIT_EXPECT_EQ(test, ew_policy_check(job, ew_job_policy(job), &req), 0u);
+	rcu_read_unlock();
+
+	mutex_lock(&ew_config_lock);
+	ret = ew_nodes_change(revoke[0], ARRAY_SIZE(revoke), false, NULL);
+	mutex_unlock(&ew_config_lock);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	rcu_read_lock();
+	KUNIT_EXPECT_FALSE(test, ew_node_revoked(revoke[1]));
+	KUNIT_EXPECT_FALSE(test, ew_node_revoked(revoke[3]));
+	rcu_read_unlock();
+	ew_test_job_delete(job);
+}
+
 static int ew_suite_init(struct kunit_suite *suite)
 {
 	int ret = ew_config_init();
@@ -552,6 +646,7 @@ static void ew_suite_exit(struct kunit_suite *suite)
 	ew_jobs_flush();
 	mutex_unlock(&ew_config_lock);
 	rcu_barrier();
+	ew_nodes_exit();
 	ew_peers_exit();
 	ew_config_exit();
 }
@@ -570,6 +665,8 @@ static struct kunit_case ew_policy_cases[] = {
 	KUNIT_CASE(ew_test_job_change_swaps_policy),
 	KUNIT_CASE(ew_test_encrypt_satisfied),
 	KUNIT_CASE(ew_test_encrypt_decide),
+	KUNIT_CASE(ew_test_admission_gate),
+	KUNIT_CASE(ew_test_revoked_nodes),
 	{}
 };
 

@@ -121,6 +121,21 @@ enum eastwest_offload_caps {
 	EASTWEST_OFFLOAD_CAPS_ESP_PACKET = 4,
 };
 
+/**
+ * enum eastwest_admission - Whether a node is admitted to the fabric by
+ *   attestation (this node: set by the attestation service from the verifier's
+ *   verdict; other nodes: pushed by the orchestrator).
+ * @EASTWEST_ADMISSION_UNATTESTED: Not attested since the module loaded.
+ * @EASTWEST_ADMISSION_ADMITTED: A verifier admitted the node.
+ * @EASTWEST_ADMISSION_REVOKED: Admission was withdrawn (e.g. a failed
+ *   re-attestation).
+ */
+enum eastwest_admission {
+	EASTWEST_ADMISSION_UNATTESTED,
+	EASTWEST_ADMISSION_ADMITTED,
+	EASTWEST_ADMISSION_REVOKED,
+};
+
 enum eastwest_link_layer {
 	EASTWEST_LINK_LAYER_UNSPECIFIED,
 	EASTWEST_LINK_LAYER_INFINIBAND,
@@ -276,6 +291,14 @@ enum {
 };
 
 enum {
+	EASTWEST_A_NODE_ADDR = 1,
+	EASTWEST_A_NODE_ADMISSION,
+
+	__EASTWEST_A_NODE_MAX,
+	EASTWEST_A_NODE_MAX = (__EASTWEST_A_NODE_MAX - 1)
+};
+
+enum {
 	EASTWEST_A_CONFIG_MODE = 1,
 	EASTWEST_A_CONFIG_DEFAULT_ACTION,
 	EASTWEST_A_CONFIG_VERSION,
@@ -283,6 +306,9 @@ enum {
 	EASTWEST_A_CONFIG_PEER_COUNT,
 	EASTWEST_A_CONFIG_COUNTERS,
 	EASTWEST_A_CONFIG_PHYSICAL_IFINDEX,
+	EASTWEST_A_CONFIG_ADMISSION,
+	EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
+	EASTWEST_A_CONFIG_REVOKED_NODE,
 
 	__EASTWEST_A_CONFIG_MAX,
 	EASTWEST_A_CONFIG_MAX = (__EASTWEST_A_CONFIG_MAX - 1)
@@ -333,6 +359,8 @@ enum {
 	EASTWEST_CMD_DEV_DEL_NTF,
 	EASTWEST_CMD_PATH_GET,
 	EASTWEST_CMD_FABRIC_SET,
+	EASTWEST_CMD_NODE_SET,
+	EASTWEST_CMD_ADMISSION_NTF,
 
 	__EASTWEST_CMD_MAX,
 	EASTWEST_CMD_MAX = (__EASTWEST_CMD_MAX - 1)

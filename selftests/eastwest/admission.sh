@@ -1,0 +1,179 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 300
+#
+# The fabric gate of node admission, on one node (soft-RoCE on lo), driven
+# through the YNL library with only the spec:
+#   - admission state and requirement are reported (config-get) and changes
+#     are announced on the events group (admission-ntf);
+#   - with admission required, a job may not connect until the node is
+#     admitted; closing the gate revokes live QPs; audit mode only reports;
+#   - revoking another node (node-set) refuses connects to it even inside a
+#     job's peer prefix and revokes live QPs to it; admitting it lifts that;
+#   - bad node-set requests are refused with a message.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CG=/sys/fs/cgroup
+CTL=$EW_TOP/userspace/eastwestctl
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
+SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
+SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
+LOOP=127.0.0.1
+LOOP_GID=00000000000000000000ffff7f000001
+
+ew_require_root
+ew_require_cmd rdma python3
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+[ -f "$YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $YNL_DIR"
+
+ew_defer "rmdir $CG/ewA"
+ew_defer "rdma link delete $DEV"
+ew_defer "rmmod eastwest"
+ew_defer "pkill -f 'ew_verbs rc-hold'"
+ew_defer "pkill -f 'ynl-listen'"
+
+EW_TMP=$(mktemp -d)
+ew_defer "rm -rf $EW_TMP"
+
+# ynl_do OP JSON: one request; the reply as JSON on stdout, or the error and
+# exit 1.
+ynl_do() {
+	python3 - "$YNL_DIR" "$SPEC" "$SCHEMA" "$1" "$2" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from lib import YnlFamily, NlError
+ynl = YnlFamily(sys.argv[2], sys.argv[3])
+try:
+    reply = ynl.do(sys.argv[4], json.loads(sys.argv[5]))
+except NlError as e:
+    print("error:", e)
+    sys.exit(1)
+def plain(v):
+    if isinstance(v, dict):
+        return {k: plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    if isinstance(v, bytes):
+        return v.hex()
+    return v
+print(json.dumps(plain(reply or {})))
+EOF
+}
+
+# config_is FIELD VALUE: a config-get field equals VALUE (lists: contains).
+config_is() {
+	ynl_do config-get '{}' | python3 -c '
+import json, sys
+v = json.load(sys.stdin).get(sys.argv[1])
+ok = sys.argv[2] in v if isinstance(v, list) else str(v) == sys.argv[2]
+sys.exit(0 if ok else 1)' "$1" "$2"
+}
+
+refused_with() {
+	if ynl_do "$2" "$3" >"$EW_TMP/refused" 2>&1; then
+		echo "# succeeded: $(cat "$EW_TMP/refused")"
+		return 1
+	fi
+	grep -qE -- "$1" "$EW_TMP/refused" && return 0
+	sed 's/^/# /' "$EW_TMP/refused"
+	return 1
+}
+
+# hold OUT: a live RC QP of job A in RTS, in the background.
+hold() {
+	ew_in_cg /ewA stdbuf -oL "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" 0x11 60 >"$1" 2>&1 &
+	ew_wait_for 20 grep -q connected "$1"
+}
+
+connect_rc() {
+	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+}
+
+ew_plan 30
+
+ew_check "eastwest.ko loads" ew_load
+ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
+IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
+ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
+mkdir -p "$CG/ewA"
+ew_check "job A (peers 127.0.0.0/8)" "$CTL" job add ewA cgroup /ewA peer 127.0.0.0/8
+
+# Listen to the events group for the whole test (ynl-listen in argv to find it).
+python3 - "$YNL_DIR" "$SPEC" "$SCHEMA" ynl-listen >"$EW_TMP/ntf" 2>&1 <<'EOF' &
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from lib import YnlFamily
+ynl = YnlFamily(sys.argv[2], sys.argv[3])
+ynl.ntf_subscribe("events")
+end = time.time() + 240
+while time.time() < end:
+    ynl.check_ntf()
+    while ynl.async_msg_queue:
+        m = ynl.async_msg_queue.pop(0)
+        print(m["name"], json.dumps(m["msg"], default=lambda v: v.hex()
+              if isinstance(v, bytes) else str(v)), flush=True)
+    time.sleep(0.2)
+EOF
+sleep 2
+
+ew_check "config-get: admission unattested" config_is admission unattested
+ew_check "config-get: admission not required" config_is admission-required 0
+ew_expect_rc 0 "gate off: job A connects while unattested" connect_rc
+
+# --- the gate closes ------------------------------------------------------------
+hold "$EW_TMP/hold1"
+ew_check "a live job-A QP in RTS" grep -q connected "$EW_TMP/hold1"
+ew_dmesg_mark
+ew_check "admission required (node still unattested)" \
+	ynl_do config-set '{"admission-required": 1}'
+ew_check "the live QP is revoked" ew_wait_for 15 grep -q revoked "$EW_TMP/hold1"
+ew_check "logged: fabric closed, QP revoked as node not admitted" \
+	ew_dmesg_wait "revoked qpn 0x[0-9a-f]+ on $DEV: node not admitted"
+before=$(ew_counter ewA denied-not-admitted)
+ew_expect_rc 13 "gate closed: job A's connect is refused" connect_rc
+ew_check "counted as denied-not-admitted" \
+	test "$(ew_counter ewA denied-not-admitted)" -eq $((before + 1))
+ew_check "admission-ntf announced the requirement" \
+	ew_wait_for 10 grep -q "admission-ntf.*\"admission-required\": 1" "$EW_TMP/ntf"
+
+ew_check "config-set admission admitted" ynl_do config-set '{"admission": "admitted"}'
+ew_check "config-get: admission admitted" config_is admission admitted
+ew_expect_rc 0 "admitted: job A connects" connect_rc
+ew_check "admission-ntf announced the admission" \
+	ew_wait_for 10 grep -q 'admission-ntf.*"admission": "admitted"' "$EW_TMP/ntf"
+ew_check "the revocation was announced too (revoke-ntf, reason not-admitted)" \
+	grep -q 'revoke-ntf.*"reason": "not-admitted"' "$EW_TMP/ntf"
+
+ew_check "config-set global audit mode, node revoked" \
+	ynl_do config-set '{"admission": "revoked", "mode": "audit"}'
+ew_expect_rc 0 "audit mode: the closed gate only reports" connect_rc
+ynl_do config-set '{"admission": "admitted", "mode": "enforce"}' >/dev/null
+
+# --- another node revoked ---------------------------------------------------------
+hold "$EW_TMP/hold2"
+ew_check "a live job-A QP to $LOOP" grep -q connected "$EW_TMP/hold2"
+ew_check "node-set revokes $LOOP" \
+	ynl_do node-set "{\"addr\": [\"$LOOP_GID\"], \"admission\": \"revoked\"}"
+ew_check "the live QP to the revoked node is revoked" \
+	ew_wait_for 15 grep -q revoked "$EW_TMP/hold2"
+ew_expect_rc 13 "a connect to the revoked node is refused inside the peer prefix" \
+	connect_rc
+ew_check "config-get lists the revoked node" config_is revoked-node "$LOOP_GID"
+ew_check "node-set admits it again" \
+	ynl_do node-set "{\"addr\": [\"$LOOP_GID\"], \"admission\": \"admitted\"}"
+ew_expect_rc 0 "connects again" connect_rc
+
+# --- bad requests -------------------------------------------------------------------
+ew_check "node-set with state unattested is refused" \
+	refused_with "not unattested" node-set \
+	"{\"addr\": [\"$LOOP_GID\"], \"admission\": \"unattested\"}"
+ew_check "node-set without addresses is refused" \
+	refused_with "at least one addr" node-set '{"admission": "revoked"}'
+
+ew_done
