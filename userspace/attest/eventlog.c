@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UEFI TCG2 event log parser. Untrusted input until the replay matches
+ * the quoted PCRs: every length is checked against what is left.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "eventlog.h"
+
+#define TPM2_ALG_SHA256	0x000b
+#define SPEC_ID_SIG	"Spec ID Event03"
+#define MAX_ALGS	8
+
+struct cursor {
+	const uint8_t *p;
+	size_t left;
+};
+
+struct alg_size {
+	uint16_t alg;
+	uint16_t size;
+};
+
+static int take(struct cursor *c, size_t n, const uint8_t **out)
+{
+	if (n > c->left)
+		return -1;
+	*out = c->p;
+	c->p += n;
+	c->left -= n;
+	return 0;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static int take_u32(struct cursor *c, uint32_t *v)
+{
+	const uint8_t *p;
+
+	if (take(c, 4, &p))
+		return -1;
+	*v = le32(p);
+	return 0;
+}
+
+/* The first event: SHA-1 layout, EV_NO_ACTION, TCG_EfiSpecIDEvent. */
+static int parse_spec_id(struct cursor *c, struct alg_size *algs, uint32_t *nalg,
+			 const char **why)
+{
+	const uint8_t *hdr, *ev, *a;
+	struct cursor e;
+	uint32_t size, i;
+
+	if (take(c, 4 + 4 + 20, &hdr) || take_u32(c, &size) || take(c, size, &ev)) {
+		*why = "truncated Spec ID event";
+		return -1;
+	}
+	if (le32(hdr + 4) != EWA_EV_NO_ACTION || size < 16 + 4 + 4 + 4 ||
+	    memcmp(ev, SPEC_ID_SIG, sizeof(SPEC_ID_SIG))) {
+		*why = "not a crypto-agile log (no \"Spec ID Event03\" header)";
+		return -1;
+	}
+	e.p = ev + 16 + 4 + 4;	/* signature, platform class, versions, uintn size */
+	e.left = size - 24;
+	if (take_u32(&e, nalg) || *nalg == 0 || *nalg > MAX_ALGS) {
+		*why = "bad algorithm count in the Spec ID event";
+		return -1;
+	}
+	for (i = 0; i < *nalg; i++) {
+		if (take(&e, 4, &a)) {
+			*why = "truncated algorithm list";
+			return -1;
+		}
+		algs[i].alg = le16(a);
+		algs[i].size = le16(a + 2);
+		if (algs[i].size == 0 || algs[i].size > 64) {
+			*why = "bad digest size in the Spec ID event";
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_event(struct cursor *c, const struct alg_size *algs, uint32_t nalg,
+		       struct ewa_uefi_event *ev, const char **why)
+{
+	uint32_t count, size, i, j;
+	bool have_sha256 = false;
+	const uint8_t *p;
+
+	if (take_u32(c, &ev->pcr) || take_u32(c, &ev->type) || take_u32(c, &count)) {
+		*why = "truncated header";
+		return -1;
+	}
+	if (ev->pcr >= EWA_PCR_COUNT) {
+		*why = "PCR index out of range";
+		return -1;
+	}
+	if (count > nalg) {
+		*why = "more digests than the header declares";
+		return -1;
+	}
+	for (i = 0; i < count; i++) {
+		uint16_t alg;
+
+		if (take(c, 2, &p)) {
+			*why = "truncated digest list";
+			return -1;
+		}
+		alg = le16(p);
+		for (j = 0; j < nalg && algs[j].alg != alg; j++)
+			;
+		if (j == nalg) {
+			*why = "digest of an algorithm the header does not declare";
+			return -1;
+		}
+		if (take(c, algs[j].size, &p)) {
+			*why = "truncated digest";
+			return -1;
+		}
+		if (alg == TPM2_ALG_SHA256) {
+			if (algs[j].size != EWA_SHA256_LEN) {
+				*why = "SHA-256 digest size is not 32";
+				return -1;
+			}
+			memcpy(ev->sha256, p, EWA_SHA256_LEN);
+			have_sha256 = true;
+		}
+	}
+	if (take_u32(c, &size) || size > EWA_UEFI_MAX_EVENT_DATA || take(c, size, &p)) {
+		*why = "bad event size";
+		return -1;
+	}
+	ev->data = p;
+	ev->data_len = size;
+	if (!have_sha256 && ev->type != EWA_EV_NO_ACTION) {
+		*why = "no SHA-256 digest";
+		return -1;
+	}
+	return 0;
+}
+
+int ewa_uefi_parse(const uint8_t *p, size_t len, struct ewa_uefi_log *log,
+		   char *why, size_t whylen)
+{
+	static const char locality_sig[] = "StartupLocality";
+	struct alg_size algs[MAX_ALGS];
+	struct cursor c = { p, len };
+	const char *reason;
+	uint32_t nalg;
+	size_t cap = 0;
+
+	memset(log, 0, sizeof(*log));
+	if (parse_spec_id(&c, algs, &nalg, &reason)) {
+		snprintf(why, whylen, "header: %s", reason);
+		return -1;
+	}
+	while (c.left > 0) {
+		struct ewa_uefi_event *ev;
+
+		if (log->n == EWA_UEFI_MAX_EVENTS) {
+			snprintf(why, whylen, "more than %u events", EWA_UEFI_MAX_EVENTS);
+			goto fail;
+		}
+		if (log->n == cap) {
+			struct ewa_uefi_event *v;
+
+			cap = cap ? 2 * cap : 64;
+			v = realloc(log->v, cap * sizeof(*v));
+			if (!v) {
+				snprintf(why, whylen, "out of memory");
+				goto fail;
+			}
+			log->v = v;
+		}
+		ev = &log->v[log->n];
+		memset(ev, 0, sizeof(*ev));
+		if (parse_event(&c, algs, nalg, ev, &reason)) {
+			snprintf(why, whylen, "event %zu (offset %zu): %s", log->n + 1,
+				 len - c.left, reason);
+			goto fail;
+		}
+		/* H-CRTM-less platforms start PCR 0 at their locality (3 or 0). */
+		if (ev->type == EWA_EV_NO_ACTION && ev->pcr == 0 &&
+		    ev->data_len == sizeof(locality_sig) + 1 &&
+		    !memcmp(ev->data, locality_sig, sizeof(locality_sig)))
+			log->startup_locality = ev->data[sizeof(locality_sig)];
+		log->n++;
+	}
+	return 0;
+fail:
+	ewa_uefi_free(log);
+	return -1;
+}
+
+void ewa_uefi_replay(const struct ewa_uefi_log *log, struct ewa_pcrbank *bank)
+{
+	size_t i;
+
+	bank->v[0][EWA_SHA256_LEN - 1] = log->startup_locality;
+	for (i = 0; i < log->n; i++)
+		if (log->v[i].type != EWA_EV_NO_ACTION)
+			ewa_pcr_extend(bank, log->v[i].pcr, log->v[i].sha256);
+}
+
+/* EFI_GLOBAL_VARIABLE 8be4df61-93ca-11d2-aa0d-00e098032b8c, as stored. */
+static const uint8_t efi_global_guid[16] = {
+	0x61, 0xdf, 0xe4, 0x8b, 0xca, 0x93, 0xd2, 0x11,
+	0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c,
+};
+
+/*
+ * UEFI_VARIABLE_DATA: GUID, u64 name length (in CHAR16), u64 data length,
+ * CHAR16 name[], data[].
+ */
+static bool is_secure_boot_var(const struct ewa_uefi_event *ev, const uint8_t **val,
+			       uint64_t *val_len)
+{
+	static const char name[] = "SecureBoot";
+	uint64_t nlen, dlen;
+	size_t i;
+
+	if (ev->data_len < 32 || memcmp(ev->data, efi_global_guid, 16))
+		return false;
+	nlen = le64(ev->data + 16);
+	dlen = le64(ev->data + 24);
+	if (nlen != sizeof(name) - 1 || dlen > ev->data_len ||
+	    32 + 2 * nlen + dlen != ev->data_len)
+		return false;
+	for (i = 0; i < nlen; i++)
+		if (le16(ev->data + 32 + 2 * i) != (uint8_t)name[i])
+			return false;
+	*val = ev->data + 32 + 2 * nlen;
+	*val_len = dlen;
+	return true;
+}
+
+int ewa_uefi_secure_boot(const struct ewa_uefi_log *log, enum ewa_secure_boot *sb,
+			 char *why, size_t whylen)
+{
+	uint8_t digest[EWA_SHA256_LEN];
+	const uint8_t *val;
+	uint64_t val_len;
+	size_t i;
+
+	*sb = EWA_SB_UNKNOWN;
+	for (i = 0; i < log->n; i++) {
+		const struct ewa_uefi_event *ev = &log->v[i];
+
+		if (ev->pcr != 7 || ev->type != EWA_EV_EFI_VARIABLE_DRIVER_CONFIG ||
+		    !is_secure_boot_var(ev, &val, &val_len))
+			continue;
+		ewa_sha256(ev->data, ev->data_len, digest);
+		if (memcmp(digest, ev->sha256, EWA_SHA256_LEN)) {
+			snprintf(why, whylen,
+				 "event %zu: SecureBoot variable data does not hash to its digest",
+				 i + 1);
+			return -1;
+		}
+		*sb = val_len >= 1 && val[0] == 1 ? EWA_SB_ON : EWA_SB_OFF;
+	}
+	return 0;
+}
+
+void ewa_uefi_free(struct ewa_uefi_log *log)
+{
+	free(log->v);
+	memset(log, 0, sizeof(*log));
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The UEFI (TCG2, crypto agile) event log
+ * (/sys/kernel/security/tpm0/binary_bios_measurements): parser, replay
+ * into the SHA-256 bank, and the two facts the verifier reads from it --
+ * the Secure Boot variable measured into PCR 7 and the boot applications
+ * (shim, grub, kernel) measured into PCR 4.
+ *
+ * Format (TCG PC Client Platform Firmware Profile, little endian): one
+ * TCG_PCR_EVENT in the SHA-1 layout carrying the "Spec ID Event03"
+ * header (the list of digest algorithms and sizes), then TCG_PCR_EVENT2
+ * records: u32 pcr, u32 type, u32 digest count, {u16 alg, digest}...,
+ * u32 event size, event data.
+ */
+#ifndef EWA_EVENTLOG_H
+#define EWA_EVENTLOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pcrbank.h"
+
+#define EWA_EV_NO_ACTION			0x00000003
+#define EWA_EV_SEPARATOR			0x00000004
+#define EWA_EV_S_CRTM_VERSION			0x00000008
+#define EWA_EV_IPL				0x0000000d
+#define EWA_EV_EFI_VARIABLE_DRIVER_CONFIG	0x80000001
+#define EWA_EV_EFI_BOOT_SERVICES_APPLICATION	0x80000003
+#define EWA_EV_EFI_ACTION			0x80000007
+
+#define EWA_UEFI_MAX_EVENTS	(1U << 16)
+#define EWA_UEFI_MAX_EVENT_DATA	(16U << 20)
+
+struct ewa_uefi_event {
+	uint32_t pcr;
+	uint32_t type;
+	uint8_t sha256[EWA_SHA256_LEN];
+	const uint8_t *data;	/* points into the log */
+	uint32_t data_len;
+};
+
+struct ewa_uefi_log {
+	struct ewa_uefi_event *v;
+	size_t n;
+	uint8_t startup_locality;	/* PCR 0 starts at 0..0L (StartupLocality event) */
+};
+
+enum ewa_secure_boot {
+	EWA_SB_UNKNOWN = -1,	/* no SecureBoot variable measured */
+	EWA_SB_OFF = 0,
+	EWA_SB_ON = 1,
+};
+
+/* The log must outlive @log (events point into it). */
+int ewa_uefi_parse(const uint8_t *p, size_t len, struct ewa_uefi_log *log,
+		   char *why, size_t whylen);
+/* Replays from the reset values: zero, PCR 0 with the startup locality. */
+void ewa_uefi_replay(const struct ewa_uefi_log *log, struct ewa_pcrbank *bank);
+/*
+ * The SecureBoot variable measured into PCR 7. Its event data must hash to
+ * its digest (otherwise -1 and @why): the replay only vouches for digests.
+ */
+int ewa_uefi_secure_boot(const struct ewa_uefi_log *log, enum ewa_secure_boot *sb,
+			 char *why, size_t whylen);
+void ewa_uefi_free(struct ewa_uefi_log *log);
+
+#endif /* EWA_EVENTLOG_H */

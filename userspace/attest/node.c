@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eastwestctl attest: the node side of attestation.
+ *
+ *   attest enroll [out FILE] [tcti SPEC]
+ *   attest activate challenge FILE [out FILE] [tcti SPEC]
+ *   attest quote nonce HEX out FILE [pcrs LIST] [tcti SPEC]
+ *                [ima-log FILE|none] [event-log FILE|none] [root DIR]
+ *   attest handles [tcti SPEC]
+ *
+ * Arguments are parsed in full before the TPM is opened.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tss2/tss2_mu.h>
+
+#include "../ewctl.h"
+#include "attest.h"
+#include "enrollment.h"
+#include "evidence.h"
+#include "jsonfile.h"
+#include "report.h"
+#include "tpm.h"
+
+#define IMA_LOG_PATH	"/sys/kernel/security/ima/binary_runtime_measurements"
+#define UEFI_LOG_PATH	"/sys/kernel/security/tpm0/binary_bios_measurements"
+/* PCRs 0-7 boot chain, 8-9 are in IMA's boot_aggregate, 10 IMA, 14 MokList. */
+#define DEFAULT_PCRS	"0-10,14"
+#define QUOTE_ATTEMPTS	5
+
+void attest_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: eastwestctl attest enroll [out FILE] [tcti SPEC]\n"
+		"       eastwestctl attest activate challenge FILE [out FILE] [tcti SPEC]\n"
+		"       eastwestctl attest quote nonce HEX out FILE [pcrs LIST] [tcti SPEC]\n"
+		"                   [ima-log FILE|none] [event-log FILE|none] [root DIR]\n"
+		"       eastwestctl attest handles [tcti SPEC]\n"
+		"SPEC := { device:/dev/tpmrm0 | swtpm:host=HOST,port=PORT | ... }\n"
+		"        (default: $EW_TCTI, else \"tcti\" in " EWA_CONF_FILE ", else "
+		EWA_DEFAULT_TCTI ")\n"
+		"LIST := PCR[-PCR][,...] (default " DEFAULT_PCRS ")\n");
+}
+
+struct node_args {
+	const char *tcti;
+	const char *out;
+	const char *challenge;
+	const char *nonce;
+	const char *pcrs;
+	const char *ima_log;
+	const char *uefi_log;
+	const char *root;
+};
+
+/* KEY VALUE pairs; @allowed lists the keywords this verb takes. */
+static int parse_args(int argc, char *argv[], const char *verb, const char *const *allowed,
+		      struct node_args *a)
+{
+	static const struct { const char *key; size_t off; } keys[] = {
+		{ "tcti", offsetof(struct node_args, tcti) },
+		{ "out", offsetof(struct node_args, out) },
+		{ "challenge", offsetof(struct node_args, challenge) },
+		{ "nonce", offsetof(struct node_args, nonce) },
+		{ "pcrs", offsetof(struct node_args, pcrs) },
+		{ "ima-log", offsetof(struct node_args, ima_log) },
+		{ "event-log", offsetof(struct node_args, uefi_log) },
+		{ "root", offsetof(struct node_args, root) },
+	};
+	size_t i, j;
+
+	memset(a, 0, sizeof(*a));
+	for (; argc > 0; argc -= 2, argv += 2) {
+		const char **slot = NULL;
+
+		for (i = 0; allowed[i]; i++) {
+			if (strcmp(argv[0], allowed[i]))
+				continue;
+			for (j = 0; j < EW_ARRAY_SIZE(keys); j++)
+				if (!strcmp(keys[j].key, argv[0]))
+					slot = (const char **)((char *)a + keys[j].off);
+		}
+		if (!slot) {
+			ewa_err("attest %s: unknown keyword \"%s\" (try \"eastwestctl attest help\")",
+				verb, argv[0]);
+			return EWA_USAGE;
+		}
+		if (argc < 2) {
+			ewa_err("attest %s: \"%s\" needs an argument", verb, argv[0]);
+			return EWA_USAGE;
+		}
+		if (*slot) {
+			ewa_err("attest %s: \"%s\" is given twice", verb, argv[0]);
+			return EWA_USAGE;
+		}
+		*slot = argv[1];
+	}
+	return EWA_OK;
+}
+
+int ewa_parse_pcr_list(const char *s, uint32_t *mask)
+{
+	const char *p = s;
+
+	*mask = 0;
+	while (*p) {
+		char *end;
+		unsigned long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		lo = strtoul(p, &end, 10);
+		hi = lo;
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -1;
+			hi = strtoul(p, &end, 10);
+		}
+		if (lo > hi || hi >= 24)
+			return -1;
+		for (; lo <= hi; lo++)
+			*mask |= 1U << lo;
+		p = end;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return *mask ? 0 : -1;
+}
+
+static int save_json(struct json_object *o, const char *out)
+{
+	if (!out || !strcmp(out, "-")) {
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_SPACED |
+						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		return 0;
+	}
+	return ewa_json_save(o, out, 0644);
+}
+
+static void add_public(struct json_object *o, const char *key, const TPM2B_PUBLIC *pub)
+{
+	uint8_t buf[sizeof(TPM2B_PUBLIC)];
+	size_t off = 0;
+
+	if (Tss2_MU_TPM2B_PUBLIC_Marshal(pub, buf, sizeof(buf), &off))
+		off = 0;
+	ewa_json_add_b64(o, key, buf, off);
+}
+
+static int open_tpm(const char *tcti_opt, struct ewa_tpm *t)
+{
+	char buf[512], why[512];
+	const char *tcti = ewa_tcti_choose(tcti_opt, buf, sizeof(buf));
+
+	if (ewa_tpm_open(tcti, t, why, sizeof(why))) {
+		ewa_err("no TPM on node: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_enroll(int argc, char *argv[])
+{
+	static const char *const allowed[] = { "out", "tcti", NULL };
+	struct ewa_key ek = { .handle = ESYS_TR_NONE }, ak = { .handle = ESYS_TR_NONE };
+	struct ewa_buf cert = { 0 };
+	struct json_object *o;
+	struct node_args a;
+	struct ewa_tpm t;
+	char *host;
+	int ret, rc;
+
+	ret = parse_args(argc, argv, "enroll", allowed, &a);
+	if (ret)
+		return ret;
+	if (open_tpm(a.tcti, &t))
+		return EWA_FAIL;
+	ret = EWA_FAIL;
+	if (ewa_tpm_load_ek(&t, &ek) || ewa_tpm_load_ak(&t, &ak))
+		goto out;
+	rc = ewa_tpm_read_ek_cert(&t, &cert);
+	if (rc < 0)
+		goto out;
+	o = json_object_new_object();
+	ewa_json_add_str(o, "format", EWA_ENROLLMENT_FORMAT);
+	json_object_object_add(o, "version", json_object_new_int(EWA_ENROLL_VERSION));
+	host = NULL;
+	{
+		struct ewa_buf h = { 0 };
+
+		if (!ewa_read_file("/proc/sys/kernel/hostname", &h)) {
+			h.data[strcspn((char *)h.data, "\n")] = '\0';
+			host = ewa_strdup((char *)h.data);
+		}
+		ewa_buf_free(&h);
+	}
+	json_object_object_add(o, "hostname", host ? json_object_new_string(host) : NULL);
+	free(host);
+	add_public(o, "ek_public", ek.pub);
+	json_object_object_add(o, "ek_persistent", ek.persistent ?
+			       json_object_new_string("0x81010001") : NULL);
+	if (rc == 0)
+		ewa_json_add_b64(o, "ek_certificate", cert.data, cert.len);
+	add_public(o, "ak_public", ak.pub);
+	ewa_json_add_hex(o, "ak_name", ak.name->name, ak.name->size);
+	ret = save_json(o, a.out) ? EWA_FAIL : EWA_OK;
+	json_object_put(o);
+	if (!ret && a.out && strcmp(a.out, "-") && !ewa_quiet) {
+		char name[2 * sizeof(ak.name->name) + 1];
+
+		if (ew_opts.json)
+			printf("{\"enrollment\":\"%s\",\"ak_name\":\"%s\",\"ek_certificate\":%s}\n",
+			       a.out, ewa_hex(ak.name->name, ak.name->size, name),
+			       rc == 0 ? "true" : "false");
+		else
+			printf("enrollment %s ak %s ek %s%s\n", a.out,
+			       ewa_hex(ak.name->name, ak.name->size, name),
+			       ek.persistent ? "0x81010001" : "created",
+			       rc == 0 ? " certificate" : "");
+	}
+out:
+	ewa_buf_free(&cert);
+	ewa_tpm_release(&t, &ak);
+	ewa_tpm_release(&t, &ek);
+	ewa_tpm_close(&t);
+	return ret;
+}
+
+static int load_challenge(const char *path, uint8_t *ak_name, size_t *ak_name_len,
+			  TPM2B_ID_OBJECT *blob, TPM2B_ENCRYPTED_SECRET *secret)
+{
+	struct ewa_buf b1 = { 0 }, b2 = { 0 };
+	struct json_object *o = ewa_json_load(path);
+	char why[256];
+	int ret = -1;
+
+	if (!o)
+		return -1;
+	if (ewa_json_check_format(o, EWA_CHALLENGE_FORMAT, EWA_ENROLL_VERSION, why, sizeof(why)) ||
+	    ewa_json_hex(o, "ak_name", ak_name, EWA_NAME_MAX, ak_name_len, why, sizeof(why)) ||
+	    ewa_json_b64(o, "credential_blob", &b1, why, sizeof(why)) ||
+	    ewa_json_b64(o, "encrypted_secret", &b2, why, sizeof(why))) {
+		ewa_err("%s: %s", path, why);
+		goto out;
+	}
+	if (Tss2_MU_TPM2B_ID_OBJECT_Unmarshal(b1.data, b1.len, NULL, blob) ||
+	    Tss2_MU_TPM2B_ENCRYPTED_SECRET_Unmarshal(b2.data, b2.len, NULL, secret)) {
+		ewa_err("%s: credential_blob or encrypted_secret is not a TPM structure", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	ewa_buf_free(&b1);
+	ewa_buf_free(&b2);
+	json_object_put(o);
+	return ret;
+}
+
+static int cmd_activate(int argc, char *argv[])
+{
+	static const char *const allowed[] = { "challenge", "out", "tcti", NULL };
+	struct ewa_key ek = { .handle = ESYS_TR_NONE }, ak = { .handle = ESYS_TR_NONE };
+	TPM2B_ENCRYPTED_SECRET secret;
+	uint8_t want[EWA_NAME_MAX];
+	TPM2B_DIGEST *cred = NULL;
+	TPM2B_ID_OBJECT blob;
+	struct json_object *o;
+	struct node_args a;
+	struct ewa_tpm t;
+	size_t want_len;
+	int ret;
+
+	ret = parse_args(argc, argv, "activate", allowed, &a);
+	if (ret)
+		return ret;
+	if (!a.challenge) {
+		ewa_err("attest activate: \"challenge FILE\" is required");
+		return EWA_USAGE;
+	}
+	if (load_challenge(a.challenge, want, &want_len, &blob, &secret))
+		return EWA_FAIL;
+	if (open_tpm(a.tcti, &t))
+		return EWA_FAIL;
+	ret = EWA_FAIL;
+	if (ewa_tpm_load_ek(&t, &ek) || ewa_tpm_load_ak(&t, &ak))
+		goto out;
+	if (want_len != ak.name->size || memcmp(want, ak.name->name, want_len)) {
+		char have[2 * EWA_NAME_MAX + 1];
+
+		ewa_err("%s: the challenge is for another AK (this TPM's AK is %s)",
+			a.challenge, ewa_hex(ak.name->name, ak.name->size, have));
+		goto out;
+	}
+	if (ewa_tpm_activate(&t, &ek, &ak, &blob, &secret, &cred))
+		goto out;
+	o = json_object_new_object();
+	ewa_json_add_str(o, "format", EWA_ACTIVATION_FORMAT);
+	json_object_object_add(o, "version", json_object_new_int(EWA_ENROLL_VERSION));
+	ewa_json_add_hex(o, "ak_name", ak.name->name, ak.name->size);
+	ewa_json_add_hex(o, "secret", cred->buffer, cred->size);
+	ret = save_json(o, a.out) ? EWA_FAIL : EWA_OK;
+	json_object_put(o);
+	free(cred);
+out:
+	ewa_tpm_release(&t, &ak);
+	ewa_tpm_release(&t, &ek);
+	ewa_tpm_close(&t);
+	return ret;
+}
+
+/* A log that is absent is not an error: the verifier decides if it needed it. */
+static int read_log(const char *path, const char *dflt, bool *present, struct ewa_buf *b)
+{
+	int ret;
+
+	*present = false;
+	if (path && !strcmp(path, "none"))
+		return 0;
+	ret = ewa_read_file(path ? path : dflt, b);
+	if (ret == -ENOENT && !path)
+		return 0;
+	if (ret) {
+		ewa_err("%s: %s", path ? path : dflt, strerror(-ret));
+		return -1;
+	}
+	*present = true;
+	return 0;
+}
+
+static void pcr_digest(const TPML_DIGEST *chunks, size_t n, uint8_t out[EWA_SHA256_LEN])
+{
+	struct ewa_buf all = { 0 };
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < chunks[i].count; j++)
+			ewa_buf_add(&all, chunks[i].digests[j].buffer, chunks[i].digests[j].size);
+	ewa_sha256(all.data, all.len, out);
+	ewa_buf_free(&all);
+}
+
+/*
+ * One attempt: read the PCRs, quote, and check the quote covers the values
+ * read. 1 when a PCR or the IMA log changed in between (try again).
+ */
+static int quote_once(struct ewa_tpm *t, const struct ewa_key *ak, uint32_t pcrs,
+		      const TPM2B_DATA *qdata, const struct node_args *a,
+		      struct ewa_evidence *ev)
+{
+	TPM2B_ATTEST *quoted = NULL;
+	TPMT_SIGNATURE *sig = NULL;
+	TPML_DIGEST chunks[EWA_MAX_PCR_CHUNKS];
+	uint8_t digest[EWA_SHA256_LEN];
+	struct ewa_buf ima_after = { 0 };
+	TPML_PCR_SELECTION sel;
+	bool ima_present;
+	TPMS_ATTEST att;
+	size_t n, i, off;
+	uint8_t buf[sizeof(TPM2B_ATTEST)];
+	int ret = -1;
+
+	ewa_buf_free(&ev->ima_log);
+	if (read_log(a->ima_log, IMA_LOG_PATH, &ev->has_ima_log, &ev->ima_log))
+		return -1;
+	if (ewa_tpm_pcr_read(t, pcrs, chunks, &n))
+		return -1;
+	ewa_pcr_selection(pcrs, &sel);
+	if (ewa_tpm_quote(t, ak, qdata, &sel, &quoted, &sig))
+		return -1;
+	off = 0;
+	if (Tss2_MU_TPMS_ATTEST_Unmarshal(quoted->attestationData, quoted->size, &off, &att) ||
+	    att.type != TPM2_ST_ATTEST_QUOTE) {
+		ewa_err("TPM2_Quote: the TPM returned no quote structure");
+		goto out;
+	}
+	pcr_digest(chunks, n, digest);
+	if (att.attested.quote.pcrDigest.size != EWA_SHA256_LEN ||
+	    memcmp(att.attested.quote.pcrDigest.buffer, digest, EWA_SHA256_LEN)) {
+		ret = 1;	/* a PCR was extended between the read and the quote */
+		goto out;
+	}
+	if (read_log(a->ima_log, IMA_LOG_PATH, &ima_present, &ima_after))
+		goto out;
+	if (ima_present != ev->has_ima_log || ima_after.len != ev->ima_log.len ||
+	    (ima_after.len && memcmp(ima_after.data, ev->ima_log.data, ima_after.len))) {
+		ret = 1;	/* IMA measured something meanwhile */
+		goto out;
+	}
+	off = 0;
+	Tss2_MU_TPM2B_ATTEST_Marshal(quoted, buf, sizeof(buf), &off);
+	ev->attest.len = 0;
+	ewa_buf_add(&ev->attest, buf, off);
+	off = 0;
+	Tss2_MU_TPMT_SIGNATURE_Marshal(sig, buf, sizeof(buf), &off);
+	ev->signature.len = 0;
+	ewa_buf_add(&ev->signature, buf, off);
+	off = 0;
+	Tss2_MU_TPML_PCR_SELECTION_Marshal(&sel, buf, sizeof(buf), &off);
+	ev->pcr_selection.len = 0;
+	ewa_buf_add(&ev->pcr_selection, buf, off);
+	for (i = 0; i < n; i++) {
+		off = 0;
+		Tss2_MU_TPML_DIGEST_Marshal(&chunks[i], buf, sizeof(buf), &off);
+		ev->pcr_values[i].len = 0;
+		ewa_buf_add(&ev->pcr_values[i], buf, off);
+	}
+	ev->n_pcr_values = n;
+	ret = 0;
+out:
+	ewa_buf_free(&ima_after);
+	free(quoted);
+	free(sig);
+	return ret;
+}
+
+static int cmd_quote(int argc, char *argv[])
+{
+	static const char *const allowed[] = { "nonce", "out", "pcrs", "tcti", "ima-log",
+					       "event-log", "root", NULL };
+	struct ewa_key ak = { .handle = ESYS_TR_NONE };
+	char tcti_buf[512], why[512];
+	struct ewa_evidence ev = { 0 };
+	TPM2B_DATA qdata = { 0 };
+	struct node_args a;
+	struct ewa_tpm t;
+	int ret, attempt;
+	uint32_t pcrs;
+
+	ret = parse_args(argc, argv, "quote", allowed, &a);
+	if (ret)
+		return ret;
+	if (!a.nonce || !a.out) {
+		ewa_err("attest quote: \"nonce HEX\" and \"out FILE\" are required");
+		return EWA_USAGE;
+	}
+	if (ewa_parse_nonce(a.nonce, ev.nonce, &ev.nonce_len)) {
+		ewa_err("attest quote: nonce \"%s\": expected %d to %d bytes of hex", a.nonce,
+			EWA_NONCE_MIN, EWA_NONCE_MAX);
+		return EWA_USAGE;
+	}
+	if (ewa_parse_pcr_list(a.pcrs ? a.pcrs : DEFAULT_PCRS, &pcrs)) {
+		ewa_err("attest quote: pcrs \"%s\": expected PCR[-PCR][,...], PCRs 0 to 23",
+			a.pcrs);
+		return EWA_USAGE;
+	}
+	ewa_report_build(a.root ? a.root : "", &ev.report);
+	ewa_qualifying_data(ev.nonce, ev.nonce_len, ev.report.data, ev.report.len,
+			    qdata.buffer);
+	qdata.size = EWA_SHA256_LEN;
+
+	if (ewa_tpm_open(ewa_tcti_choose(a.tcti, tcti_buf, sizeof(tcti_buf)), &t,
+			 why, sizeof(why))) {
+		/* Fail closed, and say so: the verifier reports "no TPM on node". */
+		ev.tpm = false;
+		ev.no_tpm_reason = ewa_strdup(why);
+		ewa_evidence_save(&ev, a.out);
+		ewa_err("no TPM on node: %s (wrote no-TPM evidence to %s)", why, a.out);
+		ewa_evidence_free(&ev);
+		return EWA_FAIL;
+	}
+	ev.tpm = true;
+	ret = EWA_FAIL;
+	if (ewa_tpm_load_ak(&t, &ak))
+		goto out;
+	memcpy(ev.ak_name, ak.name->name, ak.name->size);
+	ev.ak_name_len = ak.name->size;
+	if (read_log(a.uefi_log, UEFI_LOG_PATH, &ev.has_uefi_log, &ev.uefi_log))
+		goto out;
+	for (attempt = 1; attempt <= QUOTE_ATTEMPTS; attempt++) {
+		int r = quote_once(&t, &ak, pcrs, &qdata, &a, &ev);
+
+		if (r < 0)
+			goto out;
+		if (r == 0)
+			break;
+	}
+	if (attempt > QUOTE_ATTEMPTS) {
+		ewa_err("attest quote: PCRs kept changing during %d attempts", QUOTE_ATTEMPTS);
+		goto out;
+	}
+	if (ewa_evidence_save(&ev, a.out))
+		goto out;
+	if (ew_opts.json && !ewa_quiet)
+		printf("{\"evidence\":\"%s\",\"attempts\":%d,\"ima_log\":%s,\"uefi_event_log\":%s}\n",
+		       a.out, attempt, ev.has_ima_log ? "true" : "false",
+		       ev.has_uefi_log ? "true" : "false");
+	ret = EWA_OK;
+out:
+	ewa_tpm_release(&t, &ak);
+	ewa_tpm_close(&t);
+	ewa_evidence_free(&ev);
+	return ret;
+}
+
+static int cmd_handles(int argc, char *argv[])
+{
+	static const char *const allowed[] = { "tcti", NULL };
+	uint32_t objects, sessions;
+	struct node_args a;
+	struct ewa_tpm t;
+	int ret;
+
+	ret = parse_args(argc, argv, "handles", allowed, &a);
+	if (ret)
+		return ret;
+	if (open_tpm(a.tcti, &t))
+		return EWA_FAIL;
+	ret = ewa_tpm_count_handles(&t, &objects, &sessions) ? EWA_FAIL : EWA_OK;
+	ewa_tpm_close(&t);
+	if (ret)
+		return ret;
+	if (ew_opts.json)
+		printf("{\"transient_objects\":%u,\"sessions\":%u}\n", objects, sessions);
+	else
+		printf("transient-objects %u sessions %u\n", objects, sessions);
+	return EWA_OK;
+}
+
+int attest_main(int argc, char *argv[])
+{
+	/* tpm2-tss logs every failed attempt to stderr: our one line says it. */
+	setenv("TSS2_LOG", "all+NONE", 0);
+	if (argc > 0 && !strcmp(argv[0], "enroll"))
+		return cmd_enroll(argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "activate"))
+		return cmd_activate(argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "quote"))
+		return cmd_quote(argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "handles"))
+		return cmd_handles(argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "help")) {
+		attest_usage(stdout);
+		return EWA_OK;
+	}
+	if (argc == 0)
+		ewa_err("attest: missing command (try \"eastwestctl attest help\")");
+	else
+		ewa_err("attest: unknown command \"%s\" (try \"eastwestctl attest help\")",
+			argv[0]);
+	return EWA_USAGE;
+}

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Test fixtures for the attestation parsers and verifier, computed here
+independently of the C code:
+
+  root/              a node's /proc, /sys and /lib/modules (three modules,
+                     Secure Boot on in efivars)
+  uefi.bin           TCG2 crypto-agile event log (SHA-1 + SHA-256): CRTM,
+                     firmware blob, SecureBoot=1, PK/KEK/db/dbx, separators,
+                     shim/grub/kernel in PCR 4, grub's command line (8) and
+                     kernel (9), MokList (14)
+  uefi-sboff.bin     the same with SecureBoot=0
+  ima.bin            IMA binary list (ima-ng, ima-sig): boot_aggregate over
+                     PCRs 0-9, real files of this host, the three modules
+  ima-evil.bin       ima.bin plus an unknown module (a refused load is logged too)
+  ima-violation.bin  ima.bin plus a violation record
+  expected.json      PCR values after replay, the extends to apply to a TPM
+                     in order, and the module hashes
+
+usage: make_fixtures.py OUTDIR
+"""
+import hashlib
+import json
+import os
+import struct
+import sys
+
+RELEASE = "6.1.0-28-amd64"
+EFI_GLOBAL = bytes.fromhex("61dfe48bca93d211aa0d00e098032b8c")  # 8be4df61-93ca-11d2-...
+MODULES = [
+    ("ib_core", "kernel/drivers/infiniband/core/ib_core.ko"),
+    ("mlx5_core", "kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core.ko"),
+    ("nvidia", "updates/dkms/nvidia.ko"),
+]
+
+
+def sha1(b):
+    return hashlib.sha1(b).digest()
+
+
+def sha256(b):
+    return hashlib.sha256(b).digest()
+
+
+class Bank:
+    def __init__(self):
+        self.pcr = {i: bytes(32) for i in range(24)}
+        self.extends = []
+
+    def extend(self, i, digest):
+        self.pcr[i] = sha256(self.pcr[i] + digest)
+        self.extends.append((i, digest.hex()))
+
+
+def spec_id_event():
+    algs = [(0x0004, 20), (0x000B, 32)]
+    body = b"Spec ID Event03\0" + struct.pack("<IBBBB", 0, 0, 2, 0, 2)
+    body += struct.pack("<I", len(algs))
+    for alg, size in algs:
+        body += struct.pack("<HH", alg, size)
+    body += b"\0"  # vendorInfoSize
+    return struct.pack("<II", 0, 3) + bytes(20) + struct.pack("<I", len(body)) + body
+
+
+def event2(pcr, etype, data, digest256=None, bank=None):
+    d256 = digest256 if digest256 is not None else sha256(data)
+    d1 = sha1(data)
+    out = struct.pack("<III", pcr, etype, 2)
+    out += struct.pack("<H", 0x0004) + d1 + struct.pack("<H", 0x000B) + d256
+    out += struct.pack("<I", len(data)) + data
+    if bank is not None:
+        bank.extend(pcr, d256)
+    return out
+
+
+def uefi_var(name, data, guid=EFI_GLOBAL):
+    uname = name.encode("utf-16-le")
+    return guid + struct.pack("<QQ", len(name), len(data)) + uname + data
+
+
+def uefi_log(bank, secure_boot):
+    log = spec_id_event()
+    log += event2(0, 0x8, "fixture firmware 1.0".encode("utf-16-le"), bank=bank)
+    log += event2(0, 0x80000008, struct.pack("<QQ", 0xFF000000, 0x100000),
+                  digest256=sha256(b"firmware volume"), bank=bank)
+    log += event2(7, 0x80000001, uefi_var("SecureBoot", bytes([secure_boot])), bank=bank)
+    for name in ("PK", "KEK", "db", "dbx"):
+        log += event2(7, 0x80000001, uefi_var(name, sha256(name.encode()) * 3), bank=bank)
+    log += event2(4, 0x80000007, b"Calling EFI Application from Boot Option", bank=bank)
+    for i in range(0, 8):
+        log += event2(i, 0x4, b"\0\0\0\0", bank=bank)
+    apps = []
+    for app in (b"shimx64.efi", b"grubx64.efi", b"vmlinuz-" + RELEASE.encode()):
+        authenticode = sha256(b"authenticode of " + app)
+        apps.append(authenticode.hex())
+        # UEFI_IMAGE_LOAD_EVENT: location, length, link-time address, device path length
+        load = struct.pack("<QQQQ", 0x1000, 0x2000, 0, 0)
+        log += event2(4, 0x80000003, load, digest256=authenticode, bank=bank)
+    log += event2(8, 0xD, b"kernel_cmdline: /vmlinuz-%s root=/dev/sda1 ro\0" % RELEASE.encode(),
+                  bank=bank)
+    log += event2(9, 0xD, b"/vmlinuz-" + RELEASE.encode() + b"\0",
+                  digest256=sha256(b"kernel image bytes"), bank=bank)
+    log += event2(14, 0xD, b"MokList\0", bank=bank)
+    return log, apps
+
+
+def ima_field(b):
+    return struct.pack("<I", len(b)) + b
+
+
+def ima_entry(path, file_digest, template="ima-ng", violation=False, bank=None):
+    data = ima_field(b"sha256:\0" + file_digest) + ima_field(path.encode() + b"\0")
+    if template == "ima-sig":
+        data += ima_field(b"")
+    name = template.encode()
+    if violation:
+        d1 = bytes(20)
+        extend = b"\xff" * 32
+    else:
+        d1 = sha1(data)
+        extend = sha256(data)
+    if bank is not None:
+        bank.extend(10, extend)
+    return struct.pack("<I", 10) + d1 + struct.pack("<I", len(name)) + name + \
+        struct.pack("<I", len(data)) + data
+
+
+def write(path, data, mode="wb"):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, mode) as f:
+        f.write(data)
+
+
+def main():
+    out = sys.argv[1]
+    root = os.path.join(out, "root")
+    hostname = open("/proc/sys/kernel/hostname").read().strip()
+    write(os.path.join(root, "proc/sys/kernel/hostname"), hostname + "\n", "w")
+    write(os.path.join(root, "proc/sys/kernel/osrelease"), RELEASE + "\n", "w")
+    write(os.path.join(root, "proc/sys/kernel/random/boot_id"),
+          "0f2c1a6e-1111-4222-8333-944455556666\n", "w")
+    write(os.path.join(root, "proc/modules"),
+          "".join("%s 4096 0 - Live 0x0000000000000000\n" % m for m, _ in MODULES), "w")
+    write(os.path.join(root, "lib/modules", RELEASE, "modules.dep"),
+          "".join("%s:\n" % p for _, p in MODULES), "w")
+    mods = {}
+    for name, rel in MODULES:
+        body = ("ELF module %s for %s\n" % (name, RELEASE)).encode() * 64
+        write(os.path.join(root, "lib/modules", RELEASE, rel), body)
+        mods[name] = ("/lib/modules/%s/%s" % (RELEASE, rel), sha256(body))
+    write(os.path.join(root, "sys/firmware/efi/efivars",
+                       "SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c"), b"\x06\0\0\0\x01")
+
+    bank = Bank()
+    log, apps = uefi_log(bank, 1)
+    write(os.path.join(out, "uefi.bin"), log)
+    write(os.path.join(out, "uefi-sboff.bin"), uefi_log(Bank(), 0)[0])
+
+    aggregate = sha256(b"".join(bank.pcr[i] for i in range(10)))
+    ima = ima_entry("boot_aggregate", aggregate, bank=bank)
+    known = []
+    for path in ("/bin/sh", "/usr/bin/env", "/etc/hostname"):
+        real = os.path.realpath(path)
+        if os.path.isfile(real):
+            digest = sha256(open(real, "rb").read())
+            known.append((path, digest.hex()))
+            ima += ima_entry(path, digest, template="ima-sig", bank=bank)
+    for name, _ in MODULES:
+        ima += ima_entry(mods[name][0], mods[name][1], bank=bank)
+    expected_pcrs = {str(i): bank.pcr[i].hex() for i in list(range(11)) + [14]}
+    base_extends = list(bank.extends)
+    write(os.path.join(out, "ima.bin"), ima)
+
+    evil_digest = sha256(b"an unknown module")
+    evil_bank = Bank()
+    evil_bank.pcr = dict(bank.pcr)
+    evil = ima_entry("/tmp/evil.ko", evil_digest, bank=evil_bank)
+    write(os.path.join(out, "ima-evil.bin"), ima + evil)
+    viol_bank = Bank()
+    viol_bank.pcr = dict(bank.pcr)
+    viol = ima_entry("/var/log/changing", sha256(b"x"), violation=True, bank=viol_bank)
+    write(os.path.join(out, "ima-violation.bin"), ima + viol)
+
+    expected = {
+        "release": RELEASE,
+        "hostname": hostname,
+        "pcrs": expected_pcrs,
+        "extends": base_extends,
+        "evil_extend": evil_bank.extends,
+        "evil_pcr10": evil_bank.pcr[10].hex(),
+        "violation_pcr10": viol_bank.pcr[10].hex(),
+        "boot_aggregate": aggregate.hex(),
+        "boot_apps": apps,
+        "modules": {n: {"path": p, "sha256": d.hex()} for n, (p, d) in mods.items()},
+        "known_files": known,
+        "ima_entries": 1 + len(known) + len(MODULES),
+    }
+    write(os.path.join(out, "expected.json"), json.dumps(expected, indent=1) + "\n", "w")
+
+
+if __name__ == "__main__":
+    main()

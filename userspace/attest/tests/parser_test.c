@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests, no TPM: the IMA and UEFI log parsers and replays against
+ * values make_fixtures.py computed independently in Python; truncated and
+ * corrupted logs; hex, base64, KDFa; the manifest parser.
+ */
+#include "helpers.h"
+
+#include "credential.h"
+#include "eventlog.h"
+#include "imalog.h"
+#include "manifest.h"
+
+static void test_ima_replay_matches_python(void **state)
+{
+	struct json_object *exp = fixture_expected(), *v;
+	struct ewa_pcrbank bank = { 0 };
+	struct ewa_ima_log log;
+	struct ewa_buf b;
+	uint8_t want[32], agg[32];
+	char why[256];
+	size_t len, i, modules = 0;
+
+	(void)state;
+	fixture_read("ima.bin", &b);
+	assert_int_equal(ewa_ima_parse(b.data, b.len, &log, why, sizeof(why)), 0);
+	assert_true(json_object_object_get_ex(exp, "ima_entries", &v));
+	assert_int_equal(log.n, json_object_get_int(v));
+	assert_string_equal(log.v[0].path, "boot_aggregate");
+	assert_true(json_object_object_get_ex(exp, "boot_aggregate", &v));
+	assert_int_equal(ewa_unhex(json_object_get_string(v), agg, 32, &len), 0);
+	assert_memory_equal(log.v[0].file_digest, agg, 32);
+	assert_string_equal(log.v[1].template_name, "ima-sig");
+	for (i = 0; i < log.n; i++)
+		if (ewa_is_module_path(log.v[i].path))
+			modules++;
+	assert_int_equal(modules, 3);
+	/* PCR 10 starts at zero; only IMA extends it. */
+	ewa_ima_replay(&log, &bank);
+	expected_pcr(exp, 10, want);
+	assert_memory_equal(bank.v[10], want, 32);
+	assert_int_equal(bank.touched, 1U << 10);
+	ewa_ima_free(&log);
+	ewa_buf_free(&b);
+	json_object_put(exp);
+}
+
+static void test_ima_violation_extends_ones(void **state)
+{
+	struct json_object *exp = fixture_expected(), *v;
+	struct ewa_pcrbank bank = { 0 };
+	struct ewa_ima_log log;
+	struct ewa_buf b;
+	uint8_t want[32];
+	char why[256];
+	size_t len;
+
+	(void)state;
+	fixture_read("ima-violation.bin", &b);
+	assert_int_equal(ewa_ima_parse(b.data, b.len, &log, why, sizeof(why)), 0);
+	assert_true(log.v[log.n - 1].violation);
+	ewa_ima_replay(&log, &bank);
+	assert_true(json_object_object_get_ex(exp, "violation_pcr10", &v));
+	assert_int_equal(ewa_unhex(json_object_get_string(v), want, 32, &len), 0);
+	assert_memory_equal(bank.v[10], want, 32);
+	ewa_ima_free(&log);
+	ewa_buf_free(&b);
+	json_object_put(exp);
+}
+
+/* Every prefix either parses (at a record boundary) or fails cleanly. */
+static void test_ima_truncated(void **state)
+{
+	struct ewa_ima_log log;
+	struct ewa_buf b;
+	size_t n, ok = 0;
+	char why[256];
+
+	(void)state;
+	fixture_read("ima.bin", &b);
+	for (n = 0; n < b.len; n++) {
+		if (!ewa_ima_parse(b.data, n, &log, why, sizeof(why))) {
+			ok++;
+			ewa_ima_free(&log);
+		} else {
+			assert_non_null(strstr(why, "entry"));
+		}
+	}
+	/* n = 0 and the boundary after each record but the last. */
+	assert_int_equal(ok, 7);
+	ewa_buf_free(&b);
+}
+
+static void test_ima_corrupt(void **state)
+{
+	struct ewa_ima_log log;
+	struct ewa_buf b;
+	char why[256];
+
+	(void)state;
+	fixture_read("ima.bin", &b);
+	/* Template data length of the first record: beyond the list. */
+	b.data[4 + 20 + 4 + 6] = 0xff;
+	b.data[4 + 20 + 4 + 6 + 3] = 0x7f;
+	assert_int_equal(ewa_ima_parse(b.data, b.len, &log, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "entry 0"));
+	ewa_buf_free(&b);
+	fixture_read("ima.bin", &b);
+	/* PCR index 99 */
+	b.data[0] = 99;
+	assert_int_equal(ewa_ima_parse(b.data, b.len, &log, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "PCR index"));
+	ewa_buf_free(&b);
+	fixture_read("ima.bin", &b);
+	/* template "ima-ng" -> "ima-xx" */
+	memcpy(b.data + 4 + 20 + 4, "ima-xx", 6);
+	assert_int_equal(ewa_ima_parse(b.data, b.len, &log, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "unsupported template"));
+	ewa_buf_free(&b);
+}
+
+static void test_uefi_replay_matches_python(void **state)
+{
+	struct json_object *exp = fixture_expected();
+	struct ewa_pcrbank bank = { 0 };
+	enum ewa_secure_boot sb;
+	struct ewa_uefi_log log;
+	struct ewa_buf b;
+	uint8_t want[32];
+	unsigned int pcrs[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 14 };
+	char why[256];
+	size_t i, apps = 0;
+
+	(void)state;
+	fixture_read("uefi.bin", &b);
+	assert_int_equal(ewa_uefi_parse(b.data, b.len, &log, why, sizeof(why)), 0);
+	ewa_uefi_replay(&log, &bank);
+	for (i = 0; i < sizeof(pcrs) / sizeof(pcrs[0]); i++) {
+		expected_pcr(exp, pcrs[i], want);
+		assert_memory_equal(bank.v[pcrs[i]], want, 32);
+	}
+	assert_int_equal(ewa_uefi_secure_boot(&log, &sb, why, sizeof(why)), 0);
+	assert_int_equal(sb, EWA_SB_ON);
+	for (i = 0; i < log.n; i++)
+		if (log.v[i].pcr == 4 && log.v[i].type == EWA_EV_EFI_BOOT_SERVICES_APPLICATION)
+			apps++;
+	assert_int_equal(apps, 3);
+	ewa_uefi_free(&log);
+	ewa_buf_free(&b);
+	json_object_put(exp);
+}
+
+static void test_uefi_secure_boot_off_and_forged(void **state)
+{
+	enum ewa_secure_boot sb;
+	struct ewa_uefi_log log;
+	struct ewa_buf b;
+	char why[256];
+	size_t i;
+
+	(void)state;
+	fixture_read("uefi-sboff.bin", &b);
+	assert_int_equal(ewa_uefi_parse(b.data, b.len, &log, why, sizeof(why)), 0);
+	assert_int_equal(ewa_uefi_secure_boot(&log, &sb, why, sizeof(why)), 0);
+	assert_int_equal(sb, EWA_SB_OFF);
+	ewa_uefi_free(&log);
+	/* SecureBoot = 1 in the data but the digest of "0": a forged event. */
+	assert_int_equal(ewa_uefi_parse(b.data, b.len, &log, why, sizeof(why)), 0);
+	for (i = 0; i < log.n; i++) {
+		struct ewa_uefi_event *e = &log.v[i];
+
+		if (e->type == EWA_EV_EFI_VARIABLE_DRIVER_CONFIG && e->data_len == 32 + 20 + 1)
+			((uint8_t *)e->data)[e->data_len - 1] = 1;
+	}
+	assert_int_equal(ewa_uefi_secure_boot(&log, &sb, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "does not hash"));
+	ewa_uefi_free(&log);
+	ewa_buf_free(&b);
+}
+
+static void test_uefi_truncated_and_corrupt(void **state)
+{
+	struct ewa_uefi_log log;
+	struct ewa_buf b;
+	char why[256];
+	size_t n, ok = 0;
+
+	(void)state;
+	fixture_read("uefi.bin", &b);
+	for (n = 0; n < b.len; n++) {
+		if (!ewa_uefi_parse(b.data, n, &log, why, sizeof(why))) {
+			ok++;
+			ewa_uefi_free(&log);
+		}
+	}
+	assert_true(ok > 10);	/* event boundaries only */
+	assert_true(ok < 40);
+	/* Not a crypto-agile log. */
+	b.data[4 + 4 + 20 + 4] = 'X';
+	assert_int_equal(ewa_uefi_parse(b.data, b.len, &log, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "Spec ID"));
+	ewa_buf_free(&b);
+}
+
+static void test_codec(void **state)
+{
+	static const uint8_t bin[] = { 0, 1, 2, 0xfe, 0xff };
+	uint8_t out[8], *p;
+	char hex[11], *s;
+	size_t len, n;
+
+	(void)state;
+	assert_string_equal(ewa_hex(bin, sizeof(bin), hex), "000102feff");
+	assert_int_equal(ewa_unhex("000102FEff", out, sizeof(out), &len), 0);
+	assert_int_equal(len, 5);
+	assert_memory_equal(out, bin, 5);
+	assert_int_equal(ewa_unhex("0g", out, sizeof(out), &len), -1);
+	assert_int_equal(ewa_unhex("012", out, sizeof(out), &len), -1);
+	assert_int_equal(ewa_unhex("000102030405060708", out, sizeof(out), &len), -1);
+	for (n = 0; n <= sizeof(bin); n++) {
+		s = ewa_base64(bin, n);
+		assert_int_equal(ewa_unbase64(s, &p, &len), 0);
+		assert_int_equal(len, n);
+		assert_memory_equal(p, bin, n);
+		free(p);
+		free(s);
+	}
+	assert_int_equal(ewa_unbase64("AA=A", &p, &len), -1);
+	assert_int_equal(ewa_unbase64("A===", &p, &len), -1);
+	assert_int_equal(ewa_unbase64("AAA", &p, &len), -1);
+	assert_int_equal(ewa_unbase64("AA A", &p, &len), -1);
+}
+
+/* KDFa with SHA-256: a vector computed with Python's hmac module. */
+static void test_kdfa(void **state)
+{
+	uint8_t key[32], out[16], want[16];
+	size_t len;
+
+	(void)state;
+	memset(key, 0x11, sizeof(key));
+	assert_int_equal(ewa_kdfa_sha256(key, sizeof(key), "STORAGE", (const uint8_t *)"name", 4,
+					 NULL, 0, 128, out), 0);
+	/* HMAC-SHA256(key, 00000001 "STORAGE\0" "name" 00000080)[:16] */
+	assert_int_equal(ewa_unhex("5ecd417a5e27b593fec5a588242e73da", want, sizeof(want),
+				   &len), 0);
+	assert_memory_equal(out, want, 16);
+}
+
+static void test_manifest_parse(void **state)
+{
+	static const char good[] =
+		"{\"format\":\"eastwest-manifest\",\"version\":1,\"serial\":7,"
+		"\"require\":{\"ima\":true,\"uefi_event_log\":false,\"pcrs\":[0,10]},"
+		"\"kernels\":[\"6.1.0-28-amd64\"],"
+		"\"modules\":[{\"name\":\"b\",\"sha256\":\"" "bb" "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\"},"
+		"{\"name\":\"a\",\"sha256\":\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"}],"
+		"\"pcrs\":{\"0\":\"0000000000000000000000000000000000000000000000000000000000000000\"}}";
+	static const char v2[] = "{\"format\":\"eastwest-manifest\",\"version\":2,\"serial\":1}";
+	static const char noserial[] = "{\"format\":\"eastwest-manifest\",\"version\":1}";
+	struct ewa_manifest m;
+	uint8_t d[32];
+	char why[256];
+
+	(void)state;
+	assert_int_equal(ewa_manifest_parse(good, strlen(good), &m, why, sizeof(why)), 0);
+	assert_int_equal(m.serial, 7);
+	assert_true(m.require_ima);
+	assert_false(m.require_uefi_log);
+	assert_true(m.require_secure_boot);	/* required unless said otherwise */
+	assert_int_equal(m.require_pcrs, 1U | 1U << 10);
+	assert_int_equal(m.golden_pcrs, 1U);
+	memset(d, 0xaa, sizeof(d));
+	assert_non_null(ewa_manifest_module(&m, d));
+	assert_string_equal(ewa_manifest_module(&m, d)->name, "a");
+	memset(d, 0xcc, sizeof(d));
+	assert_null(ewa_manifest_module(&m, d));
+	assert_true(ewa_manifest_kernel(&m, "6.1.0-28-amd64"));
+	assert_false(ewa_manifest_kernel(&m, "6.1.0-29-amd64"));
+	ewa_manifest_free(&m);
+	assert_int_equal(ewa_manifest_parse(v2, strlen(v2), &m, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "version"));
+	assert_int_equal(ewa_manifest_parse(noserial, strlen(noserial), &m, why, sizeof(why)),
+			 -1);
+	assert_non_null(strstr(why, "serial"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ima_replay_matches_python),
+		cmocka_unit_test(test_ima_violation_extends_ones),
+		cmocka_unit_test(test_ima_truncated),
+		cmocka_unit_test(test_ima_corrupt),
+		cmocka_unit_test(test_uefi_replay_matches_python),
+		cmocka_unit_test(test_uefi_secure_boot_off_and_forged),
+		cmocka_unit_test(test_uefi_truncated_and_corrupt),
+		cmocka_unit_test(test_codec),
+		cmocka_unit_test(test_kdfa),
+		cmocka_unit_test(test_manifest_parse),
+	};
+
+	ewa_quiet = true;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

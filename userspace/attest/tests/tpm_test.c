@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Integration tests against the private swtpm tests/run.sh starts
+ * ($EW_TCTI): enroll, activate, quote, verify -> admit, and every denial
+ * with its own reason. The tests run in order and share the TPM: the
+ * fixture tests extend PCRs, so they come after the tests without logs.
+ */
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "helpers.h"
+
+#include <tss2/tss2_rc.h>
+
+#include "../ewctl.h"
+#include "attest.h"
+#include "enroll.h"
+#include "manifest.h"
+#include "tpm.h"
+#include "verify.h"
+
+struct ew_opts ew_opts;		/* eastwestctl's -j, which attest_main reads */
+
+static char work[256];
+static char kernel_release[128];
+static const char *verifier;
+
+static char *wpath(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *wpath(const char *fmt, ...)
+{
+	static char bufs[8][512];
+	static int next;
+	char *b = bufs[next++ % 8];
+	va_list ap;
+	int n;
+
+	n = snprintf(b, sizeof(bufs[0]), "%s/", work);
+	va_start(ap, fmt);
+	vsnprintf(b + n, sizeof(bufs[0]) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return b;
+}
+
+/* "quote nonce ... out ..." -> attest_main; words are separated by spaces. */
+static int node(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int node(const char *fmt, ...)
+{
+	char line[2048], *argv[32], *save, *w;
+	int argc = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	for (w = strtok_r(line, " ", &save); w && argc < 31; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	return attest_main(argc, argv);
+}
+
+static void fresh_nonce(char hex[65])
+{
+	static unsigned int counter;
+	uint8_t n[32];
+
+	memset(n, 0, sizeof(n));
+	n[0] = (uint8_t)++counter;
+	n[1] = (uint8_t)getpid();
+	ewa_sha256(n, sizeof(n), n);
+	ewa_hex(n, 32, hex);
+}
+
+static void make_state(const char *name)
+{
+	mkdir(wpath("%s", name), 0700);
+}
+
+static void verify(const char *evidence, const char *nonce, const char *manifest,
+		   const char *state, struct ewa_verdict *v)
+{
+	struct ewa_verify_input in = { 0 };
+	struct ewa_vstate st;
+
+	assert_int_equal(ewa_parse_nonce(nonce, in.nonce, &in.nonce_len), 0);
+	in.evidence = evidence;
+	in.enrollment = wpath("node.json");
+	in.manifest = manifest;
+	in.pubkey = wpath("op.pub");
+	assert_int_equal(ewa_vstate_open(wpath("%s", state), &st), 0);
+	in.state = &st;
+	ewa_verify(&in, v);
+	ewa_vstate_close(&st);
+}
+
+static void print_reasons(const struct ewa_verdict *v)
+{
+	if (!v->admit)
+		ewa_verdict_print(v, stderr);
+}
+
+/* Denied, and for @check among the reasons. */
+static void assert_denied(const struct ewa_verdict *v, const char *check)
+{
+	if (v->admit || !ewa_verdict_has(v, check)) {
+		ewa_verdict_print(v, stderr);
+		fail_msg("expected a denial for %s", check);
+	}
+}
+
+/* A manifest needing no logs, for the host's kernel (the quotes without fixtures). */
+static void sign_plain_manifest(const char *out, unsigned int serial, const char *extra,
+				const char *key)
+{
+	char *text = ewa_asprintf(
+		"{\"format\":\"eastwest-manifest\",\"version\":1,\"serial\":%u,"
+		"\"require\":{\"ima\":false,\"uefi_event_log\":false,\"secure_boot\":false,"
+		"\"pcrs\":[0,1,2,3,4,5,6,7,10,14]},\"kernels\":[\"%s\"],\"modules\":[]%s}\n",
+		serial, kernel_release, extra ? extra : "");
+	char *plain = ewa_asprintf("%s.json", out);
+
+	assert_int_equal(ewa_write_file(plain, text, strlen(text), 0644), 0);
+	assert_int_equal(ewa_manifest_sign(plain, key ? key : wpath("op.key"), out), 0);
+	free(plain);
+	free(text);
+}
+
+static int setup(void **state)
+{
+	const char *w = getenv("EW_TEST_WORK");
+	struct ewa_buf b = { 0 };
+
+	(void)state;
+	ewa_quiet = true;
+	if (!w || !getenv("EW_TCTI")) {
+		fprintf(stderr, "tpm_test: run it through tests/run.sh (make test)\n");
+		return -1;
+	}
+	snprintf(work, sizeof(work), "%s/t", w);
+	mkdir(work, 0700);
+	verifier = getenv("EW_VERIFIER");
+	if (ewa_read_file("/proc/sys/kernel/osrelease", &b))
+		return -1;
+	b.data[strcspn((char *)b.data, "\n")] = '\0';
+	snprintf(kernel_release, sizeof(kernel_release), "%s", (char *)b.data);
+	ewa_buf_free(&b);
+	if (ewa_manifest_keygen(wpath("op.key"), wpath("op.pub")) ||
+	    ewa_manifest_keygen(wpath("rogue.key"), wpath("rogue.pub")))
+		return -1;
+	return 0;
+}
+
+static void test_enroll_and_activate(void **state)
+{
+	struct ewa_challenge_args a = { 0 };
+	struct json_object *rec;
+	struct ewa_vstate st;
+
+	(void)state;
+	assert_int_equal(node("enroll out %s", wpath("enroll.json")), EWA_OK);
+	a.enrollment = wpath("enroll.json");
+	a.out = wpath("challenge.json");
+	a.ek_ca = getenv("EW_SWTPM_CA");	/* swtpm_setup's EK certificate chain */
+	assert_int_equal(ewa_vstate_open(wpath("enroll-state"), &st), 0);
+	assert_int_equal(ewa_enroll_challenge(&st, &a), 0);
+	assert_int_equal(node("activate challenge %s out %s", wpath("challenge.json"),
+			      wpath("response.json")), EWA_OK);
+	assert_int_equal(ewa_enroll_confirm(&st, wpath("response.json"), wpath("node.json")), 0);
+	ewa_vstate_close(&st);
+	rec = ewa_json_load(wpath("node.json"));
+	assert_non_null(rec);
+	assert_string_equal(ewa_json_str(rec, "bound_by"), "credential-activation");
+	if (getenv("EW_SWTPM_CA"))
+		assert_true(json_object_get_boolean(json_object_object_get(rec,
+						    "ek_certificate_verified")));
+	json_object_put(rec);
+}
+
+/* A secret that is not what the TPM unwrapped, or a challenge for another AK. */
+static void test_activation_refusals(void **state)
+{
+	struct ewa_challenge_args a = { 0 };
+	struct json_object *r;
+	struct ewa_vstate st;
+	char *s;
+
+	(void)state;
+	a.enrollment = wpath("enroll.json");
+	a.out = wpath("challenge2.json");
+	assert_int_equal(ewa_vstate_open(wpath("enroll-state2"), &st), 0);
+	assert_int_equal(ewa_enroll_challenge(&st, &a), 0);
+	assert_int_equal(node("activate challenge %s out %s", wpath("challenge2.json"),
+			      wpath("response2.json")), EWA_OK);
+	r = ewa_json_load(wpath("response2.json"));
+	s = ewa_strdup(ewa_json_str(r, "secret"));
+	s[0] = s[0] == '0' ? '1' : '0';
+	json_object_object_add(r, "secret", json_object_new_string(s));
+	free(s);
+	assert_int_equal(ewa_json_save(r, wpath("response2.json"), 0644), 0);
+	json_object_put(r);
+	assert_int_equal(ewa_enroll_confirm(&st, wpath("response2.json"), NULL), -1);
+	assert_non_null(strstr(ewa_last_error(), "not in the same TPM"));
+	ewa_vstate_close(&st);
+
+	r = ewa_json_load(wpath("challenge2.json"));
+	json_object_object_add(r, "ak_name", json_object_new_string(
+		"000b0000000000000000000000000000000000000000000000000000000000000000"));
+	assert_int_equal(ewa_json_save(r, wpath("challenge3.json"), 0644), 0);
+	json_object_put(r);
+	assert_int_equal(node("activate challenge %s out %s", wpath("challenge3.json"),
+			      wpath("response3.json")), EWA_FAIL);
+	assert_non_null(strstr(ewa_last_error(), "another AK"));
+}
+
+static void test_quote_verify_admit(void **state)
+{
+	struct ewa_verdict v;
+	char nonce[65];
+
+	(void)state;
+	sign_plain_manifest(wpath("plain.signed"), 3, NULL, NULL);
+	make_state("s-admit");
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-admit.json")), EWA_OK);
+	verify(wpath("q-admit.json"), nonce, wpath("plain.signed"), "s-admit", &v);
+	print_reasons(&v);
+	assert_true(v.admit);
+	assert_int_equal(v.manifest_serial, 3);
+	ewa_verdict_free(&v);
+}
+
+/* The binary: exit 0 admit, 1 deny, 2 usage; -j carries the admission. */
+static void test_verifier_exit_codes(void **state)
+{
+	char nonce[65], other[65], *cmd;
+	int st;
+
+	(void)state;
+	if (!verifier)
+		skip();
+	make_state("s-cli");
+	fresh_nonce(nonce);
+	fresh_nonce(other);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-cli.json")), EWA_OK);
+	cmd = ewa_asprintf("%s -j verify evidence %s nonce %s enrollment %s manifest %s "
+			   "pubkey %s state %s > %s", verifier, wpath("q-cli.json"), other,
+			   wpath("node.json"), wpath("plain.signed"), wpath("op.pub"),
+			   wpath("s-cli"), wpath("cli.out"));
+	st = system(cmd);
+	free(cmd);
+	assert_int_equal(WEXITSTATUS(st), 1);
+	cmd = ewa_asprintf("grep -q '\"admission\":\"revoked\"' %s", wpath("cli.out"));
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	cmd = ewa_asprintf("%s -j verify evidence %s nonce %s enrollment %s manifest %s "
+			   "pubkey %s state %s > %s", verifier, wpath("q-cli.json"), nonce,
+			   wpath("node.json"), wpath("plain.signed"), wpath("op.pub"),
+			   wpath("s-cli"), wpath("cli.out"));
+	st = system(cmd);
+	free(cmd);
+	assert_int_equal(WEXITSTATUS(st), 0);
+	cmd = ewa_asprintf("grep -q '\"admission\":\"admitted\"' %s", wpath("cli.out"));
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	cmd = ewa_asprintf("%s verify evidence %s nonce xyz 2>/dev/null", verifier,
+			   wpath("q-cli.json"));
+	st = system(cmd);
+	free(cmd);
+	assert_int_equal(WEXITSTATUS(st), 2);
+}
+
+static void test_wrong_nonce(void **state)
+{
+	struct ewa_verdict v;
+	char nonce[65], other[65];
+
+	(void)state;
+	make_state("s-nonce");
+	fresh_nonce(nonce);
+	fresh_nonce(other);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-nonce.json")), EWA_OK);
+	verify(wpath("q-nonce.json"), other, wpath("plain.signed"), "s-nonce", &v);
+	assert_denied(&v, "nonce-mismatch");
+	assert_int_equal(v.n_reasons, 1);
+	ewa_verdict_free(&v);
+}
+
+/* Flips one bit of a base64 member (@obj: NULL or "quote"; @idx: array index or -1). */
+static void tamper(const char *in, const char *out, const char *obj, const char *key, int idx,
+		   size_t offset)
+{
+	struct json_object *o = ewa_json_load(in), *parent = o, *arr;
+	const char *s;
+	uint8_t *p;
+	size_t n;
+	char *b;
+
+	assert_non_null(o);
+	if (obj)
+		parent = json_object_object_get(o, obj);
+	if (idx >= 0) {
+		arr = json_object_object_get(parent, key);
+		s = json_object_get_string(json_object_array_get_idx(arr, (size_t)idx));
+	} else {
+		s = ewa_json_str(parent, key);
+	}
+	assert_int_equal(ewa_unbase64(s, &p, &n), 0);
+	assert_true(offset < n);
+	p[offset] ^= 0x01;
+	b = ewa_base64(p, n);
+	if (idx >= 0)
+		json_object_array_put_idx(arr, (size_t)idx, json_object_new_string(b));
+	else
+		json_object_object_add(parent, key, json_object_new_string(b));
+	free(b);
+	free(p);
+	assert_int_equal(ewa_json_save(o, out, 0644), 0);
+	json_object_put(o);
+}
+
+static void test_tampered_quote(void **state)
+{
+	struct ewa_verdict v;
+	char nonce[65];
+
+	(void)state;
+	make_state("s-tamper");
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-tamper.json")), EWA_OK);
+	/* TPM2B_ATTEST: size 2, magic 4, type 2, signer 2+34, extraData 2+32, clock... */
+	tamper(wpath("q-tamper.json"), wpath("q-tamper1.json"), "quote", "attest", -1, 80);
+	verify(wpath("q-tamper1.json"), nonce, wpath("plain.signed"), "s-tamper", &v);
+	assert_denied(&v, "quote-signature");
+	ewa_verdict_free(&v);
+	/* The magic itself. */
+	tamper(wpath("q-tamper.json"), wpath("q-tamper2.json"), "quote", "attest", -1, 5);
+	verify(wpath("q-tamper2.json"), nonce, wpath("plain.signed"), "s-tamper", &v);
+	assert_denied(&v, "quote-magic");
+	assert_denied(&v, "quote-signature");
+	ewa_verdict_free(&v);
+	/* The signature: last byte of S. */
+	tamper(wpath("q-tamper.json"), wpath("q-tamper3.json"), "quote", "signature", -1, 70);
+	verify(wpath("q-tamper3.json"), nonce, wpath("plain.signed"), "s-tamper", &v);
+	assert_denied(&v, "quote-signature");
+	ewa_verdict_free(&v);
+	/* The report, bound by qualifyingData. */
+	tamper(wpath("q-tamper.json"), wpath("q-tamper4.json"), NULL, "report", -1, 20);
+	verify(wpath("q-tamper4.json"), nonce, wpath("plain.signed"), "s-tamper", &v);
+	assert_denied(&v, "report-binding");
+	ewa_verdict_free(&v);
+	/* Untouched, it passes: the failures above were the tampering. */
+	verify(wpath("q-tamper.json"), nonce, wpath("plain.signed"), "s-tamper", &v);
+	print_reasons(&v);
+	assert_true(v.admit);
+	ewa_verdict_free(&v);
+}
+
+static void test_replayed_quote(void **state)
+{
+	struct json_object *o;
+	struct ewa_verdict v;
+	char n1[65], n2[65], n3[65], *path;
+	uint64_t reset;
+
+	(void)state;
+	make_state("s-replay");
+	fresh_nonce(n1);
+	fresh_nonce(n2);
+	assert_int_equal(node("quote nonce %s out %s", n1, wpath("q-old.json")), EWA_OK);
+	usleep(20000);
+	assert_int_equal(node("quote nonce %s out %s", n2, wpath("q-new.json")), EWA_OK);
+	verify(wpath("q-new.json"), n2, wpath("plain.signed"), "s-replay", &v);
+	print_reasons(&v);
+	assert_true(v.admit);
+	ewa_verdict_free(&v);
+	/* The old quote, with its own nonce, after a newer one was accepted. */
+	verify(wpath("q-old.json"), n1, wpath("plain.signed"), "s-replay", &v);
+	assert_denied(&v, "clock-rollback");
+	ewa_verdict_free(&v);
+	/* The same quote twice. */
+	verify(wpath("q-new.json"), n2, wpath("plain.signed"), "s-replay", &v);
+	assert_denied(&v, "clock-rollback");
+	ewa_verdict_free(&v);
+	/* The verifier saw a later TPM reset than this quote's. */
+	fresh_nonce(n3);
+	assert_int_equal(node("quote nonce %s out %s", n3, wpath("q-reset.json")), EWA_OK);
+	verify(wpath("q-reset.json"), n3, wpath("plain.signed"), "s-replay-probe", &v);
+	assert_true(v.admit);
+	reset = v.clock.reset_count;
+	path = ewa_asprintf("%s/ak/%s.json", wpath("s-replay"), v.ak_name);
+	ewa_verdict_free(&v);
+	o = json_object_new_object();
+	json_object_object_add(o, "clock", json_object_new_uint64(1));
+	json_object_object_add(o, "reset_count", json_object_new_uint64(reset + 1));
+	json_object_object_add(o, "restart_count", json_object_new_uint64(0));
+	assert_int_equal(ewa_json_save(o, path, 0600), 0);
+	json_object_put(o);
+	free(path);
+	verify(wpath("q-reset.json"), n3, wpath("plain.signed"), "s-replay", &v);
+	assert_denied(&v, "reset-rollback");
+	ewa_verdict_free(&v);
+}
+
+static void test_pcr_mismatch(void **state)
+{
+	struct ewa_verdict v;
+	char nonce[65], *extra;
+
+	(void)state;
+	make_state("s-pcr");
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-pcr.json")), EWA_OK);
+	/* A PCR value in the evidence that is not what the TPM quoted. */
+	tamper(wpath("q-pcr.json"), wpath("q-pcr1.json"), "quote", "pcr_values", 0, 40);
+	verify(wpath("q-pcr1.json"), nonce, wpath("plain.signed"), "s-pcr", &v);
+	assert_denied(&v, "pcr-digest-mismatch");
+	ewa_verdict_free(&v);
+	/* The quoted PCR 0 differs from the manifest's golden value. */
+	extra = ewa_asprintf(",\"pcrs\":{\"0\":\"%064d\",\"1\":\"%s\"}", 0,
+			     "1111111111111111111111111111111111111111111111111111111111111111");
+	sign_plain_manifest(wpath("golden.signed"), 3, extra, NULL);
+	free(extra);
+	verify(wpath("q-pcr.json"), nonce, wpath("golden.signed"), "s-pcr", &v);
+	assert_denied(&v, "pcr-mismatch");
+	assert_int_equal(v.n_reasons, 1);	/* PCR 1 only: PCR 0 is zero on swtpm */
+	assert_non_null(strstr(v.reasons[0].detail, "PCR 1"));
+	ewa_verdict_free(&v);
+	/* Fewer PCRs quoted than the manifest requires. */
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s pcrs 0-7", nonce, wpath("q-pcr2.json")),
+			 EWA_OK);
+	verify(wpath("q-pcr2.json"), nonce, wpath("plain.signed"), "s-pcr", &v);
+	assert_denied(&v, "pcr-not-quoted");
+	ewa_verdict_free(&v);
+}
+
+static void test_forged_manifest(void **state)
+{
+	struct json_object *o;
+	struct ewa_verdict v;
+	char nonce[65];
+	char *body;
+
+	(void)state;
+	make_state("s-forged");
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-forged.json")), EWA_OK);
+	/* Signed by a key that is not the operator's. */
+	sign_plain_manifest(wpath("rogue.signed"), 3, NULL, wpath("rogue.key"));
+	verify(wpath("q-forged.json"), nonce, wpath("rogue.signed"), "s-forged", &v);
+	assert_denied(&v, "manifest-signature");
+	ewa_verdict_free(&v);
+	/* The operator's signature over other bytes (serial raised after signing). */
+	o = ewa_json_load(wpath("plain.signed"));
+	body = ewa_asprintf("{\"format\":\"eastwest-manifest\",\"version\":1,\"serial\":99,"
+			    "\"require\":{\"ima\":false,\"uefi_event_log\":false,"
+			    "\"secure_boot\":false},\"kernels\":[\"%s\"]}", kernel_release);
+	ewa_json_add_b64(o, "manifest", body, strlen(body));
+	free(body);
+	assert_int_equal(ewa_json_save(o, wpath("edited.signed"), 0644), 0);
+	json_object_put(o);
+	verify(wpath("q-forged.json"), nonce, wpath("edited.signed"), "s-forged", &v);
+	assert_denied(&v, "manifest-signature");
+	ewa_verdict_free(&v);
+}
+
+static void test_manifest_rollback(void **state)
+{
+	struct ewa_verdict v;
+	char nonce[65];
+
+	(void)state;
+	make_state("s-serial");
+	sign_plain_manifest(wpath("serial5.signed"), 5, NULL, NULL);
+	sign_plain_manifest(wpath("serial4.signed"), 4, NULL, NULL);
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-s5.json")), EWA_OK);
+	verify(wpath("q-s5.json"), nonce, wpath("serial5.signed"), "s-serial", &v);
+	print_reasons(&v);
+	assert_true(v.admit);
+	ewa_verdict_free(&v);
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-s4.json")), EWA_OK);
+	verify(wpath("q-s4.json"), nonce, wpath("serial4.signed"), "s-serial", &v);
+	assert_denied(&v, "manifest-rollback");
+	ewa_verdict_free(&v);
+}
+
+static void test_unknown_kernel(void **state)
+{
+	struct ewa_verdict v;
+	char nonce[65];
+	char *text;
+
+	(void)state;
+	make_state("s-kernel");
+	text = ewa_strdup("{\"format\":\"eastwest-manifest\",\"version\":1,\"serial\":3,"
+			  "\"require\":{\"ima\":false,\"uefi_event_log\":false,"
+			  "\"secure_boot\":false},\"kernels\":[\"5.10.0-0-amd64\"]}");
+	assert_int_equal(ewa_write_file(wpath("oldkernel.json"), text, strlen(text), 0644), 0);
+	free(text);
+	assert_int_equal(ewa_manifest_sign(wpath("oldkernel.json"), wpath("op.key"),
+					   wpath("oldkernel.signed")), 0);
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-kernel.json")), EWA_OK);
+	verify(wpath("q-kernel.json"), nonce, wpath("oldkernel.signed"), "s-kernel", &v);
+	assert_denied(&v, "unknown-kernel");
+	ewa_verdict_free(&v);
+}
+
+/* No TPM: the node says so in its evidence, the verifier denies and says why. */
+static void test_no_tpm(void **state)
+{
+	struct ewa_verdict v;
+	char nonce[65];
+
+	(void)state;
+	make_state("s-notpm");
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s tcti device:/dev/no-such-tpm", nonce,
+			      wpath("q-notpm.json")), EWA_FAIL);
+	assert_non_null(strstr(ewa_last_error(), "no TPM on node"));
+	verify(wpath("q-notpm.json"), nonce, wpath("plain.signed"), "s-notpm", &v);
+	assert_denied(&v, "no-tpm");
+	assert_non_null(strstr(v.reasons[v.n_reasons - 1].detail, "no TPM on node"));
+	ewa_verdict_free(&v);
+	/* Nothing listens there: same answer. */
+	assert_int_equal(node("quote nonce %s out %s tcti swtpm:host=127.0.0.1,port=9", nonce,
+			      wpath("q-notpm2.json")), EWA_FAIL);
+	verify(wpath("q-notpm2.json"), nonce, wpath("plain.signed"), "s-notpm", &v);
+	assert_denied(&v, "no-tpm");
+	ewa_verdict_free(&v);
+}
+
+/* 100 quotes, then no transient object and no session left in the TPM. */
+static void test_no_handle_leak(void **state)
+{
+	char nonce[65], why[256];
+	uint32_t objects = 1, sessions = 1;
+	struct ewa_tpm t;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 100; i++) {
+		fresh_nonce(nonce);
+		assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-loop.json")), EWA_OK);
+	}
+	/* The enrollment path too: EK (persistent or created), AK, policy session. */
+	assert_int_equal(node("enroll out %s", wpath("enroll-again.json")), EWA_OK);
+	assert_int_equal(ewa_tpm_open(getenv("EW_TCTI"), &t, why, sizeof(why)), 0);
+	assert_int_equal(ewa_tpm_count_handles(&t, &objects, &sessions), 0);
+	ewa_tpm_close(&t);
+	assert_int_equal(objects, 0);
+	assert_int_equal(sessions, 0);
+}
+
+/* Extends the swtpm's PCRs as firmware and IMA would have, from expected.json. */
+static void extend_from(struct json_object *exp, const char *key)
+{
+	struct json_object *list = json_object_object_get(exp, key);
+	char why[256];
+	struct ewa_tpm t;
+	size_t i, len;
+
+	assert_non_null(list);
+	assert_int_equal(ewa_tpm_open(getenv("EW_TCTI"), &t, why, sizeof(why)), 0);
+	for (i = 0; i < json_object_array_length(list); i++) {
+		struct json_object *e = json_object_array_get_idx(list, i);
+		TPML_DIGEST_VALUES d = { .count = 1 };
+		int pcr = json_object_get_int(json_object_array_get_idx(e, 0));
+		const char *hex = json_object_get_string(json_object_array_get_idx(e, 1));
+		TSS2_RC rc;
+
+		d.digests[0].hashAlg = TPM2_ALG_SHA256;
+		assert_int_equal(ewa_unhex(hex, d.digests[0].digest.sha256, 32, &len), 0);
+		rc = Esys_PCR_Extend(t.esys, ESYS_TR_PCR0 + (ESYS_TR)pcr, ESYS_TR_PASSWORD,
+				     ESYS_TR_NONE, ESYS_TR_NONE, &d);
+		if (rc)
+			fail_msg("PCR_Extend %d: %s", pcr, Tss2_RC_Decode(rc));
+	}
+	ewa_tpm_close(&t);
+}
+
+static void quote_fixture(const char *nonce, const char *out, const char *ima)
+{
+	char *root = fixture_path("root"), *ilog = fixture_path(ima);
+	char *ulog = fixture_path("uefi.bin");
+
+	assert_int_equal(node("quote nonce %s out %s root %s ima-log %s event-log %s", nonce,
+			      out, root, ilog, ulog), EWA_OK);
+	free(root);
+	free(ilog);
+	free(ulog);
+}
+
+/*
+ * Firmware and IMA logs: the TPM's PCRs after the extends equal Python's
+ * values, the verifier's replays equal the TPM's, and a manifest captured
+ * from this node admits it (Secure Boot on, every module known).
+ */
+static void test_fixture_logs_admit(void **state)
+{
+	struct json_object *exp = fixture_expected(), *m;
+	TPML_DIGEST chunks[EWA_MAX_PCR_CHUNKS];
+	struct ewa_verdict v;
+	char nonce[65], why[256];
+	uint8_t want[32];
+	struct ewa_tpm t;
+	size_t n, i;
+
+	(void)state;
+	extend_from(exp, "extends");
+	/* Independent check: the TPM agrees with Python. */
+	assert_int_equal(ewa_tpm_open(getenv("EW_TCTI"), &t, why, sizeof(why)), 0);
+	assert_int_equal(ewa_tpm_pcr_read(&t, 0x7ff | 1U << 14, chunks, &n), 0);
+	ewa_tpm_close(&t);
+	for (i = 0; i < 12; i++) {
+		unsigned int pcr = i < 11 ? (unsigned int)i : 14;
+
+		expected_pcr(exp, pcr, want);
+		assert_memory_equal(chunks[i / 8].digests[i % 8].buffer, want, 32);
+	}
+	fresh_nonce(nonce);
+	quote_fixture(nonce, wpath("q-ref.json"), "ima.bin");
+	assert_int_equal(ewa_manifest_from_node(wpath("q-ref.json"), 10, wpath("ref.json")), 0);
+	m = ewa_json_load(wpath("ref.json"));
+	assert_true(json_object_get_boolean(json_object_object_get(
+		json_object_object_get(m, "require"), "secure_boot")));
+	assert_int_equal(json_object_array_length(json_object_object_get(m, "modules")), 3);
+	assert_int_equal(json_object_array_length(json_object_object_get(m, "boot_digests")), 3);
+	json_object_put(m);
+	json_object_put(exp);
+	assert_int_equal(ewa_manifest_sign(wpath("ref.json"), wpath("op.key"),
+					   wpath("ref.signed")), 0);
+	make_state("s-fixture");
+	fresh_nonce(nonce);
+	quote_fixture(nonce, wpath("q-fix.json"), "ima.bin");
+	verify(wpath("q-fix.json"), nonce, wpath("ref.signed"), "s-fixture", &v);
+	print_reasons(&v);
+	assert_true(v.admit);
+	assert_string_equal(v.secure_boot, "on");
+	assert_int_equal(v.modules_measured, 3);
+	assert_int_equal(v.modules_reported, 3);
+	ewa_verdict_free(&v);
+	/* The host manifest requires logs it does not list: everything denied. */
+	verify(wpath("q-fix.json"), nonce, wpath("plain.signed"), "s-fixture", &v);
+	assert_denied(&v, "unknown-kernel");
+	assert_denied(&v, "unknown-boot-digest");
+	assert_denied(&v, "unknown-module");
+	ewa_verdict_free(&v);
+}
+
+/* A module outside the manifest is measured (even a refused load): deny. */
+static void test_unknown_module(void **state)
+{
+	struct json_object *exp = fixture_expected();
+	struct ewa_verdict v;
+	char nonce[65];
+	size_t i, unknown = 0;
+
+	(void)state;
+	extend_from(exp, "evil_extend");
+	json_object_put(exp);
+	make_state("s-evil");
+	fresh_nonce(nonce);
+	quote_fixture(nonce, wpath("q-evil.json"), "ima-evil.bin");
+	verify(wpath("q-evil.json"), nonce, wpath("ref.signed"), "s-evil", &v);
+	assert_denied(&v, "unknown-module");
+	for (i = 0; i < v.n_reasons; i++)
+		if (!strcmp(v.reasons[i].check, "unknown-module")) {
+			assert_non_null(strstr(v.reasons[i].detail, "/tmp/evil.ko"));
+			unknown++;
+		}
+	assert_int_equal(unknown, 1);
+	assert_int_equal(v.n_reasons, 1);
+	ewa_verdict_free(&v);
+}
+
+/* A log that hides the last measurement no longer replays to PCR 10. */
+static void test_ima_log_hides_entry(void **state)
+{
+	struct ewa_verdict v;
+	char nonce[65];
+
+	(void)state;
+	make_state("s-hide");
+	fresh_nonce(nonce);
+	quote_fixture(nonce, wpath("q-hide.json"), "ima.bin");
+	verify(wpath("q-hide.json"), nonce, wpath("ref.signed"), "s-hide", &v);
+	assert_denied(&v, "ima-replay-mismatch");
+	ewa_verdict_free(&v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_enroll_and_activate),
+		cmocka_unit_test(test_activation_refusals),
+		cmocka_unit_test(test_quote_verify_admit),
+		cmocka_unit_test(test_verifier_exit_codes),
+		cmocka_unit_test(test_wrong_nonce),
+		cmocka_unit_test(test_tampered_quote),
+		cmocka_unit_test(test_replayed_quote),
+		cmocka_unit_test(test_pcr_mismatch),
+		cmocka_unit_test(test_forged_manifest),
+		cmocka_unit_test(test_manifest_rollback),
+		cmocka_unit_test(test_unknown_kernel),
+		cmocka_unit_test(test_no_tpm),
+		cmocka_unit_test(test_no_handle_leak),
+		cmocka_unit_test(test_fixture_logs_admit),
+		cmocka_unit_test(test_unknown_module),
+		cmocka_unit_test(test_ima_log_hides_entry),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

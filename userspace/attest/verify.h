@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verifier's decision: every check runs (as far as the evidence can
+ * be read) and every failure is a reason; admit only with no reason.
+ *
+ * Reason codes (stable; Documentation/attestation.md lists them):
+ * evidence-invalid, no-tpm, ak-not-bound, ak-mismatch, manifest-unreadable,
+ * manifest-signature, manifest-invalid, manifest-rollback, quote-invalid,
+ * quote-signature, quote-magic, quote-type, nonce-mismatch, report-binding,
+ * clock-unsafe, reset-rollback, restart-rollback, clock-rollback,
+ * pcr-selection, pcr-digest-mismatch, pcr-not-quoted, pcr-mismatch,
+ * uefi-log-missing, uefi-log-invalid, uefi-replay-mismatch,
+ * unknown-boot-digest, secure-boot-off, secure-boot-unproven,
+ * ima-log-missing, ima-log-invalid, ima-replay-mismatch, ima-violation,
+ * boot-aggregate-mismatch, unknown-module, report-invalid, unknown-kernel,
+ * hostname-mismatch, state-error.
+ */
+#ifndef EWA_VERIFY_H
+#define EWA_VERIFY_H
+
+#include <json-c/json.h>
+
+#include "evidence.h"
+#include "vstate.h"
+
+struct ewa_verify_input {
+	const char *evidence;
+	uint8_t nonce[EWA_NONCE_MAX];
+	size_t nonce_len;
+	const char *enrollment;		/* the node record from "enroll confirm" */
+	const char *manifest;		/* signed */
+	const char *pubkey;		/* the operator's Ed25519 public key */
+	const struct ewa_vstate *state;	/* NULL: no replay or rollback memory */
+};
+
+struct ewa_reason {
+	char *check;
+	char *detail;
+};
+
+struct ewa_verdict {
+	bool admit;
+	struct ewa_reason *reasons;
+	size_t n_reasons;
+	char *node;
+	char *ak_name;			/* hex */
+	bool have_manifest;
+	uint64_t manifest_serial;
+	bool have_clock;
+	struct ewa_clock clock;
+	const char *secure_boot;	/* "on", "off", "unknown" */
+	size_t ima_entries;
+	size_t modules_measured;	/* IMA .ko entries checked */
+	size_t modules_reported;	/* report modules checked */
+	size_t uefi_events;
+};
+
+/* Fills @v; never fails (a failure is a reason). */
+void ewa_verify(const struct ewa_verify_input *in, struct ewa_verdict *v);
+bool ewa_verdict_has(const struct ewa_verdict *v, const char *check);
+struct json_object *ewa_verdict_json(const struct ewa_verdict *v);
+void ewa_verdict_print(const struct ewa_verdict *v, FILE *f);
+void ewa_verdict_free(struct ewa_verdict *v);
+
+#endif /* EWA_VERIFY_H */

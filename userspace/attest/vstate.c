@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Verifier state: small JSON files replaced atomically, under one flock()
+ * so that two verifications of the same AK cannot both accept a quote
+ * older than the other's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jsonfile.h"
+#include "vstate.h"
+
+static int mkdir_p(const char *path)
+{
+	char *p = ewa_strdup(path), *s;
+
+	for (s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	free(p);
+	return mkdir(path, 0700) && errno != EEXIST ? -1 : 0;
+}
+
+int ewa_vstate_open(const char *dir, struct ewa_vstate *s)
+{
+	static const char *const subs[] = { "ak", "pending", "nodes" };
+	char *p;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->lock_fd = -1;
+	if (mkdir_p(dir)) {
+		ewa_err("state %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < 3; i++) {
+		p = ewa_asprintf("%s/%s", dir, subs[i]);
+		if (mkdir(p, 0700) && errno != EEXIST) {
+			ewa_err("state %s: %s", p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		free(p);
+	}
+	p = ewa_asprintf("%s/lock", dir);
+	s->lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX)) {
+		ewa_err("state %s: %s", p, strerror(errno));
+		free(p);
+		if (s->lock_fd >= 0)
+			close(s->lock_fd);
+		s->lock_fd = -1;
+		return -1;
+	}
+	free(p);
+	s->dir = ewa_strdup(dir);
+	return 0;
+}
+
+void ewa_vstate_close(struct ewa_vstate *s)
+{
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+	free(s->dir);
+	memset(s, 0, sizeof(*s));
+	s->lock_fd = -1;
+}
+
+char *ewa_vstate_path(const struct ewa_vstate *s, const char *sub, const char *name)
+{
+	return sub ? ewa_asprintf("%s/%s/%s.json", s->dir, sub, name) :
+		     ewa_asprintf("%s/%s", s->dir, name);
+}
+
+static struct json_object *load_if_any(const char *path, int *found)
+{
+	struct ewa_buf b = { 0 };
+	struct json_object *o;
+	char why[256];
+	int err;
+
+	*found = 0;
+	err = ewa_read_file(path, &b);
+	if (err == -ENOENT) {
+		ewa_buf_free(&b);
+		return NULL;
+	}
+	if (err) {
+		ewa_err("%s: %s", path, strerror(-err));
+		*found = -1;
+		ewa_buf_free(&b);
+		return NULL;
+	}
+	o = ewa_json_parse((const char *)b.data, b.len, why, sizeof(why));
+	ewa_buf_free(&b);
+	if (!o) {
+		ewa_err("%s: %s", path, why);
+		*found = -1;
+		return NULL;
+	}
+	*found = 1;
+	return o;
+}
+
+int ewa_vstate_get_clock(const struct ewa_vstate *s, const char *ak_hex, struct ewa_clock *c)
+{
+	char *path = ewa_vstate_path(s, "ak", ak_hex), why[128];
+	uint64_t reset, restart;
+	struct json_object *o;
+	int found;
+
+	o = load_if_any(path, &found);
+	if (found == 1 &&
+	    (ewa_json_u64(o, "clock", &c->clock, why, sizeof(why)) ||
+	     ewa_json_u64(o, "reset_count", &reset, why, sizeof(why)) ||
+	     ewa_json_u64(o, "restart_count", &restart, why, sizeof(why)))) {
+		ewa_err("%s: %s", path, why);
+		found = -1;
+	} else if (found == 1) {
+		c->reset_count = (uint32_t)reset;
+		c->restart_count = (uint32_t)restart;
+	}
+	json_object_put(o);
+	free(path);
+	return found;
+}
+
+int ewa_vstate_put_clock(const struct ewa_vstate *s, const char *ak_hex, const struct ewa_clock *c)
+{
+	struct json_object *o = json_object_new_object();
+	char *path = ewa_vstate_path(s, "ak", ak_hex), now[32];
+	int ret;
+
+	json_object_object_add(o, "clock", json_object_new_uint64(c->clock));
+	json_object_object_add(o, "reset_count", json_object_new_uint64(c->reset_count));
+	json_object_object_add(o, "restart_count", json_object_new_uint64(c->restart_count));
+	ewa_utc_now(now, sizeof(now));
+	ewa_json_add_str(o, "accepted_at", now);
+	ret = ewa_json_save(o, path, 0600);
+	json_object_put(o);
+	free(path);
+	return ret;
+}
+
+int ewa_vstate_get_serial(const struct ewa_vstate *s, uint64_t *serial)
+{
+	char *path = ewa_vstate_path(s, NULL, "manifest-serial"), why[128];
+	struct json_object *o;
+	int found;
+
+	o = load_if_any(path, &found);
+	if (found == 1 && ewa_json_u64(o, "serial", serial, why, sizeof(why))) {
+		ewa_err("%s: %s", path, why);
+		found = -1;
+	}
+	json_object_put(o);
+	free(path);
+	return found;
+}
+
+int ewa_vstate_put_serial(const struct ewa_vstate *s, uint64_t serial)
+{
+	struct json_object *o = json_object_new_object();
+	char *path = ewa_vstate_path(s, NULL, "manifest-serial");
+	int ret;
+
+	json_object_object_add(o, "serial", json_object_new_uint64(serial));
+	ret = ewa_json_save(o, path, 0600);
+	json_object_put(o);
+	free(path);
+	return ret;
+}

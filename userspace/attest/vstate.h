@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verifier's state directory:
+ *
+ *   DIR/lock                 flock()ed while a command reads and updates state
+ *   DIR/ak/AKNAME.json       clock, resetCount, restartCount of the last
+ *                            accepted quote of that AK (replay detection)
+ *   DIR/manifest-serial      the highest manifest serial accepted (rollback)
+ *   DIR/pending/AKNAME.json  enrollments waiting for their activation
+ *   DIR/nodes/NODE.json      the inventory: AKs bound to their EK and node
+ */
+#ifndef EWA_VSTATE_H
+#define EWA_VSTATE_H
+
+#include <stdbool.h>
+
+#include "ewa.h"
+
+#define EWA_DEFAULT_STATE_DIR	"/var/lib/eastwest-verifier"
+
+struct ewa_vstate {
+	char *dir;
+	int lock_fd;
+};
+
+struct ewa_clock {
+	uint64_t clock;
+	uint32_t reset_count;
+	uint32_t restart_count;
+};
+
+/* Creates the directories and takes the lock; ewa_err() on failure. */
+int ewa_vstate_open(const char *dir, struct ewa_vstate *s);
+void ewa_vstate_close(struct ewa_vstate *s);
+char *ewa_vstate_path(const struct ewa_vstate *s, const char *sub, const char *name);
+
+/* 1 found, 0 none yet, -1 unreadable. */
+int ewa_vstate_get_clock(const struct ewa_vstate *s, const char *ak_hex, struct ewa_clock *c);
+int ewa_vstate_put_clock(const struct ewa_vstate *s, const char *ak_hex, const struct ewa_clock *c);
+int ewa_vstate_get_serial(const struct ewa_vstate *s, uint64_t *serial);
+int ewa_vstate_put_serial(const struct ewa_vstate *s, uint64_t serial);
+
+#endif /* EWA_VSTATE_H */
