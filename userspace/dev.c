@@ -41,6 +41,23 @@ static struct json_object *json_gid(const struct ew_gid *g)
 		if (if_indextoname(g->vrf, vrf))
 			json_object_object_add(o, "vrf_name", json_object_new_string(vrf));
 	}
+	if (g->present & EW_GID_MTU)
+		json_object_object_add(o, "mtu", json_object_new_int64(g->mtu));
+	if (g->present & EW_GID_PROTECTION)
+		json_object_object_add(o, "protection",
+				       ew_json_flags(&ew_protection_names, g->protection));
+	if ((g->present & EW_GID_MACSEC_IFINDEX) && g->macsec_ifindex) {
+		json_object_object_add(o, "macsec_ifindex",
+				       json_object_new_int64(g->macsec_ifindex));
+		if (if_indextoname(g->macsec_ifindex, vrf))
+			json_object_object_add(o, "macsec_ifname", json_object_new_string(vrf));
+		if (g->present & EW_GID_MACSEC_OFFLOAD)
+			json_object_object_add(o, "macsec_offload", json_object_new_string(
+				ew_enum_name(&ew_macsec_offload_names, g->macsec_offload)));
+	}
+	if (g->present & EW_GID_OFFLOAD_CAPS)
+		json_object_object_add(o, "offload_caps",
+				       ew_json_flags(&ew_offload_caps_names, g->offload_caps));
 	return o;
 }
 

@@ -777,6 +777,13 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 				return proto_err();
 			cfg->present |= EW_CFG_COUNTERS;
 			break;
+		case EASTWEST_A_CONFIG_PHYSICAL_IFINDEX:
+			if (!ok_u32(a))
+				return proto_err();
+			if (cfg->n_physical < EW_PHYSICAL_MAX)
+				cfg->physical[cfg->n_physical++] = mnl_attr_get_u32(a);
+			cfg->present |= EW_CFG_PHYSICAL;
+			break;
 		}
 	}
 	return MNL_CB_OK;
@@ -843,6 +850,37 @@ int ew_ipc_state(struct ewnl *nl, struct ew_state *st, bool with_peers)
 	return 0;
 }
 
+/* The u32 attributes of a GID nest. */
+static void gid_u32(struct ew_gid *g, unsigned int type, uint32_t v)
+{
+	switch (type) {
+	case EASTWEST_A_GID_VRF:
+		g->vrf = v;
+		g->present |= EW_GID_VRF;
+		break;
+	case EASTWEST_A_GID_PROTECTION:
+		g->protection = v;
+		g->present |= EW_GID_PROTECTION;
+		break;
+	case EASTWEST_A_GID_MACSEC_IFINDEX:
+		g->macsec_ifindex = v;
+		g->present |= EW_GID_MACSEC_IFINDEX;
+		break;
+	case EASTWEST_A_GID_MACSEC_OFFLOAD:
+		g->macsec_offload = v;
+		g->present |= EW_GID_MACSEC_OFFLOAD;
+		break;
+	case EASTWEST_A_GID_OFFLOAD_CAPS:
+		g->offload_caps = v;
+		g->present |= EW_GID_OFFLOAD_CAPS;
+		break;
+	case EASTWEST_A_GID_MTU:
+		g->mtu = v;
+		g->present |= EW_GID_MTU;
+		break;
+	}
+}
+
 static int parse_gid(const struct nlattr *nest, struct ew_port *port)
 {
 	const struct nlattr *a;
@@ -888,10 +926,14 @@ static int parse_gid(const struct nlattr *nest, struct ew_port *port)
 			g->present |= EW_GID_VLAN;
 			break;
 		case EASTWEST_A_GID_VRF:
+		case EASTWEST_A_GID_PROTECTION:
+		case EASTWEST_A_GID_MACSEC_IFINDEX:
+		case EASTWEST_A_GID_MACSEC_OFFLOAD:
+		case EASTWEST_A_GID_OFFLOAD_CAPS:
+		case EASTWEST_A_GID_MTU:
 			if (!ok_u32(a))
 				return -1;
-			g->vrf = mnl_attr_get_u32(a);
-			g->present |= EW_GID_VRF;
+			gid_u32(g, mnl_attr_get_type(a), mnl_attr_get_u32(a));
 			break;
 		}
 	}
@@ -987,4 +1029,68 @@ int ew_ipc_dev_dump(struct ewnl *nl, struct ew_devs *devs)
 	memset(devs, 0, sizeof(*devs));
 	nlh = ewnl_req(nl, EASTWEST_CMD_DEV_GET, NLM_F_DUMP);
 	return ewnl_dump(nl, nlh, dev_cb, devs, devs_reset);
+}
+
+static int path_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct ew_path_info *info = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
+		unsigned int type = mnl_attr_get_type(a);
+		uint32_t v;
+
+		if (type < EASTWEST_A_PATH_PROTECTION || type > EASTWEST_A_PATH_IPSEC_SPI)
+			continue;
+		if (!ok_u32(a))
+			return proto_err();
+		v = mnl_attr_get_u32(a);
+		switch (type) {
+		case EASTWEST_A_PATH_PROTECTION:
+			info->protection = v;
+			break;
+		case EASTWEST_A_PATH_IFINDEX:
+			info->ifindex = v;
+			break;
+		case EASTWEST_A_PATH_MACSEC_IFINDEX:
+			info->macsec_ifindex = v;
+			info->has_macsec = true;
+			break;
+		case EASTWEST_A_PATH_MACSEC_OFFLOAD:
+			info->macsec_offload = v;
+			break;
+		case EASTWEST_A_PATH_IPSEC_SPI:
+			info->ipsec_spi = v;
+			info->has_spi = true;
+			break;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+/* path-get: how the kernel sees the path from (dev, port, sgid_index) to dgid. */
+int ew_ipc_path_get(struct ewnl *nl, const char *dev, uint32_t port,
+		    uint32_t sgid_index, const uint8_t dgid[16],
+		    struct ew_path_info *info)
+{
+	struct nlmsghdr *nlh;
+
+	memset(info, 0, sizeof(*info));
+	nlh = ewnl_req(nl, EASTWEST_CMD_PATH_GET, 0);
+	mnl_attr_put_strz(nlh, EASTWEST_A_PATH_DEV_NAME, dev);
+	mnl_attr_put_u32(nlh, EASTWEST_A_PATH_PORT, port);
+	mnl_attr_put_u32(nlh, EASTWEST_A_PATH_SGID_INDEX, sgid_index);
+	mnl_attr_put(nlh, EASTWEST_A_PATH_DGID, 16, dgid);
+	return ewnl_do(nl, nlh, path_cb, info);
+}
+
+/* fabric-set: declare netdev @ifindex a dedicated physical fabric, or withdraw it. */
+int ew_ipc_fabric_set(struct ewnl *nl, uint32_t ifindex, bool physical)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = ewnl_req(nl, EASTWEST_CMD_FABRIC_SET, 0);
+	mnl_attr_put_u32(nlh, EASTWEST_A_FABRIC_IFINDEX, ifindex);
+	mnl_attr_put_u8(nlh, EASTWEST_A_FABRIC_PHYSICAL, physical);
+	return ewnl_do(nl, nlh, NULL, NULL);
 }

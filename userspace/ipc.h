@@ -37,4 +37,20 @@ int ew_ipc_config_set(struct ewnl *nl, const struct ew_config *cfg, uint32_t mas
 int ew_ipc_state(struct ewnl *nl, struct ew_state *st, bool with_peers);
 int ew_ipc_dev_dump(struct ewnl *nl, struct ew_devs *devs);
 
+/* What path-get answers about one RoCE path. */
+struct ew_path_info {
+	uint32_t protection;	/* EASTWEST_PROTECTION_* */
+	uint32_t ifindex;	/* the source GID's netdev */
+	uint32_t macsec_ifindex;
+	uint32_t macsec_offload;
+	uint32_t ipsec_spi;
+	bool has_spi;
+	bool has_macsec;
+};
+
+int ew_ipc_path_get(struct ewnl *nl, const char *dev, uint32_t port,
+		    uint32_t sgid_index, const uint8_t dgid[16],
+		    struct ew_path_info *info);
+int ew_ipc_fabric_set(struct ewnl *nl, uint32_t ifindex, bool physical);
+
 #endif /* EW_IPC_H */

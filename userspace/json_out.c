@@ -142,6 +142,26 @@ struct json_object *ew_json_state(const struct ew_state *st)
 	return o;
 }
 
+/* A flag set as an array of names: ["macsec", "ipsec"]; [] for none. */
+struct json_object *ew_json_flags(const struct ew_names *names, uint32_t v)
+{
+	struct json_object *a = json_object_new_array();
+	char buf[16];
+	size_t i;
+
+	for (i = 0; i < 32; i++) {
+		if (!(v & (1U << i)))
+			continue;
+		if (i < names->n && names->names[i]) {
+			json_object_array_add(a, json_object_new_string(names->names[i]));
+		} else {
+			snprintf(buf, sizeof(buf), "bit%zu", i);
+			json_object_array_add(a, json_object_new_string(buf));
+		}
+	}
+	return a;
+}
+
 const char *ew_json_string(struct json_object *o)
 {
 	int flags = JSON_C_TO_STRING_NOSLASHESCAPE;

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "model.h"
+#include "parse.h"
 
 enum {
 	EW_JSON_PEERS	 = 1U << 0,	/* the peer list */
@@ -22,6 +23,7 @@ struct json_object *ew_json_job(const struct ew_job *job, unsigned int flags);
 struct json_object *ew_json_config(const struct ew_config *cfg);
 struct json_object *ew_json_state(const struct ew_state *st);
 struct json_object *ew_json_pkey(uint16_t pkey);
+struct json_object *ew_json_flags(const struct ew_names *names, uint32_t v);
 const char *ew_json_string(struct json_object *o);
 int ew_json_print(struct json_object *o);
 

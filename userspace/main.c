@@ -30,6 +30,8 @@ static const struct {
 	{ "monitor",	monitor_main,	monitor_usage },
 	{ "show",	show_main,	show_usage },
 	{ "apply",	apply_main,	apply_usage },
+	{ "path",	path_main,	path_usage },
+	{ "attest",	attest_main,	attest_usage },
 };
 
 static struct ewnl *conn;
@@ -85,7 +87,7 @@ static void usage(FILE *f, bool all)
 	fprintf(f,
 		"Usage: " EW_PROG " [OPTIONS] OBJECT { COMMAND | help }\n"
 		"       " EW_PROG " [OPTIONS] -b FILE\n"
-		"OBJECT := { job | peer | dev | config | stats | monitor | show | apply }\n"
+		"OBJECT := { job | peer | dev | config | stats | monitor | show | apply | path }\n"
 		"OPTIONS := { -j[son] | -p[retty] | -b[atch] FILE | -V[ersion] | -h[elp] }\n");
 	if (!all)
 		return;

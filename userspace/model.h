@@ -43,7 +43,10 @@ enum {
 	EW_CFG_JOB_COUNT	= 1U << 3,
 	EW_CFG_PEER_COUNT	= 1U << 4,
 	EW_CFG_COUNTERS		= 1U << 5,
+	EW_CFG_PHYSICAL		= 1U << 6,
 };
+
+#define EW_PHYSICAL_MAX 64	/* declared fabrics listed by config-get */
 
 struct ew_peers {
 	struct ew_peer *v;
@@ -104,6 +107,8 @@ struct ew_config {
 	uint32_t peer_count;
 	char version[64];
 	struct ew_counters counters;
+	uint32_t physical[EW_PHYSICAL_MAX];	/* ifindexes declared physical */
+	size_t n_physical;
 };
 
 struct ew_state {
@@ -121,6 +126,11 @@ enum {
 	EW_GID_VLAN	= 1U << 2,
 	EW_GID_VRF	= 1U << 3,
 	EW_GID_TYPE	= 1U << 4,
+	EW_GID_PROTECTION	= 1U << 5,
+	EW_GID_MACSEC_IFINDEX	= 1U << 6,
+	EW_GID_MACSEC_OFFLOAD	= 1U << 7,
+	EW_GID_OFFLOAD_CAPS	= 1U << 8,
+	EW_GID_MTU		= 1U << 9,
 };
 
 struct ew_gid {
@@ -132,6 +142,11 @@ struct ew_gid {
 	char ifname[IF_NAMESIZE];
 	uint16_t vlan;
 	uint32_t vrf;
+	uint32_t protection;	/* EASTWEST_PROTECTION_* flags */
+	uint32_t macsec_ifindex;
+	uint32_t macsec_offload; /* enum eastwest_macsec_offload */
+	uint32_t offload_caps;	/* EASTWEST_OFFLOAD_CAPS_* of the real netdev */
+	uint32_t mtu;		/* of the GID's netdev */
 };
 
 struct ew_port {

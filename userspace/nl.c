@@ -306,6 +306,28 @@ struct nlmsghdr *ewnl_req(struct ewnl *nl, uint8_t cmd, uint16_t flags)
 }
 
 /**
+ * ewnl_genl_req() - start a request of another generic netlink family
+ * @nl: a socket from ewnl_open_family() for that family
+ * @cmd: the family's command
+ * @version: the family's version
+ * @flags: NLM_F_DUMP, or 0 for a do (acked)
+ *
+ * Errors name attributes by number: the eastwest names do not apply.
+ *
+ * Return: the message header.
+ */
+struct nlmsghdr *ewnl_genl_req(struct ewnl *nl, uint8_t cmd, uint8_t version,
+			       uint16_t flags)
+{
+	struct nlmsghdr *nlh = ewnl_req(nl, cmd, flags);
+	struct genlmsghdr *genl = mnl_nlmsg_get_payload(nlh);
+
+	genl->version = version;
+	nl->cmd = 0;
+	return nlh;
+}
+
+/**
  * ewnl_do() - send a request and read its reply (if any) and ack
  * @nl: the socket
  * @req: the request, from ewnl_req()
@@ -521,20 +543,26 @@ int ewnl_open_family(struct ewnl **nlp, const char *name)
 	nl->portid = mnl_socket_get_portid(nl->sock);
 
 	ret = get_family(nl, name, &fi);
-	if (ret == -ENOENT) {
+	if (ret == -ENOENT && !strcmp(name, EASTWEST_FAMILY_NAME)) {
 		ew_err("eastwest is not available: no generic netlink family \"%s\" (is the eastwest module loaded?)",
 		       name);
 		ret = EW_NOTAVAIL;
 		goto err;
 	}
+	if (ret == -ENOENT) {
+		ew_err("no generic netlink family \"%s\" (its kernel module is not loaded)",
+		       name);
+		ret = EW_NOTAVAIL;
+		goto err;
+	}
 	if (ret) {
-		ret = ewnl_report(nl, "cannot resolve the eastwest family");
+		ret = ewnl_report(nl, "cannot resolve the %s family", name);
 		goto err;
 	}
 	nl->family = fi.id;
 	nl->version = fi.version;
 	nl->grp_events = fi.group_id;
-	if (fi.version < EASTWEST_FAMILY_VERSION)
+	if (!strcmp(name, EASTWEST_FAMILY_NAME) && fi.version < EASTWEST_FAMILY_VERSION)
 		ew_warn("the kernel's eastwest family is version %u, this tool speaks %u",
 			fi.version, EASTWEST_FAMILY_VERSION);
 	if (!get_family(nl, "nlctrl", &ctrl))

@@ -41,6 +41,8 @@ int ewnl_open(struct ewnl **nlp);
 int ewnl_open_family(struct ewnl **nlp, const char *name);
 void ewnl_close(struct ewnl *nl);
 struct nlmsghdr *ewnl_req(struct ewnl *nl, uint8_t cmd, uint16_t flags);
+struct nlmsghdr *ewnl_genl_req(struct ewnl *nl, uint8_t cmd, uint8_t version,
+			       uint16_t flags);
 int ewnl_do(struct ewnl *nl, struct nlmsghdr *req, ewnl_cb cb, void *data);
 int ewnl_dump(struct ewnl *nl, struct nlmsghdr *req, ewnl_cb cb, void *data,
 	      void (*reset)(void *data));

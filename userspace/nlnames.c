@@ -68,12 +68,33 @@ static const struct ew_attr_desc config_attrs[] = {
 	[EASTWEST_A_CONFIG_JOB_COUNT] = { .name = "job-count" },
 	[EASTWEST_A_CONFIG_PEER_COUNT] = { .name = "peer-count" },
 	[EASTWEST_A_CONFIG_COUNTERS] = { .name = "counters" },
+	[EASTWEST_A_CONFIG_PHYSICAL_IFINDEX] = { .name = "physical-ifindex", .multi = true },
+};
+
+static const struct ew_attr_desc path_attrs[] = {
+	[EASTWEST_A_PATH_DEV_INDEX] = { .name = "dev-index" },
+	[EASTWEST_A_PATH_DEV_NAME] = { .name = "dev-name" },
+	[EASTWEST_A_PATH_PORT] = { .name = "port" },
+	[EASTWEST_A_PATH_SGID_INDEX] = { .name = "sgid-index" },
+	[EASTWEST_A_PATH_DGID] = { .name = "dgid" },
+	[EASTWEST_A_PATH_PROTECTION] = { .name = "protection" },
+	[EASTWEST_A_PATH_IFINDEX] = { .name = "ifindex" },
+	[EASTWEST_A_PATH_MACSEC_IFINDEX] = { .name = "macsec-ifindex" },
+	[EASTWEST_A_PATH_MACSEC_OFFLOAD] = { .name = "macsec-offload" },
+	[EASTWEST_A_PATH_IPSEC_SPI] = { .name = "ipsec-spi" },
+};
+
+static const struct ew_attr_desc fabric_attrs[] = {
+	[EASTWEST_A_FABRIC_IFINDEX] = { .name = "ifindex" },
+	[EASTWEST_A_FABRIC_PHYSICAL] = { .name = "physical" },
 };
 
 static const struct ew_attr_set job_set = SET(job_attrs);
 static const struct ew_attr_set peer_list_set = SET(peer_list_attrs);
 static const struct ew_attr_set dev_set = SET(dev_attrs);
 static const struct ew_attr_set config_set = SET(config_attrs);
+static const struct ew_attr_set path_set = SET(path_attrs);
+static const struct ew_attr_set fabric_set = SET(fabric_attrs);
 
 /* The attribute set of a command's requests. */
 const struct ew_attr_set *ew_cmd_attr_set(uint8_t cmd)
@@ -93,6 +114,10 @@ const struct ew_attr_set *ew_cmd_attr_set(uint8_t cmd)
 	case EASTWEST_CMD_CONFIG_GET:
 	case EASTWEST_CMD_CONFIG_SET:
 		return &config_set;
+	case EASTWEST_CMD_PATH_GET:
+		return &path_set;
+	case EASTWEST_CMD_FABRIC_SET:
+		return &fabric_set;
 	default:
 		return NULL;
 	}

@@ -63,6 +63,16 @@ static const char *const gid_type_names[] = {
 	[EASTWEST_GID_TYPE_ROCE_V2] = "roce-v2",
 };
 
+/* Flag sets: entry i names bit i. */
+static const char *const protection_names[] = { "macsec", "ipsec", "physical" };
+static const char *const offload_caps_names[] = { "macsec", "esp-crypto", "esp-packet" };
+
+static const char *const macsec_offload_names[] = {
+	[EASTWEST_MACSEC_OFFLOAD_OFF] = "off",
+	[EASTWEST_MACSEC_OFFLOAD_PHY] = "phy",
+	[EASTWEST_MACSEC_OFFLOAD_MAC] = "mac",
+};
+
 const struct ew_names ew_mode_names = NAMES(mode_names);
 const struct ew_names ew_default_names = NAMES(default_names);
 const struct ew_names ew_encrypt_names = NAMES(encrypt_names);
@@ -70,6 +80,9 @@ const struct ew_names ew_reason_names = NAMES(reason_names);
 const struct ew_names ew_op_names = NAMES(op_names);
 const struct ew_names ew_link_layer_names = NAMES(link_layer_names);
 const struct ew_names ew_gid_type_names = NAMES(gid_type_names);
+const struct ew_names ew_protection_names = NAMES(protection_names);
+const struct ew_names ew_offload_caps_names = NAMES(offload_caps_names);
+const struct ew_names ew_macsec_offload_names = NAMES(macsec_offload_names);
 
 static int digit(char c, unsigned int base)
 {
@@ -163,6 +176,27 @@ char *ew_enum_list(const struct ew_names *names, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s",
 					off ? "|" : "", names->names[i]);
 	}
+	return buf;
+}
+
+/* "a,b" for the bits of @v named in @names (bit i: names[i]); "none" if 0. */
+char *ew_flags_str(const struct ew_names *names, uint32_t v, char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < 32 && off < len; i++) {
+		if (!(v & (1U << i)))
+			continue;
+		if (i < names->n && names->names[i])
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+						off ? "," : "", names->names[i]);
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%sbit%zu",
+						off ? "," : "", i);
+	}
+	if (!off)
+		snprintf(buf, len, "none");
 	return buf;
 }
 

@@ -30,12 +30,16 @@ extern const struct ew_names ew_reason_names;
 extern const struct ew_names ew_op_names;
 extern const struct ew_names ew_link_layer_names;
 extern const struct ew_names ew_gid_type_names;
+extern const struct ew_names ew_protection_names;	/* flags, by bit */
+extern const struct ew_names ew_offload_caps_names;	/* flags, by bit */
+extern const struct ew_names ew_macsec_offload_names;
 
 int ew_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int ew_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 int ew_enum_parse(const struct ew_names *names, const char *s, uint32_t *out);
 const char *ew_enum_name(const struct ew_names *names, uint32_t v);
 char *ew_enum_list(const struct ew_names *names, char *buf, size_t len);
+char *ew_flags_str(const struct ew_names *names, uint32_t v, char *buf, size_t len);
 
 int ew_name_check(const char *s, const char **why);
 int ew_parse_pkey(const char *s, uint16_t *out, const char **why);

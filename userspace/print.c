@@ -91,6 +91,30 @@ void ew_print_counters(const struct ew_counters *c)
 	printf(INDENT "        devx %llu\n", v[EASTWEST_A_COUNTERS_DENIED_DEVX]);
 }
 
+/* " protection macsec macsec-dev ew-eth0 (offload off) offload-caps none mtu 1468" */
+static void print_gid_protection(const struct ew_gid *g)
+{
+	char buf[64], name[IF_NAMESIZE];
+
+	if (g->present & EW_GID_MTU)
+		printf(" mtu %u", g->mtu);
+	if (g->present & EW_GID_PROTECTION)
+		printf(" protection %s", ew_flags_str(&ew_protection_names, g->protection,
+						      buf, sizeof(buf)));
+	if ((g->present & EW_GID_MACSEC_IFINDEX) && g->macsec_ifindex) {
+		if (if_indextoname(g->macsec_ifindex, name))
+			printf(" macsec-dev %s", name);
+		else
+			printf(" macsec-dev ifindex:%u", g->macsec_ifindex);
+		if (g->present & EW_GID_MACSEC_OFFLOAD)
+			printf(" macsec-offload %s",
+			       ew_enum_name(&ew_macsec_offload_names, g->macsec_offload));
+	}
+	if (g->present & EW_GID_OFFLOAD_CAPS)
+		printf(" offload-caps %s", ew_flags_str(&ew_offload_caps_names,
+							g->offload_caps, buf, sizeof(buf)));
+}
+
 void ew_print_dev(const struct ew_dev *dev)
 {
 	char addr[EW_PEER_STRLEN], vrf[IF_NAMESIZE];
@@ -129,6 +153,7 @@ void ew_print_dev(const struct ew_dev *dev)
 				else
 					printf(" vrf ifindex:%u", g->vrf);
 			}
+			print_gid_protection(g);
 			putchar('\n');
 		}
 	}

@@ -21,6 +21,8 @@ int stats_main(int argc, char *argv[]);
 int monitor_main(int argc, char *argv[]);
 int show_main(int argc, char *argv[]);
 int apply_main(int argc, char *argv[]);
+int path_main(int argc, char *argv[]);
+int attest_main(int argc, char *argv[]);
 
 void job_usage(FILE *f);
 void peer_usage(FILE *f);
@@ -30,6 +32,8 @@ void stats_usage(FILE *f);
 void monitor_usage(FILE *f);
 void show_usage(FILE *f);
 void apply_usage(FILE *f);
+void path_usage(FILE *f);
+void attest_usage(FILE *f);
 
 /* Handles "help" and an unknown or missing verb for OBJECT. */
 int ew_verb_error(const char *object, int argc, char *argv[],

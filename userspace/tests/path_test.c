@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of "eastwestctl path": HKDF against RFC 5869, the fixed
+ * vectors of eastwest's key derivation (what every node must compute; the
+ * same values come out of selftests/tools/ew_kdf.py, an independent
+ * implementation), key file checks, the grammar, the auto chooser and the
+ * RoCE MTU arithmetic.
+ */
+#include <errno.h>
+#include <fcntl.h>
+
+#include "helpers.h"
+
+#include "keys.h"
+#include "pathspec.h"
+
+#define ARGS(...) ((char *[]){ __VA_ARGS__, NULL })
+#define NARGS(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
+#define PARSE(verb, ...) ew_pathspec_parse(verb, NARGS(__VA_ARGS__), ARGS(__VA_ARGS__), &spec)
+
+static char tmpdir[64];
+
+static size_t unhex(const char *s, uint8_t *out)
+{
+	size_t n = 0;
+	unsigned int b;
+
+	while (s[0] && s[1] && sscanf(s, "%2x", &b) == 1) {
+		out[n++] = (uint8_t)b;
+		s += 2;
+	}
+	return n;
+}
+
+static void assert_hex(const uint8_t *got, size_t len, const char *want)
+{
+	uint8_t w[256];
+
+	assert_int_equal(unhex(want, w), len);
+	assert_memory_equal(got, w, len);
+}
+
+/* RFC 5869 appendix A, test cases 1-3 (SHA-256). */
+static void test_hkdf_rfc5869(void **state)
+{
+	uint8_t ikm[80], salt[80], info[80], okm[82];
+	size_t i;
+
+	(void)state;
+	memset(ikm, 0x0b, 22);
+	for (i = 0; i < 13; i++)
+		salt[i] = (uint8_t)i;
+	for (i = 0; i < 10; i++)
+		info[i] = (uint8_t)(0xf0 + i);
+	assert_int_equal(ew_hkdf_sha256(ikm, 22, salt, 13, info, 10, okm, 42), 0);
+	assert_hex(okm, 42, "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf"
+			    "34007208d5b887185865");
+
+	for (i = 0; i < 80; i++) {
+		ikm[i] = (uint8_t)i;
+		salt[i] = (uint8_t)(0x60 + i);
+		info[i] = (uint8_t)(0xb0 + i);
+	}
+	assert_int_equal(ew_hkdf_sha256(ikm, 80, salt, 80, info, 80, okm, 82), 0);
+	assert_hex(okm, 82, "b11e398dc80327a1c8e7f78c596a49344f012eda2d4efad8a050cc4c19afa97c"
+			    "59045a99cac7827271cb41c65e590e09da3275600c2f09b8367793a9aca3db71"
+			    "cc30c58179ec3e87c14c01d5c1f3434f1d87");
+
+	memset(ikm, 0x0b, 22);
+	assert_int_equal(ew_hkdf_sha256(ikm, 22, NULL, 0, NULL, 0, okm, 42), 0);
+	assert_hex(okm, 42, "8da4e775a563c18f715f802a063c5a31b8a11f5c5ee1879ec3454e5f3c738d2d"
+			    "9d201395faa4b61a96c8");
+}
+
+static void secret_0_31(struct ew_secret *s)
+{
+	char why[128];
+	uint8_t raw[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(raw); i++)
+		raw[i] = (uint8_t)i;
+	assert_int_equal(ew_secret_parse(raw, sizeof(raw), s, why, sizeof(why)), 0);
+}
+
+/*
+ * Version 1 of the derivation, fixed: secret 00 01 .. 1f. Both nodes of a
+ * path compute these; ew_kdf.py (Python hmac) prints the same.
+ */
+static void test_kdf_vectors(void **state)
+{
+	static const uint8_t sci[8] = { 0x02, 0, 0, 0, 0, 0x01, 0x00, 0x01 };
+	uint8_t a[16] = { [10] = 0xff, [11] = 0xff, 10, 1, 0, 1 };
+	uint8_t b[16] = { [10] = 0xff, [11] = 0xff, 10, 1, 0, 2 };
+	uint8_t c6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	uint8_t d6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
+	struct ew_macsec_keys mk;
+	struct ew_esp_keys ek;
+	struct ew_secret s;
+
+	(void)state;
+	secret_0_31(&s);
+	assert_int_equal(ew_kdf_macsec(&s, sci, 0, &mk), 0);
+	assert_hex(mk.sak, 32, "9c8c323222c28d5d9678aa3528dc80ad6cda3c452e71517505e531de07fe3658");
+	assert_hex(mk.ki, 16, "a8b572751cd3c0f266407aa0ea272097");
+	assert_hex(mk.salt, 12, "ea5ef1f63a37e79176279f56");
+	assert_int_equal(mk.ssci, 0x467a98c0);
+	assert_int_equal(ew_kdf_macsec(&s, sci, 5, &mk), 0);
+	assert_hex(mk.sak, 32, "96f6c1813e706758e4b98fcdb0f05d62c116c9af60a9aa3677aefcd71fe278ab");
+	assert_hex(mk.ki, 16, "9901092cf4ae8f514fbed0987d07a8e0");
+
+	assert_int_equal(ew_kdf_esp(&s, a, b, 0, &ek), 0);
+	assert_hex(ek.key, 36, "fb8b0dc10ed3215daac849c4268297de14fe83aba0ca49ff8691d58c09423564"
+			       "6b5a6222");
+	assert_int_equal(ek.spi, 0x613a5115);
+	assert_int_equal(ew_kdf_esp(&s, c6, d6, 7, &ek), 0);
+	assert_hex(ek.key, 36, "27e18919ce71dfb937ddee0304f396cdd3d5f03c915ee73c3a0d093919573384"
+			       "163ccaff");
+	assert_int_equal(ek.spi, 0xbba03947);
+
+	/* Direction, epoch and sender all change the keys. */
+	{
+		struct ew_esp_keys back;
+
+		assert_int_equal(ew_kdf_esp(&s, b, a, 0, &back), 0);
+		assert_int_equal(ew_kdf_esp(&s, a, b, 0, &ek), 0);
+		assert_memory_not_equal(back.key, ek.key, sizeof(ek.key));
+		assert_int_not_equal(back.spi, ek.spi);
+		assert_int_equal(ew_kdf_esp(&s, a, b, 1, &back), 0);
+		assert_int_not_equal(back.spi, ek.spi);
+	}
+	ew_secret_free(&s);
+	assert_null(s.buf);
+}
+
+static void write_file(const char *name, const void *data, size_t len, mode_t mode)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	close(fd);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static int load(const char *name, uid_t caller, struct ew_secret *s, char *why)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	return ew_secret_load(path, caller, s, why, 160);
+}
+
+static void test_keyfile(void **state)
+{
+	static const char hex64[] =
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n";
+	char raw[40], why[160], path[128], link[128];
+	struct ew_secret s, ref;
+	uid_t me = getuid();
+
+	(void)state;
+	secret_0_31(&ref);
+	/* hex, with a newline: the same 32 bytes as the raw form */
+	write_file("hex", hex64, sizeof(hex64) - 1, 0600);
+	assert_int_equal(load("hex", me, &s, why), 0);
+	assert_int_equal(s.len, 32);
+	assert_memory_equal(s.buf, ref.buf, 32);
+	ew_secret_free(&s);
+	/* raw bytes (not all hex digits): taken as they are, 40 bytes */
+	memset(raw, 'z', sizeof(raw));
+	write_file("raw", raw, sizeof(raw), 0400);
+	assert_int_equal(load("raw", me, &s, why), 0);
+	assert_int_equal(s.len, 40);
+	ew_secret_free(&s);
+	/* too short: 31 raw bytes, 62 hex digits */
+	write_file("short", raw, 31, 0600);
+	assert_int_equal(load("short", me, &s, why), -EINVAL);
+	assert_non_null(strstr(why, "31 bytes, need at least 32"));
+	write_file("shorthex", hex64 + 2, 62, 0600);
+	assert_int_equal(load("shorthex", me, &s, why), -EINVAL);
+	assert_non_null(strstr(why, "31 bytes (hex)"));
+	write_file("odd", hex64 + 1, 63, 0600);
+	assert_int_equal(load("odd", me, &s, why), -EINVAL);
+	assert_non_null(strstr(why, "odd number"));
+	/* modes: group or other may not read or write */
+	write_file("g", hex64, sizeof(hex64) - 1, 0640);
+	assert_int_equal(load("g", me, &s, why), -EPERM);
+	assert_string_equal(why, "mode 0640 is too open (want 0600 or stricter)");
+	write_file("o", hex64, sizeof(hex64) - 1, 0602);
+	assert_int_equal(load("o", me, &s, why), -EPERM);
+	assert_non_null(strstr(why, "mode 0602"));
+	/* owner: root or the caller */
+	if (me == 0) {
+		snprintf(path, sizeof(path), "%s/hex", tmpdir);
+		assert_int_equal(chown(path, 4242, 4242), 0);
+		assert_int_equal(load("hex", 1000, &s, why), -EPERM);
+		assert_string_equal(why, "owned by uid 4242 (want root or uid 1000)");
+		assert_int_equal(load("hex", 4242, &s, why), 0);
+		ew_secret_free(&s);
+	} else {
+		assert_int_equal(load("hex", me + 1, &s, why), -EPERM);
+		assert_non_null(strstr(why, "owned by uid"));
+	}
+	/* a symbolic link, even to a good file; a directory; a missing file */
+	snprintf(path, sizeof(path), "%s/raw", tmpdir);
+	snprintf(link, sizeof(link), "%s/link", tmpdir);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(load("link", me, &s, why), -ELOOP);
+	assert_non_null(strstr(why, "symbolic link"));
+	snprintf(path, sizeof(path), "%s/dir", tmpdir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(load("dir", me, &s, why), -EINVAL);
+	assert_string_equal(why, "not a regular file");
+	assert_int_equal(load("missing", me, &s, why), -ENOENT);
+	ew_secret_free(&ref);
+}
+
+static void expect_error(int ret, const char *msg)
+{
+	assert_int_equal(ret, EW_USAGE);
+	if (!strstr(ew_last_error(), msg))
+		fail_msg("error \"%s\" lacks \"%s\"", ew_last_error(), msg);
+}
+
+static void test_grammar(void **state)
+{
+	struct ew_path_spec spec;
+
+	(void)state;
+	assert_int_equal(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "macsec", "key-file", "/k",
+			       "cipher", "gcm-aes-xpn-256", "name", "ms0", "epoch", "6",
+			       "local", "10.2.0.1/24", "peer", "10.2.0.2", "lladdr",
+			       "02:00:00:00:00:02", "peer", "10.2.0.3"), EW_OK);
+	assert_string_equal(spec.dev, "eth0");
+	assert_int_equal(spec.type, EW_PT_MACSEC);
+	assert_int_equal(spec.cipher, EW_CIPHER_GCM_AES_XPN_256);
+	assert_string_equal(spec.name, "ms0");
+	assert_int_equal(spec.epoch, 6);
+	assert_true(spec.local_has_plen);
+	assert_int_equal(spec.local_plen, 96 + 24);
+	assert_int_equal(spec.n_peers, 2);
+	assert_true(spec.peers[0].has_mac);
+	assert_int_equal(spec.peers[0].mac[5], 2);
+	assert_false(spec.peers[1].has_mac);
+	assert_int_equal(spec.replay_window, EW_REPLAY_WINDOW_DEFAULT);
+	ew_pathspec_free(&spec);
+
+	assert_int_equal(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "physical"), EW_OK);
+	assert_int_equal(PARSE(EW_PATH_ROTATE, "dev", "eth0", "key-file", "/k", "epoch", "1",
+			       "stage", "rx"), EW_OK);
+	assert_int_equal(spec.stage, EW_STAGE_RX);
+	assert_int_equal(PARSE(EW_PATH_CHECK, "dev", "rxe0", "sgid-index", "1", "dst",
+			       "fe80::1"), EW_OK);
+	assert_string_equal(spec.rdma_dev, "rxe0");
+	assert_int_equal(spec.port, 1);
+	assert_int_equal(PARSE(EW_PATH_PHYSICAL, "dev", "eth0", "on"), EW_OK);
+	assert_true(spec.physical);
+	assert_int_equal(ew_pathspec_parse(EW_PATH_SHOW, 0, NULL, &spec), EW_OK);
+
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "peer", "10.0.0.2"), "missing key-file");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k"), "missing peer");
+	expect_error(PARSE(EW_PATH_ADD, "key-file", "/k", "peer", "10.0.0.2"), "missing dev");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key", "0102", "peer", "10.0.0.2"),
+		     "unknown keyword \"key\"");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "wireguard"),
+		     "type \"wireguard\": expected auto|macsec|ipsec|physical");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "peer", "10.0.0.2",
+			   "peer", "10.0.0.2"), "given twice");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "lladdr",
+			   "02:00:00:00:00:02", "peer", "10.0.0.2"), "must follow the peer");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "peer", "10.0.0.2",
+			   "lladdr", "01:00:5e:00:00:01"), "not a unicast MAC");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "peer", "10.0.0.0/24"),
+		     "not an IPv4 or IPv6 address");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "peer", "10.0.0.2",
+			   "peer", "fe80::2"), "all peers must be IPv4 or all IPv6");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "local", "fe80::1",
+			   "peer", "10.0.0.2"), "different families");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "local", "10.0.0.1/33",
+			   "peer", "10.0.0.2"), "bad prefix length");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "offload", "mac", "peer", "10.0.0.2"), "MACsec offload");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "macsec", "key-file", "/k",
+			   "offload", "packet", "peer", "10.0.0.2"), "IPsec offload");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "name", "x", "peer", "10.0.0.2"), "MACsec options");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "physical", "key-file", "/k"),
+		     "type physical takes only dev");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "epoch", "-1",
+			   "peer", "10.0.0.2"), "epoch \"-1\"");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "an-interface-name-too-long"), "not an interface name");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "replay-window", "0",
+			   "peer", "10.0.0.2"), "replay-window");
+	expect_error(PARSE(EW_PATH_ROTATE, "dev", "eth0", "key-file", "/k"), "epoch N");
+	expect_error(PARSE(EW_PATH_ROTATE, "dev", "eth0", "key-file", "/k", "epoch", "1",
+			   "stage", "both"), "expected all|rx|tx|retire");
+	expect_error(PARSE(EW_PATH_CHECK, "dev", "rxe0", "dst", "10.0.0.2"), "sgid-index");
+	expect_error(PARSE(EW_PATH_PHYSICAL, "dev", "eth0"), "missing on or off");
+	expect_error(PARSE(EW_PATH_PHYSICAL, "dev", "eth0", "on", "off"), "not both");
+	expect_error(PARSE(EW_PATH_DEL, "dev", "eth0", "peer", "10.0.0.2"), "unknown keyword");
+	expect_error(PARSE(EW_PATH_DEL, "dev"), "needs an argument");
+}
+
+static void test_mac_and_names(void **state)
+{
+	uint8_t mac[6];
+	char buf[32];
+
+	(void)state;
+	assert_int_equal(ew_mac_parse("02:aB:00:00:00:ff", mac), 0);
+	assert_string_equal(ew_mac_format(mac, buf, sizeof(buf)), "02:ab:00:00:00:ff");
+	assert_int_equal(ew_mac_parse("02:ab:00:00:00", mac), -EINVAL);
+	assert_int_equal(ew_mac_parse("02-ab-00-00-00-ff", mac), -EINVAL);
+	assert_int_equal(ew_mac_parse("00:00:00:00:00:00", mac), -EINVAL);
+	assert_string_equal(ew_default_macsec_name("eth0", buf, sizeof(buf)), "ew-eth0");
+	assert_string_equal(ew_default_macsec_name("enp129s0f1np1", buf, sizeof(buf)),
+			    "ew-enp129s0f1np");
+}
+
+/* The order of issue 5, whatever else is offered beside. */
+static void test_chooser(void **state)
+{
+	struct ew_path_caps c;
+	struct ew_path_choice ch;
+	char why[160];
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	ew_path_choose(&c, &ch);
+	assert_int_equal(ch.type, EW_PT_MACSEC);
+	assert_int_equal(ch.offload, EW_OFL_OFF);
+	assert_true(ch.software);
+	assert_non_null(strstr(ch.reason, "unknown"));
+	c.known = true;
+	ew_path_choose(&c, &ch);
+	assert_non_null(strstr(ch.reason, "no crypto offload"));
+
+	c.esp_crypto = true;
+	ew_path_choose(&c, &ch);
+	assert_int_equal(ch.type, EW_PT_IPSEC);
+	assert_int_equal(ch.offload, EW_OFL_CRYPTO);
+	assert_false(ch.software);
+
+	c.esp_packet = true;		/* driver can, kernel 6.1 cannot */
+	ew_path_choose(&c, &ch);
+	assert_int_equal(ch.offload, EW_OFL_CRYPTO);
+	assert_non_null(strstr(ch.reason, "usable on this kernel"));
+	c.kernel_esp_packet = true;
+	ew_path_choose(&c, &ch);
+	assert_int_equal(ch.type, EW_PT_IPSEC);
+	assert_int_equal(ch.offload, EW_OFL_PACKET);
+
+	c.macsec_offload = true;
+	ew_path_choose(&c, &ch);
+	assert_int_equal(ch.type, EW_PT_MACSEC);
+	assert_int_equal(ch.offload, EW_OFL_MAC);
+
+	c.physical = true;
+	ew_path_choose(&c, &ch);
+	assert_int_equal(ch.type, EW_PT_PHYSICAL);
+
+	/* explicit choices are checked against what is there */
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(ew_path_resolve(EW_PT_IPSEC, EW_OFL_PACKET, &c, &ch, why, sizeof(why)),
+			 -EOPNOTSUPP);
+	assert_string_equal(why, "ESP packet offload is not on this kernel (needs 6.2 or later)");
+	c.kernel_esp_packet = true;
+	assert_int_equal(ew_path_resolve(EW_PT_IPSEC, EW_OFL_PACKET, &c, &ch, why, sizeof(why)),
+			 -EOPNOTSUPP);
+	assert_string_equal(why, "the netdev has no ESP packet offload");
+	assert_int_equal(ew_path_resolve(EW_PT_MACSEC, EW_OFL_MAC, &c, &ch, why, sizeof(why)),
+			 -EOPNOTSUPP);
+	assert_int_equal(ew_path_resolve(EW_PT_IPSEC, EW_OFL_AUTO, &c, &ch, why, sizeof(why)), 0);
+	assert_int_equal(ch.offload, EW_OFL_OFF);
+	assert_true(ch.software);
+	c.esp_crypto = true;
+	assert_int_equal(ew_path_resolve(EW_PT_IPSEC, EW_OFL_AUTO, &c, &ch, why, sizeof(why)), 0);
+	assert_int_equal(ch.offload, EW_OFL_CRYPTO);
+	assert_int_equal(ew_path_resolve(EW_PT_MACSEC, EW_OFL_OFF, &c, &ch, why, sizeof(why)), 0);
+	assert_true(ch.software);
+
+	assert_false(ew_kernel_at_least("6.1.0-57-amd64", 6, 2));
+	assert_true(ew_kernel_at_least("6.12.117+deb12-amd64", 6, 2));
+	assert_true(ew_kernel_at_least("7.0.0", 6, 2));
+	assert_false(ew_kernel_at_least("garbage", 6, 2));
+}
+
+static void test_roce_mtu(void **state)
+{
+	(void)state;
+	/* 1500: 1500 - 60 - 32 = 1408 -> 1024, whatever the protection */
+	assert_int_equal(ew_roce_mtu(1500, 0, false), 1024);
+	assert_int_equal(ew_roce_mtu(1500, EW_MACSEC_OVERHEAD, false), 1024);
+	assert_int_equal(ew_roce_mtu(1500, EW_ESP_OVERHEAD, true), 1024);
+	/* 9000 fits 4096 with anything */
+	assert_int_equal(ew_roce_mtu(9000, EW_ESP_OVERHEAD, true), 4096);
+	/* the edges of 4096: payload + 60 (+80 for IPv6) + overhead */
+	assert_int_equal(ew_roce_mtu(4096 + 60, 0, false), 4096);
+	assert_int_equal(ew_roce_mtu(4096 + 60 + 32, EW_MACSEC_OVERHEAD, false), 4096);
+	assert_int_equal(ew_roce_mtu(4096 + 60 + 31, EW_MACSEC_OVERHEAD, false), 2048);
+	assert_int_equal(ew_roce_mtu(4096 + 80 + 37, EW_ESP_OVERHEAD, true), 4096);
+	assert_int_equal(ew_roce_mtu(4096 + 80 + 36, EW_ESP_OVERHEAD, true), 2048);
+	/* too small for even 256 */
+	assert_int_equal(ew_roce_mtu(256 + 60 + 31, EW_MACSEC_OVERHEAD, false), 0);
+	assert_int_equal(ew_roce_mtu(576, EW_ESP_OVERHEAD, false), 256);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	ew_quiet = true;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ew-path-test.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return nftw(tmpdir, rm_cb, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hkdf_rfc5869),
+		cmocka_unit_test(test_kdf_vectors),
+		cmocka_unit_test(test_keyfile),
+		cmocka_unit_test(test_grammar),
+		cmocka_unit_test(test_mac_and_names),
+		cmocka_unit_test(test_chooser),
+		cmocka_unit_test(test_roce_mtu),
+	};
+
+	return cmocka_run_group_tests_name("path", tests, setup, teardown);
+}
