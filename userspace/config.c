@@ -2,6 +2,7 @@
 /*
  * eastwestctl config show|set, and stats.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ewctl.h"
@@ -15,7 +16,9 @@ void config_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: " EW_PROG " config show\n"
-		"       " EW_PROG " config set [mode { enforce | audit }] [default { deny | allow }]\n");
+		"       " EW_PROG " config set [mode { enforce | audit }] [default { deny | allow }]\n"
+		"                    [admission { unattested | admitted | revoked }]\n"
+		"                    [admission-required { on | off }]\n");
 }
 
 void stats_usage(FILE *f)
@@ -35,12 +38,16 @@ static int config_show(int argc, char *argv[])
 		ret = ew_connect(&nl);
 	if (ret)
 		return ret;
-	if (ew_ipc_config_get(nl, &cfg))
+	if (ew_ipc_config_get(nl, &cfg)) {
+		free(cfg.revoked);
 		return ewnl_report(nl, "config show");
+	}
 	if (ew_opts.json)
-		return ew_json_print(ew_json_config(&cfg));
-	ew_print_config(&cfg);
-	return EW_OK;
+		ret = ew_json_print(ew_json_config_status(&cfg));
+	else
+		ew_print_config(&cfg);
+	free(cfg.revoked);
+	return ret;
 }
 
 static int config_set(int argc, char *argv[])
@@ -62,6 +69,14 @@ static int config_set(int argc, char *argv[])
 			names = &ew_default_names;
 			bit = EW_CFG_DEFAULT;
 			val = &cfg.default_action;
+		} else if (!strcmp(argv[0], "admission")) {
+			names = &ew_admission_names;
+			bit = EW_CFG_ADMISSION;
+			val = &cfg.admission;
+		} else if (!strcmp(argv[0], "admission-required")) {
+			names = &ew_on_off_names;
+			bit = EW_CFG_ADMISSION_REQUIRED;
+			val = &cfg.admission_required;
 		} else {
 			ew_err("unknown keyword \"%s\" (try \"" EW_PROG " config help\")",
 			       argv[0]);

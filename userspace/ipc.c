@@ -777,6 +777,31 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 				return proto_err();
 			cfg->present |= EW_CFG_COUNTERS;
 			break;
+		case EASTWEST_A_CONFIG_ADMISSION:
+			if (!ok_u32(a))
+				return proto_err();
+			cfg->admission = mnl_attr_get_u32(a);
+			cfg->present |= EW_CFG_ADMISSION;
+			break;
+		case EASTWEST_A_CONFIG_ADMISSION_REQUIRED:
+			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+				return proto_err();
+			cfg->admission_required = mnl_attr_get_u8(a);
+			cfg->present |= EW_CFG_ADMISSION_REQUIRED;
+			break;
+		case EASTWEST_A_CONFIG_REVOKED_NODE: {
+			uint8_t (*more)[16];
+
+			if (mnl_attr_get_payload_len(a) != 16)
+				return proto_err();
+			more = realloc(cfg->revoked, (cfg->n_revoked + 1) * 16);
+			if (!more)
+				return MNL_CB_ERROR;
+			cfg->revoked = more;
+			memcpy(cfg->revoked[cfg->n_revoked++], mnl_attr_get_payload(a), 16);
+			cfg->present |= EW_CFG_REVOKED_NODES;
+			break;
+		}
 		case EASTWEST_A_CONFIG_PHYSICAL_IFINDEX:
 			if (!ok_u32(a))
 				return proto_err();
@@ -808,6 +833,29 @@ int ew_ipc_config_set(struct ewnl *nl, const struct ew_config *cfg, uint32_t mas
 	if (mask & EW_CFG_DEFAULT)
 		mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_DEFAULT_ACTION,
 				 cfg->default_action);
+	if (mask & EW_CFG_ADMISSION)
+		mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_ADMISSION, cfg->admission);
+	if (mask & EW_CFG_ADMISSION_REQUIRED)
+		mnl_attr_put_u8(nlh, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
+				cfg->admission_required);
+	return ewnl_do(nl, nlh, NULL, NULL);
+}
+
+/* Revoke other nodes' addresses (or lift it): node-set, all or nothing. */
+int ew_ipc_node_set(struct ewnl *nl, const uint8_t (*addrs)[16], size_t n,
+		    uint32_t admission)
+{
+	struct nlmsghdr *nlh;
+	size_t i;
+
+	nlh = ewnl_req(nl, EASTWEST_CMD_NODE_SET, 0);
+	mnl_attr_put_u32(nlh, EASTWEST_A_NODE_ADMISSION, admission);
+	for (i = 0; i < n; i++)
+		if (!mnl_attr_put_check(nlh, nl->slen, EASTWEST_A_NODE_ADDR, 16,
+					addrs[i])) {
+			nl->err.code = EMSGSIZE;
+			return -EMSGSIZE;
+		}
 	return ewnl_do(nl, nlh, NULL, NULL);
 }
 

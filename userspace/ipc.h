@@ -34,6 +34,8 @@ int ew_ipc_peer_get(struct ewnl *nl, uint32_t id, const struct ew_peer *addr,
 int ew_ipc_peers_replace(struct ewnl *nl, uint32_t id, struct ew_peers *want);
 int ew_ipc_config_get(struct ewnl *nl, struct ew_config *cfg);
 int ew_ipc_config_set(struct ewnl *nl, const struct ew_config *cfg, uint32_t mask);
+int ew_ipc_node_set(struct ewnl *nl, const uint8_t (*addrs)[16], size_t n,
+		    uint32_t admission);
 int ew_ipc_state(struct ewnl *nl, struct ew_state *st, bool with_peers);
 int ew_ipc_dev_dump(struct ewnl *nl, struct ew_devs *devs);
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "ewctl.h"
+#include "addr.h"
 #include "json_out.h"
 #include "parse.h"
 
@@ -124,6 +125,34 @@ struct json_object *ew_json_config(const struct ew_config *cfg)
 		add(o, "job_count", json_object_new_int64(cfg->job_count));
 	if (cfg->present & EW_CFG_PEER_COUNT)
 		add(o, "peer_count", json_object_new_int64(cfg->peer_count));
+	return o;
+}
+
+/*
+ * config show -j: the policy part above plus this node's run-time state
+ * (admission, revoked nodes), which policy files do not carry.
+ */
+struct json_object *ew_json_config_status(const struct ew_config *cfg)
+{
+	struct json_object *o = ew_json_config(cfg), *a;
+	char buf[EW_PEER_STRLEN];
+	size_t i;
+
+	if (cfg->present & EW_CFG_ADMISSION)
+		add(o, "admission",
+		    json_object_new_string(ew_enum_name(&ew_admission_names,
+							cfg->admission)));
+	if (cfg->present & EW_CFG_ADMISSION_REQUIRED)
+		add(o, "admission_required",
+		    json_object_new_boolean(cfg->admission_required));
+	/* A module that reports admission also reports revoked nodes. */
+	if (!(cfg->present & EW_CFG_ADMISSION))
+		return o;
+	a = json_object_new_array();
+	for (i = 0; i < cfg->n_revoked; i++)
+		json_object_array_add(a, json_object_new_string(
+			ew_addr_format(cfg->revoked[i], buf, sizeof(buf))));
+	add(o, "revoked_nodes", a);
 	return o;
 }
 

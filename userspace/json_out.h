@@ -21,6 +21,7 @@ struct json_object *ew_json_netdev(const struct ew_netdev *nd);
 struct json_object *ew_json_counters(const struct ew_counters *c);
 struct json_object *ew_json_job(const struct ew_job *job, unsigned int flags);
 struct json_object *ew_json_config(const struct ew_config *cfg);
+struct json_object *ew_json_config_status(const struct ew_config *cfg);
 struct json_object *ew_json_state(const struct ew_state *st);
 struct json_object *ew_json_pkey(uint16_t pkey);
 struct json_object *ew_json_flags(const struct ew_names *names, uint32_t v);

@@ -32,6 +32,7 @@ static const struct {
 	{ "apply",	apply_main,	apply_usage },
 	{ "path",	path_main,	path_usage },
 	{ "attest",	attest_main,	attest_usage },
+	{ "node",	node_main,	node_usage },
 };
 
 static struct ewnl *conn;

@@ -218,6 +218,7 @@ void ew_state_free(struct ew_state *st)
 	for (i = 0; i < st->n_jobs; i++)
 		ew_job_free(&st->jobs[i]);
 	free(st->jobs);
+	free(st->config.revoked);
 	memset(st, 0, sizeof(*st));
 }
 

@@ -44,6 +44,9 @@ enum {
 	EW_CFG_PEER_COUNT	= 1U << 4,
 	EW_CFG_COUNTERS		= 1U << 5,
 	EW_CFG_PHYSICAL		= 1U << 6,
+	EW_CFG_ADMISSION	= 1U << 7,
+	EW_CFG_ADMISSION_REQUIRED = 1U << 8,
+	EW_CFG_REVOKED_NODES	= 1U << 9,
 };
 
 #define EW_PHYSICAL_MAX 64	/* declared fabrics listed by config-get */
@@ -109,6 +112,10 @@ struct ew_config {
 	struct ew_counters counters;
 	uint32_t physical[EW_PHYSICAL_MAX];	/* ifindexes declared physical */
 	size_t n_physical;
+	uint32_t admission;		/* enum eastwest_admission, this node */
+	uint32_t admission_required;	/* 0 or 1 */
+	uint8_t (*revoked)[16];		/* revoked nodes' GIDs (malloc'd) */
+	size_t n_revoked;
 };
 
 struct ew_state {

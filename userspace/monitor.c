@@ -221,6 +221,37 @@ static void print_dev(const struct nlmsghdr *nlh, bool add)
 	}
 }
 
+/* This node's admission state or requirement changed. */
+static void print_admission(const struct nlmsghdr *nlh)
+{
+	uint32_t admission = EASTWEST_ADMISSION_UNATTESTED;
+	bool required = false;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
+		if (mnl_attr_get_type(a) == EASTWEST_A_CONFIG_ADMISSION &&
+		    !mnl_attr_validate(a, MNL_TYPE_U32))
+			admission = mnl_attr_get_u32(a);
+		else if (mnl_attr_get_type(a) == EASTWEST_A_CONFIG_ADMISSION_REQUIRED &&
+			 !mnl_attr_validate(a, MNL_TYPE_U8))
+			required = mnl_attr_get_u8(a);
+	}
+	if (ew_opts.json) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "event", json_object_new_string("admission"));
+		json_object_object_add(o, "admission", json_object_new_string(
+			ew_enum_name(&ew_admission_names, admission)));
+		json_object_object_add(o, "admission_required",
+				       json_object_new_boolean(required));
+		ew_json_print(o);
+	} else {
+		printf("admission %s required %s\n",
+		       ew_enum_name(&ew_admission_names, admission),
+		       required ? "on" : "off");
+	}
+}
+
 /* nlctrl says a family went away: is it ours? */
 static bool family_deleted(const struct nlmsghdr *nlh, uint16_t family)
 {
@@ -254,6 +285,11 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	if (genl->cmd == EASTWEST_CMD_DEV_ADD_NTF ||
 	    genl->cmd == EASTWEST_CMD_DEV_DEL_NTF) {
 		print_dev(nlh, genl->cmd == EASTWEST_CMD_DEV_ADD_NTF);
+		fflush(stdout);
+		return MNL_CB_OK;
+	}
+	if (genl->cmd == EASTWEST_CMD_ADMISSION_NTF) {
+		print_admission(nlh);
 		fflush(stdout);
 		return MNL_CB_OK;
 	}

@@ -63,6 +63,14 @@ static const char *const gid_type_names[] = {
 	[EASTWEST_GID_TYPE_ROCE_V2] = "roce-v2",
 };
 
+static const char *const admission_names[] = {
+	[EASTWEST_ADMISSION_UNATTESTED] = "unattested",
+	[EASTWEST_ADMISSION_ADMITTED] = "admitted",
+	[EASTWEST_ADMISSION_REVOKED] = "revoked",
+};
+
+static const char *const on_off_names[] = { "off", "on" };
+
 /* Flag sets: entry i names bit i. */
 static const char *const protection_names[] = { "macsec", "ipsec", "physical" };
 static const char *const offload_caps_names[] = { "macsec", "esp-crypto", "esp-packet" };
@@ -76,6 +84,8 @@ static const char *const macsec_offload_names[] = {
 const struct ew_names ew_mode_names = NAMES(mode_names);
 const struct ew_names ew_default_names = NAMES(default_names);
 const struct ew_names ew_encrypt_names = NAMES(encrypt_names);
+const struct ew_names ew_admission_names = NAMES(admission_names);
+const struct ew_names ew_on_off_names = NAMES(on_off_names);
 const struct ew_names ew_reason_names = NAMES(reason_names);
 const struct ew_names ew_op_names = NAMES(op_names);
 const struct ew_names ew_link_layer_names = NAMES(link_layer_names);

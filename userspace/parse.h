@@ -26,6 +26,8 @@ struct ew_names {
 extern const struct ew_names ew_mode_names;
 extern const struct ew_names ew_default_names;
 extern const struct ew_names ew_encrypt_names;
+extern const struct ew_names ew_admission_names;
+extern const struct ew_names ew_on_off_names;
 extern const struct ew_names ew_reason_names;
 extern const struct ew_names ew_op_names;
 extern const struct ew_names ew_link_layer_names;

@@ -67,6 +67,22 @@ void ew_print_config(const struct ew_config *cfg)
 	printf("version %s jobs %u peers %u\n",
 	       cfg->present & EW_CFG_VERSION ? cfg->version : "unknown",
 	       cfg->job_count, cfg->peer_count);
+	if (cfg->present & EW_CFG_ADMISSION)
+		printf("admission %s required %s%s\n",
+		       ew_enum_name(&ew_admission_names, cfg->admission),
+		       cfg->admission_required ? "on" : "off",
+		       cfg->admission_required &&
+		       cfg->admission != EASTWEST_ADMISSION_ADMITTED ?
+		       " (fabric closed to jobs)" : "");
+	if (cfg->n_revoked) {
+		char buf[EW_PEER_STRLEN];
+		size_t i;
+
+		printf("revoked nodes");
+		for (i = 0; i < cfg->n_revoked; i++)
+			printf(" %s", ew_addr_format(cfg->revoked[i], buf, sizeof(buf)));
+		printf("\n");
+	}
 }
 
 void ew_print_counters(const struct ew_counters *c)

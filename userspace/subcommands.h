@@ -23,6 +23,7 @@ int show_main(int argc, char *argv[]);
 int apply_main(int argc, char *argv[]);
 int path_main(int argc, char *argv[]);
 int attest_main(int argc, char *argv[]);
+int node_main(int argc, char *argv[]);
 
 void job_usage(FILE *f);
 void peer_usage(FILE *f);
@@ -34,6 +35,7 @@ void show_usage(FILE *f);
 void apply_usage(FILE *f);
 void path_usage(FILE *f);
 void attest_usage(FILE *f);
+void node_usage(FILE *f);
 
 /* Handles "help" and an unknown or missing verb for OBJECT. */
 int ew_verb_error(const char *object, int argc, char *argv[],

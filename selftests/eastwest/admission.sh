@@ -95,7 +95,7 @@ connect_rc() {
 	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
 }
 
-ew_plan 30
+ew_plan 33
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -142,8 +142,14 @@ ew_check "counted as denied-not-admitted" \
 ew_check "admission-ntf announced the requirement" \
 	ew_wait_for 10 grep -q "admission-ntf.*\"admission-required\": 1" "$EW_TMP/ntf"
 
-ew_check "config-set admission admitted" ynl_do config-set '{"admission": "admitted"}'
+ew_check "eastwestctl config set admission admitted" \
+	"$CTL" config set admission admitted
 ew_check "config-get: admission admitted" config_is admission admitted
+ew_check "eastwestctl -j config show: admitted, required" sh -c "
+	'$CTL' -j config show | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+sys.exit(0 if d[\"admission\"] == \"admitted\" and d[\"admission_required\"] is True else 1)'"
 ew_expect_rc 0 "admitted: job A connects" connect_rc
 ew_check "admission-ntf announced the admission" \
 	ew_wait_for 10 grep -q 'admission-ntf.*"admission": "admitted"' "$EW_TMP/ntf"
@@ -165,8 +171,9 @@ ew_check "the live QP to the revoked node is revoked" \
 ew_expect_rc 13 "a connect to the revoked node is refused inside the peer prefix" \
 	connect_rc
 ew_check "config-get lists the revoked node" config_is revoked-node "$LOOP_GID"
-ew_check "node-set admits it again" \
-	ynl_do node-set "{\"addr\": [\"$LOOP_GID\"], \"admission\": \"admitted\"}"
+ew_check "eastwestctl node show lists it" \
+	sh -c "'$CTL' node show | grep -q '127.0.0.1 revoked'"
+ew_check "eastwestctl node admit lifts the revocation" "$CTL" node admit "$LOOP"
 ew_expect_rc 0 "connects again" connect_rc
 
 # --- bad requests -------------------------------------------------------------------
@@ -175,5 +182,7 @@ ew_check "node-set with state unattested is refused" \
 	"{\"addr\": [\"$LOOP_GID\"], \"admission\": \"unattested\"}"
 ew_check "node-set without addresses is refused" \
 	refused_with "at least one addr" node-set '{"admission": "revoked"}'
+ew_expect_rc 2 "eastwestctl node revoke of a prefix is a usage error" \
+	"$CTL" node revoke 10.0.0.0/8
 
 ew_done
