@@ -3,7 +3,8 @@
 #
 # Attestation on swtpm, on the host (no VM): enrollment time, quote and
 # verify latency (median, p95, max) and the verifier's throughput in nodes
-# per second, without logs and with an IMA log of IMA_ENTRIES entries.
+# per second, without logs and with an IMA log of IMA_ENTRIES entries, and
+# key release (verifier) and unwrap (node, TPM2_ActivateCredential) latency.
 # A measurement, never a pass/fail test.
 #
 #   bench/attest.sh [QUOTES [IMA_ENTRIES]]      (default 50 and 5000)

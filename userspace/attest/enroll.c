@@ -84,7 +84,7 @@ static int load_public(struct json_object *o, const char *key, TPM2B_PUBLIC *pub
 }
 
 /* A node name becomes a file name: keep it to a safe alphabet. */
-static bool node_name_ok(const char *s)
+bool ewa_node_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -133,7 +133,7 @@ int ewa_enroll_challenge(const struct ewa_vstate *s, const struct ewa_challenge_
 		goto bad;
 	}
 	node = a->node ? a->node : ewa_json_str(o, "hostname");
-	if (!node || !node_name_ok(node)) {
+	if (!node || !ewa_node_name_ok(node)) {
 		snprintf(why, sizeof(why), "node name \"%s\": expected 1 to 64 of [A-Za-z0-9._-] "
 			 "(give \"node NAME\")", node ? node : "");
 		goto bad;
@@ -289,6 +289,25 @@ int ewa_node_record_load(const char *path, TPM2B_PUBLIC *ak, char **node, char *
 	*hostname = s ? ewa_strdup(s) : NULL;
 	ret = 0;
 out:
+	ewa_buf_free(&raw);
+	json_object_put(o);
+	return ret;
+}
+
+int ewa_node_record_ek(const char *path, TPM2B_PUBLIC *ek, char *why, size_t whylen)
+{
+	struct ewa_buf raw = { 0 };
+	struct json_object *o;
+	int ret;
+
+	o = ewa_json_load(path);
+	if (!o) {
+		snprintf(why, whylen, "%s", ewa_last_error());
+		return -1;
+	}
+	ret = load_public(o, "ek_public", ek, &raw, why, whylen);
+	if (!ret)
+		ret = ewa_check_ek_public(ek, why, whylen);
 	ewa_buf_free(&raw);
 	json_object_put(o);
 	return ret;

@@ -28,4 +28,9 @@ int ewa_enroll_confirm(const struct ewa_vstate *s, const char *response, const c
 int ewa_node_record_load(const char *path, TPM2B_PUBLIC *ak, char **node, char **hostname,
 			 char *why, size_t whylen);
 
+/* The EK of a node record (after ewa_node_record_load() accepted it). */
+int ewa_node_record_ek(const char *path, TPM2B_PUBLIC *ek, char *why, size_t whylen);
+/* A node name is a file name in the state dir: letters, digits, "._-". */
+bool ewa_node_name_ok(const char *s);
+
 #endif /* EWA_ENROLL_H */

@@ -26,11 +26,10 @@ int ewa_parse_nonce(const char *hex, uint8_t *out, size_t *len)
 	return 0;
 }
 
-int ewa_evidence_save(const struct ewa_evidence *ev, const char *path)
+static struct json_object *evidence_json(const struct ewa_evidence *ev)
 {
 	struct json_object *o = json_object_new_object(), *q, *a;
 	size_t i;
-	int ret;
 
 	ewa_json_add_str(o, "format", EWA_EVIDENCE_FORMAT);
 	json_object_object_add(o, "version", json_object_new_int(EWA_EVIDENCE_VERSION));
@@ -60,9 +59,28 @@ int ewa_evidence_save(const struct ewa_evidence *ev, const char *path)
 		ewa_json_add_b64(o, "uefi_event_log", ev->uefi_log.data, ev->uefi_log.len);
 	if (ev->has_ima_log)
 		ewa_json_add_b64(o, "ima_log", ev->ima_log.data, ev->ima_log.len);
+	return o;
+}
+
+int ewa_evidence_save(const struct ewa_evidence *ev, const char *path)
+{
+	struct json_object *o = evidence_json(ev);
+	int ret;
+
 	ret = ewa_json_save(o, path, 0644);
 	json_object_put(o);
 	return ret;
+}
+
+char *ewa_evidence_text(const struct ewa_evidence *ev)
+{
+	struct json_object *o = evidence_json(ev);
+	char *s;
+
+	s = ewa_strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						      JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return s;
 }
 
 static int parse_quote(struct json_object *q, struct ewa_evidence *ev, char *why,

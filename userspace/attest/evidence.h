@@ -56,6 +56,8 @@ void ewa_qualifying_data(const uint8_t *nonce, size_t nonce_len, const uint8_t *
 int ewa_parse_nonce(const char *hex, uint8_t *out, size_t *len);
 
 int ewa_evidence_save(const struct ewa_evidence *ev, const char *path);
+/* The same JSON as one malloc'ed line (for a verifier's stdin). */
+char *ewa_evidence_text(const struct ewa_evidence *ev);
 int ewa_evidence_parse(const char *text, size_t len, struct ewa_evidence *ev,
 		       char *why, size_t whylen);
 void ewa_evidence_free(struct ewa_evidence *ev);

@@ -57,6 +57,15 @@ bool ewa_is_module_path(const char *path)
 	return false;
 }
 
+bool ewa_ima_is_module(const struct ewa_ima_entry *e)
+{
+	if (!e->path || e->violation)
+		return false;
+	if (!strcmp(e->template_name, "ima-buf"))
+		return !strcmp(e->path, "init_module");
+	return ewa_is_module_path(e->path);
+}
+
 /* d-ng: "ALGO:\0" followed by the digest. */
 static int parse_dng(const uint8_t *p, size_t n, struct ewa_ima_entry *e)
 {

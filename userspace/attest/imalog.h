@@ -51,5 +51,13 @@ void ewa_ima_free(struct ewa_ima_log *log);
 
 /* A kernel module, by the path IMA recorded (.ko, .ko.xz, .ko.zst, .ko.gz). */
 bool ewa_is_module_path(const char *path);
+/*
+ * An entry that measured a kernel module: a module file (MODULE_CHECK,
+ * finit_module), or an init_module buffer (ima-buf "init_module", logged by
+ * 6.6+ kernels under "measure func=CRITICAL_DATA label=modules": that is how
+ * Debian 12's kmod 30 loads 6.12's .ko.xz; its digest covers the SHA-256 of
+ * the decompressed image, so only a reference node's log gives golden values).
+ */
+bool ewa_ima_is_module(const struct ewa_ima_entry *e);
 
 #endif /* EWA_IMALOG_H */

@@ -169,13 +169,15 @@ void ewa_manifest_free(struct ewa_manifest *m)
 const struct ewa_golden_module *ewa_manifest_module(const struct ewa_manifest *m,
 						     const uint8_t sha256[EWA_SHA256_LEN])
 {
-	return bsearch(sha256, m->modules, m->n_modules, sizeof(*m->modules), cmp_digest);
+	/* bsearch() must not see a NULL array, even when empty. */
+	return m->n_modules ? bsearch(sha256, m->modules, m->n_modules, sizeof(*m->modules),
+				      cmp_digest) : NULL;
 }
 
 bool ewa_manifest_boot_digest(const struct ewa_manifest *m, const uint8_t sha256[EWA_SHA256_LEN])
 {
-	return bsearch(sha256, m->boot_digests, m->n_boot_digests, EWA_SHA256_LEN,
-		       cmp_digest) != NULL;
+	return m->n_boot_digests && bsearch(sha256, m->boot_digests, m->n_boot_digests,
+					    EWA_SHA256_LEN, cmp_digest) != NULL;
 }
 
 bool ewa_manifest_kernel(const struct ewa_manifest *m, const char *release)
@@ -477,7 +479,7 @@ int ewa_manifest_from_node(const char *evidence_path, uint64_t serial, const cha
 		if (r.modules[i].hashed)
 			add_digest(mods, r.modules[i].sha256, r.modules[i].name);
 	for (i = 0; i < ilog.n; i++) {
-		if (!ilog.v[i].path || !ewa_is_module_path(ilog.v[i].path) ||
+		if (!ewa_ima_is_module(&ilog.v[i]) ||
 		    strcmp(ilog.v[i].hash_algo, "sha256") || ilog.v[i].file_digest_len != 32)
 			continue;
 		base_name(ilog.v[i].path, name, sizeof(name));

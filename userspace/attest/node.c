@@ -7,6 +7,8 @@
  *   attest quote nonce HEX out FILE [pcrs LIST] [tcti SPEC]
  *                [ima-log FILE|none] [event-log FILE|none] [root DIR]
  *   attest handles [tcti SPEC]
+ *   attest unwrap in FILE out FILE [tcti SPEC]
+ *   attest watch ... (watch.c)
  *
  * Arguments are parsed in full before the TPM is opened.
  */
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
 #include <tss2/tss2_mu.h>
 
 #include "../ewctl.h"
@@ -21,13 +24,13 @@
 #include "enrollment.h"
 #include "evidence.h"
 #include "jsonfile.h"
+#include "keyrel.h"
+#include "nodeside.h"
 #include "report.h"
 #include "tpm.h"
 
 #define IMA_LOG_PATH	"/sys/kernel/security/ima/binary_runtime_measurements"
 #define UEFI_LOG_PATH	"/sys/kernel/security/tpm0/binary_bios_measurements"
-/* PCRs 0-7 boot chain, 8-9 are in IMA's boot_aggregate, 10 IMA, 14 MokList. */
-#define DEFAULT_PCRS	"0-10,14"
 #define QUOTE_ATTEMPTS	5
 
 void attest_usage(FILE *f)
@@ -38,10 +41,14 @@ void attest_usage(FILE *f)
 		"       eastwestctl attest quote nonce HEX out FILE [pcrs LIST] [tcti SPEC]\n"
 		"                   [ima-log FILE|none] [event-log FILE|none] [root DIR]\n"
 		"       eastwestctl attest handles [tcti SPEC]\n"
+		"       eastwestctl attest unwrap in FILE out FILE [tcti SPEC]\n"
+		"       eastwestctl attest watch [interval SEC] [timeout SEC] [rounds N]\n"
+		"                   [apply kernel|none] [pcrs LIST] [tcti SPEC]\n"
+		"                   [verifier COMMAND [ARG...]]\n"
 		"SPEC := { device:/dev/tpmrm0 | swtpm:host=HOST,port=PORT | ... }\n"
 		"        (default: $EW_TCTI, else \"tcti\" in " EWA_CONF_FILE ", else "
 		EWA_DEFAULT_TCTI ")\n"
-		"LIST := PCR[-PCR][,...] (default " DEFAULT_PCRS ")\n");
+		"LIST := PCR[-PCR][,...] (default " EWA_DEFAULT_PCRS ")\n");
 }
 
 struct node_args {
@@ -53,6 +60,7 @@ struct node_args {
 	const char *ima_log;
 	const char *uefi_log;
 	const char *root;
+	const char *in;
 };
 
 /* KEY VALUE pairs; @allowed lists the keywords this verb takes. */
@@ -68,6 +76,7 @@ static int parse_args(int argc, char *argv[], const char *verb, const char *cons
 		{ "ima-log", offsetof(struct node_args, ima_log) },
 		{ "event-log", offsetof(struct node_args, uefi_log) },
 		{ "root", offsetof(struct node_args, root) },
+		{ "in", offsetof(struct node_args, in) },
 	};
 	size_t i, j;
 
@@ -350,8 +359,7 @@ static void pcr_digest(const TPML_DIGEST *chunks, size_t n, uint8_t out[EWA_SHA2
  * read. 1 when a PCR or the IMA log changed in between (try again).
  */
 static int quote_once(struct ewa_tpm *t, const struct ewa_key *ak, uint32_t pcrs,
-		      const TPM2B_DATA *qdata, const struct node_args *a,
-		      struct ewa_evidence *ev)
+		      const TPM2B_DATA *qdata, const char *ima_log, struct ewa_evidence *ev)
 {
 	TPM2B_ATTEST *quoted = NULL;
 	TPMT_SIGNATURE *sig = NULL;
@@ -366,7 +374,7 @@ static int quote_once(struct ewa_tpm *t, const struct ewa_key *ak, uint32_t pcrs
 	int ret = -1;
 
 	ewa_buf_free(&ev->ima_log);
-	if (read_log(a->ima_log, IMA_LOG_PATH, &ev->has_ima_log, &ev->ima_log))
+	if (read_log(ima_log, IMA_LOG_PATH, &ev->has_ima_log, &ev->ima_log))
 		return -1;
 	if (ewa_tpm_pcr_read(t, pcrs, chunks, &n))
 		return -1;
@@ -385,7 +393,7 @@ static int quote_once(struct ewa_tpm *t, const struct ewa_key *ak, uint32_t pcrs
 		ret = 1;	/* a PCR was extended between the read and the quote */
 		goto out;
 	}
-	if (read_log(a->ima_log, IMA_LOG_PATH, &ima_present, &ima_after))
+	if (read_log(ima_log, IMA_LOG_PATH, &ima_present, &ima_after))
 		goto out;
 	if (ima_present != ev->has_ima_log || ima_after.len != ev->ima_log.len ||
 	    (ima_after.len && memcmp(ima_after.data, ev->ima_log.data, ima_after.len))) {
@@ -419,61 +427,41 @@ out:
 	return ret;
 }
 
-static int cmd_quote(int argc, char *argv[])
+int ewa_node_evidence(const struct ewa_quote_opts *o, const uint8_t *nonce, size_t nonce_len,
+		      struct ewa_evidence *ev, int *attempts, char *why, size_t whylen)
 {
-	static const char *const allowed[] = { "nonce", "out", "pcrs", "tcti", "ima-log",
-					       "event-log", "root", NULL };
 	struct ewa_key ak = { .handle = ESYS_TR_NONE };
-	char tcti_buf[512], why[512];
-	struct ewa_evidence ev = { 0 };
 	TPM2B_DATA qdata = { 0 };
-	struct node_args a;
+	char tcti_buf[512];
 	struct ewa_tpm t;
 	int ret, attempt;
-	uint32_t pcrs;
 
-	ret = parse_args(argc, argv, "quote", allowed, &a);
-	if (ret)
-		return ret;
-	if (!a.nonce || !a.out) {
-		ewa_err("attest quote: \"nonce HEX\" and \"out FILE\" are required");
-		return EWA_USAGE;
-	}
-	if (ewa_parse_nonce(a.nonce, ev.nonce, &ev.nonce_len)) {
-		ewa_err("attest quote: nonce \"%s\": expected %d to %d bytes of hex", a.nonce,
-			EWA_NONCE_MIN, EWA_NONCE_MAX);
-		return EWA_USAGE;
-	}
-	if (ewa_parse_pcr_list(a.pcrs ? a.pcrs : DEFAULT_PCRS, &pcrs)) {
-		ewa_err("attest quote: pcrs \"%s\": expected PCR[-PCR][,...], PCRs 0 to 23",
-			a.pcrs);
-		return EWA_USAGE;
-	}
-	ewa_report_build(a.root ? a.root : "", &ev.report);
-	ewa_qualifying_data(ev.nonce, ev.nonce_len, ev.report.data, ev.report.len,
+	memset(ev, 0, sizeof(*ev));
+	memcpy(ev->nonce, nonce, nonce_len);
+	ev->nonce_len = nonce_len;
+	*attempts = 0;
+	ewa_report_build(o->root ? o->root : "", &ev->report);
+	ewa_qualifying_data(ev->nonce, ev->nonce_len, ev->report.data, ev->report.len,
 			    qdata.buffer);
 	qdata.size = EWA_SHA256_LEN;
 
-	if (ewa_tpm_open(ewa_tcti_choose(a.tcti, tcti_buf, sizeof(tcti_buf)), &t,
-			 why, sizeof(why))) {
+	if (ewa_tpm_open(ewa_tcti_choose(o->tcti, tcti_buf, sizeof(tcti_buf)), &t, why,
+			 whylen)) {
 		/* Fail closed, and say so: the verifier reports "no TPM on node". */
-		ev.tpm = false;
-		ev.no_tpm_reason = ewa_strdup(why);
-		ewa_evidence_save(&ev, a.out);
-		ewa_err("no TPM on node: %s (wrote no-TPM evidence to %s)", why, a.out);
-		ewa_evidence_free(&ev);
-		return EWA_FAIL;
+		ev->tpm = false;
+		ev->no_tpm_reason = ewa_strdup(why);
+		return 1;
 	}
-	ev.tpm = true;
-	ret = EWA_FAIL;
+	ev->tpm = true;
+	ret = -1;
 	if (ewa_tpm_load_ak(&t, &ak))
 		goto out;
-	memcpy(ev.ak_name, ak.name->name, ak.name->size);
-	ev.ak_name_len = ak.name->size;
-	if (read_log(a.uefi_log, UEFI_LOG_PATH, &ev.has_uefi_log, &ev.uefi_log))
+	memcpy(ev->ak_name, ak.name->name, ak.name->size);
+	ev->ak_name_len = ak.name->size;
+	if (read_log(o->uefi_log, UEFI_LOG_PATH, &ev->has_uefi_log, &ev->uefi_log))
 		goto out;
 	for (attempt = 1; attempt <= QUOTE_ATTEMPTS; attempt++) {
-		int r = quote_once(&t, &ak, pcrs, &qdata, &a, &ev);
+		int r = quote_once(&t, &ak, o->pcrs, &qdata, o->ima_log, ev);
 
 		if (r < 0)
 			goto out;
@@ -484,17 +472,159 @@ static int cmd_quote(int argc, char *argv[])
 		ewa_err("attest quote: PCRs kept changing during %d attempts", QUOTE_ATTEMPTS);
 		goto out;
 	}
-	if (ewa_evidence_save(&ev, a.out))
-		goto out;
-	if (ew_opts.json && !ewa_quiet)
-		printf("{\"evidence\":\"%s\",\"attempts\":%d,\"ima_log\":%s,\"uefi_event_log\":%s}\n",
-		       a.out, attempt, ev.has_ima_log ? "true" : "false",
-		       ev.has_uefi_log ? "true" : "false");
-	ret = EWA_OK;
+	*attempts = attempt;
+	ret = 0;
 out:
+	if (ret)
+		snprintf(why, whylen, "%s", ewa_last_error());
 	ewa_tpm_release(&t, &ak);
 	ewa_tpm_close(&t);
+	return ret;
+}
+
+static int cmd_quote(int argc, char *argv[])
+{
+	static const char *const allowed[] = { "nonce", "out", "pcrs", "tcti", "ima-log",
+					       "event-log", "root", NULL };
+	uint8_t nonce[EWA_NONCE_MAX];
+	struct ewa_evidence ev = { 0 };
+	struct ewa_quote_opts o;
+	struct node_args a;
+	size_t nonce_len;
+	char why[512];
+	int ret, attempts;
+
+	ret = parse_args(argc, argv, "quote", allowed, &a);
+	if (ret)
+		return ret;
+	if (!a.nonce || !a.out) {
+		ewa_err("attest quote: \"nonce HEX\" and \"out FILE\" are required");
+		return EWA_USAGE;
+	}
+	if (ewa_parse_nonce(a.nonce, nonce, &nonce_len)) {
+		ewa_err("attest quote: nonce \"%s\": expected %d to %d bytes of hex", a.nonce,
+			EWA_NONCE_MIN, EWA_NONCE_MAX);
+		return EWA_USAGE;
+	}
+	memset(&o, 0, sizeof(o));
+	if (ewa_parse_pcr_list(a.pcrs ? a.pcrs : EWA_DEFAULT_PCRS, &o.pcrs)) {
+		ewa_err("attest quote: pcrs \"%s\": expected PCR[-PCR][,...], PCRs 0 to 23",
+			a.pcrs);
+		return EWA_USAGE;
+	}
+	o.tcti = a.tcti;
+	o.ima_log = a.ima_log;
+	o.uefi_log = a.uefi_log;
+	o.root = a.root;
+	ret = ewa_node_evidence(&o, nonce, nonce_len, &ev, &attempts, why, sizeof(why));
+	if (ret == 1) {
+		ewa_evidence_save(&ev, a.out);
+		ewa_err("no TPM on node: %s (wrote no-TPM evidence to %s)", why, a.out);
+		ewa_evidence_free(&ev);
+		return EWA_FAIL;
+	}
+	if (ret || ewa_evidence_save(&ev, a.out)) {
+		ewa_evidence_free(&ev);
+		return EWA_FAIL;
+	}
+	if (ew_opts.json && !ewa_quiet)
+		printf("{\"evidence\":\"%s\",\"attempts\":%d,\"ima_log\":%s,\"uefi_event_log\":%s}\n",
+		       a.out, attempts, ev.has_ima_log ? "true" : "false",
+		       ev.has_uefi_log ? "true" : "false");
 	ewa_evidence_free(&ev);
+	return EWA_OK;
+}
+
+/*
+ * The key release of "eastwest-verifier release", unwrapped by this TPM
+ * (TPM2_ActivateCredential gives the KEK) and written to @out, mode 0600.
+ * The key is never printed.
+ */
+static int cmd_unwrap(int argc, char *argv[])
+{
+	static const char *const allowed[] = { "in", "out", "tcti", NULL };
+	struct ewa_key ek = { .handle = ESYS_TR_NONE }, ak = { .handle = ESYS_TR_NONE };
+	uint8_t key[EWA_KEYREL_KEY_MAX];
+	TPM2B_ENCRYPTED_SECRET secret;
+	TPM2B_DIGEST *cred = NULL;
+	struct ewa_keyrel rel;
+	TPM2B_ID_OBJECT blob;
+	struct node_args a;
+	struct ewa_tpm t;
+	char why[512];
+	int ret, err;
+
+	ret = parse_args(argc, argv, "unwrap", allowed, &a);
+	if (ret)
+		return ret;
+	if (!a.in || !a.out) {
+		ewa_err("attest unwrap: \"in FILE\" and \"out FILE\" are required");
+		return EWA_USAGE;
+	}
+	if (!strcmp(a.out, "-")) {
+		ewa_err("attest unwrap: the key is never printed: \"out\" must be a file");
+		return EWA_USAGE;
+	}
+	if (ewa_keyrel_load(a.in, &rel, why, sizeof(why))) {
+		ewa_err("attest unwrap: %s: %s", a.in, why);
+		return EWA_FAIL;
+	}
+	if (Tss2_MU_TPM2B_ID_OBJECT_Unmarshal(rel.credential_blob.data, rel.credential_blob.len,
+					      NULL, &blob) ||
+	    Tss2_MU_TPM2B_ENCRYPTED_SECRET_Unmarshal(rel.encrypted_secret.data,
+						     rel.encrypted_secret.len, NULL, &secret)) {
+		ewa_err("attest unwrap: %s: credential_blob or encrypted_secret is not a TPM "
+			"structure", a.in);
+		ewa_keyrel_free(&rel);
+		return EWA_FAIL;
+	}
+	if (open_tpm(a.tcti, &t)) {
+		ewa_keyrel_free(&rel);
+		return EWA_FAIL;
+	}
+	ret = EWA_FAIL;
+	if (ewa_tpm_load_ek(&t, &ek) || ewa_tpm_load_ak(&t, &ak))
+		goto out;
+	if (rel.ak_name_len != ak.name->size || memcmp(rel.ak_name, ak.name->name,
+							rel.ak_name_len)) {
+		char have[2 * EWA_NAME_MAX + 1];
+
+		ewa_err("attest unwrap: %s is for another TPM (node %s; this TPM's AK is %s)",
+			a.in, rel.node ? rel.node : "?",
+			ewa_hex(ak.name->name, ak.name->size, have));
+		goto out;
+	}
+	if (ewa_tpm_activate(&t, &ek, &ak, &blob, &secret, &cred))
+		goto out;
+	if (cred->size != EWA_KEYREL_KEK_LEN || ewa_keyrel_open(cred->buffer, &rel, key)) {
+		ewa_err("attest unwrap: %s: the wrapped key does not decrypt (altered, or not "
+			"for this TPM)", a.in);
+		goto out;
+	}
+	err = ewa_write_file(a.out, key, rel.ciphertext.len, 0600);
+	OPENSSL_cleanse(key, sizeof(key));
+	if (err) {
+		ewa_err("attest unwrap: %s: %s", a.out, strerror(-err));
+		goto out;
+	}
+	if (!ewa_quiet) {
+		if (ew_opts.json)
+			printf("{\"unwrapped\":\"%s\",\"key_bytes\":%zu,\"node\":%s%s%s}\n",
+			       a.out, rel.ciphertext.len, rel.node ? "\"" : "",
+			       rel.node ? rel.node : "null", rel.node ? "\"" : "");
+		else
+			printf("unwrapped %zu bytes to %s (mode 0600)\n", rel.ciphertext.len,
+			       a.out);
+	}
+	ret = EWA_OK;
+out:
+	if (cred)
+		OPENSSL_cleanse(cred, sizeof(*cred));
+	free(cred);
+	ewa_keyrel_free(&rel);
+	ewa_tpm_release(&t, &ak);
+	ewa_tpm_release(&t, &ek);
+	ewa_tpm_close(&t);
 	return ret;
 }
 
@@ -534,6 +664,10 @@ int attest_main(int argc, char *argv[])
 		return cmd_quote(argc - 1, argv + 1);
 	if (argc > 0 && !strcmp(argv[0], "handles"))
 		return cmd_handles(argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "unwrap"))
+		return cmd_unwrap(argc - 1, argv + 1);
+	if (argc > 0 && !strcmp(argv[0], "watch"))
+		return ewa_watch_main(argc - 1, argv + 1);
 	if (argc > 0 && !strcmp(argv[0], "help")) {
 		attest_usage(stdout);
 		return EWA_OK;

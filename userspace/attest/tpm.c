@@ -435,6 +435,9 @@ int ewa_tpm_quote(struct ewa_tpm *t, const struct ewa_key *ak, const TPM2B_DATA 
 	return 0;
 }
 
+/* TPM2_TRANSIENT_FIRST shifts 0x80 into an int's sign bit (UBSan): spell it out. */
+#define TRANSIENT_FIRST	((TPM2_HANDLE)TPM2_HT_TRANSIENT << TPM2_HR_SHIFT)
+
 static int count_handles(struct ewa_tpm *t, TPM2_HANDLE first, uint32_t *count)
 {
 	TPMS_CAPABILITY_DATA *cap = NULL;
@@ -455,7 +458,7 @@ static int count_handles(struct ewa_tpm *t, TPM2_HANDLE first, uint32_t *count)
 	for (UINT32 i = 0; i < cap->data.handles.count; i++) {
 		TPM2_HANDLE type = cap->data.handles.handle[i] >> 24;
 
-		if (first == TPM2_TRANSIENT_FIRST ? type == TPM2_HT_TRANSIENT :
+		if (first == TRANSIENT_FIRST ? type == TPM2_HT_TRANSIENT :
 		    type == TPM2_HT_HMAC_SESSION || type == TPM2_HT_POLICY_SESSION)
 			(*count)++;
 	}
@@ -467,7 +470,7 @@ int ewa_tpm_count_handles(struct ewa_tpm *t, uint32_t *objects, uint32_t *sessio
 {
 	uint32_t loaded, saved;
 
-	if (count_handles(t, TPM2_TRANSIENT_FIRST, objects) ||
+	if (count_handles(t, TRANSIENT_FIRST, objects) ||
 	    count_handles(t, TPM2_LOADED_SESSION_FIRST, &loaded) ||
 	    count_handles(t, TPM2_ACTIVE_SESSION_FIRST, &saved))
 		return -1;

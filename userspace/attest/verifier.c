@@ -13,19 +13,30 @@
  *   eastwest-verifier manifest show in FILE pubkey FILE
  *   eastwest-verifier manifest from-node evidence FILE out FILE [serial N]
  *   eastwest-verifier nonce
+ *   eastwest-verifier [-j] release key FILE enrollment FILE out FILE
+ *                     [max-age SEC] [state DIR]
+ *   eastwest-verifier revoke enrollment FILE [reason TEXT] [state DIR]
+ *   eastwest-verifier serve node NAME manifest FILE pubkey FILE [state DIR]
+ *                     [timeout SEC]
  *
  * Exit status of verify: 0 admit, 1 deny, 2 usage. Of the others: 0 done,
  * 1 failed, 2 usage.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <openssl/rand.h>
 
 #include "enroll.h"
 #include "jsonfile.h"
 #include "manifest.h"
+#include "release.h"
 #include "verify.h"
 #include "vstate.h"
 
@@ -46,8 +57,14 @@ static void usage(FILE *f)
 		"       " PROG " manifest show in FILE pubkey FILE\n"
 		"       " PROG " manifest from-node evidence FILE out FILE [serial N]\n"
 		"       " PROG " nonce\n"
+		"       " PROG " [-j] release key FILE enrollment FILE out FILE\n"
+		"                         [max-age SEC] [state DIR]\n"
+		"       " PROG " revoke enrollment FILE [reason TEXT] [state DIR]\n"
+		"       " PROG " serve node NAME manifest FILE pubkey FILE [state DIR]\n"
+		"                         [timeout SEC]\n"
 		"state DIR defaults to $EW_VERIFIER_STATE, else " EWA_DEFAULT_STATE_DIR ".\n"
-		"Exit status of verify: 0 admit, 1 deny, 2 usage error.\n");
+		"Exit status of verify and serve: 0 admit, 1 deny, 2 usage error;\n"
+		"of release: 0 released, 1 refused, 2 usage error.\n");
 }
 
 /* KEY VALUE pairs into @vals by the position of KEY in @keys. */
@@ -288,6 +305,208 @@ static int cmd_nonce(int argc, char *argv[])
 	return EWA_OK;
 }
 
+/* A positive number of seconds. */
+static int parse_seconds(const char *cmd, const char *key, const char *s, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	if (s[0] < '0' || s[0] > '9' || *end || errno || *out == 0 || *out > 86400 * 365) {
+		ewa_err("%s: %s \"%s\": expected a number of seconds", cmd, key, s);
+		return EWA_USAGE;
+	}
+	return EWA_OK;
+}
+
+static int cmd_release(int argc, char *argv[])
+{
+	static const char *const keys[] = { "key", "enrollment", "out", "max-age", "state", NULL };
+	const char *vals[5] = { NULL };
+	struct ewa_release_args a = { .max_age = EWA_RELEASE_MAX_AGE };
+	struct ewa_release_result r;
+	struct ewa_vstate st;
+	int ret;
+
+	ret = parse_kv(argc, argv, "release", keys, vals);
+	if (!ret)
+		ret = require("release", keys, vals, 3);
+	if (!ret && vals[3])
+		ret = parse_seconds("release", "max-age", vals[3], &a.max_age);
+	if (ret)
+		return ret;
+	a.key = vals[0];
+	a.enrollment = vals[1];
+	a.out = vals[2];
+	if (ewa_vstate_open(state_dir(vals[4]), &st)) {
+		memset(&r, 0, sizeof(r));
+		r.reason = "state-error";
+		snprintf(r.detail, sizeof(r.detail), "%s", ewa_last_error());
+	} else {
+		ewa_release_key(&st, &a, &r);
+		ewa_vstate_close(&st);
+	}
+	if (opt_json) {
+		struct json_object *o = json_object_new_object();
+
+		ewa_json_add_str(o, "release", r.released ? "released" : "refused");
+		json_object_object_add(o, "reason", r.reason ? json_object_new_string(r.reason) :
+				       NULL);
+		json_object_object_add(o, "detail", r.released ? NULL :
+				       json_object_new_string(r.detail));
+		json_object_object_add(o, "node", r.node ? json_object_new_string(r.node) : NULL);
+		json_object_object_add(o, "ak_name", r.ak_name ?
+				       json_object_new_string(r.ak_name) : NULL);
+		if (r.released) {
+			ewa_json_add_str(o, "out", a.out);
+			json_object_object_add(o, "key_bytes", json_object_new_uint64(r.key_len));
+			json_object_object_add(o, "verdict_age",
+					       json_object_new_uint64(r.verdict_age));
+		}
+		print_json(o);
+		json_object_put(o);
+	} else if (r.released) {
+		printf("released node %s ak %s key-bytes %zu verdict-age %llus out %s\n", r.node,
+		       r.ak_name, r.key_len, (unsigned long long)r.verdict_age, a.out);
+	} else {
+		printf("refused node %s ak %s\n\t%s: %s\n", r.node ? r.node : "-",
+		       r.ak_name ? r.ak_name : "-", r.reason, r.detail);
+	}
+	ret = r.released ? EWA_OK : EWA_FAIL;
+	ewa_release_result_free(&r);
+	return ret;
+}
+
+static int cmd_revoke(int argc, char *argv[])
+{
+	static const char *const keys[] = { "enrollment", "reason", "state", NULL };
+	const char *vals[3] = { NULL };
+	struct ewa_vstate st;
+	char *ak, *node;
+	int ret;
+
+	ret = parse_kv(argc, argv, "revoke", keys, vals);
+	if (!ret)
+		ret = require("revoke", keys, vals, 1);
+	if (ret)
+		return ret;
+	if (ewa_vstate_open(state_dir(vals[2]), &st))
+		return EWA_FAIL;
+	ret = ewa_revoke_node(&st, vals[0], vals[1], &ak, &node) ? EWA_FAIL : EWA_OK;
+	ewa_vstate_close(&st);
+	if (!ret)
+		printf("revoked node %s ak %s\n", node, ak);
+	free(ak);
+	free(node);
+	return ret;
+}
+
+/*
+ * One attestation over a byte stream (the node's "attest watch" runs this
+ * through its verifier command, e.g. ssh): "nonce HEX\n" out; the evidence
+ * in, up to EOF; the verdict out, one JSON line; exit 0 admit, 1 deny. The
+ * nonce never leaves this process but to the node, so a node cannot pick
+ * it, and the node name, manifest and key come from this side's command
+ * line (in production: a forced command per node key).
+ */
+static int cmd_serve(int argc, char *argv[])
+{
+	static const char *const keys[] = { "node", "manifest", "pubkey", "state", "timeout",
+					    NULL };
+	const char *vals[5] = { NULL };
+	struct ewa_verify_input in = { 0 };
+	struct ewa_buf ev = { 0 };
+	struct json_object *o;
+	struct ewa_verdict v;
+	struct ewa_vstate st;
+	uint64_t timeout = 60;
+	time_t deadline;
+	char hex[65], *enrollment, *name;
+	bool timed_out = false;
+	int ret;
+
+	ret = parse_kv(argc, argv, "serve", keys, vals);
+	if (!ret)
+		ret = require("serve", keys, vals, 3);
+	if (!ret && vals[4])
+		ret = parse_seconds("serve", "timeout", vals[4], &timeout);
+	if (ret)
+		return ret;
+	if (!ewa_node_name_ok(vals[0])) {
+		ewa_err("serve: node \"%s\": use letters, digits, '.', '_' and '-'", vals[0]);
+		return EWA_USAGE;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	enrollment = ewa_asprintf("%s/nodes/%s.json", state_dir(vals[3]), vals[0]);
+	if (RAND_bytes(in.nonce, 32) != 1) {
+		ewa_err("serve: no randomness");
+		free(enrollment);
+		return EWA_FAIL;
+	}
+	in.nonce_len = 32;
+	printf("nonce %s\n", ewa_hex(in.nonce, 32, hex));
+	fflush(stdout);
+
+	deadline = time(NULL) + (time_t)timeout;
+	for (;;) {
+		struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+		uint8_t chunk[65536];
+		time_t left = deadline - time(NULL);
+		ssize_t n;
+
+		if (left <= 0) {
+			timed_out = true;
+			break;
+		}
+		n = poll(&p, 1, (int)(left * 1000));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0) {
+			timed_out = true;
+			break;
+		}
+		n = read(STDIN_FILENO, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (ev.len + (size_t)n > EWA_FILE_MAX)
+			break;
+		ewa_buf_add(&ev, chunk, (size_t)n);
+	}
+	name = timed_out ? ewa_asprintf("stdin (no complete evidence within %llu s)",
+					(unsigned long long)timeout) : ewa_strdup("stdin");
+	in.evidence = name;
+	/* Timed out: judge nothing (a deny with evidence-invalid), not a prefix. */
+	in.evidence_data = timed_out || !ev.len ? (const uint8_t *)"" : ev.data;
+	in.evidence_len = timed_out ? 0 : ev.len;
+	in.enrollment = enrollment;
+	in.manifest = vals[1];
+	in.pubkey = vals[2];
+	if (ewa_vstate_open(state_dir(vals[3]), &st)) {
+		memset(&v, 0, sizeof(v));
+		v.secure_boot = "unknown";
+		v.reasons = ewa_calloc(1, sizeof(*v.reasons));
+		v.reasons[0].check = ewa_strdup("state-error");
+		v.reasons[0].detail = ewa_strdup(ewa_last_error());
+		v.n_reasons = 1;
+	} else {
+		in.state = &st;
+		ewa_verify(&in, &v);
+		ewa_vstate_close(&st);
+	}
+	o = ewa_verdict_json(&v);
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	ret = v.admit ? EWA_OK : EWA_FAIL;
+	ewa_verdict_free(&v);
+	ewa_buf_free(&ev);
+	free(name);
+	free(enrollment);
+	return ret;
+}
+
 int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
@@ -330,6 +549,12 @@ int main(int argc, char *argv[])
 		ret = cmd_manifest(argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "nonce"))
 		ret = cmd_nonce(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "release"))
+		ret = cmd_release(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "revoke"))
+		ret = cmd_revoke(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "serve"))
+		ret = cmd_serve(argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "help")) {
 		usage(stdout);
 		ret = EWA_OK;

@@ -66,6 +66,7 @@ struct ctx {
 	TPM2B_PUBLIC ak;
 	bool have_ak;
 	char *hostname;			/* from enrollment */
+	char *enrolled_ak;		/* hex name of the enrolled AK */
 	TPMS_ATTEST att;
 	uint32_t quoted;		/* PCR mask */
 	uint8_t pcr[EWA_PCR_COUNT][EWA_SHA256_LEN];
@@ -128,6 +129,13 @@ static void check_enrollment(struct ctx *c)
 	}
 	c->have_ak = true;
 	c->v->node = node;
+	{
+		uint8_t name[EWA_NAME_MAX];
+		size_t len;
+
+		if (!ewa_public_name(&c->ak, name, &len))
+			c->enrolled_ak = ewa_hex_dup(name, len);
+	}
 }
 
 static void check_ak_name(struct ctx *c)
@@ -468,7 +476,7 @@ static void check_ima_contents(struct ctx *c)
 				     hex32(e->file_digest, hex) : "not SHA-256", hex32(agg, hex2));
 			continue;
 		}
-		if (!e->path || !ewa_is_module_path(e->path) || !c->have_manifest)
+		if (!ewa_ima_is_module(e) || !c->have_manifest)
 			continue;
 		c->v->modules_measured++;
 		if (strcmp(e->hash_algo, "sha256") || e->file_digest_len != EWA_SHA256_LEN)
@@ -519,6 +527,31 @@ static void check_report(struct ctx *c)
 	}
 }
 
+/* The verdict, under the enrolled AK's name, for key release. */
+static void record_verdict(struct ctx *c)
+{
+	struct ewa_buf checks = { 0 };
+	size_t i;
+
+	if (!c->in->state || !c->enrolled_ak)
+		return;
+	for (i = 0; i < c->v->n_reasons; i++) {
+		if (i)
+			ewa_buf_add(&checks, ",", 1);
+		ewa_buf_add(&checks, c->v->reasons[i].check, strlen(c->v->reasons[i].check));
+	}
+	ewa_buf_add(&checks, "", 1);
+	if (ewa_vstate_put_verdict(c->in->state, c->enrolled_ak, c->v->node, c->v->admit,
+				   (const char *)checks.data) && c->v->admit) {
+		deny(c->v, "state-error", "cannot record the verdict: not admitted");
+		c->v->admit = false;
+		/* Best effort: a stale admit must not outlive this failure. */
+		ewa_vstate_put_verdict(c->in->state, c->enrolled_ak, c->v->node, false,
+				       "state-error");
+	}
+	ewa_buf_free(&checks);
+}
+
 /* An admitted quote becomes the bar for the next one; the serial only rises. */
 static void remember(struct ctx *c)
 {
@@ -549,7 +582,13 @@ void ewa_verify(const struct ewa_verify_input *in, struct ewa_verdict *v)
 	c->report.secure_boot = -1;
 	check_manifest(c);
 	check_enrollment(c);
-	err = ewa_read_file(in->evidence, &file);
+	if (in->evidence_data) {
+		ewa_buf_add(&file, in->evidence_data, in->evidence_len);
+		ewa_buf_add(&file, "", 0);
+		err = 0;
+	} else {
+		err = ewa_read_file(in->evidence, &file);
+	}
 	if (err) {
 		deny(v, "evidence-invalid", "%s: %s", in->evidence, strerror(-err));
 		goto out;
@@ -581,6 +620,7 @@ out:
 	v->admit = v->n_reasons == 0;
 	if (v->admit)
 		remember(c);
+	record_verdict(c);
 	ewa_buf_free(&file);
 	ewa_evidence_free(&c->ev);
 	if (c->have_manifest)
@@ -589,6 +629,7 @@ out:
 	ewa_uefi_free(&c->uefi);
 	ewa_report_free(&c->report);
 	free(c->hostname);
+	free(c->enrolled_ak);
 	free(c);
 }
 

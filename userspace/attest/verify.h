@@ -24,7 +24,9 @@
 #include "vstate.h"
 
 struct ewa_verify_input {
-	const char *evidence;
+	const char *evidence;		/* a file, or the name of evidence_data */
+	const uint8_t *evidence_data;	/* non-NULL: the evidence itself */
+	size_t evidence_len;
 	uint8_t nonce[EWA_NONCE_MAX];
 	size_t nonce_len;
 	const char *enrollment;		/* the node record from "enroll confirm" */
@@ -32,6 +34,11 @@ struct ewa_verify_input {
 	const char *pubkey;		/* the operator's Ed25519 public key */
 	const struct ewa_vstate *state;	/* NULL: no replay or rollback memory */
 };
+/*
+ * With a state, every verdict for an enrolled node (admit or deny, whatever
+ * AK signed the evidence) is recorded under the enrolled AK's name: key
+ * release (release.h) needs a recent admit not followed by a deny.
+ */
 
 struct ewa_reason {
 	char *check;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jsonfile.h"
@@ -35,7 +36,7 @@ static int mkdir_p(const char *path)
 
 int ewa_vstate_open(const char *dir, struct ewa_vstate *s)
 {
-	static const char *const subs[] = { "ak", "pending", "nodes" };
+	static const char *const subs[] = { "ak", "pending", "nodes", "verdicts" };
 	char *p;
 	size_t i;
 
@@ -45,7 +46,7 @@ int ewa_vstate_open(const char *dir, struct ewa_vstate *s)
 		ewa_err("state %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
 		p = ewa_asprintf("%s/%s", dir, subs[i]);
 		if (mkdir(p, 0700) && errno != EEXIST) {
 			ewa_err("state %s: %s", p, strerror(errno));
@@ -181,4 +182,52 @@ int ewa_vstate_put_serial(const struct ewa_vstate *s, uint64_t serial)
 	json_object_put(o);
 	free(path);
 	return ret;
+}
+
+int ewa_vstate_put_verdict(const struct ewa_vstate *s, const char *ak_hex, const char *node,
+			   bool admit, const char *reasons)
+{
+	struct json_object *o = json_object_new_object();
+	char *path = ewa_vstate_path(s, "verdicts", ak_hex), now[32];
+	int ret;
+
+	ewa_json_add_str(o, "decision", admit ? "admit" : "deny");
+	json_object_object_add(o, "at", json_object_new_uint64((uint64_t)time(NULL)));
+	ewa_utc_now(now, sizeof(now));
+	ewa_json_add_str(o, "at_utc", now);
+	json_object_object_add(o, "node", node ? json_object_new_string(node) : NULL);
+	ewa_json_add_str(o, "reasons", reasons ? reasons : "");
+	ret = ewa_json_save(o, path, 0600);
+	json_object_put(o);
+	free(path);
+	return ret;
+}
+
+int ewa_vstate_get_verdict(const struct ewa_vstate *s, const char *ak_hex,
+			   struct ewa_verdict_rec *r)
+{
+	char *path = ewa_vstate_path(s, "verdicts", ak_hex), why[128];
+	const char *d, *utc, *reasons;
+	struct json_object *o;
+	int found;
+
+	memset(r, 0, sizeof(*r));
+	o = load_if_any(path, &found);
+	if (found == 1) {
+		d = ewa_json_str(o, "decision");
+		utc = ewa_json_str(o, "at_utc");
+		reasons = ewa_json_str(o, "reasons");
+		if (!d || (strcmp(d, "admit") && strcmp(d, "deny")) ||
+		    ewa_json_u64(o, "at", &r->at, why, sizeof(why))) {
+			ewa_err("%s: not a verdict record", path);
+			found = -1;
+		} else {
+			r->admit = !strcmp(d, "admit");
+			snprintf(r->at_utc, sizeof(r->at_utc), "%s", utc ? utc : "?");
+			snprintf(r->reasons, sizeof(r->reasons), "%s", reasons ? reasons : "");
+		}
+	}
+	json_object_put(o);
+	free(path);
+	return found;
 }

@@ -8,6 +8,8 @@
  *   DIR/manifest-serial      the highest manifest serial accepted (rollback)
  *   DIR/pending/AKNAME.json  enrollments waiting for their activation
  *   DIR/nodes/NODE.json      the inventory: AKs bound to their EK and node
+ *   DIR/verdicts/AKNAME.json the last verdict (admit or deny) for that AK,
+ *                            with its time: key release needs a recent admit
  */
 #ifndef EWA_VSTATE_H
 #define EWA_VSTATE_H
@@ -37,6 +39,19 @@ char *ewa_vstate_path(const struct ewa_vstate *s, const char *sub, const char *n
 /* 1 found, 0 none yet, -1 unreadable. */
 int ewa_vstate_get_clock(const struct ewa_vstate *s, const char *ak_hex, struct ewa_clock *c);
 int ewa_vstate_put_clock(const struct ewa_vstate *s, const char *ak_hex, const struct ewa_clock *c);
+/* The last verdict of an AK: what key release is allowed on. */
+struct ewa_verdict_rec {
+	bool admit;
+	uint64_t at;		/* seconds since the epoch, the verifier's clock */
+	char at_utc[32];
+	char reasons[512];	/* the failed checks, comma-separated ("" for admit) */
+};
+
+int ewa_vstate_put_verdict(const struct ewa_vstate *s, const char *ak_hex, const char *node,
+			   bool admit, const char *reasons);
+/* 1 found, 0 none yet, -1 unreadable. */
+int ewa_vstate_get_verdict(const struct ewa_vstate *s, const char *ak_hex,
+			   struct ewa_verdict_rec *r);
 int ewa_vstate_get_serial(const struct ewa_vstate *s, uint64_t *serial);
 int ewa_vstate_put_serial(const struct ewa_vstate *s, uint64_t serial);
 

@@ -285,6 +285,106 @@ static void test_manifest_parse(void **state)
 	assert_non_null(strstr(why, "serial"));
 }
 
+/*
+ * Real logs from the VM bed (selftests/eastwest/attest.sh, swtpm on QEMU
+ * tpm-tis, SeaBIOS, IMA measuring modules), with the PCR values of the
+ * verified quote taken at the same moment: the replay must give exactly
+ * what the TPM held. 6.1 logs module files (MODULE_CHECK); 6.12 also logs
+ * init_module buffers (kmod 30 loads its .ko.xz that way).
+ */
+static void vm_pcr(struct json_object *pcrs, unsigned int pcr, uint8_t out[32])
+{
+	struct json_object *p, *v;
+	char key[8];
+	size_t len;
+
+	snprintf(key, sizeof(key), "%u", pcr);
+	assert_true(json_object_object_get_ex(pcrs, "pcrs", &p));
+	assert_true(json_object_object_get_ex(p, key, &v));
+	assert_int_equal(ewa_unhex(json_object_get_string(v), out, 32, &len), 0);
+	assert_int_equal(len, 32);
+}
+
+static void vm_logs(const char *kernel, bool init_module_buffers)
+{
+	const char *dir = getenv("EW_VM_FIXTURES");
+	struct ewa_pcrbank ibank = { 0 }, ubank = { 0 };
+	struct ewa_uefi_log ulog;
+	struct ewa_ima_log ilog;
+	struct json_object *pcrs;
+	struct ewa_buf b = { 0 };
+	uint8_t want[32], all[10][32];
+	size_t i, files = 0, buffers = 0;
+	char why[256], *p;
+	unsigned int pcr;
+
+	if (!dir)
+		skip();
+	p = ewa_asprintf("%s/vm-%s/pcrs.json", dir, kernel);
+	pcrs = ewa_json_load(p);
+	free(p);
+	assert_non_null(pcrs);
+
+	p = ewa_asprintf("%s/vm-%s/ima.bin", dir, kernel);
+	assert_int_equal(ewa_read_file(p, &b), 0);
+	free(p);
+	assert_int_equal(ewa_ima_parse(b.data, b.len, &ilog, why, sizeof(why)), 0);
+	ewa_buf_free(&b);
+	assert_string_equal(ilog.v[0].path, "boot_aggregate");
+	for (i = 0; i < ilog.n; i++) {
+		if (!ewa_ima_is_module(&ilog.v[i]))
+			continue;
+		if (!strcmp(ilog.v[i].template_name, "ima-buf"))
+			buffers++;
+		else
+			files++;
+	}
+	assert_true(files >= 1);	/* eastwest.ko, insmod'ed from a file */
+	if (init_module_buffers)
+		assert_true(buffers >= 1);
+	else
+		assert_int_equal(buffers, 0);
+	ewa_ima_replay(&ilog, &ibank);
+	vm_pcr(pcrs, 10, want);
+	assert_memory_equal(ibank.v[10], want, 32);
+	/* boot_aggregate = SHA256(PCR 0 || ... || PCR 9) of the TPM. */
+	for (pcr = 0; pcr < 10; pcr++)
+		vm_pcr(pcrs, pcr, all[pcr]);
+	ewa_sha256(all, sizeof(all), want);
+	assert_memory_equal(ilog.v[0].file_digest, want, 32);
+	ewa_ima_free(&ilog);
+
+	/* SeaBIOS's TCG2 log: its replay is each PCR it extends. */
+	p = ewa_asprintf("%s/vm-%s/uefi.bin", dir, kernel);
+	assert_int_equal(ewa_read_file(p, &b), 0);
+	free(p);
+	assert_int_equal(ewa_uefi_parse(b.data, b.len, &ulog, why, sizeof(why)), 0);
+	ewa_buf_free(&b);
+	assert_true(ulog.n > 0);
+	ewa_uefi_replay(&ulog, &ubank);
+	assert_true(ubank.touched != 0);
+	for (pcr = 0; pcr < 24; pcr++) {
+		if (!(ubank.touched & (1U << pcr)))
+			continue;
+		vm_pcr(pcrs, pcr, want);
+		assert_memory_equal(ubank.v[pcr], want, 32);
+	}
+	ewa_uefi_free(&ulog);
+	json_object_put(pcrs);
+}
+
+static void test_vm_logs_6_1(void **state)
+{
+	(void)state;
+	vm_logs("6.1", false);
+}
+
+static void test_vm_logs_6_12(void **state)
+{
+	(void)state;
+	vm_logs("6.12", true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +398,8 @@ int main(void)
 		cmocka_unit_test(test_codec),
 		cmocka_unit_test(test_kdfa),
 		cmocka_unit_test(test_manifest_parse),
+		cmocka_unit_test(test_vm_logs_6_1),
+		cmocka_unit_test(test_vm_logs_6_12),
 	};
 
 	ewa_quiet = true;

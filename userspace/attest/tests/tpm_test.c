@@ -16,11 +16,27 @@
 #include "../ewctl.h"
 #include "attest.h"
 #include "enroll.h"
+#include "keyrel.h"
 #include "manifest.h"
+#include "nodeside.h"
+#include "release.h"
 #include "tpm.h"
 #include "verify.h"
 
 struct ew_opts ew_opts;		/* eastwestctl's -j, which attest_main reads */
+
+/* "attest watch apply kernel" lands here instead of the eastwest module. */
+static int kernel_calls;
+static bool kernel_admitted;
+
+int ewa_kernel_set_admission(bool admitted, char *why, size_t whylen)
+{
+	(void)why;
+	(void)whylen;
+	kernel_calls++;
+	kernel_admitted = admitted;
+	return 0;
+}
 
 static char work[256];
 static char kernel_release[128];
@@ -693,6 +709,303 @@ static void test_ima_log_hides_entry(void **state)
 	ewa_verdict_free(&v);
 }
 
+
+/* --- key release bound to admission ------------------------------------ */
+
+static void write_key(const char *path, unsigned int mode, uint8_t key[32])
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		key[i] = (uint8_t)(i * 37 + 11);
+	unlink(path);
+	assert_int_equal(ewa_write_file(path, key, 32, mode), 0);
+}
+
+static int release(const char *state, const char *out, uint64_t max_age,
+		   struct ewa_release_result *r)
+{
+	struct ewa_release_args a = { 0 };
+	struct ewa_vstate st;
+	int ret;
+
+	a.key = wpath("path.key");
+	a.enrollment = wpath("node.json");
+	a.out = out;
+	a.max_age = max_age;
+	assert_int_equal(ewa_vstate_open(wpath("%s", state), &st), 0);
+	ret = ewa_release_key(&st, &a, r);
+	ewa_vstate_close(&st);
+	return ret;
+}
+
+static void assert_refused(struct ewa_release_result *r, const char *reason)
+{
+	if (r->released || !r->reason || strcmp(r->reason, reason))
+		fail_msg("expected a refusal for %s, got %s: %s", reason,
+			 r->released ? "released" : r->reason, r->detail);
+	ewa_release_result_free(r);
+}
+
+/* s-admit holds this node's admit (test_quote_verify_admit): released, and
+ * only this TPM gets the exact bytes back, mode 0600. */
+static void test_release_after_admit(void **state)
+{
+	struct ewa_release_result r;
+	struct ewa_buf got = { 0 };
+	uint8_t key[32];
+	struct stat st;
+
+	(void)state;
+	write_key(wpath("path.key"), 0600, key);
+	assert_int_equal(release("s-admit", wpath("key.rel"), 300, &r), 0);
+	assert_true(r.released);
+	assert_int_equal(r.key_len, 32);
+	ewa_release_result_free(&r);
+	/* The release file does not hold the key in the clear. */
+	assert_int_equal(ewa_read_file(wpath("key.rel"), &got), 0);
+	assert_null(memmem(got.data, got.len, key, sizeof(key)));
+	ewa_buf_free(&got);
+
+	unlink(wpath("got.key"));
+	assert_int_equal(node("unwrap in %s out %s", wpath("key.rel"), wpath("got.key")), EWA_OK);
+	assert_int_equal(ewa_read_file(wpath("got.key"), &got), 0);
+	assert_int_equal(got.len, 32);
+	assert_memory_equal(got.data, key, 32);
+	ewa_buf_free(&got);
+	assert_int_equal(stat(wpath("got.key"), &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(node("unwrap in %s out -", wpath("key.rel")), EWA_USAGE);
+}
+
+/* Back-dates the verdict of the node's AK in @state by @secs. */
+static void age_verdict(const char *state, uint64_t secs)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "f=$(ls %s/verdicts/*.json) && python3 -c 'import json,sys; p=sys.argv[1]; "
+		 "o=json.load(open(p)); o[\"at\"]-=%llu; json.dump(o,open(p,\"w\"))' $f",
+		 wpath("%s", state), (unsigned long long)secs);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_release_refusals(void **state)
+{
+	struct ewa_release_result r;
+	struct ewa_verdict v;
+	char nonce[65], *cmd;
+	uint8_t key[32];
+	int st;
+
+	(void)state;
+	/* Never attested here. */
+	make_state("s-rel-none");
+	assert_int_equal(release("s-rel-none", wpath("none.rel"), 300, &r), 1);
+	assert_refused(&r, "not-admitted");
+	assert_int_equal(access(wpath("none.rel"), F_OK), -1);
+
+	/* Admitted, then denied: the deny wins. */
+	make_state("s-rel-deny");
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-rel.json")), EWA_OK);
+	verify(wpath("q-rel.json"), nonce, wpath("plain.signed"), "s-rel-deny", &v);
+	assert_true(v.admit);
+	ewa_verdict_free(&v);
+	assert_int_equal(release("s-rel-deny", wpath("deny.rel"), 300, &r), 0);
+	ewa_release_result_free(&r);
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-rel2.json")), EWA_OK);
+	verify(wpath("q-rel2.json"), nonce, wpath("oldkernel.signed"), "s-rel-deny", &v);
+	assert_denied(&v, "unknown-kernel");
+	ewa_verdict_free(&v);
+	assert_int_equal(release("s-rel-deny", wpath("deny.rel"), 300, &r), 1);
+	assert_non_null(strstr(r.detail, "unknown-kernel"));
+	assert_refused(&r, "denied");
+
+	/* A stale admit. */
+	make_state("s-rel-stale");
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-rel3.json")), EWA_OK);
+	verify(wpath("q-rel3.json"), nonce, wpath("plain.signed"), "s-rel-stale", &v);
+	assert_true(v.admit);
+	ewa_verdict_free(&v);
+	age_verdict("s-rel-stale", 1000);
+	assert_int_equal(release("s-rel-stale", wpath("stale.rel"), 300, &r), 1);
+	assert_non_null(strstr(r.detail, "max-age 300"));
+	assert_refused(&r, "stale");
+	assert_int_equal(release("s-rel-stale", wpath("stale.rel"), 3600, &r), 0);
+	ewa_release_result_free(&r);
+
+	/* An operator's revocation, through the binary. */
+	if (verifier) {
+		cmd = ewa_asprintf("%s revoke enrollment %s reason 'stolen disk' state %s "
+				   ">/dev/null", verifier, wpath("node.json"), wpath("s-rel-stale"));
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+		cmd = ewa_asprintf("%s -j release key %s enrollment %s out %s state %s > %s",
+				   verifier, wpath("path.key"), wpath("node.json"),
+				   wpath("rev.rel"), wpath("s-rel-stale"), wpath("rev.out"));
+		st = system(cmd);
+		free(cmd);
+		assert_int_equal(WEXITSTATUS(st), 1);
+		cmd = ewa_asprintf("grep -q '\"reason\":\"denied\".*operator-revoked: stolen disk' %s",
+				   wpath("rev.out"));
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	}
+
+	/* A key file others can read is not released. */
+	write_key(wpath("path.key"), 0644, key);
+	assert_int_equal(release("s-admit", wpath("open.rel"), 300, &r), 1);
+	assert_non_null(strstr(r.detail, "too open"));
+	assert_refused(&r, "key-invalid");
+	write_key(wpath("path.key"), 0600, key);
+}
+
+/* Node B's TPM (a second swtpm) cannot unwrap what was released to A. */
+static void test_release_other_tpm(void **state)
+{
+	const char *b = getenv("EW_TCTI_B");
+	struct json_object *o, *enr;
+
+	(void)state;
+	if (!b)
+		skip();
+	unlink(wpath("b.key"));
+	assert_int_equal(node("unwrap in %s out %s tcti %s", wpath("key.rel"), wpath("b.key"), b),
+			 EWA_FAIL);
+	assert_non_null(strstr(ewa_last_error(), "for another TPM"));
+	/* Even addressed to B's AK, B's EK cannot open A's credential. */
+	assert_int_equal(node("enroll out %s tcti %s", wpath("enroll-b.json"), b), EWA_OK);
+	enr = ewa_json_load(wpath("enroll-b.json"));
+	o = ewa_json_load(wpath("key.rel"));
+	assert_non_null(enr);
+	assert_non_null(o);
+	json_object_object_add(o, "ak_name", json_object_new_string(ewa_json_str(enr, "ak_name")));
+	assert_int_equal(ewa_json_save(o, wpath("key-b.rel"), 0600), 0);
+	json_object_put(o);
+	json_object_put(enr);
+	assert_int_equal(node("unwrap in %s out %s tcti %s", wpath("key-b.rel"), wpath("b.key"),
+			      b), EWA_FAIL);
+	assert_non_null(strstr(ewa_last_error(), "ActivateCredential"));
+	assert_int_equal(access(wpath("b.key"), F_OK), -1);
+	/* And A itself refuses the altered file (the AK name is authenticated). */
+	assert_int_equal(node("unwrap in %s out %s", wpath("key-b.rel"), wpath("b.key")),
+			 EWA_FAIL);
+}
+
+/* --- periodic re-attestation ------------------------------------------------ */
+
+/* A verifier state whose inventory knows this node, for "serve". */
+static const char *serve_state(const char *name, char *node_name, size_t len)
+{
+	struct json_object *rec = ewa_json_load(wpath("node.json"));
+	char *dir = ewa_strdup(wpath("%s", name)), *p;
+	struct ewa_vstate st;
+
+	assert_non_null(rec);
+	snprintf(node_name, len, "%s", ewa_json_str(rec, "node"));
+	assert_int_equal(ewa_vstate_open(dir, &st), 0);
+	ewa_vstate_close(&st);
+	p = ewa_asprintf("%s/nodes/%s.json", dir, node_name);
+	assert_int_equal(ewa_json_save(rec, p, 0600), 0);
+	free(p);
+	free(dir);
+	json_object_put(rec);
+	return wpath("%s", name);
+}
+
+static void test_watch_admit_and_revoke(void **state)
+{
+	struct ewa_release_result r;
+	char nodename[128], sdir[512];
+
+	(void)state;
+	if (!verifier)
+		skip();
+	snprintf(sdir, sizeof(sdir), "%s", serve_state("s-watch", nodename, sizeof(nodename)));
+	ewa_quiet = false;
+
+	kernel_calls = 0;
+	assert_int_equal(node("watch rounds 1 timeout 20 verifier %s serve node %s manifest %s "
+			      "pubkey %s state %s", verifier, nodename, wpath("plain.signed"),
+			      wpath("op.pub"), sdir), EWA_OK);
+	assert_int_equal(kernel_calls, 1);
+	assert_true(kernel_admitted);
+	/* The serve recorded the admit: the key is released. */
+	assert_int_equal(release("s-watch", wpath("w.rel"), 300, &r), 0);
+	ewa_release_result_free(&r);
+
+	/* The verifier denies (a manifest for another kernel): revoked. */
+	assert_int_equal(node("watch rounds 1 timeout 20 verifier %s serve node %s manifest %s "
+			      "pubkey %s state %s", verifier, nodename, wpath("oldkernel.signed"),
+			      wpath("op.pub"), sdir), EWA_FAIL);
+	assert_int_equal(kernel_calls, 2);
+	assert_false(kernel_admitted);
+	assert_int_equal(release("s-watch", wpath("w.rel"), 300, &r), 1);
+	assert_refused(&r, "denied");
+
+	/* Admitted again, then two rounds: the interval is start to start. */
+	assert_int_equal(node("watch rounds 2 interval 1 timeout 20 verifier %s serve node %s "
+			      "manifest %s pubkey %s state %s", verifier, nodename,
+			      wpath("plain.signed"), wpath("op.pub"), sdir), EWA_OK);
+	assert_int_equal(kernel_calls, 4);
+	assert_true(kernel_admitted);
+	ewa_quiet = true;
+}
+
+/* Fail closed: no verifier, a silent one, a bad answer, no TPM. */
+static void test_watch_fail_closed(void **state)
+{
+	static const char silent[] = "#!/bin/sh\necho nonce "
+		"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\nexec sleep 30\n";
+	static const char liar[] = "#!/bin/sh\necho nonce "
+		"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n"
+		"cat >/dev/null\necho '{\"decision\": \"admit\", \"reasons\": []}'\nexit 1\n";
+	struct ewa_release_result r;
+	char nodename[128], sdir[512];
+
+	(void)state;
+	if (!verifier)
+		skip();
+	snprintf(sdir, sizeof(sdir), "%s", serve_state("s-watch2", nodename, sizeof(nodename)));
+	kernel_calls = 0;
+	kernel_admitted = true;
+	assert_int_equal(node("watch rounds 1 verifier /nonexistent/verifier"), EWA_FAIL);
+	assert_int_equal(kernel_calls, 1);
+	assert_false(kernel_admitted);
+
+	kernel_admitted = true;
+	assert_int_equal(node("watch rounds 1 timeout 1 verifier sleep 30"), EWA_FAIL);
+	assert_false(kernel_admitted);
+
+	/* A nonce, then silence: the round times out. */
+	assert_int_equal(ewa_write_file(wpath("silent-verifier.sh"), silent, strlen(silent),
+					0755), 0);
+	kernel_admitted = true;
+	assert_int_equal(node("watch rounds 1 timeout 2 verifier %s",
+			      wpath("silent-verifier.sh")), EWA_FAIL);
+	assert_false(kernel_admitted);
+
+	/* Says admit, exits 1: not admitted. */
+	assert_int_equal(ewa_write_file(wpath("fake-verifier.sh"), liar, strlen(liar), 0755), 0);
+	kernel_admitted = true;
+	assert_int_equal(node("watch rounds 1 timeout 5 verifier %s",
+			      wpath("fake-verifier.sh")), EWA_FAIL);
+	assert_false(kernel_admitted);
+
+	/* No TPM: revoked, and the verifier recorded the deny. */
+	kernel_admitted = true;
+	assert_int_equal(node("watch rounds 1 timeout 20 tcti device:/dev/no-such-tpm verifier %s "
+			      "serve node %s manifest %s pubkey %s state %s", verifier, nodename,
+			      wpath("plain.signed"), wpath("op.pub"), sdir), EWA_FAIL);
+	assert_false(kernel_admitted);
+	assert_int_equal(release("s-watch2", wpath("w2.rel"), 300, &r), 1);
+	assert_non_null(strstr(r.detail, "no-tpm"));
+	assert_refused(&r, "denied");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -700,6 +1013,7 @@ int main(void)
 		cmocka_unit_test(test_activation_refusals),
 		cmocka_unit_test(test_quote_verify_admit),
 		cmocka_unit_test(test_verifier_exit_codes),
+		cmocka_unit_test(test_release_after_admit),
 		cmocka_unit_test(test_wrong_nonce),
 		cmocka_unit_test(test_tampered_quote),
 		cmocka_unit_test(test_replayed_quote),
@@ -707,6 +1021,10 @@ int main(void)
 		cmocka_unit_test(test_forged_manifest),
 		cmocka_unit_test(test_manifest_rollback),
 		cmocka_unit_test(test_unknown_kernel),
+		cmocka_unit_test(test_release_refusals),
+		cmocka_unit_test(test_release_other_tpm),
+		cmocka_unit_test(test_watch_admit_and_revoke),
+		cmocka_unit_test(test_watch_fail_closed),
 		cmocka_unit_test(test_no_tpm),
 		cmocka_unit_test(test_no_handle_leak),
 		cmocka_unit_test(test_fixture_logs_admit),

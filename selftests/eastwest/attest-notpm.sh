@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 240
+#
+# A node without a TPM stays closed, and says why (fail-closed admission):
+# the quote is "no TPM on node: ...", the verifier denies with no-tpm, the
+# re-attestation round revokes the node, and with admission required a
+# job's connect is refused. Runs in the ordinary VM boot (no "ew-tpm").
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CG=/sys/fs/cgroup
+CTL=$EW_TOP/userspace/eastwestctl
+VERIFIER=$EW_TOP/userspace/attest/eastwest-verifier
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
+SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
+SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
+LOOP=127.0.0.1
+
+ew_require_root
+ew_require_cmd rdma python3
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$VERIFIER" ] || ew_skip "eastwest-verifier is not built (make -C userspace/attest)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $YNL_DIR"
+[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+[ ! -e /dev/tpmrm0 ] || ew_skip "this node has a TPM (see attest.sh)"
+
+W=$(mktemp -d)
+ew_defer "rm -rf $W"
+ew_defer "rmdir $CG/ewA"
+ew_defer "rdma link delete $DEV"
+ew_defer "rmmod eastwest"
+unset EW_TCTI
+export EW_VERIFIER_STATE=$W/verifier
+
+ynl_do() {
+	python3 - "$YNL_DIR" "$SPEC" "$SCHEMA" "$1" "$2" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from lib import YnlFamily, NlError
+ynl = YnlFamily(sys.argv[2], sys.argv[3])
+try:
+    reply = ynl.do(sys.argv[4], json.loads(sys.argv[5]))
+except NlError as e:
+    print("error:", e)
+    sys.exit(1)
+print(json.dumps(reply or {}, default=str))
+PY
+}
+
+config_is() {
+	ynl_do config-get '{}' | python3 -c '
+import json, sys
+sys.exit(0 if str(json.load(sys.stdin).get(sys.argv[1])) == sys.argv[2] else 1)' "$1" "$2"
+}
+
+connect_rc() {
+	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+}
+
+ew_plan 12
+
+"$VERIFIER" manifest keygen key "$W/op.key" pub "$W/op.pub" >/dev/null
+printf '{"format":"eastwest-manifest","version":1,"serial":1,"require":{"ima":false,"uefi_event_log":false,"secure_boot":false},"kernels":["%s"],"modules":[]}\n' \
+	"$(uname -r)" >"$W/manifest.json"
+"$VERIFIER" manifest sign in "$W/manifest.json" key "$W/op.key" out "$W/manifest.signed"
+
+ew_check "eastwest.ko loads" ew_load
+ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
+IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
+mkdir -p "$CG/ewA"
+ew_check "job A (peers 127.0.0.0/8)" "$CTL" job add ewA cgroup /ewA peer 127.0.0.0/8
+ew_check "admission required" ynl_do config-set '{"admission-required": 1}'
+
+N=$("$VERIFIER" nonce)
+ew_expect_rc 1 "attest quote fails: no TPM" \
+	"$CTL" attest quote nonce "$N" out "$W/ev.json"
+ew_check "it says so: \"no TPM on node\"" grep -q 'no TPM on node: /dev/tpmrm0' "$EW_OUT"
+ew_check_not "the verifier denies the no-TPM evidence" \
+	sh -c "'$VERIFIER' verify evidence '$W/ev.json' nonce $N enrollment '$W/none.json' \
+		manifest '$W/manifest.signed' pubkey '$W/op.pub' >'$W/verdict' 2>&1"
+sed 's/^/# /' "$W/verdict"
+ew_check "with the reason no-tpm: no TPM on node" \
+	grep -q 'no-tpm: no TPM on node' "$W/verdict"
+
+ew_check_not "attest watch: the round revokes" \
+	sh -c "'$CTL' attest watch rounds 1 timeout 60 verifier '$VERIFIER' serve node vmnode \
+		manifest '$W/manifest.signed' pubkey '$W/op.pub' >'$W/watch' 2>&1"
+sed 's/^/# /' "$W/watch"
+ew_check "revoked: no TPM on node" grep -q 'revoked: no TPM on node' "$W/watch"
+ew_check "config-get: admission revoked" config_is admission revoked
+ew_expect_rc 13 "the node stays closed: job A's connect is refused" connect_rc
+
+ew_done
