@@ -68,12 +68,14 @@ measure() {
 	lat=$(awk '$1 == 64 && NF >= 6 { print $6 }' "$EW_TMP/lat-$1-$4" | tail -n 1)
 	echo "# bench: crypto $1 round $4 bw_MBps ${bw:-nan} lat_us ${lat:-nan}"
 	[ -n "$bw" ] || sed 's/^/# /' "$EW_TMP/bw-$1-$4"
+	[ -n "$lat" ] || sed 's/^/# /' "$EW_TMP/lat-$1-$4"
+	[ -n "$bw" ] && [ -n "$lat" ]
 }
 
-ew_plan 3
+ew_plan 4
 (umask 077 && printf '%s\n' "$KEYHEX" >"$EW_TMP/key")
 ew_check "eastwest.ko loads" ew_load
-"$CTL" config set default-action allow >/dev/null
+"$CTL" config set default allow >/dev/null
 ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
 PEER_MAC=$(ip neigh show "$EW_PEER_IP" dev eth0 |
 	awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }')
@@ -108,6 +110,6 @@ while [ "$r" -le "$ROUNDS" ]; do
 	barrier "ipsec-off-$r"
 	r=$((r + 1))
 done
-ew_check "every round ran" test "$ok" -eq 1
+ew_check "every round measured bandwidth and latency (node 1)" test "$ok" -eq 1
 ew_check "caps printed" test -s "$EW_TMP/caps"
 ew_done

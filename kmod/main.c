@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
+#include "admission.h"
 #include "config.h"
 #include "events.h"
 #include "hooks.h"
@@ -62,6 +63,7 @@ err_events:
 	ew_events_exit();
 err_netlink:
 	ew_netlink_exit();
+	ew_admission_exit();
 err_protect:
 	ew_protect_exit();
 err_registry:
@@ -86,6 +88,7 @@ static void __exit ew_exit(void)
 	ew_hooks_exit();
 	ew_events_exit();
 	ew_netlink_exit();
+	ew_admission_exit();
 	ew_protect_exit();
 	ew_registry_exit();
 	ew_qptrack_exit();

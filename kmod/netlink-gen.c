@@ -95,11 +95,12 @@ const struct nla_policy eastwest_config_get_nl_policy[EASTWEST_A_CONFIG_MODE + 1
 };
 
 /* EASTWEST_CMD_CONFIG_SET - do */
-const struct nla_policy eastwest_config_set_nl_policy[EASTWEST_A_CONFIG_ADMISSION_REQUIRED + 1] = {
+const struct nla_policy eastwest_config_set_nl_policy[EASTWEST_A_CONFIG_ADMISSION_TTL + 1] = {
 	[EASTWEST_A_CONFIG_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
 	[EASTWEST_A_CONFIG_DEFAULT_ACTION] = NLA_POLICY_MAX(NLA_U32, 1),
 	[EASTWEST_A_CONFIG_ADMISSION] = NLA_POLICY_MAX(NLA_U32, 2),
 	[EASTWEST_A_CONFIG_ADMISSION_REQUIRED] = NLA_POLICY_MAX(NLA_U8, 1),
+	[EASTWEST_A_CONFIG_ADMISSION_TTL] = { .type = NLA_U32, },
 };
 
 /* EASTWEST_CMD_PATH_GET - do */
@@ -193,7 +194,7 @@ const struct genl_ops eastwest_nl_ops[13] = {
 		.cmd		= EASTWEST_CMD_CONFIG_SET,
 		.doit		= eastwest_nl_config_set_doit,
 		.policy		= eastwest_config_set_nl_policy,
-		.maxattr	= EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
+		.maxattr	= EASTWEST_A_CONFIG_ADMISSION_TTL,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{

@@ -34,7 +34,7 @@ extern const struct nla_policy eastwest_dev_get_nl_policy[EASTWEST_A_DEV_NAME + 
 
 extern const struct nla_policy eastwest_config_get_nl_policy[EASTWEST_A_CONFIG_MODE + 1];
 
-extern const struct nla_policy eastwest_config_set_nl_policy[EASTWEST_A_CONFIG_ADMISSION_REQUIRED + 1];
+extern const struct nla_policy eastwest_config_set_nl_policy[EASTWEST_A_CONFIG_ADMISSION_TTL + 1];
 
 extern const struct nla_policy eastwest_path_get_nl_policy[EASTWEST_A_PATH_DGID + 1];
 

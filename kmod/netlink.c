@@ -22,6 +22,7 @@
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
+#include "admission.h"
 #include "config.h"
 #include "events.h"
 #include "job.h"
@@ -1140,7 +1141,8 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION, g.admission) ||
 	    nla_put_u8(msg, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
 		       g.admission_required) ||
-	    ew_nodes_put_revoked(msg, EASTWEST_A_CONFIG_REVOKED_NODE)) {
+	    ew_nodes_put_revoked(msg, EASTWEST_A_CONFIG_REVOKED_NODE) ||
+	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION_TTL, ew_admission_ttl_left())) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -1151,8 +1153,7 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 int eastwest_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
-	struct ew_global before, after;
-	unsigned int revoked = 0;
+	struct ew_admission_change chg = {};
 
 	if (!attrs[EASTWEST_A_CONFIG_MODE] &&
 	    !attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION] &&
@@ -1162,44 +1163,42 @@ int eastwest_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 				   "config-set needs mode, default-action, admission or admission-required");
 		return -EINVAL;
 	}
-	mutex_lock(&ew_config_lock);
-	ew_global_snapshot(&before);
-	if (attrs[EASTWEST_A_CONFIG_MODE])
-		WRITE_ONCE(ew_global.mode,
-			   nla_get_u32(attrs[EASTWEST_A_CONFIG_MODE]));
-	if (attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION])
-		WRITE_ONCE(ew_global.default_action,
-			   nla_get_u32(attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]));
-	if (attrs[EASTWEST_A_CONFIG_ADMISSION])
-		WRITE_ONCE(ew_global.admission,
-			   nla_get_u32(attrs[EASTWEST_A_CONFIG_ADMISSION]));
-	if (attrs[EASTWEST_A_CONFIG_ADMISSION_REQUIRED])
-		WRITE_ONCE(ew_global.admission_required,
-			   nla_get_u8(attrs[EASTWEST_A_CONFIG_ADMISSION_REQUIRED]));
-	ew_global_snapshot(&after);
-	/* The fabric just closed: no live QP of any job may stay. */
-	if (ew_admission_closed(&after) && !ew_admission_closed(&before))
-		revoked = ew_qp_revalidate_all();
-	mutex_unlock(&ew_config_lock);
-	if (before.admission != after.admission ||
-	    before.admission_required != after.admission_required) {
-		static const char *const names[] = {
-			[EASTWEST_ADMISSION_UNATTESTED] = "unattested",
-			[EASTWEST_ADMISSION_ADMITTED] = "admitted",
-			[EASTWEST_ADMISSION_REVOKED] = "revoked",
-		};
-
-		pr_info("node %s, admission %s%s\n", names[after.admission],
-			after.admission_required ? "required" : "not required",
-			ew_admission_closed(&after) ? ": fabric closed to jobs" : "");
-		if (revoked)
-			pr_info("%u QP(s) revoked: node not admitted\n", revoked);
-		ew_event_admission(after.admission, after.admission_required);
+	if (attrs[EASTWEST_A_CONFIG_ADMISSION_TTL] &&
+	    !(attrs[EASTWEST_A_CONFIG_ADMISSION] &&
+	      nla_get_u32(attrs[EASTWEST_A_CONFIG_ADMISSION]) ==
+	      EASTWEST_ADMISSION_ADMITTED)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[EASTWEST_A_CONFIG_ADMISSION_TTL],
+				    "admission-ttl goes with admission admitted");
+		return -EINVAL;
 	}
-	pr_info("mode %s, default action %s\n",
-		READ_ONCE(ew_global.mode) == EASTWEST_MODE_AUDIT ? "audit" : "enforce",
-		READ_ONCE(ew_global.default_action) == EASTWEST_DEFAULT_ACTION_ALLOW ?
-		"allow" : "deny");
+	if (attrs[EASTWEST_A_CONFIG_MODE] || attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]) {
+		mutex_lock(&ew_config_lock);
+		if (attrs[EASTWEST_A_CONFIG_MODE])
+			WRITE_ONCE(ew_global.mode,
+				   nla_get_u32(attrs[EASTWEST_A_CONFIG_MODE]));
+		if (attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION])
+			WRITE_ONCE(ew_global.default_action,
+				   nla_get_u32(attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]));
+		mutex_unlock(&ew_config_lock);
+		pr_info("mode %s, default action %s\n",
+			READ_ONCE(ew_global.mode) == EASTWEST_MODE_AUDIT ? "audit" : "enforce",
+			READ_ONCE(ew_global.default_action) == EASTWEST_DEFAULT_ACTION_ALLOW ?
+			"allow" : "deny");
+	}
+	if (attrs[EASTWEST_A_CONFIG_ADMISSION]) {
+		chg.has_admission = true;
+		chg.admission = nla_get_u32(attrs[EASTWEST_A_CONFIG_ADMISSION]);
+	}
+	if (attrs[EASTWEST_A_CONFIG_ADMISSION_REQUIRED]) {
+		chg.has_required = true;
+		chg.required = nla_get_u8(attrs[EASTWEST_A_CONFIG_ADMISSION_REQUIRED]);
+	}
+	if (attrs[EASTWEST_A_CONFIG_ADMISSION_TTL]) {
+		chg.has_ttl = true;
+		chg.ttl = nla_get_u32(attrs[EASTWEST_A_CONFIG_ADMISSION_TTL]);
+	}
+	if (chg.has_admission || chg.has_required)
+		ew_admission_change(&chg);
 	return 0;
 }
 

@@ -18,7 +18,7 @@ void config_usage(FILE *f)
 		"Usage: " EW_PROG " config show\n"
 		"       " EW_PROG " config set [mode { enforce | audit }] [default { deny | allow }]\n"
 		"                    [admission { unattested | admitted | revoked }]\n"
-		"                    [admission-required { on | off }]\n");
+		"                    [admission-required { on | off }] [admission-ttl SECONDS]\n");
 }
 
 void stats_usage(FILE *f)
@@ -73,6 +73,18 @@ static int config_set(int argc, char *argv[])
 			names = &ew_admission_names;
 			bit = EW_CFG_ADMISSION;
 			val = &cfg.admission;
+		} else if (!strcmp(argv[0], "admission-ttl")) {
+			if (argc < 2 ||
+			    ew_parse_u32(argv[1], 1, 7 * 24 * 3600, &cfg.admission_ttl)) {
+				ew_err("admission-ttl: expected 1..604800 seconds");
+				return EW_USAGE;
+			}
+			if (cfg.present & EW_CFG_ADMISSION_TTL) {
+				ew_err("\"admission-ttl\" is given twice");
+				return EW_USAGE;
+			}
+			cfg.present |= EW_CFG_ADMISSION_TTL;
+			continue;
 		} else if (!strcmp(argv[0], "admission-required")) {
 			names = &ew_on_off_names;
 			bit = EW_CFG_ADMISSION_REQUIRED;

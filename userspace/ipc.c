@@ -783,6 +783,12 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 			cfg->admission = mnl_attr_get_u32(a);
 			cfg->present |= EW_CFG_ADMISSION;
 			break;
+		case EASTWEST_A_CONFIG_ADMISSION_TTL:
+			if (!ok_u32(a))
+				return proto_err();
+			cfg->admission_ttl = mnl_attr_get_u32(a);
+			cfg->present |= EW_CFG_ADMISSION_TTL;
+			break;
 		case EASTWEST_A_CONFIG_ADMISSION_REQUIRED:
 			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
 				return proto_err();
@@ -838,6 +844,8 @@ int ew_ipc_config_set(struct ewnl *nl, const struct ew_config *cfg, uint32_t mas
 	if (mask & EW_CFG_ADMISSION_REQUIRED)
 		mnl_attr_put_u8(nlh, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
 				cfg->admission_required);
+	if (mask & EW_CFG_ADMISSION_TTL)
+		mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_ADMISSION_TTL, cfg->admission_ttl);
 	return ewnl_do(nl, nlh, NULL, NULL);
 }
 

@@ -145,6 +145,8 @@ struct json_object *ew_json_config_status(const struct ew_config *cfg)
 	if (cfg->present & EW_CFG_ADMISSION_REQUIRED)
 		add(o, "admission_required",
 		    json_object_new_boolean(cfg->admission_required));
+	if (cfg->present & EW_CFG_ADMISSION_TTL)
+		add(o, "admission_ttl", json_object_new_int64(cfg->admission_ttl));
 	/* A module that reports admission also reports revoked nodes. */
 	if (!(cfg->present & EW_CFG_ADMISSION))
 		return o;

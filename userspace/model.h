@@ -47,6 +47,7 @@ enum {
 	EW_CFG_ADMISSION	= 1U << 7,
 	EW_CFG_ADMISSION_REQUIRED = 1U << 8,
 	EW_CFG_REVOKED_NODES	= 1U << 9,
+	EW_CFG_ADMISSION_TTL	= 1U << 10,
 };
 
 #define EW_PHYSICAL_MAX 64	/* declared fabrics listed by config-get */
@@ -114,6 +115,7 @@ struct ew_config {
 	size_t n_physical;
 	uint32_t admission;		/* enum eastwest_admission, this node */
 	uint32_t admission_required;	/* 0 or 1 */
+	uint32_t admission_ttl;		/* seconds of lease (left), 0: none */
 	uint8_t (*revoked)[16];		/* revoked nodes' GIDs (malloc'd) */
 	size_t n_revoked;
 };

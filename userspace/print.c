@@ -67,13 +67,16 @@ void ew_print_config(const struct ew_config *cfg)
 	printf("version %s jobs %u peers %u\n",
 	       cfg->present & EW_CFG_VERSION ? cfg->version : "unknown",
 	       cfg->job_count, cfg->peer_count);
-	if (cfg->present & EW_CFG_ADMISSION)
-		printf("admission %s required %s%s\n",
+	if (cfg->present & EW_CFG_ADMISSION) {
+		printf("admission %s required %s",
 		       ew_enum_name(&ew_admission_names, cfg->admission),
-		       cfg->admission_required ? "on" : "off",
-		       cfg->admission_required &&
+		       cfg->admission_required ? "on" : "off");
+		if (cfg->admission_ttl)
+			printf(" lease %us", cfg->admission_ttl);
+		printf("%s\n", cfg->admission_required &&
 		       cfg->admission != EASTWEST_ADMISSION_ADMITTED ?
 		       " (fabric closed to jobs)" : "");
+	}
 	if (cfg->n_revoked) {
 		char buf[EW_PEER_STRLEN];
 		size_t i;

@@ -95,7 +95,7 @@ connect_rc() {
 	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
 }
 
-ew_plan 33
+ew_plan 44
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -120,6 +120,8 @@ while time.time() < end:
               if isinstance(v, bytes) else str(v)), flush=True)
     time.sleep(0.2)
 EOF
+"$CTL" monitor >"$EW_TMP/monitor" 2>&1 &
+ew_defer "kill $! 2>/dev/null"
 sleep 2
 
 ew_check "config-get: admission unattested" config_is admission unattested
@@ -153,6 +155,8 @@ sys.exit(0 if d[\"admission\"] == \"admitted\" and d[\"admission_required\"] is 
 ew_expect_rc 0 "admitted: job A connects" connect_rc
 ew_check "admission-ntf announced the admission" \
 	ew_wait_for 10 grep -q 'admission-ntf.*"admission": "admitted"' "$EW_TMP/ntf"
+ew_check "eastwestctl monitor printed the admission change" \
+	grep -q '^admission admitted required on$' "$EW_TMP/monitor"
 ew_check "the revocation was announced too (revoke-ntf, reason not-admitted)" \
 	grep -q 'revoke-ntf.*"reason": "not-admitted"' "$EW_TMP/ntf"
 
@@ -176,7 +180,28 @@ ew_check "eastwestctl node show lists it" \
 ew_check "eastwestctl node admit lifts the revocation" "$CTL" node admit "$LOOP"
 ew_expect_rc 0 "connects again" connect_rc
 
+# --- admission lease: a service that stops renewing closes the fabric ---------------
+ew_check "admitted with a 10 s lease" "$CTL" config set admission admitted admission-ttl 10
+ew_check "config show reports the lease" \
+	sh -c "'$CTL' config show | grep -Eq 'admission admitted required on lease ([1-9]|10)s'"
+sleep 6
+ew_check "renewed before it lapses" "$CTL" config set admission admitted admission-ttl 10
+sleep 6
+ew_check "still admitted 12 s after the first lease began" \
+	sh -c "'$CTL' config show | grep -q '^admission admitted'"
+hold "$EW_TMP/hold3"
+ew_check "a live job-A QP under the lease" grep -q connected "$EW_TMP/hold3"
+ew_dmesg_mark
+ew_check "not renewed: the live QP is revoked when the lease lapses" \
+	ew_wait_for 30 grep -q revoked "$EW_TMP/hold3"
+ew_check "the node is revoked" config_is admission revoked
+ew_check "logged as a lapsed lease" ew_dmesg_wait "admission lease lapsed"
+ew_expect_rc 13 "lapsed: job A's connect is refused" connect_rc
+
 # --- bad requests -------------------------------------------------------------------
+ew_check "a lease without admission admitted is refused" \
+	refused_with "admission-ttl goes with admission admitted" config-set \
+	'{"admission": "revoked", "admission-ttl": 5}'
 ew_check "node-set with state unattested is refused" \
 	refused_with "not unattested" node-set \
 	"{\"addr\": [\"$LOOP_GID\"], \"admission\": \"unattested\"}"

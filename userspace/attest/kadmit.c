@@ -13,11 +13,12 @@
 #include "../nl.h"
 #include "nodeside.h"
 
-int ewa_kernel_set_admission(bool admitted, char *why, size_t whylen)
+int ewa_kernel_set_admission(bool admitted, uint32_t ttl, char *why, size_t whylen)
 {
 	struct ew_config cfg = {
 		.admission = admitted ? EASTWEST_ADMISSION_ADMITTED :
 					EASTWEST_ADMISSION_REVOKED,
+		.admission_ttl = ttl,
 	};
 	struct ewnl *nl = NULL;
 	int ret;
@@ -26,7 +27,8 @@ int ewa_kernel_set_admission(bool admitted, char *why, size_t whylen)
 		snprintf(why, whylen, "%s", ew_last_error());
 		return -1;
 	}
-	ret = ew_ipc_config_set(nl, &cfg, EW_CFG_ADMISSION);
+	ret = ew_ipc_config_set(nl, &cfg, EW_CFG_ADMISSION |
+				(admitted && ttl ? EW_CFG_ADMISSION_TTL : 0));
 	if (ret) {
 		ewnl_report(nl, "config-set admission %s", admitted ? "admitted" : "revoked");
 		snprintf(why, whylen, "%s", ew_last_error());

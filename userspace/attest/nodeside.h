@@ -36,6 +36,6 @@ int ewa_watch_main(int argc, char *argv[]);
  * This node's admission in the kernel module (config-set admission), in
  * kadmit.c; the tests link their own. -1 with @why when it failed.
  */
-int ewa_kernel_set_admission(bool admitted, char *why, size_t whylen);
+int ewa_kernel_set_admission(bool admitted, uint32_t ttl, char *why, size_t whylen);
 
 #endif /* EWA_NODESIDE_H */

@@ -542,7 +542,14 @@ int ewa_watch_main(int argc, char *argv[])
 		clock_gettime(CLOCK_MONOTONIC, &start);
 		one_round(&w, &o);
 		if (w.apply_kernel) {
-			if (ewa_kernel_set_admission(o.admitted, why, sizeof(why)))
+			/*
+			 * The admission lasts until just after the next round
+			 * should have renewed it: a watch that dies or hangs
+			 * lets it lapse (fail-closed).
+			 */
+			uint32_t ttl = (uint32_t)(w.interval + w.timeout + 5);
+
+			if (ewa_kernel_set_admission(o.admitted, ttl, why, sizeof(why)))
 				apply_err = why;
 			else
 				applied = true;

@@ -28,9 +28,10 @@
 struct ew_opts ew_opts;
 
 /* watch.c's hook into the kernel: not measured here. */
-int ewa_kernel_set_admission(bool admitted, char *why, size_t whylen)
+int ewa_kernel_set_admission(bool admitted, uint32_t ttl, char *why, size_t whylen)
 {
 	(void)admitted;
+	(void)ttl;
 	(void)why;
 	(void)whylen;
 	return 0;

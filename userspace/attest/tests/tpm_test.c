@@ -29,8 +29,9 @@ struct ew_opts ew_opts;		/* eastwestctl's -j, which attest_main reads */
 static int kernel_calls;
 static bool kernel_admitted;
 
-int ewa_kernel_set_admission(bool admitted, char *why, size_t whylen)
+int ewa_kernel_set_admission(bool admitted, uint32_t ttl, char *why, size_t whylen)
 {
+	(void)ttl;
 	(void)why;
 	(void)whylen;
 	kernel_calls++;
