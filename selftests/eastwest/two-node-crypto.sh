@@ -17,8 +17,10 @@
 #     by MACsec validation;
 #   - a wrong key on one side: no delivery, MACsec counts invalid frames,
 #     nothing crashes;
+#   - MACsec with GCM-AES-XPN-256 carries checked RDMA too;
 #   - IPsec (ESP transport, rfc4106): the same traffic over eth0 is ESP on the
-#     wire, never the pattern; a job with `encrypt ipsec` connects.
+#     wire, never the pattern; a job with `encrypt ipsec` connects and
+#     ib_write_bw completes.
 # Every node runs the same number of assertions.
 
 . "$(dirname "$0")/../lib.sh"
@@ -119,11 +121,12 @@ pingpong_pair() {
 	[ "$PP_RC" -eq 0 ] && grep -q "^$ITERS iters" "$PP_OUT"
 }
 
-# write_bw NAME DEV GID_INDEX: ib_write_bw between the nodes (node 0 serves).
+# write_bw NAME DEV GID_INDEX [CGROUP]: ib_write_bw between the nodes (node 0
+# serves), in CGROUP (default /ewM).
 write_bw() {
-	_n=$1 _dev=$2 _idx=$3
+	_n=$1 _dev=$2 _idx=$3 _wcg=${4:-/ewM}
 	if [ "$EW_NODE" -eq 0 ]; then
-		ew_in_cg_bg /ewM timeout 180 ib_write_bw -d "$_dev" -x "$_idx" \
+		ew_in_cg_bg "$_wcg" timeout 180 ib_write_bw -d "$_dev" -x "$_idx" \
 			-s 65536 -n 200 -F --report_gbits >"$EW_TMP/$_n.bw" 2>&1
 		_pid=$EW_BG_PID
 		ew_wait_listen 18515 || ew_diag "ib_write_bw $_n does not listen"
@@ -132,7 +135,7 @@ write_bw() {
 		_rc=$?
 	else
 		barrier "$_n-listen"
-		ew_in_cg /ewM timeout 180 ib_write_bw -d "$_dev" -x "$_idx" \
+		ew_in_cg "$_wcg" timeout 180 ib_write_bw -d "$_dev" -x "$_idx" \
 			-s 65536 -n 200 -F --report_gbits "$EW_PEER_IP" >"$EW_TMP/$_n.bw" 2>&1
 		_rc=$?
 	fi
@@ -158,7 +161,7 @@ for i, line in enumerate(lines):
 print(total)' "$1"
 }
 
-ew_plan 35
+ew_plan 40
 
 KEY=$(keyfile cluster.key "$KEYHEX")
 WRONG=$(keyfile wrong.key "$WRONGHEX")
@@ -273,10 +276,25 @@ ew_check "wrong key: no ping gets through the MACsec link" \
 	sh -c "! ping -c 2 -W 1 '$SEC_PEER' >/dev/null 2>&1"
 barrier wrong-key-done
 
-# --- IPsec -------------------------------------------------------------------------
+# --- MACsec with extended packet numbers -------------------------------------------
 rdma link delete rxem
 ew_check "path del removes the MACsec link" \
 	sh -c "'$CTL' path del dev eth0 && ! ip link show '$MACSEC_IF' >/dev/null 2>&1"
+ew_check "path add type macsec cipher gcm-aes-xpn-256" \
+	"$CTL" path add dev eth0 type macsec cipher gcm-aes-xpn-256 key-file "$KEY" \
+		local "$SEC_IP/24" peer "$SEC_PEER" lladdr "$PEER_MAC"
+ip neigh replace "$SEC_PEER" lladdr "$PEER_MAC" dev "$MACSEC_IF" nud permanent
+ew_check "the kernel's MACsec link uses GCM-AES-XPN-256" \
+	sh -c "ip macsec show '$MACSEC_IF' | grep -qi 'XPN-256'"
+ew_rxe_add rxem "$MACSEC_IF"
+MIDX=$(ew_wait_gid_index rxem "$SEC_IP")
+barrier xpn-ready
+ew_check "job M: rc_pingpong over MACsec XPN, $ITERS checked round trips" \
+	pingpong_pair xpn rxem "$MIDX" /ewM
+rdma link delete rxem
+ew_check "path del removes the XPN link" "$CTL" path del dev eth0
+
+# --- IPsec -------------------------------------------------------------------------
 ew_check "path add type ipsec (ESP transport, rfc4106)" \
 	"$CTL" path add dev eth0 type ipsec key-file "$KEY" peer "$EW_PEER_IP"
 ew_check "the kernel has ESP states and policies for the peer" \
@@ -294,6 +312,7 @@ ew_check "the capture on eth0 holds ESP packets ($(frames ipsec esp))" \
 	test "$(frames ipsec esp)" -gt 0
 ew_check "and never the payload pattern nor clear-text RoCE" \
 	test "$(pattern_count ipsec)" -eq 0 -a "$(frames ipsec 'udp.port == 4791')" -eq 0
+ew_check "job I: ib_write_bw over IPsec completes" write_bw ipsec-bw rxe0 "$PIDX" /ewI
 ew_check "path del removes states and policies" \
 	sh -c "'$CTL' path del dev eth0 && ! ip xfrm state | grep -q 'proto esp'"
 barrier end
