@@ -875,6 +875,26 @@ static int ew_nl_put_dev(struct sk_buff *skb, struct ew_dev *dev)
 	return 0;
 }
 
+/*
+ * The device a request names by index or by name (the index wins), with
+ * the extack pointing at the attribute that names none.
+ * Context: holds the registry lock.
+ */
+static struct ew_dev *ew_nl_find_dev(const struct nlattr *index,
+				     const struct nlattr *name,
+				     struct netlink_ext_ack *extack)
+{
+	struct ew_dev *dev;
+
+	if (index)
+		dev = ew_registry_find_by_index(nla_get_u32(index));
+	else
+		dev = ew_registry_find_by_name(nla_data(name));
+	if (!dev)
+		NL_SET_ERR_MSG_ATTR(extack, index ?: name, "no such RDMA device");
+	return dev;
+}
+
 int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
@@ -896,19 +916,9 @@ int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EMSGSIZE;
 	}
 	ew_registry_lock();
-	if (attrs[EASTWEST_A_DEV_INDEX])
-		dev = ew_registry_find_by_index(nla_get_u32(attrs[EASTWEST_A_DEV_INDEX]));
-	else
-		dev = ew_registry_find_by_name(nla_data(attrs[EASTWEST_A_DEV_NAME]));
-	if (!dev) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    attrs[EASTWEST_A_DEV_INDEX] ?:
-				    attrs[EASTWEST_A_DEV_NAME],
-				    "no such RDMA device");
-		ret = -ENODEV;
-	} else {
-		ret = ew_nl_put_dev(msg, dev);
-	}
+	dev = ew_nl_find_dev(attrs[EASTWEST_A_DEV_INDEX], attrs[EASTWEST_A_DEV_NAME],
+			     info->extack);
+	ret = dev ? ew_nl_put_dev(msg, dev) : -ENODEV;
 	ew_registry_unlock();
 	if (ret) {
 		nlmsg_free(msg);
@@ -982,15 +992,9 @@ int eastwest_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EMSGSIZE;
 	}
 	ew_registry_lock();
-	if (attrs[EASTWEST_A_PATH_DEV_INDEX])
-		dev = ew_registry_find_by_index(nla_get_u32(attrs[EASTWEST_A_PATH_DEV_INDEX]));
-	else
-		dev = ew_registry_find_by_name(nla_data(attrs[EASTWEST_A_PATH_DEV_NAME]));
+	dev = ew_nl_find_dev(attrs[EASTWEST_A_PATH_DEV_INDEX],
+			     attrs[EASTWEST_A_PATH_DEV_NAME], info->extack);
 	if (!dev) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    attrs[EASTWEST_A_PATH_DEV_INDEX] ?:
-				    attrs[EASTWEST_A_PATH_DEV_NAME],
-				    "no such RDMA device");
 		ret = -ENODEV;
 		goto out;
 	}
