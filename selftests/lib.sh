@@ -477,3 +477,49 @@ if isinstance(d, list):
     d = [j for j in d if j.get("name") == sys.argv[1]][0]
 print(d["id"])' "$1"
 }
+
+# The kernel's YNL library (linux-source-6.12) and eastwest's spec.
+EW_YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
+EW_YNL_SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
+EW_YNL_SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
+
+# ew_ynl_do OP JSON: one request of the eastwest family through the YNL
+# library, with only the spec; prints the reply as JSON (flag sets as sorted
+# lists, binary as hex), or "error: ..." and returns 1.
+ew_ynl_do() {
+	python3 - "$EW_YNL_DIR" "$EW_YNL_SPEC" "$EW_YNL_SCHEMA" "$1" "$2" <<'EOF'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from lib import YnlFamily, NlError
+ynl = YnlFamily(sys.argv[2], sys.argv[3])
+try:
+    reply = ynl.do(sys.argv[4], json.loads(sys.argv[5]))
+except NlError as e:
+    print("error:", e)
+    sys.exit(1)
+def plain(v):
+    if isinstance(v, set):
+        return sorted(v)
+    if isinstance(v, dict):
+        return {k: plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    if isinstance(v, bytes):
+        return v.hex()
+    return v
+print(json.dumps(plain(reply or {})))
+EOF
+}
+
+# ew_ynl_refused REGEX OP JSON: the request fails with a message matching
+# REGEX (the message is shown if it does not).
+EW_YNL_OUT=${TMPDIR:-/tmp}/ew-ynl-out.$$
+ew_ynl_refused() {
+	if ew_ynl_do "$2" "$3" >"$EW_YNL_OUT" 2>&1; then
+		echo "# succeeded: $(cat "$EW_YNL_OUT")"
+		return 1
+	fi
+	grep -qE -- "$1" "$EW_YNL_OUT" && return 0
+	sed 's/^/# /' "$EW_YNL_OUT"
+	return 1
+}

@@ -19,9 +19,6 @@ DEV=rxe0
 CG=/sys/fs/cgroup
 CTL=$EW_TOP/userspace/eastwestctl
 VERBS=$EW_TOP/selftests/tools/ew_verbs
-YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
-SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
-SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
 LOOP=127.0.0.1
 LOOP_GID=00000000000000000000ffff7f000001
 
@@ -30,7 +27,7 @@ ew_require_cmd rdma python3
 [ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
 [ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
 [ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
-[ -f "$YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $YNL_DIR"
+[ -f "$EW_YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $EW_YNL_DIR"
 
 ew_defer "rmdir $CG/ewA"
 ew_defer "rdma link delete $DEV"
@@ -41,48 +38,13 @@ ew_defer "pkill -f 'ynl-listen'"
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 
-# ynl_do OP JSON: one request; the reply as JSON on stdout, or the error and
-# exit 1.
-ynl_do() {
-	python3 - "$YNL_DIR" "$SPEC" "$SCHEMA" "$1" "$2" <<'EOF'
-import json, sys
-sys.path.insert(0, sys.argv[1])
-from lib import YnlFamily, NlError
-ynl = YnlFamily(sys.argv[2], sys.argv[3])
-try:
-    reply = ynl.do(sys.argv[4], json.loads(sys.argv[5]))
-except NlError as e:
-    print("error:", e)
-    sys.exit(1)
-def plain(v):
-    if isinstance(v, dict):
-        return {k: plain(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [plain(x) for x in v]
-    if isinstance(v, bytes):
-        return v.hex()
-    return v
-print(json.dumps(plain(reply or {})))
-EOF
-}
-
 # config_is FIELD VALUE: a config-get field equals VALUE (lists: contains).
 config_is() {
-	ynl_do config-get '{}' | python3 -c '
+	ew_ynl_do config-get '{}' | python3 -c '
 import json, sys
 v = json.load(sys.stdin).get(sys.argv[1])
 ok = sys.argv[2] in v if isinstance(v, list) else str(v) == sys.argv[2]
 sys.exit(0 if ok else 1)' "$1" "$2"
-}
-
-refused_with() {
-	if ynl_do "$2" "$3" >"$EW_TMP/refused" 2>&1; then
-		echo "# succeeded: $(cat "$EW_TMP/refused")"
-		return 1
-	fi
-	grep -qE -- "$1" "$EW_TMP/refused" && return 0
-	sed 's/^/# /' "$EW_TMP/refused"
-	return 1
 }
 
 # hold OUT: a live RC QP of job A in RTS, in the background.
@@ -105,7 +67,7 @@ mkdir -p "$CG/ewA"
 ew_check "job A (peers 127.0.0.0/8)" "$CTL" job add ewA cgroup /ewA peer 127.0.0.0/8
 
 # Listen to the events group for the whole test (ynl-listen in argv to find it).
-python3 - "$YNL_DIR" "$SPEC" "$SCHEMA" ynl-listen >"$EW_TMP/ntf" 2>&1 <<'EOF' &
+python3 - "$EW_YNL_DIR" "$EW_YNL_SPEC" "$EW_YNL_SCHEMA" ynl-listen >"$EW_TMP/ntf" 2>&1 <<'EOF' &
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from lib import YnlFamily
@@ -133,7 +95,7 @@ hold "$EW_TMP/hold1"
 ew_check "a live job-A QP in RTS" grep -q connected "$EW_TMP/hold1"
 ew_dmesg_mark
 ew_check "admission required (node still unattested)" \
-	ynl_do config-set '{"admission-required": 1}'
+	ew_ynl_do config-set '{"admission-required": 1}'
 ew_check "the live QP is revoked" ew_wait_for 15 grep -q revoked "$EW_TMP/hold1"
 ew_check "logged: fabric closed, QP revoked as node not admitted" \
 	ew_dmesg_wait "revoked qpn 0x[0-9a-f]+ on $DEV: node not admitted"
@@ -161,15 +123,15 @@ ew_check "the revocation was announced too (revoke-ntf, reason not-admitted)" \
 	grep -q 'revoke-ntf.*"reason": "not-admitted"' "$EW_TMP/ntf"
 
 ew_check "config-set global audit mode, node revoked" \
-	ynl_do config-set '{"admission": "revoked", "mode": "audit"}'
+	ew_ynl_do config-set '{"admission": "revoked", "mode": "audit"}'
 ew_expect_rc 0 "audit mode: the closed gate only reports" connect_rc
-ynl_do config-set '{"admission": "admitted", "mode": "enforce"}' >/dev/null
+ew_ynl_do config-set '{"admission": "admitted", "mode": "enforce"}' >/dev/null
 
 # --- another node revoked ---------------------------------------------------------
 hold "$EW_TMP/hold2"
 ew_check "a live job-A QP to $LOOP" grep -q connected "$EW_TMP/hold2"
 ew_check "node-set revokes $LOOP" \
-	ynl_do node-set "{\"addr\": [\"$LOOP_GID\"], \"admission\": \"revoked\"}"
+	ew_ynl_do node-set "{\"addr\": [\"$LOOP_GID\"], \"admission\": \"revoked\"}"
 ew_check "the live QP to the revoked node is revoked" \
 	ew_wait_for 15 grep -q revoked "$EW_TMP/hold2"
 ew_expect_rc 13 "a connect to the revoked node is refused inside the peer prefix" \
@@ -200,13 +162,13 @@ ew_expect_rc 13 "lapsed: job A's connect is refused" connect_rc
 
 # --- bad requests -------------------------------------------------------------------
 ew_check "a lease without admission admitted is refused" \
-	refused_with "admission-ttl goes with admission admitted" config-set \
+	ew_ynl_refused "admission-ttl goes with admission admitted" config-set \
 	'{"admission": "revoked", "admission-ttl": 5}'
 ew_check "node-set with state unattested is refused" \
-	refused_with "not unattested" node-set \
+	ew_ynl_refused "not unattested" node-set \
 	"{\"addr\": [\"$LOOP_GID\"], \"admission\": \"unattested\"}"
 ew_check "node-set without addresses is refused" \
-	refused_with "at least one addr" node-set '{"admission": "revoked"}'
+	ew_ynl_refused "at least one addr" node-set '{"admission": "revoked"}'
 ew_expect_rc 2 "eastwestctl node revoke of a prefix is a usage error" \
 	"$CTL" node revoke 10.0.0.0/8
 

@@ -23,9 +23,6 @@
 CG=/sys/fs/cgroup
 CTL=$EW_TOP/userspace/eastwestctl
 VERBS=$EW_TOP/selftests/tools/ew_verbs
-YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
-SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
-SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
 PLAIN=10.77.0.1
 PLAIN_PEER=10.77.0.2
 SEC=10.78.0.1
@@ -39,7 +36,7 @@ ew_require_cmd rdma ip python3
 [ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
 [ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
 [ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
-[ -f "$YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $YNL_DIR"
+[ -f "$EW_YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $EW_YNL_DIR"
 
 ew_defer "rmdir $CG/ewM $CG/ewI $CG/ewN $CG/ewZ"
 ew_defer "ip netns del ewp"
@@ -54,33 +51,6 @@ ew_defer "pkill -f 'ew_verbs rc-hold'"
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 
-# ynl_do OP JSON: one request through the kernel's YNL library; prints the
-# reply as JSON (flag sets as sorted lists), or the error and exits 1.
-ynl_do() {
-	python3 - "$YNL_DIR" "$SPEC" "$SCHEMA" "$1" "$2" <<'EOF'
-import json, sys
-sys.path.insert(0, sys.argv[1])
-from lib import YnlFamily, NlError
-ynl = YnlFamily(sys.argv[2], sys.argv[3])
-try:
-    reply = ynl.do(sys.argv[4], json.loads(sys.argv[5]))
-except NlError as e:
-    print("error:", e)
-    sys.exit(1)
-def plain(v):
-    if isinstance(v, set):
-        return sorted(v)
-    if isinstance(v, dict):
-        return {k: plain(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [plain(x) for x in v]
-    if isinstance(v, bytes):
-        return v.hex()
-    return v
-print(json.dumps(plain(reply or {})))
-EOF
-}
-
 # gid_hex IPV4: the IPv4-mapped GID as 32 hex digits.
 gid_hex() {
 	printf '00000000000000000000ffff%02x%02x%02x%02x' $(echo "$1" | tr . ' ')
@@ -89,7 +59,7 @@ gid_hex() {
 # protection DEV GID_INDEX DEST: the path's protection, e.g. "macsec" or
 # "ipsec", comma separated, empty if none.
 protection() {
-	ynl_do path-get "{\"dev-name\": \"$1\", \"port\": 1, \"sgid-index\": $2, \"dgid\": \"$(gid_hex "$3")\"}" |
+	ew_ynl_do path-get "{\"dev-name\": \"$1\", \"port\": 1, \"sgid-index\": $2, \"dgid\": \"$(gid_hex "$3")\"}" |
 		python3 -c '
 import json, sys
 print(",".join(json.load(sys.stdin).get("protection", [])))'
@@ -97,7 +67,7 @@ print(",".join(json.load(sys.stdin).get("protection", [])))'
 
 # dev_gid_field DEV IP FIELD: a field of the GID nest for IP in the dev dump.
 dev_gid_field() {
-	python3 - "$YNL_DIR" "$SPEC" "$SCHEMA" "$1" "$(gid_hex "$2")" "$3" <<'EOF'
+	python3 - "$EW_YNL_DIR" "$EW_YNL_SPEC" "$EW_YNL_SCHEMA" "$1" "$(gid_hex "$2")" "$3" <<'EOF'
 import sys
 sys.path.insert(0, sys.argv[1])
 from lib import YnlFamily
@@ -117,7 +87,7 @@ EOF
 
 # path_field_is DEV IDX DEST FIELD VALUE: a path-get reply field equals VALUE.
 path_field_is() {
-	ynl_do path-get "{\"dev-name\": \"$1\", \"port\": 1, \"sgid-index\": $2, \"dgid\": \"$(gid_hex "$3")\"}" |
+	ew_ynl_do path-get "{\"dev-name\": \"$1\", \"port\": 1, \"sgid-index\": $2, \"dgid\": \"$(gid_hex "$3")\"}" |
 		python3 -c '
 import json, sys
 v = json.load(sys.stdin).get(sys.argv[1])
@@ -125,20 +95,9 @@ sys.exit(0 if str(v) == sys.argv[2] else 1)' "$4" "$5"
 }
 
 config_lists_physical() {
-	ynl_do config-get '{}' | python3 -c '
+	ew_ynl_do config-get '{}' | python3 -c '
 import json, sys
 sys.exit(0 if int(sys.argv[1]) in json.load(sys.stdin).get("physical-ifindex", []) else 1)' "$1"
-}
-
-# refused_with REGEX OP JSON: the request fails with a message matching REGEX.
-refused_with() {
-	if ynl_do "$2" "$3" >"$EW_TMP/refused" 2>&1; then
-		echo "# succeeded: $(cat "$EW_TMP/refused")"
-		return 1
-	fi
-	grep -qE -- "$1" "$EW_TMP/refused" && return 0
-	sed 's/^/# /' "$EW_TMP/refused"
-	return 1
 }
 
 xfrm_protect() {
@@ -259,7 +218,7 @@ ip link set ewsec0 type macsec encrypt on
 
 # --- declared physical fabric ---------------------------------------------------
 ew_check "fabric-set declares the veth a dedicated fabric" \
-	ynl_do fabric-set "{\"ifindex\": $VETHIF, \"physical\": 1}"
+	ew_ynl_do fabric-set "{\"ifindex\": $VETHIF, \"physical\": 1}"
 ew_check "path-get: the plain path is now physical" \
 	test "$(protection ewrxe0 "$P" "$PLAIN_PEER")" = physical
 ew_expect_rc 0 "encrypt any: a declared fabric is enough" \
@@ -267,22 +226,22 @@ ew_expect_rc 0 "encrypt any: a declared fabric is enough" \
 ew_expect_rc 13 "encrypt ipsec: a declared fabric is not IPsec" \
 	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
 ew_check "config-get lists the declared netdev" config_lists_physical "$VETHIF"
-ynl_do fabric-set "{\"ifindex\": $VETHIF, \"physical\": 0}" >/dev/null
+ew_ynl_do fabric-set "{\"ifindex\": $VETHIF, \"physical\": 0}" >/dev/null
 ew_expect_rc 13 "withdrawn: encrypt any is refused again" \
 	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
 
 # --- bad requests --------------------------------------------------------------
 ew_check "fabric-set of a missing ifindex is refused, naming it" \
-	refused_with "no netdev with ifindex 999999" \
+	ew_ynl_refused "no netdev with ifindex 999999" \
 	fabric-set '{"ifindex": 999999, "physical": 1}'
 ew_check "path-get without a destination GID is refused" \
-	refused_with "miss|dgid" \
+	ew_ynl_refused "miss|dgid" \
 	path-get "{\"dev-name\": \"ewrxe0\", \"sgid-index\": $P}"
 ew_check "path-get of an unknown device is refused, naming it" \
-	refused_with "no such RDMA device" \
+	ew_ynl_refused "no such RDMA device" \
 	path-get "{\"dev-name\": \"nosuchdev\", \"sgid-index\": 1, \"dgid\": \"$(gid_hex "$PLAIN_PEER")\"}"
 ew_check "path-get of an empty GID slot is refused" \
-	refused_with "no GID at this index" \
+	ew_ynl_refused "no GID at this index" \
 	path-get "{\"dev-name\": \"ewrxe0\", \"sgid-index\": 200, \"dgid\": \"$(gid_hex "$PLAIN_PEER")\"}"
 
 ew_done
