@@ -30,7 +30,7 @@ KMOD_SRCS := $(wildcard $(TOP)/kmod/*.c $(TOP)/kmod/*.h)
 CHECKPATCH ?= /usr/src/linux-source-6.1/scripts/checkpatch.pl
 
 .PHONY: all module userspace tools clean matrix check checkpatch kunit test \
-	demo bench
+	demo bench install uninstall dkms-source dkms-install dkms-remove deb
 
 all: module userspace
 
@@ -92,6 +92,80 @@ demo:
 # Benchmarks in the VM (ratios side by side, never pass/fail).
 bench:
 	$(TOP)/bench/run
+
+# ----------------------------------------------------------------------------
+# Installation. Integrations (Slurm, OCI) install when they exist.
+
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+LIBDIR ?= $(PREFIX)/lib/eastwest
+DOCDIR ?= $(PREFIX)/share/doc/eastwest
+# Units and udev rules go where systemd looks for packaged ones.
+UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,/etc/systemd/system)
+SYSCONFDIR ?= /etc
+INSTALL ?= install
+INTEGRATIONS := $(wildcard $(TOP)/integrations/*/Makefile)
+UNITS := $(patsubst %.in,%,$(notdir $(wildcard $(TOP)/packaging/systemd/*.in))) \
+	$(notdir $(filter-out %.in,$(wildcard $(TOP)/packaging/systemd/*)))
+SUBST = sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	-e 's|@DOCDIR@|$(DOCDIR)|g' -e 's|/usr/local/sbin/|$(SBINDIR)/|g'
+
+install: userspace
+	$(MAKE) -C $(TOP)/userspace install PREFIX=$(PREFIX) SBINDIR=$(SBINDIR)
+	$(MAKE) -C $(TOP)/userspace/attest install PREFIX=$(PREFIX)
+	@set -e; for m in $(INTEGRATIONS); do \
+		$(MAKE) -C $$(dirname $$m) install PREFIX=$(PREFIX); done
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/eastwest $(DESTDIR)$(SYSCONFDIR)/default
+	$(INSTALL) -m 0755 $(TOP)/packaging/eastwest-service $(DESTDIR)$(LIBDIR)/eastwest-service
+	@set -e; for f in $(wildcard $(TOP)/packaging/systemd/*); do \
+		u=$$(basename $$f .in); \
+		echo "  UNIT $(DESTDIR)$(UNITDIR)/$$u"; \
+		$(SUBST) $$f >$(DESTDIR)$(UNITDIR)/$$u; chmod 0644 $(DESTDIR)$(UNITDIR)/$$u; \
+	done
+	$(INSTALL) -m 0644 $(TOP)/Documentation/*.md $(DESTDIR)$(DOCDIR)/
+	@# Configuration: never overwrite what the operator wrote.
+	@set -e; inst() { [ -e "$$2" ] || $(INSTALL) -m $$3 "$$1" "$$2"; }; \
+		inst $(TOP)/packaging/default/eastwest $(DESTDIR)$(SYSCONFDIR)/default/eastwest 0644; \
+		inst $(TOP)/packaging/policy.json $(DESTDIR)$(SYSCONFDIR)/eastwest/policy.json 0644; \
+		inst $(TOP)/packaging/attest.conf $(DESTDIR)$(SYSCONFDIR)/eastwest/attest.conf.example 0644
+
+uninstall:
+	-$(MAKE) -C $(TOP)/userspace uninstall PREFIX=$(PREFIX) SBINDIR=$(SBINDIR)
+	-$(MAKE) -C $(TOP)/userspace/attest uninstall PREFIX=$(PREFIX)
+	-@for m in $(INTEGRATIONS); do $(MAKE) -C $$(dirname $$m) uninstall PREFIX=$(PREFIX); done
+	rm -f $(DESTDIR)$(LIBDIR)/eastwest-service $(addprefix $(DESTDIR)$(UNITDIR)/,$(UNITS))
+	-rmdir $(DESTDIR)$(LIBDIR)
+	rm -rf $(DESTDIR)$(DOCDIR)
+
+# DKMS: the module's sources (Kbuild, kmod/, uapi/, dkms.conf) in
+# /usr/src/eastwest-VERSION, the tree dkms builds from.
+DKMS_SRC = $(DESTDIR)/usr/src/eastwest-$(EW_VERSION)
+DKMS_FILES := dkms.conf Kbuild $(wildcard kmod/*.c kmod/*.h) uapi/linux/eastwest.h
+dkms-source:
+	$(INSTALL) -d $(DKMS_SRC)/kmod $(DKMS_SRC)/uapi/linux
+	@set -e; cd $(TOP); for f in $(DKMS_FILES); do \
+		$(INSTALL) -m 0644 $$f $(DKMS_SRC)/$$f; done
+	@sed -i 's/^PACKAGE_VERSION=.*/PACKAGE_VERSION="$(EW_VERSION)"/' $(DKMS_SRC)/dkms.conf
+
+# Builds and installs for every kernel with headers (dkms autoinstall only
+# covers the running one, which on a build host may not be a Debian kernel).
+dkms-install: dkms-remove dkms-source
+	dkms add eastwest/$(EW_VERSION)
+	@set -e; for k in $(HEADER_DIRS); do \
+		rel=$${k#/usr/src/linux-headers-}; \
+		dkms build eastwest/$(EW_VERSION) -k $$rel; \
+		dkms install eastwest/$(EW_VERSION) -k $$rel --force; \
+	done
+	dkms status eastwest
+
+dkms-remove:
+	-@dkms status eastwest/$(EW_VERSION) 2>/dev/null | grep -q . && \
+		dkms remove eastwest/$(EW_VERSION) --all; true
+	rm -rf /usr/src/eastwest-$(EW_VERSION)
+
+deb:
+	$(TOP)/packaging/make-deb
 
 clean:
 	rm -rf $(TOP)/build

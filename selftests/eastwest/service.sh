@@ -1,0 +1,116 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 240
+#
+# eastwest.service's program (packaging/eastwest-service; installed as
+# /usr/lib/eastwest/eastwest-service), run the way systemd runs it:
+#   - start in enforce mode closes the fabric before any job exists (admission
+#     required): a job process cannot connect until the node is admitted;
+#   - start applies the static policy; reload re-reads it and keeps the jobs
+#     created at run time (as the Slurm and OCI hooks create them);
+#   - stop saves every job; after a module reload, start restores the static
+#     policy and every saved job whose cgroup still exists, and not the others;
+#   - a broken policy file fails start with nothing applied; bad settings are
+#     usage errors (exit 2).
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CG=/sys/fs/cgroup
+CTL=$EW_TOP/userspace/eastwestctl
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+SVC=$EW_TOP/packaging/eastwest-service
+LOOP=127.0.0.1
+
+ew_require_root
+ew_require_cmd rdma jq
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+
+ew_defer "rmdir $CG/ewsvc-static $CG/ewsvc-dyn $CG/ewsvc-gone"
+ew_defer "rdma link delete $DEV"
+ew_defer "rmmod eastwest"
+
+T=$(mktemp -d)
+ew_defer "rm -rf $T"
+export EW_CTL="$CTL" EW_POLICY="$T/policy.json" EW_STATE="$T/state/state.json"
+export EW_DEFAULTS="$T/default"
+
+# policy PEERS...: the static policy, one job "static" with these peers.
+policy() {
+	peers=$(printf '"%s",' "$@")
+	cat >"$EW_POLICY" <<-END
+	{ "config": { "mode": "enforce", "default_action": "deny" },
+	  "jobs": [ { "name": "static", "cgroups": ["/ewsvc-static"],
+	              "peers": [${peers%,}] } ] }
+	END
+}
+
+svc() { "$SVC" "$@" >>"$T/svc.log" 2>&1; }
+jobs_are() { # NAMES (sorted, space-separated)
+	got=$("$CTL" -j job show | jq -r '[.[].name] | sort | join(" ")')
+	[ "$got" = "$1" ] || { echo "jobs: '$got', expected '$1'" >&2; return 1; }
+}
+peers_of_static() {
+	"$CTL" -j peer show static | jq -r '(if type == "array" then .[0] else . end).peers | sort | join(" ")'
+}
+config_field() { "$CTL" -j config show | jq -r ".$1"; }
+connect_static() { ew_in_cg /ewsvc-static "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11; }
+
+ew_plan 27
+
+mkdir -p "$CG/ewsvc-static" "$CG/ewsvc-dyn" "$CG/ewsvc-gone"
+echo "EW_ADMISSION=attest" >"$EW_DEFAULTS"
+policy 127.0.0.0/8
+
+ew_check "eastwest.ko loads" ew_load
+ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
+IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
+ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
+
+# --- start: closed until admitted ---------------------------------------------
+ew_check "start (EW_ADMISSION=attest, enforce)" svc start
+ew_check "admission required after start" test "$(config_field admission_required)" = true
+ew_check "the static job exists" jobs_are static
+ew_expect_rc 13 "fabric closed: the static job cannot connect before admission" connect_static
+ew_check "admit the node (what eastwest-attest does)" "$CTL" config set admission admitted
+ew_expect_rc 0 "admitted: the static job connects" connect_static
+
+# --- reload keeps run-time jobs -----------------------------------------------
+ew_check "a run-time job (as a Slurm prolog makes it)" \
+	"$CTL" job add dyn cgroup /ewsvc-dyn peer 10.1.0.0/16
+ew_check "and one whose job will end" "$CTL" job add gone cgroup /ewsvc-gone peer 10.2.0.0/16
+policy 127.0.0.0/8 192.0.2.0/24
+ew_check "reload with a changed policy file" svc reload
+ew_check "the static job has the new peers" \
+	test "$(peers_of_static)" = "127.0.0.0/8 192.0.2.0/24"
+ew_check "the run-time jobs are kept by reload" jobs_are "dyn gone static"
+
+# --- stop, module reload, start ------------------------------------------------
+ew_check "stop saves the state" svc stop
+ew_check "state file has the 3 jobs, mode 0600" sh -c \
+	"test \"\$(jq '.jobs | length' '$EW_STATE')\" = 3 && test \"\$(stat -c %a '$EW_STATE')\" = 600"
+ew_check "stop leaves the module loaded (EW_UNLOAD_ON_STOP=no)" ew_module_loaded
+rmdir "$CG/ewsvc-gone"
+ew_check "module unloaded" ew_unload
+ew_check "module loaded again (no jobs)" ew_load
+ew_check "start after the reload" svc start
+ew_check "static and the live run-time job are restored, not the ended one" \
+	jobs_are "dyn static"
+ew_check "the log says why 'gone' was not restored" \
+	grep -q "not restoring job gone: cgroup /ewsvc-gone is gone" "$T/svc.log"
+ew_check "the fabric is closed again after the reload" \
+	test "$(config_field admission_required)" = true
+
+# --- errors ------------------------------------------------------------------
+echo '{ "config": { "mode": "enforce" }, "jobs": [ { "name": "x", "peers": ["300.1.1.1"] } ] }' \
+	>"$EW_POLICY"
+ew_expect_rc 1 "a policy with a bad peer fails reload" "$SVC" reload
+ew_check "and nothing was changed" jobs_are "dyn static"
+echo "EW_ADMISSION=maybe" >"$EW_DEFAULTS"
+ew_expect_rc 2 "a bad EW_ADMISSION is a usage error" "$SVC" start
+ew_expect_rc 2 "an unknown action is a usage error" "$SVC" restart-everything
+
+ew_done
