@@ -50,6 +50,8 @@ module:
 
 userspace:
 	$(MAKE) -C $(TOP)/userspace
+	@set -e; for m in $(wildcard $(TOP)/integrations/*/Makefile); do \
+		$(MAKE) -C $$(dirname $$m); done
 
 # Helpers the VM tests run (verbs calls with exact outcomes).
 tools:
@@ -171,3 +173,5 @@ clean:
 	rm -rf $(TOP)/build
 	-$(MAKE) -C $(TOP)/userspace clean
 	-$(MAKE) -C $(TOP)/selftests/tools clean
+	-@for m in $(wildcard $(TOP)/integrations/*/Makefile); do \
+		$(MAKE) -C $$(dirname $$m) clean; done
