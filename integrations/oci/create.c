@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * createRuntime: the container's init exists, in its cgroup, and has not run
+ * any of the container's code yet. Bind that cgroup to a new job built from
+ * the template the annotation names, or fail, and the runtime does not
+ * start the container.
+ *
+ * One job per container ("oci-" and the id's first 12 characters), not one
+ * shared job per template: the hook stages map one to one onto "job add" and
+ * "job del", so a container's end revokes exactly its own QPs; concurrent
+ * hooks never rewrite a shared job's cgroup list (eastwestctl replaces lists
+ * whole); no job hits the 64-cgroup limit; and "eastwestctl stats" counts
+ * each container apart. See Documentation/containers.md.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "claim.h"
+#include "ctl.h"
+#include "hook.h"
+#include "ops.h"
+#include "state.h"
+#include "template.h"
+
+static int claim_error(const struct ewoci_opts *o, const char *job,
+		       const char *id, int err, const char *owner)
+{
+	if (err == -EEXIST)
+		ewoci_err("job name %s is taken by container %s (ids that share their first %d characters?): container %s not started",
+			  job, owner, EWOCI_ID_CHARS, id);
+	else if (err == -EPERM)
+		ewoci_err("state dir %s is not root's or is writable by others: refusing to use it",
+			  o->state_dir);
+	else
+		ewoci_err("state dir %s: cannot claim %s: %s", o->state_dir, job, strerror(-err));
+	return EWOCI_CLAIM;
+}
+
+int ewoci_create(const struct ewoci_opts *o)
+{
+	struct ewoci_strv words = { 0 }, args = { 0 };
+	char job[64], cg[PATH_MAX], owner[1100];
+	struct ewoci_state st;
+	int ret, status, err;
+	size_t i;
+
+	ret = ewoci_state_read(stdin, &st);
+	if (ret)
+		return ret;
+	/* No annotation: no job. The container is then refused RDMA by default-deny. */
+	if (!st.template)
+		goto out;
+	if (st.pid <= 0) {
+		ewoci_err("container %s: the state has no pid (is this hook run at createRuntime?)", st.id);
+		ret = EWOCI_BAD_STATE;
+		goto out;
+	}
+	ret = ewoci_template_load(o->templates, st.template, &words);
+	if (ret)
+		goto out;
+	ret = ewoci_cgroup_of_pid(st.pid, cg, sizeof(cg));
+	if (!ret)
+		ret = ewoci_cgroup_check_fresh(cg, st.pid);
+	if (ret)
+		goto out;
+
+	ewoci_job_name(st.id, job, sizeof(job));
+	ewoci_strv_add(&args, "job");
+	ewoci_strv_add(&args, "add");
+	ewoci_strv_add(&args, job);
+	ewoci_strv_add(&args, "cgroup");
+	ewoci_strv_add(&args, cg);
+	for (i = 0; i < words.n; i++)
+		ewoci_strv_add(&args, words.v[i]);
+
+	err = ewoci_claim_take(o->state_dir, job, st.id, owner, sizeof(owner));
+	if (err) {
+		ret = claim_error(o, job, st.id, err, owner);
+		goto out;
+	}
+	status = ewoci_ctl_run(args.v, NULL);
+	if (status) {
+		ewoci_claim_drop(o->state_dir, job);
+		ewoci_err("eastwestctl job add %s (template %s, cgroup %s) failed: exit %d, %s: container %s not started",
+			  job, st.template, cg, status, ewoci_ctl_meaning(status), st.id);
+		ret = EWOCI_CTL;
+	}
+out:
+	ewoci_strv_free(&words);
+	ewoci_strv_free(&args);
+	ewoci_state_free(&st);
+	return ret;
+}
+
+/* "check NAME": what createRuntime would run for template NAME. */
+int ewoci_check(const struct ewoci_opts *o, const char *name)
+{
+	struct ewoci_strv words = { 0 };
+	int ret;
+	size_t i;
+
+	ret = ewoci_template_load(o->templates, name, &words);
+	if (!ret) {
+		printf("eastwestctl job add %sID cgroup CGROUP", EWOCI_JOB_PREFIX);
+		for (i = 0; i < words.n; i++)
+			printf(" %s", words.v[i]);
+		printf("\n");
+	}
+	ewoci_strv_free(&words);
+	return ret;
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * poststop: delete the job this container's createRuntime created, which
+ * moves its remaining QPs to the error state, and drop the claim. Runtimes
+ * may run poststop more than once, and also after a failed createRuntime:
+ * without a claim naming this container there is nothing to do.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "claim.h"
+#include "ctl.h"
+#include "hook.h"
+#include "ops.h"
+#include "state.h"
+
+/* Is job @name in the output of "eastwestctl -j job show"? -1: unreadable. */
+static int job_listed(const char *text, const char *name)
+{
+	struct json_object *root, *job, *o;
+	int found = 0;
+	size_t i, n;
+
+	root = json_tokener_parse(text);
+	if (!root || !json_object_is_type(root, json_type_array)) {
+		json_object_put(root);
+		return -1;
+	}
+	n = json_object_array_length(root);
+	for (i = 0; i < n && !found; i++) {
+		job = json_object_array_get_idx(root, i);
+		if (json_object_object_get_ex(job, "name", &o) &&
+		    json_object_is_type(o, json_type_string) &&
+		    !strcmp(json_object_get_string(o), name))
+			found = 1;
+	}
+	json_object_put(root);
+	return found;
+}
+
+static int drop(const struct ewoci_opts *o, const char *job)
+{
+	int err = ewoci_claim_drop(o->state_dir, job);
+
+	if (err) {
+		ewoci_err("cannot remove the claim %s/%s: %s", o->state_dir, job, strerror(-err));
+		return EWOCI_CLAIM;
+	}
+	return EWOCI_OK;
+}
+
+int ewoci_remove(const struct ewoci_opts *o)
+{
+	char *show[] = { "-j", "job", "show", NULL };
+	char *del[] = { "job", "del", NULL, NULL };
+	char job[64], owner[1100], *text = NULL;
+	struct ewoci_state st;
+	int ret, status, err, listed;
+
+	ret = ewoci_state_read(stdin, &st);
+	if (ret)
+		return ret;
+	ewoci_job_name(st.id, job, sizeof(job));
+
+	err = ewoci_claim_owner(o->state_dir, job, owner, sizeof(owner));
+	if (err == -ENOENT)
+		goto out;	/* never created, or removed already */
+	if (err) {
+		ewoci_err("cannot read the claim %s/%s: %s", o->state_dir, job,
+			  err == -EPERM ? "the state dir is not root's or is writable by others" :
+			  strerror(-err));
+		ret = EWOCI_CLAIM;
+		goto out;
+	}
+	if (strcmp(owner, st.id)) {
+		/* The start of this container failed on a name held by another. */
+		ewoci_warn("job %s belongs to container %s, not %s: leaving it", job, owner, st.id);
+		goto out;
+	}
+
+	status = ewoci_ctl_run(show, &text);
+	if (status == EWCTL_NOTAVAIL) {
+		/* Module unloaded: it took every job with it. */
+		ewoci_warn("eastwest is not available: job %s is gone with it", job);
+		ret = drop(o, job);
+		goto out;
+	}
+	listed = status ? -1 : job_listed(text, job);
+	if (listed < 0) {
+		ewoci_err("cannot list the jobs (eastwestctl exit %d, %s): job %s of container %s kept",
+			  status, status ? ewoci_ctl_meaning(status) : "unreadable output", job, st.id);
+		ret = EWOCI_CTL;
+		goto out;
+	}
+	if (listed) {
+		del[2] = job;
+		status = ewoci_ctl_run(del, NULL);
+		if (status) {
+			ewoci_err("eastwestctl job del %s failed: exit %d, %s: claim kept, run poststop again",
+				  job, status, ewoci_ctl_meaning(status));
+			ret = EWOCI_CTL;
+			goto out;
+		}
+	}
+	ret = drop(o, job);
+out:
+	free(text);
+	ewoci_state_free(&st);
+	return ret;
+}

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A template is DIR/NAME.json: a JSON object with the keys of a job in a
+ * policy file (Documentation/policy.schema.json) except those the hook sets
+ * itself for each container ("name", "id", "cgroups"):
+ *
+ *   {"peers": ["10.100.0.0/24"], "netdevs": [{"vlan": 100}], "qkey": 4660,
+ *    "encrypt": "macsec", "mode": "enforce", "pkeys": ["0x8001"]}
+ *
+ * It becomes the attribute words of "eastwestctl job add" (peer ADDR vlan 100
+ * ...). The structure and types are checked here, so that a mistake names
+ * the template; the values (addresses, ranges) are checked by eastwestctl,
+ * which refuses the whole job if one is wrong.
+ *
+ * Whoever can write a template decides what containers selecting it may
+ * reach, so the file and its directory must be the administrator's: owned by
+ * root (or the user running the hook), writable by nobody else, a regular
+ * file and not a symbolic link.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "template.h"
+
+static int bad(char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/**
+ * ewoci_template_name_check() - is this a template name (a file name, not a path)
+ * @name: the annotation's value
+ * @why: what is wrong, on failure
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ewoci_template_name_check(const char *name, const char **why)
+{
+	size_t n = strlen(name), i;
+
+	if (!n) {
+		*why = "the name is empty";
+		return -EINVAL;
+	}
+	if (n > EWOCI_TEMPLATE_NAME_MAX) {
+		*why = "the name is longer than 64 characters";
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			     (c >= '0' && c <= '9');
+
+		/* The first character alone rules out ".", ".." and "-x". */
+		if (!alnum && (i == 0 || (c != '_' && c != '.' && c != '-'))) {
+			*why = "the name must be [A-Za-z0-9][A-Za-z0-9_.-]*";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static const char *const modes[] = { "enforce", "audit", NULL };
+static const char *const encrypts[] = { "none", "any", "macsec", "ipsec", NULL };
+
+static bool in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+/* A string value that is safe to pass on as one word: printable, no blanks. */
+static bool word_ok(struct json_object *o, size_t max)
+{
+	const char *s, *c;
+
+	if (!json_object_is_type(o, json_type_string))
+		return false;
+	s = json_object_get_string(o);
+	if (!*s || strlen(s) > max)
+		return false;
+	for (c = s; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return false;
+	return true;
+}
+
+static int enum_key(struct json_object *o, const char *key,
+		    const char *const *list, struct ewoci_strv *words,
+		    char *why, size_t len)
+{
+	char names[64];
+	size_t n = 0, i;
+
+	if (!json_object_is_type(o, json_type_string) ||
+	    !in_list(json_object_get_string(o), list)) {
+		names[0] = '\0';
+		for (i = 0; list[i] && n < sizeof(names); i++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
+					      i ? ", " : "", list[i]);
+		return bad(why, len, "\"%s\" must be one of %s", key, names);
+	}
+	ewoci_strv_add(words, key);
+	ewoci_strv_add(words, json_object_get_string(o));
+	return 0;
+}
+
+static int qkey_key(struct json_object *o, struct ewoci_strv *words,
+		    char *why, size_t len)
+{
+	int64_t v;
+
+	if (json_object_is_type(o, json_type_int)) {
+		v = json_object_get_int64(o);
+		if (v < 0 || v > 0x7fffffff)
+			return bad(why, len, "\"qkey\" must be 0..2147483647 (bit 31 is privileged)");
+		ewoci_strv_add(words, "qkey");
+		ewoci_strv_addf(words, "%lld", (long long)v);
+		return 0;
+	}
+	if (!word_ok(o, 16))
+		return bad(why, len, "\"qkey\" must be a number, a \"0x\" string or \"auto\"");
+	ewoci_strv_add(words, "qkey");
+	ewoci_strv_add(words, json_object_get_string(o));
+	return 0;
+}
+
+static int peers_key(struct json_object *o, struct ewoci_strv *words,
+		     char *why, size_t len)
+{
+	size_t i, n;
+
+	if (!json_object_is_type(o, json_type_array))
+		return bad(why, len, "\"peers\" must be an array of strings");
+	n = json_object_array_length(o);
+	for (i = 0; i < n; i++) {
+		if (!word_ok(json_object_array_get_idx(o, i), 64))
+			return bad(why, len, "\"peers\"[%zu] must be an address, a prefix or \"lid:N\"", i);
+		ewoci_strv_add(words, "peer");
+		ewoci_strv_add(words, json_object_get_string(json_object_array_get_idx(o, i)));
+	}
+	return 0;
+}
+
+static int netdev_entry(struct json_object *e, size_t i, struct ewoci_strv *words,
+			char *why, size_t len)
+{
+	struct json_object *v;
+
+	if (!json_object_is_type(e, json_type_object) || json_object_object_length(e) != 1)
+		return bad(why, len, "\"netdevs\"[%zu] must be an object with one key", i);
+	if (json_object_object_get_ex(e, "ifname", &v)) {
+		if (!word_ok(v, 15))
+			return bad(why, len, "\"netdevs\"[%zu].ifname must be an interface name", i);
+		ewoci_strv_add(words, "netdev");
+		ewoci_strv_add(words, json_object_get_string(v));
+	} else if (json_object_object_get_ex(e, "vrf", &v)) {
+		/* Interface indexes differ from node to node: names only. */
+		if (!word_ok(v, 15))
+			return bad(why, len, "\"netdevs\"[%zu].vrf must be an interface name", i);
+		ewoci_strv_add(words, "vrf");
+		ewoci_strv_add(words, json_object_get_string(v));
+	} else if (json_object_object_get_ex(e, "vlan", &v)) {
+		if (!json_object_is_type(v, json_type_int) ||
+		    json_object_get_int64(v) < 1 || json_object_get_int64(v) > 4094)
+			return bad(why, len, "\"netdevs\"[%zu].vlan must be 1..4094", i);
+		ewoci_strv_add(words, "vlan");
+		ewoci_strv_addf(words, "%lld", (long long)json_object_get_int64(v));
+	} else if (json_object_object_get_ex(e, "ifindex", &v)) {
+		return bad(why, len, "\"netdevs\"[%zu]: ifindex is not allowed in a template (it differs between nodes): use ifname", i);
+	} else {
+		return bad(why, len, "\"netdevs\"[%zu] must have ifname, vlan or vrf", i);
+	}
+	return 0;
+}
+
+static int netdevs_key(struct json_object *o, struct ewoci_strv *words,
+		       char *why, size_t len)
+{
+	size_t i, n;
+	int ret;
+
+	if (!json_object_is_type(o, json_type_array))
+		return bad(why, len, "\"netdevs\" must be an array of objects");
+	n = json_object_array_length(o);
+	for (i = 0; i < n; i++) {
+		ret = netdev_entry(json_object_array_get_idx(o, i), i, words, why, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int pkeys_key(struct json_object *o, struct ewoci_strv *words,
+		     char *why, size_t len)
+{
+	struct json_object *e;
+	size_t i, n;
+	int64_t v;
+
+	if (!json_object_is_type(o, json_type_array))
+		return bad(why, len, "\"pkeys\" must be an array");
+	n = json_object_array_length(o);
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(o, i);
+		if (json_object_is_type(e, json_type_int)) {
+			v = json_object_get_int64(e);
+			if (v < 1 || v > 0xffff)
+				return bad(why, len, "\"pkeys\"[%zu] must be 1..65535", i);
+			ewoci_strv_add(words, "pkey");
+			ewoci_strv_addf(words, "0x%04llx", (long long)v);
+		} else if (word_ok(e, 16)) {
+			ewoci_strv_add(words, "pkey");
+			ewoci_strv_add(words, json_object_get_string(e));
+		} else {
+			return bad(why, len, "\"pkeys\"[%zu] must be a P_Key (\"0x8001\" or a number)", i);
+		}
+	}
+	return 0;
+}
+
+/* Keys of a policy job that a template must not have: the hook sets them. */
+static const char *const per_container[] = { "name", "id", "cgroups", NULL };
+/* Keys that are only notes for people. */
+static const char *const notes[] = { "$schema", "description", NULL };
+/* Every other key a template may have, in the order their words are emitted. */
+static const char *const attributes[] = {
+	"mode", "encrypt", "qkey", "peers", "netdevs", "pkeys", NULL
+};
+
+/**
+ * ewoci_template_words() - the "eastwestctl job add" attribute words of a template
+ * @text: the template's JSON text
+ * @len: its length
+ * @words: the words are appended here
+ * @why: what is wrong, on failure
+ * @whylen: size of @why
+ *
+ * Return: 0, or -EINVAL with @why set (words may have been appended).
+ */
+int ewoci_template_words(const char *text, size_t len, struct ewoci_strv *words,
+			 char *why, size_t whylen)
+{
+	struct json_tokener *tok;
+	struct json_object *root, *o;
+	size_t k;
+	int ret;
+
+	tok = json_tokener_new();
+	if (!tok)
+		return bad(why, whylen, "out of memory");
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	if (!root || (json_tokener_get_parse_end(tok) < len &&
+		      strspn(text + json_tokener_get_parse_end(tok), " \t\r\n") !=
+		      len - json_tokener_get_parse_end(tok))) {
+		ret = bad(why, whylen, "not one JSON object: %s",
+			  root ? "text after the object" :
+			  json_tokener_error_desc(json_tokener_get_error(tok)));
+		goto out;
+	}
+	if (!json_object_is_type(root, json_type_object)) {
+		ret = bad(why, whylen, "not a JSON object");
+		goto out;
+	}
+
+	json_object_object_foreach(root, key, val) {
+		(void)val;
+		if (in_list(key, per_container)) {
+			ret = bad(why, whylen, "\"%s\" is set for each container by the hook, not by a template", key);
+			goto out;
+		}
+		if (!in_list(key, notes) && !in_list(key, attributes)) {
+			ret = bad(why, whylen, "unknown key \"%.40s\"", key);
+			goto out;
+		}
+	}
+
+	for (k = 0; attributes[k]; k++) {
+		if (!json_object_object_get_ex(root, attributes[k], &o))
+			continue;
+		if (!strcmp(attributes[k], "mode"))
+			ret = enum_key(o, "mode", modes, words, why, whylen);
+		else if (!strcmp(attributes[k], "encrypt"))
+			ret = enum_key(o, "encrypt", encrypts, words, why, whylen);
+		else if (!strcmp(attributes[k], "qkey"))
+			ret = qkey_key(o, words, why, whylen);
+		else if (!strcmp(attributes[k], "peers"))
+			ret = peers_key(o, words, why, whylen);
+		else if (!strcmp(attributes[k], "netdevs"))
+			ret = netdevs_key(o, words, why, whylen);
+		else
+			ret = pkeys_key(o, words, why, whylen);
+		if (ret)
+			goto out;
+	}
+	ret = 0;
+out:
+	json_object_put(root);
+	json_tokener_free(tok);
+	return ret;
+}
+
+/* Owned by root or by us, and nobody else may write to it. */
+static const char *trust_problem(const struct stat *st)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return "is not owned by root";
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return "is writable by group or others";
+	return NULL;
+}
+
+static int read_all(int fd, char **text, size_t *len)
+{
+	size_t n = 0;
+	ssize_t r;
+	char *buf;
+
+	buf = ewoci_malloc(EWOCI_TEMPLATE_MAX + 1);
+	while ((r = read(fd, buf + n, EWOCI_TEMPLATE_MAX + 1 - n)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			r = errno;
+			free(buf);
+			return r ? -(int)r : -EIO;
+		}
+		n += (size_t)r;
+		if (n > EWOCI_TEMPLATE_MAX) {
+			free(buf);
+			return -EFBIG;
+		}
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/**
+ * ewoci_template_load() - read, check and translate template @name of @dir
+ * @dir: the template directory
+ * @name: the template's name (the annotation's value)
+ * @words: the attribute words are appended here
+ *
+ * Return: EWOCI_OK, or EWOCI_BAD_TEMPLATE with the reason printed.
+ */
+int ewoci_template_load(const char *dir, const char *name, struct ewoci_strv *words)
+{
+	const char *why, *problem;
+	char path[4096], msg[256];
+	char *text = NULL;
+	struct stat st;
+	size_t len = 0;
+	int fd, ret;
+
+	if (ewoci_template_name_check(name, &why)) {
+		ewoci_err("annotation %s=\"%.64s\": %s", EWOCI_ANNOTATION, name, why);
+		return EWOCI_BAD_TEMPLATE;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		ewoci_err("template %s: no template directory %s", name, dir);
+		return EWOCI_BAD_TEMPLATE;
+	}
+	problem = trust_problem(&st);
+	if (problem) {
+		ewoci_err("template %s: directory %s %s: refusing its templates", name, dir, problem);
+		return EWOCI_BAD_TEMPLATE;
+	}
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s.json", dir, name) >= sizeof(path)) {
+		ewoci_err("template %s: path too long", name);
+		return EWOCI_BAD_TEMPLATE;
+	}
+	/* O_NONBLOCK: a FIFO planted here must not hang the container start. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			ewoci_err("no template %s (no file %s)", name, path);
+		else if (errno == ELOOP)
+			ewoci_err("template %s: %s is a symbolic link", name, path);
+		else
+			ewoci_err("template %s: cannot open %s: %s", name, path, strerror(errno));
+		return EWOCI_BAD_TEMPLATE;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		ewoci_err("template %s: %s is not a regular file", name, path);
+		close(fd);
+		return EWOCI_BAD_TEMPLATE;
+	}
+	problem = trust_problem(&st);
+	if (problem) {
+		ewoci_err("template %s: %s %s: refusing it", name, path, problem);
+		close(fd);
+		return EWOCI_BAD_TEMPLATE;
+	}
+	ret = read_all(fd, &text, &len);
+	close(fd);
+	if (ret) {
+		ewoci_err("template %s: cannot read %s: %s", name, path,
+			  ret == -EFBIG ? "larger than 1 MiB" : strerror(-ret));
+		return EWOCI_BAD_TEMPLATE;
+	}
+	ret = ewoci_template_words(text, len, words, msg, sizeof(msg));
+	free(text);
+	if (ret) {
+		ewoci_err("template %s (%s): %s", name, path, msg);
+		return EWOCI_BAD_TEMPLATE;
+	}
+	return EWOCI_OK;
+}

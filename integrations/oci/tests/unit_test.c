@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of oci-hook's pure parts: the OCI state, job names, template
+ * names and contents, /proc/PID/cgroup, claims, and the trust checks on
+ * template files (in a temporary directory).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cgroup.h"
+#include "claim.h"
+#include "hook.h"
+#include "state.h"
+#include "template.h"
+
+static int parse_state(const char *text, struct ewoci_state *st, char *why)
+{
+	return ewoci_state_parse(text, strlen(text), st, why, 160);
+}
+
+static void test_state_create(void **unused)
+{
+	struct ewoci_state st;
+	char why[160];
+
+	(void)unused;
+	assert_int_equal(parse_state(
+		"{\"ociVersion\":\"1.0.2-dev\",\"id\":\"c1\",\"status\":\"creating\","
+		"\"pid\":229,\"bundle\":\"/b\",\"annotations\":{\"eastwest.io/job\":\"tmpl1\","
+		"\"other\":\"x\"}}\n", &st, why), 0);
+	assert_string_equal(st.id, "c1");
+	assert_int_equal(st.pid, 229);
+	assert_string_equal(st.template, "tmpl1");
+	ewoci_state_free(&st);
+}
+
+static void test_state_poststop(void **unused)
+{
+	struct ewoci_state st;
+	char why[160];
+
+	(void)unused;
+	/* runc's poststop state: no pid; no annotations at all is fine too. */
+	assert_int_equal(parse_state("{\"id\":\"abc_1.2+3-4\",\"status\":\"stopped\"}", &st, why), 0);
+	assert_string_equal(st.id, "abc_1.2+3-4");
+	assert_int_equal(st.pid, 0);
+	assert_null(st.template);
+	ewoci_state_free(&st);
+}
+
+static void test_state_bad(void **unused)
+{
+	static const char *const bad[] = {
+		"",
+		"not json",
+		"{\"id\":\"c1\"",
+		"[\"id\"]",
+		"{\"id\":\"c1\"} trailing",
+		"{\"pid\":1}",
+		"{\"id\":7}",
+		"{\"id\":\"\"}",
+		"{\"id\":\"..\"}",
+		"{\"id\":\"a/b\"}",
+		"{\"id\":\"a b\"}",
+		"{\"id\":\"c1\",\"pid\":-1}",
+		"{\"id\":\"c1\",\"pid\":\"12\"}",
+		"{\"id\":\"c1\",\"pid\":12345678901}",
+		"{\"id\":\"c1\",\"annotations\":[]}",
+		"{\"id\":\"c1\",\"annotations\":{\"eastwest.io/job\":1}}",
+		NULL,
+	};
+	struct ewoci_state st;
+	char why[160];
+	size_t i;
+
+	(void)unused;
+	for (i = 0; bad[i]; i++) {
+		why[0] = '\0';
+		if (parse_state(bad[i], &st, why) != -EINVAL)
+			fail_msg("state accepted: %s", bad[i]);
+		assert_true(why[0] != '\0');
+		assert_null(st.id);
+	}
+}
+
+static void test_job_name(void **unused)
+{
+	char name[64];
+
+	(void)unused;
+	assert_int_equal(ewoci_job_name("c1", name, sizeof(name)), 0);
+	assert_string_equal(name, "oci-c1");
+	assert_int_equal(ewoci_job_name(
+		"3f4e1c2a9b8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f",
+		name, sizeof(name)), 0);
+	assert_string_equal(name, "oci-3f4e1c2a9b8d");
+	assert_int_equal(ewoci_job_name("c1", name, 4), -ENOSPC);
+}
+
+static void test_template_names(void **unused)
+{
+	static const char *const good[] = { "a", "team-a", "A_1.v2", "0", NULL };
+	static const char *const bad[] = {
+		"", ".", "..", ".hidden", "-x", "_x", "a/b", "../x", "a b", "a\nb",
+		"x12345678901234567890123456789012345678901234567890123456789012345",
+		NULL,
+	};
+	const char *why;
+	size_t i;
+
+	(void)unused;
+	for (i = 0; good[i]; i++)
+		assert_int_equal(ewoci_template_name_check(good[i], &why), 0);
+	for (i = 0; bad[i]; i++)
+		if (!ewoci_template_name_check(bad[i], &why))
+			fail_msg("template name accepted: \"%s\"", bad[i]);
+}
+
+/* The words of a template as one string, or "ERR: why". */
+static char *words_of(const char *text)
+{
+	struct ewoci_strv w = { 0 };
+	char why[256], *out;
+	size_t i, n = 0;
+
+	if (ewoci_template_words(text, strlen(text), &w, why, sizeof(why))) {
+		ewoci_strv_free(&w);
+		if (asprintf(&out, "ERR: %s", why) < 0)
+			abort();
+		return out;
+	}
+	out = calloc(1, 4096);
+	for (i = 0; i < w.n; i++)
+		n += (size_t)snprintf(out + n, 4096 - n, "%s%s", i ? " " : "", w.v[i]);
+	ewoci_strv_free(&w);
+	return out;
+}
+
+static void expect_words(const char *text, const char *want)
+{
+	char *got = words_of(text);
+
+	if (strcmp(got, want))
+		fail_msg("template %s\n  gave: %s\n  want: %s", text, got, want);
+	free(got);
+}
+
+static void expect_refused(const char *text, const char *reason)
+{
+	char *got = words_of(text);
+
+	if (strncmp(got, "ERR: ", 5) || !strstr(got, reason))
+		fail_msg("template %s\n  gave: %s\n  want an error with: %s", text, got, reason);
+	free(got);
+}
+
+static void test_template_words(void **unused)
+{
+	(void)unused;
+	expect_words("{}", "");
+	/* Words come in a fixed order, whatever the key order. */
+	expect_words("{\"$schema\":\"x\",\"description\":\"team A\","
+		     "\"pkeys\":[\"0x8001\",32770],\"netdevs\":[{\"vlan\":100},"
+		     "{\"ifname\":\"ens1f0.100\"},{\"vrf\":\"vrf-a\"}],"
+		     "\"peers\":[\"10.100.0.0/24\",\"lid:17\",\"2001:db8::/48\"],"
+		     "\"qkey\":4660,\"encrypt\":\"macsec\",\"mode\":\"audit\"}",
+		     "mode audit encrypt macsec qkey 4660 peer 10.100.0.0/24 peer lid:17 "
+		     "peer 2001:db8::/48 vlan 100 netdev ens1f0.100 vrf vrf-a "
+		     "pkey 0x8001 pkey 0x8002");
+	expect_words("{\"qkey\":\"auto\"}", "qkey auto");
+	expect_words("{\"qkey\":\"0x1234\"}", "qkey 0x1234");
+	expect_words("{\"peers\":[]}", "");
+}
+
+static void test_template_refused(void **unused)
+{
+	(void)unused;
+	/* What a container's job is bound to is the hook's business, not the template's. */
+	expect_refused("{\"cgroups\":[\"/\"]}", "set for each container");
+	expect_refused("{\"name\":\"x\"}", "set for each container");
+	expect_refused("{\"id\":3}", "set for each container");
+	expect_refused("{\"peer\":[\"10.0.0.1\"]}", "unknown key \"peer\"");
+	expect_refused("{\"qp_count\":0}", "unknown key");
+	expect_refused("[]", "not a JSON object");
+	expect_refused("{} {}", "text after");
+	expect_refused("{", "not one JSON object");
+	expect_refused("{\"mode\":\"permissive\"}", "\"mode\" must be one of enforce, audit");
+	expect_refused("{\"encrypt\":true}", "\"encrypt\" must be one of");
+	expect_refused("{\"qkey\":-1}", "\"qkey\"");
+	expect_refused("{\"qkey\":2147483648}", "\"qkey\"");
+	expect_refused("{\"qkey\":\"1 2\"}", "\"qkey\"");
+	expect_refused("{\"peers\":\"10.0.0.1\"}", "\"peers\" must be an array");
+	expect_refused("{\"peers\":[\"10.0.0.1 cgroup /\"]}", "\"peers\"[0]");
+	expect_refused("{\"peers\":[\"\"]}", "\"peers\"[0]");
+	expect_refused("{\"peers\":[\"10.0.0.1\",5]}", "\"peers\"[1]");
+	expect_refused("{\"netdevs\":[{\"ifindex\":3}]}", "ifindex is not allowed");
+	expect_refused("{\"netdevs\":[{\"vlan\":0}]}", "vlan must be 1..4094");
+	expect_refused("{\"netdevs\":[{\"vlan\":4095}]}", "vlan must be 1..4094");
+	expect_refused("{\"netdevs\":[{\"vrf\":7}]}", "vrf must be an interface name");
+	expect_refused("{\"netdevs\":[{\"ifname\":\"a-name-longer-than-15\"}]}", "ifname");
+	expect_refused("{\"netdevs\":[{\"vlan\":1,\"ifname\":\"x\"}]}", "one key");
+	expect_refused("{\"netdevs\":[{\"mtu\":1}]}", "ifname, vlan or vrf");
+	expect_refused("{\"pkeys\":[0]}", "\"pkeys\"[0] must be 1..65535");
+	expect_refused("{\"pkeys\":[{}]}", "\"pkeys\"[0]");
+}
+
+static void test_cgroup_parse(void **unused)
+{
+	char out[256];
+	const char *why;
+
+	(void)unused;
+	assert_int_equal(ewoci_cgroup_parse("0::/ewoci/c1\n", out, sizeof(out), &why), 0);
+	assert_string_equal(out, "/ewoci/c1");
+	/* Hybrid hierarchy: v1 lines around the v2 one. */
+	assert_int_equal(ewoci_cgroup_parse(
+		"12:pids:/kubepods/x\n1:name=systemd:/kubepods/x\n"
+		"0::/kubepods.slice/kubepods-pod1.slice/crio-abc.scope\n",
+		out, sizeof(out), &why), 0);
+	assert_string_equal(out, "/kubepods.slice/kubepods-pod1.slice/crio-abc.scope");
+	assert_int_equal(ewoci_cgroup_parse("0::/a b/c", out, sizeof(out), &why), 0);
+	assert_string_equal(out, "/a b/c");
+	assert_int_equal(ewoci_cgroup_parse("0::/\n", out, sizeof(out), &why), -EINVAL);
+	assert_non_null(strstr(why, "root cgroup"));
+	assert_int_equal(ewoci_cgroup_parse("1:cpu:/x\n", out, sizeof(out), &why), -ENOENT);
+	assert_int_equal(ewoci_cgroup_parse("", out, sizeof(out), &why), -ENOENT);
+	assert_int_equal(ewoci_cgroup_parse("0::x\n", out, sizeof(out), &why), -EINVAL);
+	assert_int_equal(ewoci_cgroup_parse("0::/abcdef\n", out, 4, &why), -EINVAL);
+}
+
+static char tmpdir[64];
+
+static int make_tmpdir(void **unused)
+{
+	(void)unused;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ewoci-test.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	return chmod(tmpdir, 0755);
+}
+
+static int remove_tmpdir(void **unused)
+{
+	char cmd[128];
+
+	(void)unused;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) ? -1 : 0;
+}
+
+static void test_claims(void **unused)
+{
+	char dir[128], owner[64];
+
+	(void)unused;
+	snprintf(dir, sizeof(dir), "%s/state/oci", tmpdir);
+	assert_int_equal(ewoci_claim_owner(dir, "oci-c1", owner, sizeof(owner)), -ENOENT);
+	assert_int_equal(ewoci_claim_take(dir, "oci-c1", "c1", owner, sizeof(owner)), 0);
+	assert_int_equal(ewoci_claim_owner(dir, "oci-c1", owner, sizeof(owner)), 0);
+	assert_string_equal(owner, "c1");
+	/* The same name for another container: refused, and the holder named. */
+	assert_int_equal(ewoci_claim_take(dir, "oci-c1", "c1x", owner, sizeof(owner)), -EEXIST);
+	assert_string_equal(owner, "c1");
+	assert_int_equal(ewoci_claim_drop(dir, "oci-c1"), 0);
+	assert_int_equal(ewoci_claim_drop(dir, "oci-c1"), 0);
+	assert_int_equal(ewoci_claim_owner(dir, "oci-c1", owner, sizeof(owner)), -ENOENT);
+	/* A state dir others can write to is not trusted. */
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(ewoci_claim_take(dir, "oci-c2", "c2", owner, sizeof(owner)), -EPERM);
+	assert_int_equal(ewoci_claim_owner(dir, "oci-c2", owner, sizeof(owner)), -EPERM);
+	assert_int_equal(chmod(dir, 0700), 0);
+}
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void test_template_files(void **unused)
+{
+	struct ewoci_strv w = { 0 };
+	char dir[128], path[192], link[192];
+
+	(void)unused;
+	snprintf(dir, sizeof(dir), "%s/templates", tmpdir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/good.json", dir);
+	write_file(path, "{\"peers\":[\"10.0.0.0/8\"]}\n", 0644);
+	assert_int_equal(ewoci_template_load(dir, "good", &w), EWOCI_OK);
+	assert_int_equal(w.n, 2);
+	assert_string_equal(w.v[0], "peer");
+	assert_string_equal(w.v[1], "10.0.0.0/8");
+	ewoci_strv_free(&w);
+
+	assert_int_equal(ewoci_template_load(dir, "missing", &w), EWOCI_BAD_TEMPLATE);
+	assert_int_equal(ewoci_template_load(dir, "../templates/good", &w), EWOCI_BAD_TEMPLATE);
+
+	snprintf(path, sizeof(path), "%s/open.json", dir);
+	write_file(path, "{}", 0666);
+	assert_int_equal(ewoci_template_load(dir, "open", &w), EWOCI_BAD_TEMPLATE);
+	chmod(path, 0664);
+	assert_int_equal(ewoci_template_load(dir, "open", &w), EWOCI_BAD_TEMPLATE);
+	chmod(path, 0640);
+	assert_int_equal(ewoci_template_load(dir, "open", &w), EWOCI_OK);
+
+	snprintf(link, sizeof(link), "%s/link.json", dir);
+	snprintf(path, sizeof(path), "%s/good.json", dir);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(ewoci_template_load(dir, "link", &w), EWOCI_BAD_TEMPLATE);
+
+	snprintf(path, sizeof(path), "%s/fifo.json", dir);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(ewoci_template_load(dir, "fifo", &w), EWOCI_BAD_TEMPLATE);
+
+	snprintf(path, sizeof(path), "%s/bad.json", dir);
+	write_file(path, "{\"cgroups\":[\"/\"]}", 0644);
+	assert_int_equal(ewoci_template_load(dir, "bad", &w), EWOCI_BAD_TEMPLATE);
+
+	/* A directory others can write to: someone could swap the files. */
+	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(ewoci_template_load(dir, "good", &w), EWOCI_BAD_TEMPLATE);
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(ewoci_template_load(dir, "nodir/x", &w), EWOCI_BAD_TEMPLATE);
+	assert_int_equal(ewoci_template_load("/nonexistent-ewoci", "good", &w), EWOCI_BAD_TEMPLATE);
+	ewoci_strv_free(&w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_state_create),
+		cmocka_unit_test(test_state_poststop),
+		cmocka_unit_test(test_state_bad),
+		cmocka_unit_test(test_job_name),
+		cmocka_unit_test(test_template_names),
+		cmocka_unit_test(test_template_words),
+		cmocka_unit_test(test_template_refused),
+		cmocka_unit_test(test_cgroup_parse),
+		cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_template_files),
+	};
+
+	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+}

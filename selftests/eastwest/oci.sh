@@ -1,0 +1,297 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 300
+#
+# The OCI runtime hook (integrations/oci/oci-hook) with Debian's real runc:
+# containers run from a bind mount of the root, with the uverbs and rdma_cm
+# device nodes, on one soft-RoCE device on lo (loopback). The hook runs at
+# createRuntime and poststop, as CRI-O's hooks.d or containerd's NRI
+# hook-injector would configure it.
+#
+# - Two containers whose annotation eastwest.io/job names template team-a
+#   each get a job of their own, bound to their cgroup with the template's
+#   peers, and connect to each other over RC with verified data; when they
+#   stop, their jobs and claims are gone.
+# - A container without the annotation is in no job: refused (default-deny).
+# - A template's peers are all a container gets: one whose template does not
+#   list the destination is refused.
+# - A container naming an unknown template, or configured into a cgroup
+#   shared with another process, is not started. (Unsafe templates and the
+#   other refusals are covered by make -C integrations/oci check.)
+# - Two containers whose job names collide: the second is not started and
+#   its poststop leaves the first one's job alone.
+# - poststop run again is a no-op.
+# - With the module unloaded the hook fails and runc does not start the
+#   container.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+LOOP=127.0.0.1
+CG=/sys/fs/cgroup
+CTL=$EW_TOP/userspace/eastwestctl
+HOOK=$EW_TOP/integrations/oci/oci-hook
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+W=/run/ew-oci
+TPL=$W/templates
+STATE=$W/state
+ROOTFS=$W/rootfs
+RUNC_ROOT=$W/runc
+# The containers' cgroups are /ewoci/<container id>.
+CGP=/ewoci
+
+ew_require_root
+ew_require_cmd runc jq rdma ibv_rc_pingpong
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$HOOK" ] || ew_skip "oci-hook is not built (make -C integrations/oci)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+
+ew_defer "rm -rf $W"
+ew_defer "rmdir $CG$CGP/* $CG$CGP"
+ew_defer "umount $ROOTFS"
+ew_defer "rmmod eastwest"
+ew_defer "rdma link delete $DEV"
+ew_defer "kill \$SLEEPER"
+ew_defer "for c in \$(runc --root $RUNC_ROOT list -q); do runc --root $RUNC_ROOT delete -f \$c; done"
+
+ew_plan 29
+
+# ----------------------------------------------------------------------------
+# Helpers
+
+T0=$(date +%s)
+# took WHAT: a diagnostic line with the seconds since the test started.
+took() {
+	ew_diag "[$(($(date +%s) - T0)) s] $*"
+}
+
+# runc_run ID: run container ID's bundle in the foreground; its output (and
+# runc's) goes to $W/out.ID; returns runc's exit status (the container's, or
+# 1 if runc failed to start it).
+runc_run() {
+	runc --root "$RUNC_ROOT" run -b "$W/bundles/$1" "$1" >"$W/out.$1" 2>&1
+	_rc=$?
+	echo "[$(($(date +%s) - T0)) s] runc run $1: exit $_rc" >>"$W/times"
+	return "$_rc"
+}
+
+# run_show ID: runc_run, then show the output (for ew_expect_rc).
+run_show() {
+	runc_run "$1"
+	_rc=$?
+	cat "$W/out.$1"
+	return "$_rc"
+}
+
+# bundle ID TEMPLATE|- ARGS_JSON [CGROUP]: write container ID's config.json:
+# the template named in the annotation (- for none), the process, and its
+# cgroup (default $CGP/ID).
+bundle() {
+	mkdir -p "$W/bundles/$1"
+	jq --arg root "$ROOTFS" --arg cg "${4:-$CGP/$1}" --arg tmpl "$2" \
+		--argjson args "$3" --argjson devs "$DEVS" --arg hook "$HOOK" \
+		--arg tpl "$TPL" --arg state "$STATE" --arg ctl "$CTL" '
+	.root = {path: $root, readonly: true}
+	| .process.terminal = false
+	| .process.args = $args
+	| .process.capabilities |= with_entries(.value += ["CAP_IPC_LOCK"])
+	| .linux.cgroupsPath = $cg
+	| .linux.namespaces |= map(select(.type != "network"))
+	| .linux.devices = $devs.nodes
+	| .linux.resources.devices += $devs.rules
+	| .annotations = (if $tmpl == "-" then {} else {"eastwest.io/job": $tmpl} end)
+	| .hooks = {
+		createRuntime: [{path: $hook, timeout: 60, env: ["EW_CTL=" + $ctl],
+			args: ["oci-hook", "--templates", $tpl, "--state-dir", $state, "createRuntime"]}],
+		poststop: [{path: $hook, timeout: 60, env: ["EW_CTL=" + $ctl],
+			args: ["oci-hook", "--templates", $tpl, "--state-dir", $state, "poststop"]}]
+	  }' "$W/base.json" >"$W/bundles/$1/config.json"
+}
+
+# devices: the JSON of the RDMA device nodes and their cgroup device rules.
+devices() {
+	for d in /dev/infiniband/uverbs0 /dev/infiniband/rdma_cm; do
+		[ -c "$d" ] || { echo "no $d" >&2; return 1; }
+		printf '%s %d %d\n' "$d" "0x$(stat -c %t "$d")" "0x$(stat -c %T "$d")"
+	done | jq -R -s -c 'split("\n") | map(select(. != "") | split(" ")
+		| {path: .[0], major: (.[1] | tonumber), minor: (.[2] | tonumber)})
+		| {nodes: map(. + {type: "c", fileMode: 438, uid: 0, gid: 0}),
+		   rules: map({allow: true, type: "c", major, minor, access: "rwm"})}'
+}
+
+# no_job_denials: the node's denied_no_job counter (jq: python3 starts slowly under TCG).
+no_job_denials() {
+	"$CTL" -j stats | jq -e '.global.denied_no_job'
+}
+
+# job_of ID: the node's policy entry for container ID's job (JSON), or fail.
+job_of() {
+	"$CTL" -j show | jq -e -c --arg n "oci-$(printf %.12s "$1")" '.jobs[] | select(.name == $n)'
+}
+
+# srv_job_ok: the server's job is bound to its cgroup, with team-a's peer and Q_Key.
+srv_job_ok() {
+	_job=$(job_of srv-a) || { echo "no job oci-srv-a"; return 1; }
+	echo "$_job"
+	echo "$_job" | jq -e --arg cg "$CGP/srv-a" --arg peer "$LOOP/32" \
+		'.cgroups == [$cg] and .peers == [$peer] and .qkey == 4660' >/dev/null
+}
+
+# jobs_gone ID...: no job of these containers exists.
+jobs_gone() {
+	for _c in "$@"; do
+		if job_of "$_c"; then
+			echo "job of $_c still exists"
+			return 1
+		fi
+	done
+}
+
+# kill_first: kill container collide-000001 and wait until its job is gone.
+kill_first() {
+	runc --root "$RUNC_ROOT" kill collide-000001 KILL || return 1
+	ew_wait_for 30 jobs_gone collide-000001
+}
+
+# no_trace ID: container ID left no job, no claim and no runc container.
+no_trace() {
+	if job_of "$1" >/dev/null 2>&1; then
+		echo "job oci-$1 still exists"
+		return 1
+	fi
+	if [ -n "$(ls -A "$STATE" 2>/dev/null)" ]; then
+		echo "claims left: $(ls -A "$STATE")"
+		return 1
+	fi
+	if runc --root "$RUNC_ROOT" state "$1" >/dev/null 2>&1; then
+		echo "runc still has container $1"
+		return 1
+	fi
+}
+
+# not_started ID ERE: runc failed to start container ID (its process never
+# printed "ran"), and runc's error carries the hook's message matching ERE.
+not_started() {
+	if runc_run "$1"; then
+		echo "runc run $1 succeeded"
+		cat "$W/out.$1"
+		return 1
+	fi
+	cat "$W/out.$1"
+	! grep -q '^ran$' "$W/out.$1" && grep -qE -- "$2" "$W/out.$1"
+}
+
+# ----------------------------------------------------------------------------
+# Setup: module, rxe on lo, templates, root file system, runc's base spec
+
+ew_check "eastwest.ko loads" ew_load || ew_bail "no module"
+ew_check "$DEV on lo" ew_rxe_add "$DEV" lo || ew_bail "no rxe device"
+IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
+ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX" || ew_bail "no GID"
+
+mkdir -p "$TPL" "$ROOTFS" "$RUNC_ROOT" "$CG$CGP"
+chmod 0755 "$W" "$TPL"
+printf '{"description": "loopback", "peers": ["%s"], "qkey": 4660}\n' "$LOOP" >"$TPL/team-a.json"
+printf '{"peers": ["198.51.100.0/24"]}\n' >"$TPL/far.json"
+chmod 0644 "$TPL/team-a.json" "$TPL/far.json"
+# pivot_root on the 9p root itself fails (EBUSY): a bind mount of it works.
+mount --bind / "$ROOTFS" || ew_bail "cannot bind-mount / on $ROOTFS"
+(cd "$W" && runc spec && mv config.json base.json) || ew_bail "runc spec failed"
+DEVS=$(devices) || ew_bail "no RDMA device nodes"
+took "set up"
+
+# ----------------------------------------------------------------------------
+# Two containers of template team-a connect to each other
+
+bundle srv-a team-a "[\"ibv_rc_pingpong\", \"-d\", \"$DEV\", \"-g\", \"$IDX\", \"-n\", \"20\", \"-c\"]"
+bundle cli-a team-a "[\"ibv_rc_pingpong\", \"-d\", \"$DEV\", \"-g\", \"$IDX\", \"-n\", \"20\", \"-c\", \"$LOOP\"]"
+runc_run srv-a &
+SRV=$!
+ew_check "the server container runs and listens" ew_wait_listen 18515 90
+ew_check "its job oci-srv-a is bound to its cgroup, with the template's peer and qkey" srv_job_ok
+ew_expect_rc 0 "a container of the same template connects to it over RC (20 verified round trips)" \
+	run_show cli-a
+wait "$SRV"
+ew_check "the server container completes its 20 round trips" test $? -eq 0
+ew_diag "$(tail -n 2 "$W/out.srv-a")"
+ew_check "after both stopped, their jobs are gone" jobs_gone srv-a cli-a
+ew_check "and so are their claims" test -z "$(ls -A "$STATE")"
+
+# ----------------------------------------------------------------------------
+# No annotation: no job, default deny; the template's peers only
+
+bundle plain - "[\"$VERBS\", \"rc-connect\", \"$DEV\", \"$IDX\", \"$LOOP\", \"0x11\"]"
+before=$(no_job_denials)
+ew_expect_rc 13 "a container without the annotation is refused (EACCES): it is in no job" \
+	run_show plain
+ew_check "counted as no-job" test "$(no_job_denials)" -eq $((before + 1))
+ew_check "no job was created for it" no_trace plain
+
+bundle far far "[\"$VERBS\", \"rc-connect\", \"$DEV\", \"$IDX\", \"$LOOP\", \"0x11\"]"
+ew_dmesg_mark
+ew_expect_rc 13 "a container whose template does not list $LOOP is refused connecting there" \
+	run_show far
+ew_check "refused as peer not allowed, in its own job" \
+	ew_dmesg_wait "denied modify_qp: peer not allowed: job [0-9]+ "
+ew_check "its job is gone after it stopped" no_trace far
+
+# ----------------------------------------------------------------------------
+# Refused starts: the container's process never runs
+
+bundle bogus nosuch '["echo", "ran"]'
+ew_check "a container naming an unknown template is not started" \
+	not_started bogus "no template nosuch"
+ew_check "it left nothing behind" no_trace bogus
+
+# A cgroup that holds another process already: binding it would put that
+# process in the container's job.
+mkdir -p "$CG$CGP/shared"
+sh -c 'echo $$ > "$0/cgroup.procs" && exec sleep 120' "$CG$CGP/shared" &
+SLEEPER=$!
+ew_wait_for 5 grep -qx "$SLEEPER" "$CG$CGP/shared/cgroup.procs"
+bundle shared team-a '["echo", "ran"]' "$CGP/shared"
+ew_check "a container put in a cgroup shared with another process is not started" \
+	not_started shared "holds processes other than the container's init"
+ew_check "it left nothing behind" no_trace shared
+kill "$SLEEPER"
+wait "$SLEEPER" 2>/dev/null
+
+# ----------------------------------------------------------------------------
+# Job names collide (same first 12 characters): the second is not started,
+# and its poststop (runc runs it on the way out) spares the first one's job
+
+bundle collide-000001 team-a '["sleep", "120"]'
+bundle collide-000002 team-a '["echo", "ran"]'
+runc_run collide-000001 &
+FIRST=$!
+ew_check "the first container runs in job oci-collide-0000" \
+	ew_wait_for 60 job_of collide-000001
+ew_check "the second, whose job name is the same, is not started" \
+	not_started collide-000002 "job name oci-collide-0000 is taken by container collide-000001"
+ew_check "the first one's job survives the second's poststop" job_of collide-000001
+ew_check "killing the first container removes its job" kill_first
+wait "$FIRST"
+ew_check "and its claim" test -z "$(ls -A "$STATE")"
+
+# ----------------------------------------------------------------------------
+# poststop again: nothing to do
+
+ew_check "poststop run again for a stopped container does nothing and succeeds" sh -c "
+	printf '{\"ociVersion\":\"1.0.2\",\"id\":\"srv-a\",\"status\":\"stopped\",\"bundle\":\"$W/bundles/srv-a\",\"annotations\":{\"eastwest.io/job\":\"team-a\"}}' |
+	EW_CTL='$CTL' '$HOOK' --templates '$TPL' --state-dir '$STATE' poststop"
+
+# ----------------------------------------------------------------------------
+# The hook fails (module not loaded): runc does not start the container
+
+ew_check "eastwest is unloaded" ew_unload
+bundle nomod team-a '["echo", "ran"]'
+ew_check "a container of template team-a is then not started" \
+	not_started nomod "eastwest is not available"
+ew_check "and no claim is left" test -z "$(ls -A "$STATE")"
+ew_check "runc has no container left" test -z "$(runc --root "$RUNC_ROOT" list -q)"
+
+ew_diag "$(cat "$W/times")"
+took "done"
+ew_done
