@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * eastwestctl config show|set, and stats.
+ * eastwestctl config show|set (stats: stats.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +19,6 @@ void config_usage(FILE *f)
 		"       " EW_PROG " config set [mode { enforce | audit }] [default { deny | allow }]\n"
 		"                    [admission { unattested | admitted | revoked }]\n"
 		"                    [admission-required { on | off }] [admission-ttl SECONDS]\n");
-}
-
-void stats_usage(FILE *f)
-{
-	fprintf(f, "Usage: " EW_PROG " stats\n"
-		"Decision counters, of the node and of each job.\n");
 }
 
 static int config_show(int argc, char *argv[])
@@ -130,53 +124,4 @@ int config_main(int argc, char *argv[])
 	if (!strcmp(argv[0], "set"))
 		return config_set(argc - 1, argv + 1);
 	return ew_verb_error("config", argc, argv, config_usage);
-}
-
-int stats_main(int argc, char *argv[])
-{
-	struct ew_state st;
-	struct ewnl *nl;
-	size_t i;
-	int ret;
-
-	if (argc > 0 && !strcmp(argv[0], "help"))
-		return ew_verb_error("stats", argc, argv, stats_usage);
-	if (argc > 0 && !strcmp(argv[0], "show"))
-		argc--, argv++;
-	ret = ew_no_more_args(argc, argv);
-	if (!ret)
-		ret = ew_connect(&nl);
-	if (ret)
-		return ret;
-	if (ew_ipc_state(nl, &st, false)) {
-		ret = ewnl_report(nl, "stats");
-		ew_state_free(&st);
-		return ret;
-	}
-	if (ew_opts.json) {
-		struct json_object *o = json_object_new_object(), *a;
-
-		json_object_object_add(o, "global", ew_json_counters(&st.config.counters));
-		a = json_object_new_array();
-		for (i = 0; i < st.n_jobs; i++) {
-			struct json_object *j = json_object_new_object();
-
-			json_object_object_add(j, "id", json_object_new_int64(st.jobs[i].id));
-			json_object_object_add(j, "name", json_object_new_string(st.jobs[i].name));
-			json_object_object_add(j, "counters",
-					       ew_json_counters(&st.jobs[i].counters));
-			json_object_array_add(a, j);
-		}
-		json_object_object_add(o, "jobs", a);
-		ew_json_print(o);
-	} else {
-		printf("global\n");
-		ew_print_counters(&st.config.counters);
-		for (i = 0; i < st.n_jobs; i++) {
-			printf("job %s id %u\n", st.jobs[i].name, st.jobs[i].id);
-			ew_print_counters(&st.jobs[i].counters);
-		}
-	}
-	ew_state_free(&st);
-	return EW_OK;
 }

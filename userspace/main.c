@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ewctl.h"
+#include "mgmt.h"
 #include "subcommands.h"
 
 static const struct {
@@ -33,6 +34,7 @@ static const struct {
 	{ "path",	path_main,	path_usage },
 	{ "attest",	attest_main,	attest_usage },
 	{ "node",	node_main,	node_usage },
+	{ "mgmt",	mgmt_main,	mgmt_usage },
 };
 
 static struct ewnl *conn;
@@ -88,7 +90,8 @@ static void usage(FILE *f, bool all)
 	fprintf(f,
 		"Usage: " EW_PROG " [OPTIONS] OBJECT { COMMAND | help }\n"
 		"       " EW_PROG " [OPTIONS] -b FILE\n"
-		"OBJECT := { job | peer | dev | config | stats | monitor | show | apply | path }\n"
+		"OBJECT := { job | peer | dev | config | stats | monitor | show | apply | path |\n"
+		"           attest | node | mgmt }\n"
 		"OPTIONS := { -j[son] | -p[retty] | -b[atch] FILE | -V[ersion] | -h[elp] }\n");
 	if (!all)
 		return;
