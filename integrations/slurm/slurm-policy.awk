@@ -1,0 +1,302 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# slurm-policy.awk - the eastwestctl attributes of one Slurm job on one node,
+# from the partition file and the node inventory (Documentation/slurm.md).
+#
+#   awk -v pfile=PARTITIONS -v ifile=INVENTORY -v part=PARTITION \
+#       -v nodes="NODE NODE..." -f slurm-policy.awk PARTITIONS INVENTORY
+#
+# On success it prints the attributes for "eastwestctl job add NAME ...", one
+# word per line ("netdev", "ib0", "peer", "192.0.2.7", ...): the partition's
+# settings, then one "peer ADDR" or "lid N" per address of every node of the
+# job, each address once. Every value printed has been checked here, so the
+# caller can split the output at newlines without quoting worries.
+#
+# Errors go to stderr. Exit status: 2 a file is malformed (every bad line is
+# reported as FILE:LINE: ..., and nothing is printed); 3 the job cannot be
+# described (its partition has no entry, a node is not in the inventory or
+# has no address on the partition's networks).
+#
+# POSIX awk only (Debian's default awk is mawk): no regexp intervals, no
+# length(array), no strtonum.
+
+function fail(file, line, msg) {
+	printf "%s:%d: %s\n", file, line, msg > "/dev/stderr"
+	nerr++
+}
+
+# A decimal or 0x-hexadecimal number of at most 10 characters, or -1.
+function num(s,    v, i, c) {
+	if (s ~ /^[0-9]+$/ && length(s) <= 10)
+		return s + 0
+	if (s !~ /^0[xX][0-9A-Fa-f]+$/ || length(s) > 10)
+		return -1
+	v = 0
+	for (i = 3; i <= length(s); i++) {
+		c = index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+		v = v * 16 + c
+	}
+	return v
+}
+
+function is_ipv4(s,    f, n, i) {
+	n = split(s, f, ".")
+	if (n != 4 || s ~ /\.$/)
+		return 0
+	for (i = 1; i <= 4; i++)
+		if (f[i] !~ /^[0-9]+$/ || length(f[i]) > 3 || f[i] + 0 > 255)
+			return 0
+	return 1
+}
+
+function is_hex16(g) {
+	return g ~ /^[0-9A-Fa-f]+$/ && length(g) <= 4
+}
+
+# IPv6 text form (RFC 4291 2.2), which is also how GIDs are written: eight
+# groups, or fewer around one "::"; the last group may be a dotted quad.
+function is_ipv6(s,    dbl, head, tail, h, t, nh, nt, i, groups) {
+	if (s !~ /^[0-9A-Fa-f:.]+$/ || s !~ /:/)
+		return 0
+	dbl = index(s, "::")
+	if (dbl) {
+		head = substr(s, 1, dbl - 1)
+		tail = substr(s, dbl + 2)
+		if (index(tail, "::"))
+			return 0
+	} else {
+		head = s
+		tail = ""
+	}
+	nh = head == "" ? 0 : split(head, h, ":")
+	nt = tail == "" ? 0 : split(tail, t, ":")
+	groups = 0
+	for (i = 1; i <= nh; i++) {
+		if (!dbl && i == nh && h[i] ~ /\./) {
+			if (!is_ipv4(h[i]))
+				return 0
+			groups += 2
+		} else if (is_hex16(h[i])) {
+			groups++
+		} else {
+			return 0
+		}
+	}
+	for (i = 1; i <= nt; i++) {
+		if (i == nt && t[i] ~ /\./) {
+			if (!is_ipv4(t[i]))
+				return 0
+			groups += 2
+		} else if (is_hex16(t[i])) {
+			groups++
+		} else {
+			return 0
+		}
+	}
+	if (dbl)
+		return groups >= 1 && groups <= 7
+	return groups == 8
+}
+
+function is_name(s) {
+	return s ~ /^[A-Za-z0-9_.-]+$/
+}
+
+function is_ifname(s) {
+	return s ~ /^[A-Za-z0-9_.-]+$/ && length(s) <= 15
+}
+
+# One line of the partition file: PARTITION [KEYWORD VALUE]...
+function partition_line(    name, i, k, v, n, out, nets, once) {
+	name = $1
+	if (name != "*" && !is_name(name)) {
+		fail(FILENAME, FNR, "bad partition name \"" name "\"")
+		return
+	}
+	if (name in pline) {
+		fail(FILENAME, FNR, "partition " name " is already set on line " pline[name])
+		return
+	}
+	pline[name] = FNR
+	out = ""
+	nets = ""
+	for (i = 2; i <= NF; i += 2) {
+		k = $i
+		v = $(i + 1)
+		if (i == NF) {
+			fail(FILENAME, FNR, "\"" k "\" needs a value")
+			return
+		}
+		if (k == "encrypt" || k == "mode" || k == "qkey") {
+			if (index(once, " " k " ")) {
+				fail(FILENAME, FNR, "\"" k "\" is given twice")
+				return
+			}
+			once = once " " k " "
+		}
+		if (k == "netdev" || k == "vrf") {
+			if (!is_ifname(v)) {
+				fail(FILENAME, FNR, "bad " k " \"" v "\" (an interface name)")
+				return
+			}
+		} else if (k == "vlan") {
+			n = num(v)
+			if (n < 1 || n > 4094) {
+				fail(FILENAME, FNR, "bad vlan \"" v "\" (1..4094)")
+				return
+			}
+			v = n
+		} else if (k == "pkey") {
+			n = num(v)
+			if (n < 1 || n > 65535 || n % 32768 == 0) {
+				fail(FILENAME, FNR, "bad pkey \"" v "\" (0x0001..0xffff, not 0x8000)")
+				return
+			}
+			v = sprintf("0x%04x", n)
+		} else if (k == "encrypt") {
+			if (v !~ /^(none|any|macsec|ipsec)$/) {
+				fail(FILENAME, FNR, "bad encrypt \"" v "\" (none, any, macsec or ipsec)")
+				return
+			}
+		} else if (k == "mode") {
+			if (v !~ /^(enforce|audit)$/) {
+				fail(FILENAME, FNR, "bad mode \"" v "\" (enforce or audit)")
+				return
+			}
+		} else if (k == "qkey") {
+			if (v != "auto") {
+				n = num(v)
+				if (n < 0 || n > 2147483647) {
+					fail(FILENAME, FNR, "bad qkey \"" v "\" (auto, or 0..0x7fffffff)")
+					return
+				}
+				v = n
+			}
+		} else if (k == "net") {
+			if (!is_name(v)) {
+				fail(FILENAME, FNR, "bad net \"" v "\" (letters, digits, . _ -)")
+				return
+			}
+			nets = nets " " v
+			continue
+		} else {
+			fail(FILENAME, FNR, "unknown setting \"" k "\" (netdev, vlan, vrf, " \
+			     "pkey, encrypt, mode, qkey, net)")
+			return
+		}
+		out = out k "\n" v "\n"
+	}
+	pargs[name] = out
+	pnets[name] = nets
+}
+
+# One line of the inventory: NODE [NET=]ADDRESS...
+function inventory_line(    host, i, tok, net, addr, eq, n) {
+	host = $1
+	if (!is_name(host)) {
+		fail(FILENAME, FNR, "bad node name \"" host "\"")
+		return
+	}
+	if (host in iline) {
+		fail(FILENAME, FNR, "node " host " is already listed on line " iline[host])
+		return
+	}
+	iline[host] = FNR
+	if (NF < 2) {
+		fail(FILENAME, FNR, "node " host " has no address")
+		return
+	}
+	for (i = 2; i <= NF; i++) {
+		tok = $i
+		net = ""
+		eq = index(tok, "=")
+		if (eq) {
+			net = substr(tok, 1, eq - 1)
+			tok = substr(tok, eq + 1)
+			if (!is_name(net)) {
+				fail(FILENAME, FNR, "bad net name in \"" $i "\"")
+				return
+			}
+		}
+		if (tok ~ /^lid:/) {
+			n = num(substr(tok, 5))
+			if (n < 1 || n > 65534) {
+				fail(FILENAME, FNR, "bad LID in \"" $i "\" (lid:1..lid:65534)")
+				return
+			}
+			addr = "lid\n" n
+		} else if (is_ipv4(tok) || is_ipv6(tok)) {
+			addr = "peer\n" tok
+		} else {
+			fail(FILENAME, FNR, "bad address \"" $i "\" (an IPv4 or IPv6 " \
+			     "address, a GID, or lid:N, each optionally NET=...)")
+			return
+		}
+		if (!((host, net) in addrs))
+			hostnets[host] = hostnets[host] " " (net == "" ? "(none)" : net)
+		addrs[host, net] = addrs[host, net] addr "\n"
+	}
+}
+
+{
+	sub(/#.*/, "")
+	if (NF == 0)
+		next
+	if (FILENAME == pfile)
+		partition_line()
+	else if (FILENAME == ifile)
+		inventory_line()
+}
+
+END {
+	if (nerr)
+		exit 2
+	p = part
+	if (!(p in pline)) {
+		if (!("*" in pline)) {
+			printf "%s: partition %s has no line and there is no \"*\" line\n",
+			       pfile, part > "/dev/stderr"
+			exit 3
+		}
+		p = "*"
+	}
+	nn = split(nodes, node, " ")
+	if (nn == 0) {
+		print "the job has no nodes" > "/dev/stderr"
+		exit 3
+	}
+	nw = split(pnets[p], net, " ")
+	if (nw == 0) {
+		net[1] = ""
+		nw = 1
+	}
+	peers = ""
+	bad = 0
+	for (i = 1; i <= nn; i++) {
+		h = node[i]
+		if (!(h in iline)) {
+			printf "%s: node %s is not in the inventory\n", ifile, h > "/dev/stderr"
+			bad = 1
+			continue
+		}
+		for (j = 1; j <= nw; j++) {
+			if (!((h, net[j]) in addrs)) {
+				printf "%s:%d: node %s has no address on net %s (its nets:%s)\n",
+				       ifile, iline[h], h, net[j] == "" ? "(none)" : net[j],
+				       hostnets[h] > "/dev/stderr"
+				bad = 1
+				continue
+			}
+			na = split(addrs[h, net[j]], a, "\n")
+			for (k = 1; k + 1 <= na; k += 2) {
+				if ((a[k], a[k + 1]) in seen)
+					continue
+				seen[a[k], a[k + 1]] = 1
+				peers = peers a[k] "\n" a[k + 1] "\n"
+			}
+		}
+	}
+	if (bad)
+		exit 3
+	printf "%s%s", pargs[p], peers
+}
