@@ -36,6 +36,16 @@ if [ "${1:-}" = --prepare ]; then
 	WantedBy=multi-user.target
 	EOF
 	ln -sf ../ewboot.slice "$root/etc/systemd/system/multi-user.target.wants/ewboot.slice"
+	# The management ACL and the metrics timer, enabled as an operator would
+	# (systemctl enable), with their inputs.
+	cat >"$root/etc/eastwest/mgmt.json" <<-EOF
+	{ "admin_networks": ["192.0.2.0/24"], "services": { "ssh": {} } }
+	EOF
+	ln -sf /lib/systemd/system/eastwest-mgmt.service \
+		"$root/etc/systemd/system/multi-user.target.wants/eastwest-mgmt.service"
+	mkdir -p "$root/etc/systemd/system/timers.target.wants" "$root/var/lib/prometheus/node-exporter"
+	ln -sf /lib/systemd/system/eastwest-metrics.timer \
+		"$root/etc/systemd/system/timers.target.wants/eastwest-metrics.timer"
 	exit 0
 fi
 
@@ -64,7 +74,7 @@ jobs_are() {
 config_field() { "$CTL" -j config show | jq -r ".$1"; }
 connect_static() { ew_in_cg /ewboot.slice "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11; }
 
-ew_plan 18
+ew_plan 21
 
 ew_check "eastwest.service is enabled" systemctl is-enabled --quiet eastwest.service
 ew_check "eastwest.service is active after boot" systemctl is-active --quiet eastwest.service
@@ -74,6 +84,12 @@ ew_check "the boot policy is applied (job boot-static)" jobs_are boot-static
 ew_check "the fabric is closed: admission required" test "$(config_field admission_required)" = true
 ew_check "the journal has the service's report" sh -c \
 	"journalctl -b -u eastwest.service --no-pager | grep -q 'fabric closed until this node is admitted'"
+ew_check "eastwest-mgmt.service applied the management ACL at boot" sh -c \
+	"systemctl is-active --quiet eastwest-mgmt.service && nft list table inet eastwest_mgmt | grep -q 192.0.2.0/24"
+ew_check "eastwest-metrics.timer wrote the textfile metrics" \
+	ew_wait_for 60 grep -q '^eastwest_up 1' /var/lib/prometheus/node-exporter/eastwest.prom
+ew_check "the metrics report the boot job" \
+	grep -q 'job_name="boot-static"' /var/lib/prometheus/node-exporter/eastwest.prom
 
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
 IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
