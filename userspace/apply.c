@@ -33,44 +33,6 @@ void apply_usage(FILE *f)
 		"deletes jobs and peers. --dry-run (-n) prints the plan and changes nothing.\n");
 }
 
-static int read_file(const char *path, char **text, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	size_t cap = 65536, n = 0, r;
-	char *buf;
-
-	if (!f) {
-		ew_err("%s: %s", path, strerror(errno));
-		return EW_USAGE;
-	}
-	buf = ew_malloc(cap);
-	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap) {
-			if (cap >= EW_POLICY_MAX) {
-				ew_err("%s: larger than %d MiB", path, EW_POLICY_MAX >> 20);
-				goto err;
-			}
-			cap *= 2;
-			buf = ew_reallocarray(buf, cap, 1);
-		}
-	}
-	if (ferror(f)) {
-		ew_err("%s: read error", path);
-		goto err;
-	}
-	if (f != stdin)
-		fclose(f);
-	*text = buf;
-	*len = n;
-	return EW_OK;
-err:
-	free(buf);
-	if (f != stdin)
-		fclose(f);
-	return EW_USAGE;
-}
-
 static void print_lists(FILE *f, const struct ew_job *job, uint32_t mask, bool set)
 {
 	char buf[EW_PEER_STRLEN + IF_NAMESIZE];
@@ -361,7 +323,7 @@ int apply_main(int argc, char *argv[])
 		return EW_USAGE;
 	}
 
-	ret = read_file(file, &text, &len);
+	ret = ew_read_file(file, EW_POLICY_MAX, &text, &len);
 	if (ret)
 		return ret;
 	if (!strcmp(file, "-"))

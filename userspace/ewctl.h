@@ -43,6 +43,13 @@ void *ew_calloc(size_t n, size_t size);
 void *ew_reallocarray(void *p, size_t n, size_t size);
 char *ew_strdup(const char *s);
 
+/*
+ * Reads all of PATH ("-": stdin) into *text (malloc'd, not NUL-terminated)
+ * and *len. EW_OK, or EW_USAGE after a message: cannot open or read it, or
+ * it has more than max_bytes.
+ */
+int ew_read_file(const char *path, size_t max_bytes, char **text, size_t *len);
+
 /* Makes room for one more element in a dynamic array (aborts on ENOMEM). */
 #define EW_GROW(arr, n, cap)						\
 	do {								\

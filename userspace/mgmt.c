@@ -27,11 +27,11 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ewctl.h"
+#include "json_err.h"
 #include "mgmt.h"
 
 struct catalogue_entry {
@@ -58,60 +58,7 @@ static const struct catalogue_entry catalogue[] = {
 
 static const char *const proto_names[EW_MGMT_N_PROTOS] = { "tcp", "udp" };
 
-struct mctx {
-	const char *fname;
-	char *err;
-	size_t errlen;
-};
-
 #define PATH_LEN 128
-
-static int fail(struct mctx *c, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct mctx *c, const char *path, const char *fmt, ...)
-{
-	char msg[384];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (*path)
-		snprintf(c->err, c->errlen, "%s: %s: %s", c->fname, path, msg);
-	else
-		snprintf(c->err, c->errlen, "%s: %s", c->fname, msg);
-	return -EINVAL;
-}
-
-static const char *tname(struct json_object *v)
-{
-	switch (json_object_get_type(v)) {
-	case json_type_null:
-		return "null";
-	case json_type_boolean:
-		return "a boolean";
-	case json_type_double:
-		return "a number with a fraction";
-	case json_type_int:
-		return "an integer";
-	case json_type_object:
-		return "an object";
-	case json_type_array:
-		return "an array";
-	case json_type_string:
-		return "a string";
-	}
-	return "something else";
-}
-
-static int want(struct mctx *c, const char *path, struct json_object *v,
-		enum json_type type, const char *what)
-{
-	if (json_object_is_type(v, type))
-		return 0;
-	return fail(c, path, "expected %s, got %s", what, tname(v));
-}
 
 /* Every known service name, for messages and the manual. */
 const char *ew_mgmt_known_services(void)
@@ -143,32 +90,32 @@ static bool name_ok(const char *s)
 	return true;
 }
 
-static int parse_nets(struct mctx *c, const char *path, struct json_object *arr,
+static int parse_nets(struct ew_json_err *c, const char *path, struct json_object *arr,
 		      struct ew_peers *nets)
 {
 	char p[PATH_LEN + 64];
 	size_t i, n;
 
-	if (want(c, path, arr, json_type_array, "an array of networks"))
+	if (ew_json_want(c, path, arr, json_type_array, "an array of networks"))
 		return -EINVAL;
 	n = json_object_array_length(arr);
 	if (!n)
-		return fail(c, path, "empty: give at least one network");
+		return ew_json_fail(c, path, "empty: give at least one network");
 	for (i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(arr, i);
 		const char *why;
 		struct ew_peer net;
 
 		snprintf(p, sizeof(p), "%s[%zu]", path, i);
-		if (want(c, p, v, json_type_string, "a network (a string)"))
+		if (ew_json_want(c, p, v, json_type_string, "a network (a string)"))
 			return -EINVAL;
 		if (!strncmp(json_object_get_string(v), "lid:", 4))
-			return fail(c, p, "\"%s\" is an InfiniBand LID, not an IP network",
-				    json_object_get_string(v));
+			return ew_json_fail(c, p, "\"%s\" is an InfiniBand LID, not an IP network",
+					    json_object_get_string(v));
 		if (ew_peer_parse(json_object_get_string(v), &net, &why))
-			return fail(c, p, "bad network \"%s\"%s%s",
-				    json_object_get_string(v), why ? ": " : "",
-				    why ? why : " (expected ADDRESS[/LENGTH], IPv4 or IPv6)");
+			return ew_json_fail(c, p, "bad network \"%s\"%s%s",
+					    json_object_get_string(v), why ? ": " : "",
+					    why ? why : " (expected ADDRESS[/LENGTH], IPv4 or IPv6)");
 		ew_peers_add(nets, &net);
 	}
 	ew_peers_sort_unique(nets);
@@ -180,13 +127,13 @@ static int port_cmp(const void *a, const void *b)
 	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
 }
 
-static int parse_ports(struct mctx *c, const char *path, struct json_object *arr,
+static int parse_ports(struct ew_json_err *c, const char *path, struct json_object *arr,
 		       struct ew_mgmt_service *s, enum ew_mgmt_proto proto)
 {
 	char p[PATH_LEN + 64];
 	size_t i, n, o;
 
-	if (want(c, path, arr, json_type_array, "an array of port numbers"))
+	if (ew_json_want(c, path, arr, json_type_array, "an array of port numbers"))
 		return -EINVAL;
 	n = json_object_array_length(arr);
 	s->ports[proto] = ew_calloc(n, sizeof(uint16_t));
@@ -195,12 +142,12 @@ static int parse_ports(struct mctx *c, const char *path, struct json_object *arr
 		int64_t x;
 
 		snprintf(p, sizeof(p), "%s[%zu]", path, i);
-		if (want(c, p, v, json_type_int, "a port number (an integer)"))
+		if (ew_json_want(c, p, v, json_type_int, "a port number (an integer)"))
 			return -EINVAL;
 		x = json_object_get_int64(v);
 		if (x < 1 || x > 65535)
-			return fail(c, p, "port %s is out of range (1..65535)",
-				    json_object_to_json_string(v));
+			return ew_json_fail(c, p, "port %s is out of range (1..65535)",
+					    json_object_to_json_string(v));
 		s->ports[proto][i] = (uint16_t)x;
 	}
 	qsort(s->ports[proto], n, sizeof(uint16_t), port_cmp);
@@ -224,7 +171,7 @@ static void default_ports(struct ew_mgmt_service *s, const struct catalogue_entr
 	}
 }
 
-static int parse_service(struct mctx *c, const char *name, struct json_object *o,
+static int parse_service(struct ew_json_err *c, const char *name, struct json_object *o,
 			 struct ew_mgmt_service *s)
 {
 	const struct catalogue_entry *e = lookup(name);
@@ -234,10 +181,10 @@ static int parse_service(struct mctx *c, const char *name, struct json_object *o
 
 	snprintf(path, sizeof(path), "services.%s", name);
 	if (!name_ok(name))
-		return fail(c, path, "bad service name: use 1 to %d of a-z, 0-9 and '-', starting with a letter",
-			    EW_MGMT_NAME_MAX);
+		return ew_json_fail(c, path, "bad service name: use 1 to %d of a-z, 0-9 and '-', starting with a letter",
+				    EW_MGMT_NAME_MAX);
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	if (want(c, path, o, json_type_object, "an object ({} for the defaults)"))
+	if (ew_json_want(c, path, o, json_type_object, "an object ({} for the defaults)"))
 		return -EINVAL;
 	json_object_object_foreach(o, key, v) {
 		char kpath[PATH_LEN + 16];
@@ -252,27 +199,27 @@ static int parse_service(struct mctx *c, const char *name, struct json_object *o
 			if (parse_nets(c, kpath, v, &s->nets))
 				return -EINVAL;
 		} else {
-			return fail(c, path, "unknown key \"%s\" (expected tcp, udp, networks)",
-				    key);
+			return ew_json_fail(c, path, "unknown key \"%s\" (expected tcp, udp, networks)",
+					    key);
 		}
 	}
 	if (!own_ports && !e)
-		return fail(c, path, "unknown service \"%s\" (known: %s; a service of your own needs \"tcp\" or \"udp\" ports)",
-			    name, ew_mgmt_known_services());
+		return ew_json_fail(c, path, "unknown service \"%s\" (known: %s; a service of your own needs \"tcp\" or \"udp\" ports)",
+				    name, ew_mgmt_known_services());
 	if (!own_ports)
 		default_ports(s, e);
 	for (p = 0; p < EW_MGMT_N_PROTOS; p++)
 		if (s->n_ports[p])
 			return 0;
-	return fail(c, path, "no ports");
+	return ew_json_fail(c, path, "no ports");
 }
 
-static int parse_services(struct mctx *c, struct json_object *o, struct ew_mgmt *m)
+static int parse_services(struct ew_json_err *c, struct json_object *o, struct ew_mgmt *m)
 {
-	if (want(c, "services", o, json_type_object, "an object of services"))
+	if (ew_json_want(c, "services", o, json_type_object, "an object of services"))
 		return -EINVAL;
 	if (!json_object_object_length(o))
-		return fail(c, "services", "no services: nothing to restrict");
+		return ew_json_fail(c, "services", "no services: nothing to restrict");
 	json_object_object_foreach(o, name, v) {
 		EW_GROW(m->svcs, m->n_svcs, m->cap_svcs);
 		memset(&m->svcs[m->n_svcs], 0, sizeof(m->svcs[0]));
@@ -283,11 +230,11 @@ static int parse_services(struct mctx *c, struct json_object *o, struct ew_mgmt 
 	return 0;
 }
 
-static int parse_action(struct mctx *c, struct json_object *v, struct ew_mgmt *m)
+static int parse_action(struct ew_json_err *c, struct json_object *v, struct ew_mgmt *m)
 {
 	const char *s;
 
-	if (want(c, "action", v, json_type_string, "\"drop\" or \"reject\""))
+	if (ew_json_want(c, "action", v, json_type_string, "\"drop\" or \"reject\""))
 		return -EINVAL;
 	s = json_object_get_string(v);
 	if (!strcmp(s, "drop"))
@@ -295,26 +242,26 @@ static int parse_action(struct mctx *c, struct json_object *v, struct ew_mgmt *m
 	else if (!strcmp(s, "reject"))
 		m->action = EW_MGMT_REJECT;
 	else
-		return fail(c, "action", "\"%s\" is not one of drop, reject", s);
+		return ew_json_fail(c, "action", "\"%s\" is not one of drop, reject", s);
 	return 0;
 }
 
-static int parse_root(struct mctx *c, struct json_object *root, struct ew_mgmt *m)
+static int parse_root(struct ew_json_err *c, struct json_object *root, struct ew_mgmt *m)
 {
 	struct json_object *v;
 	size_t i;
 
-	if (want(c, "", root, json_type_object, "an object at the top level"))
+	if (ew_json_want(c, "", root, json_type_object, "an object at the top level"))
 		return -EINVAL;
 	json_object_object_foreach(root, key, val) {
 		(void)val;
 		if (strcmp(key, "admin_networks") && strcmp(key, "services") &&
 		    strcmp(key, "action") && strcmp(key, "$schema"))
-			return fail(c, "", "unknown key \"%s\" (expected admin_networks, services, action)",
-				    key);
+			return ew_json_fail(c, "", "unknown key \"%s\" (expected admin_networks, services, action)",
+					    key);
 	}
 	if (!json_object_object_get_ex(root, "services", &v))
-		return fail(c, "", "missing \"services\"");
+		return ew_json_fail(c, "", "missing \"services\"");
 	if (parse_services(c, v, m))
 		return -EINVAL;
 	if (json_object_object_get_ex(root, "admin_networks", &v)) {
@@ -323,27 +270,12 @@ static int parse_root(struct mctx *c, struct json_object *root, struct ew_mgmt *
 	} else {
 		for (i = 0; i < m->n_svcs; i++)
 			if (!m->svcs[i].nets.n)
-				return fail(c, "", "missing \"admin_networks\" (service \"%s\" has no networks of its own)",
-					    m->svcs[i].name);
+				return ew_json_fail(c, "", "missing \"admin_networks\" (service \"%s\" has no networks of its own)",
+						    m->svcs[i].name);
 	}
 	if (json_object_object_get_ex(root, "action", &v))
 		return parse_action(c, v, m);
 	return 0;
-}
-
-static void line_col(const char *text, size_t off, unsigned int *line,
-		     unsigned int *col)
-{
-	size_t i, start = 0;
-
-	*line = 1;
-	for (i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			start = i + 1;
-		}
-	}
-	*col = (unsigned int)(off - start + 1);
 }
 
 /**
@@ -360,42 +292,14 @@ static void line_col(const char *text, size_t off, unsigned int *line,
 int ew_mgmt_parse(const char *text, size_t len, const char *fname,
 		  struct ew_mgmt *m, char *err, size_t errlen)
 {
-	struct mctx c = { .fname = fname, .err = err, .errlen = errlen };
-	enum json_tokener_error jerr;
+	struct ew_json_err c = { .fname = fname, .err = err, .errlen = errlen };
 	struct json_object *root;
-	struct json_tokener *tok;
-	unsigned int line, col;
-	size_t end;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
 	err[0] = '\0';
-	if (len > INT32_MAX)
-		return fail(&c, "", "the file is too large");
-	tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
-	if (!tok)
-		return fail(&c, "", "out of memory");
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (jerr == json_tokener_continue) {
-		line_col(text, len, &line, &col);
-		return fail(&c, "", "%u:%u: unexpected end of input", line, col);
-	}
-	if (jerr != json_tokener_success) {
-		line_col(text, end, &line, &col);
-		return fail(&c, "", "%u:%u: %s", line, col, json_tokener_error_desc(jerr));
-	}
-	for (; end < len; end++) {
-		if (!text[end] || !strchr(" \t\r\n", text[end])) {
-			line_col(text, end, &line, &col);
-			json_object_put(root);
-			return fail(&c, "", "%u:%u: unexpected data after the JSON document",
-				    line, col);
-		}
-	}
+	if (ew_json_parse_text(&c, text, len, &root))
+		return -EINVAL;
 	ret = parse_root(&c, root, m);
 	json_object_put(root);
 	return ret;

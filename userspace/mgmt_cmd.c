@@ -10,7 +10,6 @@
  * replaced, or the old one stays. --dry-run runs the same batch in
  * libnftables' check mode (nft -c): the kernel validates it, then aborts it.
  */
-#include <errno.h>
 #include <json-c/json.h>
 #include <nftables/libnftables.h>
 #include <stdlib.h>
@@ -37,44 +36,6 @@ void mgmt_usage(FILE *f)
 		"apply refuses to close the port of the SSH session it runs in to its client,\n"
 		"unless --force.\n",
 		ew_mgmt_known_services());
-}
-
-static int read_text(const char *path, char **text, size_t *len)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
-	size_t cap = 4096, n = 0, r;
-	char *buf;
-
-	if (!f) {
-		ew_err("%s: %s", path, strerror(errno));
-		return EW_USAGE;
-	}
-	buf = ew_malloc(cap);
-	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap && cap >= EW_MGMT_FILE_MAX) {
-			ew_err("%s: larger than %d KiB", path, EW_MGMT_FILE_MAX >> 10);
-			goto err;
-		}
-		if (n == cap) {
-			cap *= 2;
-			buf = ew_reallocarray(buf, cap, 1);
-		}
-	}
-	if (ferror(f)) {
-		ew_err("%s: read error", path);
-		goto err;
-	}
-	if (f != stdin)
-		fclose(f);
-	*text = buf;
-	*len = n;
-	return EW_OK;
-err:
-	free(buf);
-	if (f != stdin)
-		fclose(f);
-	return EW_USAGE;
 }
 
 struct mgmt_args {
@@ -121,7 +82,7 @@ static int load(const char *file, struct ew_mgmt *m, char **nft)
 	FILE *out;
 	int ret;
 
-	ret = read_text(file, &text, &len);
+	ret = ew_read_file(file, EW_MGMT_FILE_MAX, &text, &len);
 	if (ret)
 		return ret;
 	ret = ew_mgmt_parse(text, len, name, m, err, sizeof(err));

@@ -31,14 +31,9 @@
 
 #include "cgroup.h"
 #include "ewctl.h"
+#include "json_err.h"
 #include "parse.h"
 #include "policy.h"
-
-struct pctx {
-	const char *fname;
-	char *err;
-	size_t errlen;
-};
 
 #define PATH_LEN 160
 
@@ -55,99 +50,52 @@ static void mkpath(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int fail(struct pctx *c, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(struct pctx *c, const char *path, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (*path)
-		snprintf(c->err, c->errlen, "%s: %s: %s", c->fname, path, msg);
-	else
-		snprintf(c->err, c->errlen, "%s: %s", c->fname, msg);
-	return -EINVAL;
-}
-
-static const char *tname(struct json_object *v)
-{
-	switch (json_object_get_type(v)) {
-	case json_type_null:
-		return "null";
-	case json_type_boolean:
-		return "a boolean";
-	case json_type_double:
-		return "a number with a fraction";
-	case json_type_int:
-		return "an integer";
-	case json_type_object:
-		return "an object";
-	case json_type_array:
-		return "an array";
-	case json_type_string:
-		return "a string";
-	}
-	return "something else";
-}
-
-static int want_type(struct pctx *c, const char *path, struct json_object *v,
-		     enum json_type type, const char *what)
-{
-	if (json_object_is_type(v, type))
-		return 0;
-	return fail(c, path, "expected %s, got %s", what, tname(v));
-}
-
-static int get_uint(struct pctx *c, const char *path, struct json_object *v,
+static int get_uint(struct ew_json_err *c, const char *path, struct json_object *v,
 		    uint32_t min, uint32_t max, uint32_t *out)
 {
 	int64_t x;
 
-	if (want_type(c, path, v, json_type_int, "an integer"))
+	if (ew_json_want(c, path, v, json_type_int, "an integer"))
 		return -EINVAL;
 	x = json_object_get_int64(v);
 	/* json-c saturates what does not fit 64 bits: do not print that. */
 	if (x == INT64_MAX || json_object_get_uint64(v) == UINT64_MAX)
-		return fail(c, path, "the number is out of range (%u..%u)", min, max);
+		return ew_json_fail(c, path, "the number is out of range (%u..%u)", min, max);
 	if (x < (int64_t)min || x > (int64_t)max)
-		return fail(c, path, "%s is out of range (%u..%u)",
-			    json_object_to_json_string(v), min, max);
+		return ew_json_fail(c, path, "%s is out of range (%u..%u)",
+				    json_object_to_json_string(v), min, max);
 	*out = (uint32_t)x;
 	return 0;
 }
 
-static int get_enum(struct pctx *c, const char *path, struct json_object *v,
+static int get_enum(struct ew_json_err *c, const char *path, struct json_object *v,
 		    const struct ew_names *names, uint32_t *out)
 {
 	char list[128];
 
-	if (want_type(c, path, v, json_type_string, "a string"))
+	if (ew_json_want(c, path, v, json_type_string, "a string"))
 		return -EINVAL;
 	if (ew_enum_parse(names, json_object_get_string(v), out))
-		return fail(c, path, "\"%s\" is not one of %s",
-			    json_object_get_string(v),
-			    ew_enum_list(names, list, sizeof(list)));
+		return ew_json_fail(c, path, "\"%s\" is not one of %s",
+				    json_object_get_string(v),
+				    ew_enum_list(names, list, sizeof(list)));
 	return 0;
 }
 
-static int get_array(struct pctx *c, const char *path, struct json_object *v,
+static int get_array(struct ew_json_err *c, const char *path, struct json_object *v,
 		     size_t *n)
 {
-	if (want_type(c, path, v, json_type_array, "an array"))
+	if (ew_json_want(c, path, v, json_type_array, "an array"))
 		return -EINVAL;
 	*n = json_object_array_length(v);
 	return 0;
 }
 
-static int parse_config(struct pctx *c, struct json_object *obj, struct ew_config *cfg)
+static int parse_config(struct ew_json_err *c, struct json_object *obj, struct ew_config *cfg)
 {
 	uint32_t ignored;
 
-	if (want_type(c, "config", obj, json_type_object, "an object"))
+	if (ew_json_want(c, "config", obj, json_type_object, "an object"))
 		return -EINVAL;
 	json_object_object_foreach(obj, key, v) {
 		char path[PATH_LEN];
@@ -161,11 +109,11 @@ static int parse_config(struct pctx *c, struct json_object *obj, struct ew_confi
 			ret = get_enum(c, path, v, &ew_default_names, &cfg->default_action);
 			cfg->present |= EW_CFG_DEFAULT;
 		} else if (!strcmp(key, "version")) {
-			ret = want_type(c, path, v, json_type_string, "a string");
+			ret = ew_json_want(c, path, v, json_type_string, "a string");
 		} else if (!strcmp(key, "job_count") || !strcmp(key, "peer_count")) {
 			ret = get_uint(c, path, v, 0, UINT32_MAX, &ignored);
 		} else {
-			ret = fail(c, "config", "unknown key \"%s\"", key);
+			ret = ew_json_fail(c, "config", "unknown key \"%s\"", key);
 		}
 		if (ret)
 			return ret;
@@ -173,21 +121,21 @@ static int parse_config(struct pctx *c, struct json_object *obj, struct ew_confi
 	return 0;
 }
 
-static int parse_netdev(struct pctx *c, const char *path, struct json_object *obj,
+static int parse_netdev(struct ew_json_err *c, const char *path, struct json_object *obj,
 			struct ew_job *job)
 {
 	uint32_t kind = 0, value = 0;
 	const char *name = NULL;
 	int n = 0;
 
-	if (want_type(c, path, obj, json_type_object, "an object"))
+	if (ew_json_want(c, path, obj, json_type_object, "an object"))
 		return -EINVAL;
 	json_object_object_foreach(obj, key, v) {
 		char sub[PATH_LEN];
 
 		mkpath(sub, sizeof(sub), "%s.%s", path, key);
 		if (!strcmp(key, "ifname")) {
-			if (want_type(c, sub, v, json_type_string, "a string"))
+			if (ew_json_want(c, sub, v, json_type_string, "a string"))
 				return -EINVAL;
 			name = json_object_get_string(v);
 			kind = EW_NETDEV_IFINDEX;
@@ -203,26 +151,26 @@ static int parse_netdev(struct pctx *c, const char *path, struct json_object *ob
 			if (json_object_is_type(v, json_type_string)) {
 				name = json_object_get_string(v);
 			} else if (!json_object_is_type(v, json_type_int)) {
-				return fail(c, sub, "expected a string (VRF name) or an integer (ifindex), got %s",
-					    tname(v));
+				return ew_json_fail(c, sub, "expected a string (VRF name) or an integer (ifindex), got %s",
+						    ew_json_type_name(v));
 			} else if (get_uint(c, sub, v, 1, UINT32_MAX, &value)) {
 				return -EINVAL;
 			}
 			kind = EW_NETDEV_VRF;
 		} else {
-			return fail(c, path, "unknown key \"%s\"", key);
+			return ew_json_fail(c, path, "unknown key \"%s\"", key);
 		}
 		n++;
 	}
 	if (n != 1)
-		return fail(c, path, "expected exactly one of \"ifname\", \"ifindex\", \"vlan\", \"vrf\"");
+		return ew_json_fail(c, path, "expected exactly one of \"ifname\", \"ifindex\", \"vlan\", \"vrf\"");
 	if (name && (!*name || strlen(name) >= IF_NAMESIZE))
-		return fail(c, path, "bad interface name \"%s\"", name);
+		return ew_json_fail(c, path, "bad interface name \"%s\"", name);
 	ew_job_add_netdev(job, kind, value, name);
 	return 0;
 }
 
-static int parse_list(struct pctx *c, const char *path, struct json_object *arr,
+static int parse_list(struct ew_json_err *c, const char *path, struct json_object *arr,
 		      struct ew_job *job, const char *what)
 {
 	const char *why;
@@ -247,43 +195,43 @@ static int parse_list(struct pctx *c, const char *path, struct json_object *arr,
 			if (get_uint(c, sub, v, 0, 0xffff, &x))
 				return -EINVAL;
 			if (!ew_pkey_valid(x))
-				return fail(c, sub, "bad pkey %u: partition 0 is invalid", x);
+				return ew_json_fail(c, sub, "bad pkey %u: partition 0 is invalid", x);
 			ew_job_add_pkey(job, (uint16_t)x);
 			continue;
 		}
-		if (want_type(c, sub, v, json_type_string,
-			      !strcmp(what, "pkeys") ? "a string or an integer" : "a string"))
+		if (ew_json_want(c, sub, v, json_type_string,
+				 !strcmp(what, "pkeys") ? "a string or an integer" : "a string"))
 			return -EINVAL;
 		if (!strcmp(what, "peers")) {
 			if (ew_peer_parse(json_object_get_string(v), &p, &why))
-				return fail(c, sub, "bad address \"%s\"%s%s",
-					    json_object_get_string(v), why ? ": " : "",
-					    why ? why : "");
+				return ew_json_fail(c, sub, "bad address \"%s\"%s%s",
+						    json_object_get_string(v), why ? ": " : "",
+						    why ? why : "");
 			ew_peers_add(&job->peers, &p);
 		} else if (!strcmp(what, "pkeys")) {
 			if (ew_parse_pkey(json_object_get_string(v), &pkey, &why))
-				return fail(c, sub, "bad pkey \"%s\": %s",
-					    json_object_get_string(v), why);
+				return ew_json_fail(c, sub, "bad pkey \"%s\": %s",
+						    json_object_get_string(v), why);
 			ew_job_add_pkey(job, pkey);
 		} else {
 			const char *s = json_object_get_string(v);
 
 			if (!*s || json_object_get_string_len(v) != (int)strlen(s) ||
 			    strlen(s) > EW_CGROUP_PATH_MAX)
-				return fail(c, sub, "bad cgroup path");
+				return ew_json_fail(c, sub, "bad cgroup path");
 			ew_job_add_cgroup(job, s, 0);
 		}
 	}
 	return 0;
 }
 
-static int parse_job(struct pctx *c, const char *path, struct json_object *obj,
+static int parse_job(struct ew_json_err *c, const char *path, struct json_object *obj,
 		     struct ew_job *job)
 {
 	const char *why;
 	uint32_t ignored;
 
-	if (want_type(c, path, obj, json_type_object, "an object"))
+	if (ew_json_want(c, path, obj, json_type_object, "an object"))
 		return -EINVAL;
 	json_object_object_foreach(obj, key, v) {
 		char sub[PATH_LEN];
@@ -294,10 +242,10 @@ static int parse_job(struct pctx *c, const char *path, struct json_object *obj,
 			ret = get_uint(c, sub, v, 1, UINT32_MAX, &job->id);
 			job->present |= EW_JOB_ID;
 		} else if (!strcmp(key, "name")) {
-			ret = want_type(c, sub, v, json_type_string, "a string");
+			ret = ew_json_want(c, sub, v, json_type_string, "a string");
 			if (!ret && ew_name_check(json_object_get_string(v), &why))
-				ret = fail(c, sub, "bad job name \"%s\": %s",
-					   json_object_get_string(v), why);
+				ret = ew_json_fail(c, sub, "bad job name \"%s\": %s",
+						   json_object_get_string(v), why);
 			if (!ret)
 				strcpy(job->name, json_object_get_string(v));
 			job->present |= EW_JOB_NAME;
@@ -314,12 +262,12 @@ static int parse_job(struct pctx *c, const char *path, struct json_object *obj,
 				job->qkey = ew_random_qkey();
 			} else if (json_object_is_type(v, json_type_string)) {
 				if (ew_parse_qkey(json_object_get_string(v), &job->qkey, &why))
-					ret = fail(c, sub, "bad qkey \"%s\": %s",
-						   json_object_get_string(v), why);
+					ret = ew_json_fail(c, sub, "bad qkey \"%s\": %s",
+							   json_object_get_string(v), why);
 			} else if (json_object_is_type(v, json_type_int) &&
 				   json_object_get_int64(v) > EW_QKEY_MAX &&
 				   json_object_get_int64(v) <= UINT32_MAX) {
-				ret = fail(c, sub, "Q_Keys with bit 31 set are privileged and refused");
+				ret = ew_json_fail(c, sub, "Q_Keys with bit 31 set are privileged and refused");
 			} else {
 				ret = get_uint(c, sub, v, 0, EW_QKEY_MAX, &job->qkey);
 			}
@@ -330,19 +278,19 @@ static int parse_job(struct pctx *c, const char *path, struct json_object *obj,
 		} else if (!strcmp(key, "peer_count") || !strcmp(key, "qp_count")) {
 			ret = get_uint(c, sub, v, 0, UINT32_MAX, &ignored);
 		} else {
-			ret = fail(c, path, "unknown key \"%s\"", key);
+			ret = ew_json_fail(c, path, "unknown key \"%s\"", key);
 		}
 		if (ret)
 			return ret;
 	}
 	if (!(job->present & EW_JOB_NAME))
-		return fail(c, path, "missing \"name\"");
+		return ew_json_fail(c, path, "missing \"name\"");
 	job->present |= EW_JOB_PEERS;
 	ew_job_fill_defaults(job);
 	return 0;
 }
 
-static int parse_jobs(struct pctx *c, struct json_object *arr, struct ew_state *st)
+static int parse_jobs(struct ew_json_err *c, struct json_object *arr, struct ew_state *st)
 {
 	size_t i, k, n;
 
@@ -358,51 +306,16 @@ static int parse_jobs(struct pctx *c, struct json_object *arr, struct ew_state *
 			return -EINVAL;
 		for (k = 0; k < i; k++) {
 			if (!strcmp(st->jobs[k].name, job->name))
-				return fail(c, path, "duplicate job name \"%s\" (also jobs[%zu])",
-					    job->name, k);
+				return ew_json_fail(c, path, "duplicate job name \"%s\" (also jobs[%zu])",
+						    job->name, k);
 			if ((job->present & EW_JOB_ID) &&
 			    (st->jobs[k].present & EW_JOB_ID) && st->jobs[k].id == job->id)
-				return fail(c, path, "duplicate job id %u (also jobs[%zu])",
-					    job->id, k);
+				return ew_json_fail(c, path, "duplicate job id %u (also jobs[%zu])",
+						    job->id, k);
 		}
 	}
 	st->has_jobs = true;
 	return 0;
-}
-
-static void line_col(const char *text, size_t off, unsigned int *line,
-		     unsigned int *col)
-{
-	size_t i, start = 0;
-
-	*line = 1;
-	for (i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			(*line)++;
-			start = i + 1;
-		}
-	}
-	*col = (unsigned int)(off - start + 1);
-}
-
-/*
- * json-c's strict mode still takes 'single-quoted' strings, which JSON
- * (RFC 8259) does not have: find the first quote outside a string.
- */
-static size_t single_quote(const char *text, size_t len)
-{
-	bool in_string = false;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		if (in_string && text[i] == '\\')
-			i++;
-		else if (text[i] == '"')
-			in_string = !in_string;
-		else if (!in_string && text[i] == '\'')
-			return i;
-	}
-	return len;
 }
 
 /**
@@ -419,66 +332,27 @@ static size_t single_quote(const char *text, size_t len)
 int ew_policy_parse(const char *text, size_t len, const char *fname,
 		    struct ew_state *st, char *err, size_t errlen)
 {
-	struct pctx c = { .fname = fname, .err = err, .errlen = errlen };
-	enum json_tokener_error jerr;
+	struct ew_json_err c = { .fname = fname, .err = err, .errlen = errlen };
 	struct json_object *root;
-	struct json_tokener *tok;
-	unsigned int line, col;
-	size_t end;
 	int ret = 0;
 
 	memset(st, 0, sizeof(*st));
 	err[0] = '\0';
-	if (len > INT32_MAX)
-		return fail(&c, "", "the file is too large");
-	tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
-	if (!tok)
-		return fail(&c, "", "out of memory");
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-
-	if (jerr == json_tokener_continue) {
-		line_col(text, len, &line, &col);
-		ret = fail(&c, "", "%u:%u: unexpected end of input", line, col);
-		goto out;
-	}
-	if (jerr == json_tokener_success && single_quote(text, end) < end) {
-		jerr = json_tokener_error_parse_unexpected;
-		end = single_quote(text, end);
-	}
-	if (jerr != json_tokener_success) {
-		line_col(text, end, &line, &col);
-		snprintf(err, errlen, "%s:%u:%u: %s", fname, line, col,
-			 json_tokener_error_desc(jerr));
-		ret = -EINVAL;
-		goto out;
-	}
-	for (; end < len; end++) {
-		if (!strchr(" \t\r\n", text[end]) || !text[end]) {
-			line_col(text, end, &line, &col);
-			snprintf(err, errlen, "%s:%u:%u: unexpected data after the JSON document",
-				 fname, line, col);
-			ret = -EINVAL;
-			goto out;
-		}
-	}
-
-	if (want_type(&c, "", root, json_type_object, "an object at the top level")) {
+	if (ew_json_parse_text(&c, text, len, &root))
+		return -EINVAL;
+	if (ew_json_want(&c, "", root, json_type_object, "an object at the top level")) {
 		ret = -EINVAL;
 		goto out;
 	}
 	json_object_object_foreach(root, key, v) {
 		if (!strcmp(key, "$schema"))
-			ret = want_type(&c, "$schema", v, json_type_string, "a string");
+			ret = ew_json_want(&c, "$schema", v, json_type_string, "a string");
 		else if (!strcmp(key, "config"))
 			ret = parse_config(&c, v, &st->config);
 		else if (!strcmp(key, "jobs"))
 			ret = parse_jobs(&c, v, st);
 		else
-			ret = fail(&c, "", "unknown key \"%s\"", key);
+			ret = ew_json_fail(&c, "", "unknown key \"%s\"", key);
 		if (ret)
 			goto out;
 		if (!strcmp(key, "config"))
@@ -505,7 +379,7 @@ out:
 int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 		      size_t errlen)
 {
-	struct pctx c = { .fname = fname, .err = err, .errlen = errlen };
+	struct ew_json_err c = { .fname = fname, .err = err, .errlen = errlen };
 	char cg[EASTWEST_CGROUP_PATH_MAX];
 	size_t i, k, j, l;
 	const char *why;
@@ -517,16 +391,16 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 		for (k = 0; k < job->n_cgroups; k++) {
 			mkpath(path, sizeof(path), "jobs[%zu].cgroups[%zu]", i, k);
 			if (ew_cgroup_resolve(job->cgroups[k].path, cg, sizeof(cg), &why))
-				return fail(&c, path, "cgroup \"%s\": %s",
-					    job->cgroups[k].path, why);
+				return ew_json_fail(&c, path, "cgroup \"%s\": %s",
+						    job->cgroups[k].path, why);
 			free(job->cgroups[k].path);
 			job->cgroups[k].path = ew_strdup(cg);
 			for (j = 0; j < i; j++)
 				for (l = 0; l < st->jobs[j].n_cgroups; l++)
 					if (!strcmp(st->jobs[j].cgroups[l].path, cg))
-						return fail(&c, path,
-							    "cgroup %s is also bound to job \"%s\" (jobs[%zu])",
-							    cg, st->jobs[j].name, j);
+						return ew_json_fail(&c, path,
+								    "cgroup %s is also bound to job \"%s\" (jobs[%zu])",
+								    cg, st->jobs[j].name, j);
 		}
 		for (k = 0; k < job->n_netdevs; k++) {
 			struct ew_netdev *nd = &job->netdevs[k];
@@ -536,8 +410,8 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 			mkpath(path, sizeof(path), "jobs[%zu].netdevs[%zu]", i, k);
 			nd->value = if_nametoindex(nd->name);
 			if (!nd->value)
-				return fail(&c, path, "no such network interface \"%s\"",
-					    nd->name);
+				return ew_json_fail(&c, path, "no such network interface \"%s\"",
+						    nd->name);
 		}
 	}
 	for (i = 0; i < st->n_jobs; i++)

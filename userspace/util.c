@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Messages and allocation.
+ * Messages, allocation and reading an input file.
  *
  * Every error is one line on stderr, "eastwestctl: what is wrong", with the
  * batch file and line in front while a batch runs. The last message is kept
  * for the unit tests.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,4 +107,57 @@ void *ew_reallocarray(void *p, size_t n, size_t size)
 char *ew_strdup(const char *s)
 {
 	return oom(strdup(s));
+}
+
+/* "256 MiB", "64 KiB" or "100 bytes": a size limit for a message. */
+static void size_str(size_t n, char *buf, size_t len)
+{
+	if (n && !(n % (1024 * 1024)))
+		snprintf(buf, len, "%zu MiB", n >> 20);
+	else if (n && !(n % 1024))
+		snprintf(buf, len, "%zu KiB", n >> 10);
+	else
+		snprintf(buf, len, "%zu bytes", n);
+}
+
+int ew_read_file(const char *path, size_t max_bytes, char **text, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	size_t cap = 65536, n = 0, r;
+	char *buf, limit[32];
+
+	if (!f) {
+		ew_err("%s: %s", path, strerror(errno));
+		return EW_USAGE;
+	}
+	/* Room for one byte more than allowed tells "too large" from "full". */
+	if (cap > max_bytes)
+		cap = max_bytes + 1;
+	buf = ew_malloc(cap);
+	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n > max_bytes) {
+			size_str(max_bytes, limit, sizeof(limit));
+			ew_err("%s: larger than %s", path, limit);
+			goto err;
+		}
+		if (n == cap) {
+			cap = cap > max_bytes / 2 ? max_bytes + 1 : 2 * cap;
+			buf = ew_reallocarray(buf, cap, 1);
+		}
+	}
+	if (ferror(f)) {
+		ew_err("%s: read error", path);
+		goto err;
+	}
+	if (f != stdin)
+		fclose(f);
+	*text = buf;
+	*len = n;
+	return EW_OK;
+err:
+	free(buf);
+	if (f != stdin)
+		fclose(f);
+	return EW_USAGE;
 }

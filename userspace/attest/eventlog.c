@@ -7,87 +7,47 @@
 #include <string.h>
 
 #include "eventlog.h"
+#include "logread.h"
 
 #define TPM2_ALG_SHA256	0x000b
 #define SPEC_ID_SIG	"Spec ID Event03"
 #define MAX_ALGS	8
-
-struct cursor {
-	const uint8_t *p;
-	size_t left;
-};
 
 struct alg_size {
 	uint16_t alg;
 	uint16_t size;
 };
 
-static int take(struct cursor *c, size_t n, const uint8_t **out)
-{
-	if (n > c->left)
-		return -1;
-	*out = c->p;
-	c->p += n;
-	c->left -= n;
-	return 0;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
-static int take_u32(struct cursor *c, uint32_t *v)
-{
-	const uint8_t *p;
-
-	if (take(c, 4, &p))
-		return -1;
-	*v = le32(p);
-	return 0;
-}
-
 /* The first event: SHA-1 layout, EV_NO_ACTION, TCG_EfiSpecIDEvent. */
-static int parse_spec_id(struct cursor *c, struct alg_size *algs, uint32_t *nalg,
+static int parse_spec_id(struct ewa_cursor *c, struct alg_size *algs, uint32_t *nalg,
 			 const char **why)
 {
 	const uint8_t *hdr, *ev, *a;
-	struct cursor e;
+	struct ewa_cursor e;
 	uint32_t size, i;
 
-	if (take(c, 4 + 4 + 20, &hdr) || take_u32(c, &size) || take(c, size, &ev)) {
+	if (ewa_take(c, 4 + 4 + 20, &hdr) || ewa_take_u32(c, &size) || ewa_take(c, size, &ev)) {
 		*why = "truncated Spec ID event";
 		return -1;
 	}
-	if (le32(hdr + 4) != EWA_EV_NO_ACTION || size < 16 + 4 + 4 + 4 ||
+	if (ewa_le32(hdr + 4) != EWA_EV_NO_ACTION || size < 16 + 4 + 4 + 4 ||
 	    memcmp(ev, SPEC_ID_SIG, sizeof(SPEC_ID_SIG))) {
 		*why = "not a crypto-agile log (no \"Spec ID Event03\" header)";
 		return -1;
 	}
 	e.p = ev + 16 + 4 + 4;	/* signature, platform class, versions, uintn size */
 	e.left = size - 24;
-	if (take_u32(&e, nalg) || *nalg == 0 || *nalg > MAX_ALGS) {
+	if (ewa_take_u32(&e, nalg) || *nalg == 0 || *nalg > MAX_ALGS) {
 		*why = "bad algorithm count in the Spec ID event";
 		return -1;
 	}
 	for (i = 0; i < *nalg; i++) {
-		if (take(&e, 4, &a)) {
+		if (ewa_take(&e, 4, &a)) {
 			*why = "truncated algorithm list";
 			return -1;
 		}
-		algs[i].alg = le16(a);
-		algs[i].size = le16(a + 2);
+		algs[i].alg = ewa_le16(a);
+		algs[i].size = ewa_le16(a + 2);
 		if (algs[i].size == 0 || algs[i].size > 64) {
 			*why = "bad digest size in the Spec ID event";
 			return -1;
@@ -96,14 +56,14 @@ static int parse_spec_id(struct cursor *c, struct alg_size *algs, uint32_t *nalg
 	return 0;
 }
 
-static int parse_event(struct cursor *c, const struct alg_size *algs, uint32_t nalg,
+static int parse_event(struct ewa_cursor *c, const struct alg_size *algs, uint32_t nalg,
 		       struct ewa_uefi_event *ev, const char **why)
 {
 	uint32_t count, size, i, j;
 	bool have_sha256 = false;
 	const uint8_t *p;
 
-	if (take_u32(c, &ev->pcr) || take_u32(c, &ev->type) || take_u32(c, &count)) {
+	if (ewa_take_u32(c, &ev->pcr) || ewa_take_u32(c, &ev->type) || ewa_take_u32(c, &count)) {
 		*why = "truncated header";
 		return -1;
 	}
@@ -118,18 +78,18 @@ static int parse_event(struct cursor *c, const struct alg_size *algs, uint32_t n
 	for (i = 0; i < count; i++) {
 		uint16_t alg;
 
-		if (take(c, 2, &p)) {
+		if (ewa_take(c, 2, &p)) {
 			*why = "truncated digest list";
 			return -1;
 		}
-		alg = le16(p);
+		alg = ewa_le16(p);
 		for (j = 0; j < nalg && algs[j].alg != alg; j++)
 			;
 		if (j == nalg) {
 			*why = "digest of an algorithm the header does not declare";
 			return -1;
 		}
-		if (take(c, algs[j].size, &p)) {
+		if (ewa_take(c, algs[j].size, &p)) {
 			*why = "truncated digest";
 			return -1;
 		}
@@ -142,7 +102,7 @@ static int parse_event(struct cursor *c, const struct alg_size *algs, uint32_t n
 			have_sha256 = true;
 		}
 	}
-	if (take_u32(c, &size) || size > EWA_UEFI_MAX_EVENT_DATA || take(c, size, &p)) {
+	if (ewa_take_u32(c, &size) || size > EWA_UEFI_MAX_EVENT_DATA || ewa_take(c, size, &p)) {
 		*why = "bad event size";
 		return -1;
 	}
@@ -160,7 +120,7 @@ int ewa_uefi_parse(const uint8_t *p, size_t len, struct ewa_uefi_log *log,
 {
 	static const char locality_sig[] = "StartupLocality";
 	struct alg_size algs[MAX_ALGS];
-	struct cursor c = { p, len };
+	struct ewa_cursor c = { p, len };
 	const char *reason;
 	uint32_t nalg;
 	size_t cap = 0;
@@ -171,23 +131,18 @@ int ewa_uefi_parse(const uint8_t *p, size_t len, struct ewa_uefi_log *log,
 		return -1;
 	}
 	while (c.left > 0) {
-		struct ewa_uefi_event *ev;
+		struct ewa_uefi_event *ev, *v;
 
 		if (log->n == EWA_UEFI_MAX_EVENTS) {
 			snprintf(why, whylen, "more than %u events", EWA_UEFI_MAX_EVENTS);
 			goto fail;
 		}
-		if (log->n == cap) {
-			struct ewa_uefi_event *v;
-
-			cap = cap ? 2 * cap : 64;
-			v = realloc(log->v, cap * sizeof(*v));
-			if (!v) {
-				snprintf(why, whylen, "out of memory");
-				goto fail;
-			}
-			log->v = v;
+		v = ewa_log_grow(log->v, log->n, &cap, sizeof(*log->v));
+		if (!v) {
+			snprintf(why, whylen, "out of memory");
+			goto fail;
 		}
+		log->v = v;
 		ev = &log->v[log->n];
 		memset(ev, 0, sizeof(*ev));
 		if (parse_event(&c, algs, nalg, ev, &reason)) {
@@ -237,13 +192,13 @@ static bool is_secure_boot_var(const struct ewa_uefi_event *ev, const uint8_t **
 
 	if (ev->data_len < 32 || memcmp(ev->data, efi_global_guid, 16))
 		return false;
-	nlen = le64(ev->data + 16);
-	dlen = le64(ev->data + 24);
+	nlen = ewa_le64(ev->data + 16);
+	dlen = ewa_le64(ev->data + 24);
 	if (nlen != sizeof(name) - 1 || dlen > ev->data_len ||
 	    32 + 2 * nlen + dlen != ev->data_len)
 		return false;
 	for (i = 0; i < nlen; i++)
-		if (le16(ev->data + 32 + 2 * i) != (uint8_t)name[i])
+		if (ewa_le16(ev->data + 32 + 2 * i) != (uint8_t)name[i])
 			return false;
 	*val = ev->data + 32 + 2 * nlen;
 	*val_len = dlen;

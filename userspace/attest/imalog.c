@@ -8,32 +8,7 @@
 #include <string.h>
 
 #include "imalog.h"
-
-struct cursor {
-	const uint8_t *p;
-	size_t left;
-};
-
-static int take(struct cursor *c, size_t n, const uint8_t **out)
-{
-	if (n > c->left)
-		return -1;
-	*out = c->p;
-	c->p += n;
-	c->left -= n;
-	return 0;
-}
-
-static int take_u32(struct cursor *c, uint32_t *v)
-{
-	const uint8_t *p;
-
-	if (take(c, 4, &p))
-		return -1;
-	*v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	     (uint32_t)p[3] << 24;
-	return 0;
-}
+#include "logread.h"
 
 static bool all_zero(const uint8_t *p, size_t n)
 {
@@ -87,14 +62,14 @@ static int parse_dng(const uint8_t *p, size_t n, struct ewa_ima_entry *e)
 	return 0;
 }
 
-static int parse_entry(struct cursor *c, struct ewa_ima_entry *e, const char **why)
+static int parse_entry(struct ewa_cursor *c, struct ewa_ima_entry *e, const char **why)
 {
 	const uint8_t *sha1, *name, *data, *f;
 	uint32_t name_len, data_len, flen;
-	struct cursor fields;
+	struct ewa_cursor fields;
 	int nfield = 0;
 
-	if (take_u32(c, &e->pcr) || take(c, 20, &sha1) || take_u32(c, &name_len)) {
+	if (ewa_take_u32(c, &e->pcr) || ewa_take(c, 20, &sha1) || ewa_take_u32(c, &name_len)) {
 		*why = "truncated header";
 		return -1;
 	}
@@ -102,7 +77,7 @@ static int parse_entry(struct cursor *c, struct ewa_ima_entry *e, const char **w
 		*why = "PCR index out of range";
 		return -1;
 	}
-	if (name_len == 0 || name_len >= sizeof(e->template_name) || take(c, name_len, &name)) {
+	if (name_len == 0 || name_len >= sizeof(e->template_name) || ewa_take(c, name_len, &name)) {
 		*why = "bad template name length";
 		return -1;
 	}
@@ -112,7 +87,8 @@ static int parse_entry(struct cursor *c, struct ewa_ima_entry *e, const char **w
 		*why = "NUL in template name";
 		return -1;
 	}
-	if (take_u32(c, &data_len) || data_len > EWA_IMA_MAX_DATA || take(c, data_len, &data)) {
+	if (ewa_take_u32(c, &data_len) || data_len > EWA_IMA_MAX_DATA ||
+	    ewa_take(c, data_len, &data)) {
 		*why = "bad template data length";
 		return -1;
 	}
@@ -125,7 +101,7 @@ static int parse_entry(struct cursor *c, struct ewa_ima_entry *e, const char **w
 	fields.p = data;
 	fields.left = data_len;
 	while (fields.left > 0) {
-		if (take_u32(&fields, &flen) || take(&fields, flen, &f)) {
+		if (ewa_take_u32(&fields, &flen) || ewa_take(&fields, flen, &f)) {
 			*why = "template field overruns the record";
 			return -1;
 		}
@@ -162,28 +138,24 @@ static int parse_entry(struct cursor *c, struct ewa_ima_entry *e, const char **w
 int ewa_ima_parse(const uint8_t *p, size_t len, struct ewa_ima_log *log,
 		  char *why, size_t whylen)
 {
-	struct cursor c = { p, len };
+	struct ewa_cursor c = { p, len };
 	size_t cap = 0;
 
 	memset(log, 0, sizeof(*log));
 	while (c.left > 0) {
+		struct ewa_ima_entry *v;
 		const char *reason;
 
 		if (log->n == EWA_IMA_MAX_ENTRIES) {
 			snprintf(why, whylen, "more than %u entries", EWA_IMA_MAX_ENTRIES);
 			goto fail;
 		}
-		if (log->n == cap) {
-			struct ewa_ima_entry *v;
-
-			cap = cap ? 2 * cap : 64;
-			v = realloc(log->v, cap * sizeof(*v));
-			if (!v) {
-				snprintf(why, whylen, "out of memory");
-				goto fail;
-			}
-			log->v = v;
+		v = ewa_log_grow(log->v, log->n, &cap, sizeof(*log->v));
+		if (!v) {
+			snprintf(why, whylen, "out of memory");
+			goto fail;
 		}
+		log->v = v;
 		memset(&log->v[log->n], 0, sizeof(log->v[0]));
 		if (parse_entry(&c, &log->v[log->n], &reason)) {
 			snprintf(why, whylen, "entry %zu (offset %zu): %s", log->n,

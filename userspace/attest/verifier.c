@@ -113,6 +113,30 @@ static const char *state_dir(const char *opt)
 	return opt ? opt : env && *env ? env : EWA_DEFAULT_STATE_DIR;
 }
 
+/*
+ * The verdict on @in, with the replay memory in @state (NULL: the default).
+ * Without that memory the verifier could not refuse replays: deny instead.
+ */
+static void verify_with_state(struct ewa_verify_input *in, const char *state,
+			      struct ewa_verdict *v)
+{
+	struct ewa_vstate st;
+
+	if (ewa_vstate_open(state_dir(state), &st)) {
+		memset(v, 0, sizeof(*v));
+		v->secure_boot = "unknown";
+		v->reasons = ewa_calloc(1, sizeof(*v->reasons));
+		v->reasons[0].check = ewa_strdup("state-error");
+		v->reasons[0].detail = ewa_strdup(ewa_last_error());
+		v->n_reasons = 1;
+		return;
+	}
+	in->state = &st;
+	ewa_verify(in, v);
+	in->state = NULL;
+	ewa_vstate_close(&st);
+}
+
 static void print_json(struct json_object *o)
 {
 	int flags = JSON_C_TO_STRING_NOSLASHESCAPE;
@@ -129,7 +153,6 @@ static int cmd_verify(int argc, char *argv[])
 	const char *vals[6] = { NULL };
 	struct ewa_verify_input in = { 0 };
 	struct ewa_verdict v;
-	struct ewa_vstate st;
 	int ret;
 
 	ret = parse_kv(argc, argv, "verify", keys, vals);
@@ -146,19 +169,7 @@ static int cmd_verify(int argc, char *argv[])
 	in.enrollment = vals[2];
 	in.manifest = vals[3];
 	in.pubkey = vals[4];
-	/* Without its memory the verifier could not refuse replays: deny instead. */
-	if (ewa_vstate_open(state_dir(vals[5]), &st)) {
-		memset(&v, 0, sizeof(v));
-		v.secure_boot = "unknown";
-		v.reasons = ewa_calloc(1, sizeof(*v.reasons));
-		v.reasons[0].check = ewa_strdup("state-error");
-		v.reasons[0].detail = ewa_strdup(ewa_last_error());
-		v.n_reasons = 1;
-	} else {
-		in.state = &st;
-		ewa_verify(&in, &v);
-		ewa_vstate_close(&st);
-	}
+	verify_with_state(&in, vals[5], &v);
 	if (opt_json) {
 		struct json_object *o = ewa_verdict_json(&v);
 
@@ -418,7 +429,6 @@ static int cmd_serve(int argc, char *argv[])
 	struct ewa_buf ev = { 0 };
 	struct json_object *o;
 	struct ewa_verdict v;
-	struct ewa_vstate st;
 	uint64_t timeout = 60;
 	time_t deadline;
 	char hex[65], *enrollment, *name;
@@ -483,18 +493,7 @@ static int cmd_serve(int argc, char *argv[])
 	in.enrollment = enrollment;
 	in.manifest = vals[1];
 	in.pubkey = vals[2];
-	if (ewa_vstate_open(state_dir(vals[3]), &st)) {
-		memset(&v, 0, sizeof(v));
-		v.secure_boot = "unknown";
-		v.reasons = ewa_calloc(1, sizeof(*v.reasons));
-		v.reasons[0].check = ewa_strdup("state-error");
-		v.reasons[0].detail = ewa_strdup(ewa_last_error());
-		v.n_reasons = 1;
-	} else {
-		in.state = &st;
-		ewa_verify(&in, &v);
-		ewa_vstate_close(&st);
-	}
+	verify_with_state(&in, vals[3], &v);
 	o = ewa_verdict_json(&v);
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));

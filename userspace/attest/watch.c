@@ -238,6 +238,23 @@ static int ms_left(const struct timespec *deadline)
 	return ms < 0 ? 0 : ms > 3600000 ? 3600000 : (int)ms;
 }
 
+/* 0 once @fd is ready for @events; -ETIMEDOUT at the deadline, or -errno. */
+static int wait_ready(int fd, short events, const struct timespec *deadline)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int left, r;
+
+	do {
+		left = ms_left(deadline);
+		if (left == 0)
+			return -ETIMEDOUT;
+		r = poll(&p, 1, left);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	return r ? 0 : -ETIMEDOUT;
+}
+
 /* Reads into @b until @stop_at_newline and a newline came, EOF, or the deadline. */
 static int read_until(int fd, struct ewa_buf *b, bool stop_at_newline,
 		      const struct timespec *deadline)
@@ -245,21 +262,14 @@ static int read_until(int fd, struct ewa_buf *b, bool stop_at_newline,
 	char chunk[4096];
 
 	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int left = ms_left(deadline), r;
 		ssize_t n;
+		int ret;
 
 		if (stop_at_newline && b->len && memchr(b->data, '\n', b->len))
 			return 0;
-		if (left == 0)
-			return -ETIMEDOUT;
-		r = poll(&p, 1, left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return -ETIMEDOUT;
+		ret = wait_ready(fd, POLLIN, deadline);
+		if (ret)
+			return ret;
 		n = read(fd, chunk, sizeof(chunk));
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
@@ -276,19 +286,12 @@ static int read_until(int fd, struct ewa_buf *b, bool stop_at_newline,
 static int write_all(int fd, const char *p, size_t n, const struct timespec *deadline)
 {
 	while (n) {
-		struct pollfd pf = { .fd = fd, .events = POLLOUT };
-		int left = ms_left(deadline), r;
 		ssize_t w;
+		int ret;
 
-		if (left == 0)
-			return -ETIMEDOUT;
-		r = poll(&pf, 1, left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -errno;
-		if (r == 0)
-			return -ETIMEDOUT;
+		ret = wait_ready(fd, POLLOUT, deadline);
+		if (ret)
+			return ret;
 		w = write(fd, p, n);
 		if (w < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;

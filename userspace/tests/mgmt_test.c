@@ -202,9 +202,10 @@ static void test_errors(void **state)
 	expect("{ " NETS ", \"services\": { \"ssh\": {} }, \"admin\": 1 }",
 	       "m.json: unknown key \"admin\" (expected admin_networks, services, action)");
 	expect("[]", "m.json: expected an object at the top level, got an array");
-	expect("{ " NETS ",\n \"services\": {", "m.json: 2:15: unexpected end of input");
+	expect("{ " NETS ",\n \"services\": {", "m.json:2:15: unexpected end of input");
 	expect("{ " NETS ", \"services\": { \"ssh\": {} } }\n}",
-	       "m.json: 2:1: unexpected character");
+	       "m.json:2:1: unexpected character");
+	expect("{ 'services': {} }", "m.json:1:3: unexpected character");
 }
 
 static void addr4(const char *s, uint8_t a[16])

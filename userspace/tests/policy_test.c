@@ -135,8 +135,8 @@ static void test_defaults_and_sections(void **state)
 static void test_syntax_errors(void **state)
 {
 	(void)state;
-	expect("", "t.json: 1:1: unexpected end of input");
-	expect("{\n  \"jobs\": [\n", "t.json: 3:1: unexpected end of input");
+	expect("", "t.json:1:1: unexpected end of input");
+	expect("{\n  \"jobs\": [\n", "t.json:3:1: unexpected end of input");
 	expect("{\n  \"jobs\": [,]\n}", "t.json:2:12: unexpected character");
 	expect("{\"jobs\": []} x", "t.json:1:14: unexpected character");
 	expect("{\"jobs\": []}\n{}", "t.json:2:1: unexpected character");
