@@ -32,10 +32,8 @@ static int config_show(int argc, char *argv[])
 		ret = ew_connect(&nl);
 	if (ret)
 		return ret;
-	if (ew_ipc_config_get(nl, &cfg)) {
-		free(cfg.revoked);
+	if (ew_ipc_config_get(nl, &cfg))
 		return ewnl_report(nl, "config show");
-	}
 	if (ew_opts.json)
 		ret = ew_json_print(ew_json_config_status(&cfg));
 	else

@@ -820,13 +820,21 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* On failure nothing is left allocated in *cfg (callers just report). */
 int ew_ipc_config_get(struct ewnl *nl, struct ew_config *cfg)
 {
 	struct nlmsghdr *nlh;
+	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
 	nlh = ewnl_req(nl, EASTWEST_CMD_CONFIG_GET, 0);
-	return ewnl_do(nl, nlh, config_cb, cfg);
+	ret = ewnl_do(nl, nlh, config_cb, cfg);
+	if (ret) {
+		free(cfg->revoked);
+		cfg->revoked = NULL;
+		cfg->n_revoked = 0;
+	}
+	return ret;
 }
 
 int ew_ipc_config_set(struct ewnl *nl, const struct ew_config *cfg, uint32_t mask)

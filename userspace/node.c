@@ -75,10 +75,8 @@ static int node_show(int argc, char *argv[])
 		ret = ew_connect(&nl);
 	if (ret)
 		return ret;
-	if (ew_ipc_config_get(nl, &cfg)) {
-		free(cfg.revoked);
+	if (ew_ipc_config_get(nl, &cfg))
 		return ewnl_report(nl, "node show");
-	}
 	if (ew_opts.json) {
 		struct json_object *a = json_object_new_array();
 
