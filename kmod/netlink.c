@@ -1128,7 +1128,8 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 				    "config-get takes no attributes");
 		return -EINVAL;
 	}
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	/* Every revoked node goes in this one message (nodes.h bounds them). */
+	msg = genlmsg_new(NLMSG_GOODSIZE + ew_nodes_revoked_size(), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_iput(msg, info);

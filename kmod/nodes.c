@@ -145,6 +145,24 @@ int ew_nodes_put_revoked(struct sk_buff *skb, int attrtype)
 }
 
 /**
+ * ew_nodes_revoked_size() - room ew_nodes_put_revoked() needs in a message
+ *
+ * Context: the list only changes in node-set, which the genl mutex keeps
+ * apart from the config-get that sizes its reply with this.
+ */
+size_t ew_nodes_revoked_size(void)
+{
+	const struct ew_revoked_set *set;
+	size_t n;
+
+	rcu_read_lock();
+	set = rcu_dereference(ew_revoked);
+	n = set ? set->n : 0;
+	rcu_read_unlock();
+	return n * nla_total_size(16);
+}
+
+/**
  * ew_nodes_exit() - free the set; no reader may remain
  */
 void ew_nodes_exit(void)

@@ -131,7 +131,9 @@ static struct json_object *modules_json(const char *root, const char *release)
 		names = ewa_realloc(names, (n + 1) * sizeof(*names));
 		names[n++] = line;
 	}
-	qsort(names, n, sizeof(*names), cmp_name);
+	/* qsort()'s base must not be NULL, even with nothing to sort. */
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_name);
 	for (i = 0; i < n; i++) {
 		struct json_object *m = json_object_new_object();
 		char *mpath = module_path(root, release, names[i], dep.data ? &dep : NULL);
