@@ -24,12 +24,12 @@ KREL = $(shell sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/gen
 
 # Each kernel gets its own object tree (build/<release>) of symlinks to the
 # sources, so that builds for several kernels never share objects.
-OUT = $(TOP)/build/$(KREL)
+OUT = $(TOP)/build/$(KREL)$(if $(filter 1,$(EW_FAULT_INJECT)),-fault)
 KMOD_SRCS := $(wildcard $(TOP)/kmod/*.c $(TOP)/kmod/*.h)
 
 CHECKPATCH ?= /usr/src/linux-source-6.1/scripts/checkpatch.pl
 
-.PHONY: all module userspace tools clean matrix check checkpatch kunit test \
+.PHONY: all module module-fault userspace tools clean matrix check checkpatch kunit test \
 	demo bench install uninstall dkms-source dkms-install dkms-remove deb
 
 all: module userspace
@@ -47,6 +47,11 @@ module:
 	flock $(OUT)/.build.lock $(MAKE) -C $(KDIR) M=$(OUT) modules \
 		$(if $(W),W=$(W)) $(if $(C),C=$(C))
 	@echo "built $(OUT)/eastwest.ko"
+
+# The test variant with allocation-failure injection points (kmod/fault.h),
+# in build/<release>-fault/; never installed or packaged.
+module-fault:
+	$(MAKE) --no-print-directory module EW_FAULT_INJECT=1
 
 userspace:
 	$(MAKE) -C $(TOP)/userspace

@@ -1,14 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
-# ew-timeout: 1500
+# ew-timeout: 3000
 #
-# Control-path cost of eastwest, side by side in one boot: the median cost
-# of ibv_modify_qp (whole connection cycles, and the policed INIT->RTR step)
-# with the module absent, loaded in audit mode, enforcing a one-job policy,
-# and enforcing with JOBS jobs x PEERS_PER_JOB peers loaded; then absent
-# again to show the drift of the machine itself. Also the policy push rate
-# and the kernel memory per peer entry (slab). Run it with bench/run.
+# Control-path cost (P1) and policy push (P3) of eastwest, in one boot, in
+# ROUNDS interleaved rounds so that the drift of a TCG guest hits every
+# configuration alike. Each round (odd rounds; even rounds measure the
+# module absent last instead of first):
+#
+#   module absent          -> modify cost
+#   loaded, audit, no job  -> modify cost
+#   apply 1M-peer policy   -> push time (user/sys), kernel memory per peer
+#   enforce, 1M peers      -> modify cost; one 4096-peer job added (latency,
+#                             end to end and in the kernel)
+#   apply 100k, 1k, 1 peer -> modify cost at each size (growth)
+#   rmmod                  -> unload time with the policy loaded
+#
+# The caller of modify_cost is in job "bench" (cgroup /ewbench, peer
+# 127.0.0.1) in every enforce measurement; the other jobs only fill the
+# tables. Prints "# bench: ..." lines for bench/run.
 
 . "$(dirname "$0")/../selftests/lib.sh"
 
@@ -18,12 +28,14 @@
 CTL=$EW_TOP/userspace/eastwestctl
 COST=$EW_TOP/bench/modify_cost
 CG=/sys/fs/cgroup
-CYCLES=${EW_BENCH_CYCLES:-300}
-REPS=${EW_BENCH_REPS:-3}
+TR=/sys/kernel/tracing
+CYCLES=${EW_BENCH_CYCLES:-200}
+ROUNDS=${EW_BENCH_ROUNDS:-3}
 JOBS=${EW_BENCH_JOBS:-10000}
 PEERS_PER_JOB=${EW_BENCH_PEERS_PER_JOB:-100}
 
 ew_require_root
+ew_require_cmd python3
 [ -x "$CTL" ] || ew_skip "eastwestctl is not built"
 [ -x "$COST" ] || ew_skip "bench/modify_cost is not built (make -C bench)"
 EW_TMP=$(mktemp -d)
@@ -32,84 +44,144 @@ ew_defer "rmdir $CG/ewbench"
 ew_defer "rdma link delete rxe0"
 ew_defer "rmmod eastwest"
 
-# measure LABEL [CGROUP]: REPS runs, the median of their medians.
+# settle: let deferred work (table resizes, frees after a grace period)
+# finish before a measurement, so that it does not compete for the vCPUs.
+settle() {
+	sync
+	sleep "${EW_BENCH_SETTLE:-3}"
+}
+
+# measure LABEL [CGROUP]: one modify_cost run; prints its medians.
 measure() {
-	_label=$1
-	_cg=${2:-}
-	: >"$EW_TMP/$_label"
-	_i=0
-	while [ $_i -lt "$REPS" ]; do
-		if [ -n "$_cg" ]; then
-			ew_in_cg "$_cg" "$COST" rxe0 1 127.0.0.1 "$CYCLES"
-		else
-			"$COST" rxe0 1 127.0.0.1 "$CYCLES"
-		fi >>"$EW_TMP/$_label" || return 1
-		_i=$((_i + 1))
-	done
-	# ew_check keeps a passing command's output to itself: the figures go
-	# to a file the scenario prints after each measurement.
-	python3 - "$_label" "$EW_TMP/$_label" >"$EW_TMP/last" <<'PY'
-import statistics, sys
-label, path = sys.argv[1], sys.argv[2]
-vals = {}
-for line in open(path):
-    k, v = line.split()
-    vals.setdefault(k, []).append(float(v))
-print("# bench: %s modify_median_ns %.0f rtr_median_ns %.0f" % (
-    label, statistics.median(vals["modify_median_ns"]),
-    statistics.median(vals["rtr_median_ns"])))
+	settle
+	if [ -n "${2:-}" ]; then
+		ew_in_cg "$2" "$COST" rxe0 "$GIDX" 127.0.0.1 "$CYCLES"
+	else
+		"$COST" rxe0 "$GIDX" 127.0.0.1 "$CYCLES"
+	fi >"$EW_TMP/cost" || return 1
+	awk -v l="$1" -v r="$round" '
+		{ v[$1] = $2 }
+		END { printf "# bench: modify %s round %d modify_median_ns %d rtr_median_ns %d" \
+		      " modify_p25_ns %d rtr_p25_ns %d\n", l, r, v["modify_median_ns"],
+		      v["rtr_median_ns"], v["modify_p25_ns"], v["rtr_p25_ns"] }' "$EW_TMP/cost" >>"$EW_TMP/out"
+}
+
+# policy FILE JOBS: the bench job plus JOBS filler jobs of PEERS_PER_JOB.
+policy() {
+	python3 - "$2" "$PEERS_PER_JOB" >"$1" <<'PY'
+import json, sys
+jobs, per = int(sys.argv[1]), int(sys.argv[2])
+out = [{"id": 1, "name": "bench", "mode": "enforce", "cgroups": ["/ewbench"],
+        "peers": ["127.0.0.1"]}]
+for j in range(jobs):
+    out.append({"id": 100 + j, "name": "load%d" % j, "peers": [
+        "10.%d.%d.%d" % (p >> 16, (p >> 8) & 255, p & 255)
+        for p in range(j * per, (j + 1) * per)]})
+json.dump({"jobs": out}, sys.stdout)
 PY
 }
 
+# Kernel memory in kB: slab, vmalloc (the peer table's buckets), per-CPU.
+kmem() { awk '/^(Slab|VmallocUsed|Percpu):/ { s += $2 } END { print s }' /proc/meminfo; }
+vmalloc_kb() { awk '/^VmallocUsed:/ { print $2 }' /proc/meminfo; }
+# Bytes of slab per peer entry: the ew_peer cache's slab size divided by
+# the objects it holds (SLUB may merge the cache with another of the same
+# size, so its own object count is not visible; its geometry is).
+entry_bytes() {
+	_d=/sys/kernel/slab/ew_peer
+	[ -r "$_d/order" ] || { echo nan; return; }
+	echo $(((4096 << $(cat "$_d/order")) * 10 / $(cat "$_d/objs_per_slab"))) |
+		sed 's/\(.\)$/.\1/'
+}
 
-ew_plan 10
+# apply_timed LABEL FILE NPEERS: apply a policy; time, user and sys.
+apply_timed() {
+	sync
+	_m0=$(kmem) _v0=$(vmalloc_kb)
+	_t0=$(date +%s%N)
+	bash -c "{ time -p $CTL apply -f $2 >/dev/null; } 2>$EW_TMP/time" || return 1
+	_t1=$(date +%s%N)
+	settle
+	_m1=$(kmem) _v1=$(vmalloc_kb)
+	awk -v l="$1" -v r="$round" -v n="$3" -v ms=$(((_t1 - _t0) / 1000000)) \
+		-v m="$((_m1 - _m0))" -v v="$((_v1 - _v0))" -v e="$(entry_bytes)" '
+		/^user/ { u = $2 } /^sys/ { s = $2 }
+		END { printf "# bench: push %s round %d peers %d ms %d user_s %s sys_s %s" \
+		      " kmem_B_per_peer %.1f entry_B %s table_B_per_peer %.1f\n",
+		      l, r, n, ms, u, s, m * 1024 / n, e, v * 1024 / n }' \
+		"$EW_TMP/time" >>"$EW_TMP/out"
+}
+
+# job4096: add one 4096-peer job; end-to-end time of the eastwestctl run
+# and the kernel's time in the requests (function_graph on the two
+# handlers only: set_ftrace_filter leaves every other function untraced).
+job4096() {
+	settle
+	if [ -w "$TR/current_tracer" ]; then
+		echo 0 >"$TR/tracing_on"
+		: >"$TR/trace"
+		echo 'eastwest_nl_job_new_doit eastwest_nl_peer_add_doit' >"$TR/set_ftrace_filter"
+		echo 1 >"$TR/max_graph_depth"
+		echo function_graph >"$TR/current_tracer"
+		echo 1 >"$TR/tracing_on"
+	fi
+	_t0=$(date +%s%N)
+	"$CTL" -b "$EW_TMP/one" >/dev/null || return 1
+	_t1=$(date +%s%N)
+	_k=nan
+	if [ -w "$TR/current_tracer" ]; then
+		echo 0 >"$TR/tracing_on"
+		# Durations in us: "  0)  # 1234.567 us  |  eastwest_nl_...();"
+		_k=$(grep -o '[0-9.]* us' "$TR/trace" | awk '{ s += $1 } END { printf "%.2f", s / 1000 }')
+		echo nop >"$TR/current_tracer"
+		: >"$TR/set_ftrace_filter"
+	fi
+	"$CTL" job del big4096 >/dev/null || return 1
+	echo "# bench: job4096 round $round ms $(((_t1 - _t0) / 1000000)) kernel_ms $_k" >>"$EW_TMP/out"
+}
+
+# shrink LABEL FILE: apply a smaller policy, then measure.
+shrink() {
+	"$CTL" apply -f "$2" >/dev/null && measure "$1" /ewbench
+}
+
+ew_plan $((2 + ROUNDS * 10))
 
 ew_check "rxe0 on lo" ew_rxe_add rxe0 lo
+GIDX=$(ew_wait_gid_index rxe0 127.0.0.1) || ew_bail "no RoCE v2 GID for 127.0.0.1"
 mkdir -p "$CG/ewbench"
-ew_check "baseline, module absent" measure absent
-cat "$EW_TMP/last"
-ew_check "eastwest.ko loads" ew_load
-"$CTL" config set mode audit >/dev/null
-ew_check "audit mode, caller in no job" measure audit
-cat "$EW_TMP/last"
-"$CTL" config set mode enforce >/dev/null
-"$CTL" job add bench cgroup /ewbench peer 127.0.0.1 >/dev/null
-ew_check "enforce, one job" measure enforce-1job /ewbench
-cat "$EW_TMP/last"
-
-# A cluster-sized policy: JOBS jobs of PEERS_PER_JOB peers each, in one batch.
-python3 - "$JOBS" "$PEERS_PER_JOB" >"$EW_TMP/batch" <<'PY'
-import sys
-jobs, per = int(sys.argv[1]), int(sys.argv[2])
-for j in range(jobs):
-    peers = " ".join("peer 10.%d.%d.%d" % (p >> 16, (p >> 8) & 255, p & 255)
-                     for p in range(j * per, (j + 1) * per))
-    print("job add load%d id %d %s" % (j, 100 + j, peers))
-PY
-# Kernel memory: Slab + vmalloc (the peer table's bucket array) in kB.
-kmem() { awk '/^(Slab|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo; }
-sync
-mem_before=$(kmem)
-t0=$(date +%s%N)
-ew_check "push $JOBS jobs with $PEERS_PER_JOB peers each (eastwestctl -b)" \
-	"$CTL" -b "$EW_TMP/batch"
-t1=$(date +%s%N)
-mem_after=$(kmem)
 npeers=$((JOBS * PEERS_PER_JOB))
-ms=$(((t1 - t0) / 1000000))
-echo "# bench: push jobs $JOBS peers $npeers ms $ms peers_per_s $((npeers * 1000 / (ms + 1)))"
-echo "# bench: kmem bytes_per_peer $(( (mem_after - mem_before) * 1024 / npeers )) (Slab+VmallocUsed delta, jobs included)"
-ew_check "enforce, $JOBS jobs / $npeers peers loaded" measure "enforce-${npeers}peers" /ewbench
-cat "$EW_TMP/last"
-
+policy "$EW_TMP/p-big.json" "$JOBS"
+policy "$EW_TMP/p-mid.json" $((JOBS / 10))
+policy "$EW_TMP/p-small.json" $((1000 / PEERS_PER_JOB))
+policy "$EW_TMP/p-one.json" 0
 python3 -c '
 print("job add big4096 id 99999 " + " ".join("peer 172.16.%d.%d" % (p >> 8, p & 255) for p in range(4096)))' >"$EW_TMP/one"
-t0=$(date +%s%N)
-ew_check "one 4096-peer job added" "$CTL" -b "$EW_TMP/one"
-t1=$(date +%s%N)
-echo "# bench: job4096 ms $(((t1 - t0) / 1000000)) (one eastwestctl process, 3 messages)"
+ew_check "policies written ($JOBS jobs x $PEERS_PER_JOB peers)" test -s "$EW_TMP/p-big.json"
 
-ew_check "eastwest unloads" ew_unload
-ew_check "module absent again (drift)" measure absent-again
-cat "$EW_TMP/last"
+round=1
+while [ "$round" -le "$ROUNDS" ]; do
+	# Absent first in odd rounds, last in even ones (see datapath.sh).
+	[ $((round % 2)) -eq 0 ] || ew_check "round $round: module absent" measure absent
+	ew_check "round $round: eastwest.ko loads" ew_load
+	"$CTL" config set mode audit >/dev/null
+	ew_check "round $round: audit, caller in no job" measure audit
+	"$CTL" config set mode enforce >/dev/null
+	ew_check "round $round: apply $npeers peers" \
+		apply_timed big "$EW_TMP/p-big.json" "$((npeers + 1))"
+	ew_check "round $round: enforce, $npeers peers" measure "enforce-$npeers" /ewbench
+	ew_check "round $round: one 4096-peer job" job4096
+	ew_check "round $round: enforce, $((npeers / 10)) peers" \
+		shrink "enforce-$((npeers / 10))" "$EW_TMP/p-mid.json"
+	ew_check "round $round: enforce, 1000 peers" \
+		shrink enforce-1000 "$EW_TMP/p-small.json"
+	ew_check "round $round: enforce, 1 peer" \
+		shrink enforce-1 "$EW_TMP/p-one.json"
+	_t0=$(date +%s%N)
+	ew_check "round $round: eastwest unloads" ew_unload
+	echo "# bench: rmmod round $round ms $((($(date +%s%N) - _t0) / 1000000))" >>"$EW_TMP/out"
+	[ $((round % 2)) -eq 1 ] || ew_check "round $round: module absent" measure absent
+	round=$((round + 1))
+done
+cat "$EW_TMP/out"
 ew_done

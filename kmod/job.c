@@ -9,6 +9,10 @@
  * then its id, then its bindings) and unpublished in reverse before it is
  * torn down, so a decision never sees a half-built or half-freed job.
  * Jobs are freed after a grace period (kref + call_rcu).
+ *
+ * Jobs are indexed by id in an xarray (RCU lookups, and dumps resume from
+ * the last id in O(log n)) and by name in a hash table (writers only), so
+ * that creating the 10,000th job costs what creating the first did.
  */
 
 #include <linux/cgroup.h>
@@ -16,16 +20,20 @@
 #include <linux/netlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/stringhash.h>
+#include <linux/xarray.h>
 
 #include "compat.h"
 #include "config.h"
+#include "fault.h"
 #include "job.h"
 #include "peers.h"
 
-#define EW_JOB_HASH_BITS	10
+#define EW_JOB_NAME_HASH_BITS	12
 #define EW_CGROUP_HASH_BITS	10
 
-static DEFINE_HASHTABLE(ew_jobs_by_id, EW_JOB_HASH_BITS);
+static DEFINE_XARRAY(ew_jobs_by_id);
+static DEFINE_HASHTABLE(ew_jobs_by_name, EW_JOB_NAME_HASH_BITS);
 static DEFINE_HASHTABLE(ew_bindings_by_cgid, EW_CGROUP_HASH_BITS);
 static unsigned int ew_job_count;
 static unsigned long ew_job_generation;
@@ -89,6 +97,7 @@ int ew_job_spec_add_cgroup(struct ew_job_spec *spec, const char *path,
 	}
 	len = strlen(path) + 1;
 	b = kzalloc(struct_size(b, path, len), GFP_KERNEL);
+	EW_FAIL_ALLOC(b, kfree(b));
 	if (!b) {
 		cgroup_put(cgrp);
 		return -ENOMEM;
@@ -118,29 +127,28 @@ int ew_job_spec_add_cgroup(struct ew_job_spec *spec, const char *path,
  */
 struct ew_job *ew_job_find(u32 id)
 {
-	struct ew_job *job;
+	return xa_load(&ew_jobs_by_id, id);
+}
 
-	hash_for_each_possible_rcu(ew_jobs_by_id, job, id_node, id,
-				   lockdep_is_held(&ew_config_lock))
-		if (job->id == id)
-			return job;
-	return NULL;
+static u32 ew_job_name_hash(const char *name)
+{
+	return full_name_hash(NULL, name, strlen(name));
 }
 
 /**
  * ew_job_find_by_name() - a job by name
  * @name: job name
  *
- * Context: holds ew_config_lock. Linear: names are a management-plane
- * convenience, never looked up by decisions.
+ * Context: holds ew_config_lock (names are a management-plane convenience,
+ * never looked up by decisions).
  */
 struct ew_job *ew_job_find_by_name(const char *name)
 {
 	struct ew_job *job;
-	unsigned int bkt;
 
 	lockdep_assert_held(&ew_config_lock);
-	hash_for_each(ew_jobs_by_id, bkt, job, id_node)
+	hash_for_each_possible(ew_jobs_by_name, job, name_node,
+			       ew_job_name_hash(name))
 		if (!strcmp(job->name, name))
 			return job;
 	return NULL;
@@ -327,17 +335,22 @@ int ew_job_create(struct ew_job_spec *spec, struct netlink_ext_ack *extack,
 	if (ret)
 		return ret;
 
+	/* The id's slot, so that publishing the job below cannot fail. */
+	ret = xa_reserve(&ew_jobs_by_id, spec->id, GFP_KERNEL);
+	if (ret)
+		return ret;
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	pol = kzalloc(sizeof(*pol), GFP_KERNEL);
+	EW_FAIL_ALLOC(pol, kfree(pol));
 	if (!job || !pol)
 		goto err_nomem;
 	job->counters = alloc_percpu(struct ew_counters);
+	EW_FAIL_ALLOC(job->counters, free_percpu(job->counters));
 	if (!job->counters)
 		goto err_nomem;
 
 	job->id = spec->id;
 	strscpy(job->name, spec->name, sizeof(job->name));
-	INIT_LIST_HEAD(&job->peers);
 	INIT_LIST_HEAD(&job->bindings);
 	kref_init(&job->refcount);
 	ew_policy_apply_spec(pol, spec);
@@ -353,7 +366,8 @@ int ew_job_create(struct ew_job_spec *spec, struct netlink_ext_ack *extack,
 		}
 	}
 
-	hash_add_rcu(ew_jobs_by_id, &job->id_node, job->id);
+	xa_store(&ew_jobs_by_id, job->id, job, GFP_KERNEL);
+	hash_add(ew_jobs_by_name, &job->name_node, ew_job_name_hash(job->name));
 	ew_bindings_publish(job, spec);
 	ew_job_count++;
 	ew_job_generation++;
@@ -367,6 +381,7 @@ err_free:
 		free_percpu(job->counters);
 	kfree(pol);
 	kfree(job);
+	xa_release(&ew_jobs_by_id, spec->id);
 	return ret;
 }
 
@@ -404,13 +419,18 @@ int ew_job_change(struct ew_job *job, struct ew_job_spec *spec,
 
 	old = ew_job_policy(job);
 	pol = kmemdup(old, sizeof(*old), GFP_KERNEL);
+	EW_FAIL_ALLOC(pol, kfree(pol));
 	if (!pol)
 		return -ENOMEM;
 	ew_policy_apply_spec(pol, spec);
 
 	/* Nothing can fail from here on. */
-	if (spec->has_name)
+	if (spec->has_name && strcmp(job->name, spec->name)) {
+		hash_del(&job->name_node);
 		strscpy(job->name, spec->name, sizeof(job->name));
+		hash_add(ew_jobs_by_name, &job->name_node,
+			 ew_job_name_hash(job->name));
+	}
 	rcu_assign_pointer(job->policy, pol);
 	kfree_rcu(old, rcu);
 	if (spec->has_cgroups) {
@@ -441,7 +461,8 @@ void ew_job_delete(struct ew_job *job)
 	lockdep_assert_held(&ew_config_lock);
 
 	ew_bindings_unpublish(job);
-	hash_del_rcu(&job->id_node);
+	xa_erase(&ew_jobs_by_id, job->id);
+	hash_del(&job->name_node);
 	ew_peers_flush(job);
 	ew_job_count--;
 	ew_job_generation++;
@@ -455,11 +476,10 @@ void ew_job_delete(struct ew_job *job)
  */
 void ew_jobs_flush(void)
 {
-	struct hlist_node *tmp;
+	unsigned long id;
 	struct ew_job *job;
-	unsigned int bkt;
 
-	hash_for_each_safe(ew_jobs_by_id, bkt, tmp, job, id_node)
+	xa_for_each(&ew_jobs_by_id, id, job)
 		ew_job_delete(job);
 }
 
@@ -496,16 +516,13 @@ void ew_jobs_changed(void)
  * @after_id: 0 for the first
  *
  * Dumps resume from the last id they sent, so jobs created or deleted in
- * between neither repeat nor shift others. Context: holds ew_config_lock.
+ * between neither repeat nor shift others, and a whole dump costs
+ * O(n log n) however many rounds it takes. Context: holds ew_config_lock.
  */
 struct ew_job *ew_job_next(u32 after_id)
 {
-	struct ew_job *job, *best = NULL;
-	unsigned int bkt;
+	unsigned long index = after_id;
 
 	lockdep_assert_held(&ew_config_lock);
-	hash_for_each(ew_jobs_by_id, bkt, job, id_node)
-		if (job->id > after_id && (!best || job->id < best->id))
-			best = job;
-	return best;
+	return xa_find_after(&ew_jobs_by_id, &index, U32_MAX, XA_PRESENT);
 }

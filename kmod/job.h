@@ -10,6 +10,8 @@
 #include <linux/types.h>
 #include <linux/eastwest.h>
 
+#include "peers.h"
+
 #define EW_MAX_NETDEVS	32
 #define EW_MAX_PKEYS	32
 #define EW_MAX_CGROUPS	64
@@ -60,7 +62,7 @@ struct ew_counters {
 
 /**
  * struct ew_job - a set of processes and what they may reach
- * @id_node: entry in the job table (RCU readers, writers hold ew_config_lock)
+ * @name_node: entry in the name table (writers only; ids are in an xarray)
  * @policy: current rules (RCU)
  * @peers: the job's peer entries (writers only)
  * @bindings: the job's cgroup bindings (writers only)
@@ -70,11 +72,11 @@ struct ew_counters {
  * @generation: bumped by every change, for dump consistency checks
  */
 struct ew_job {
-	struct hlist_node id_node;
+	struct hlist_node name_node;
 	u32 id;
 	char name[EASTWEST_JOB_NAME_MAX];	/* NUL included */
 	struct ew_job_policy __rcu *policy;
-	struct list_head peers;
+	struct ew_peer_list peers;
 	u32 n_peers;
 	u32 n_lids;
 	DECLARE_BITMAP(plen_gid, EW_NUM_PLENS);

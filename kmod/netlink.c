@@ -25,6 +25,7 @@
 #include "admission.h"
 #include "config.h"
 #include "events.h"
+#include "fault.h"
 #include "job.h"
 #include "netlink.h"
 #include "nodes.h"
@@ -83,6 +84,7 @@ static int ew_nl_parse_peers(const struct genl_info *info, int type, u32 job_id,
 	if (!n)
 		return 0;
 	batch->keys = kvmalloc_array(n, sizeof(*batch->keys), GFP_KERNEL);
+	EW_FAIL_ALLOC(batch->keys, kvfree(batch->keys));
 	if (!batch->keys)
 		return -ENOMEM;
 
@@ -675,21 +677,30 @@ out_unlock:
 }
 
 /*
- * Peers of one job, as many per message as fit. cb->args: [0] job id,
- * [1] peers already sent, [2] set once the last peer went out. The job's
- * generation detects changes between rounds (NLM_F_DUMP_INTR); a job
- * deleted mid-dump ends it with -ENOENT.
+ * Where a peer dump stands between rounds (in cb->ctx). Rounds resume after
+ * the last key sent (one table lookup, see ew_peer_dump_next()), so a dump
+ * of n peers costs O(n). The job's generation detects changes between
+ * rounds (NLM_F_DUMP_INTR); a job deleted mid-dump ends it with -ENOENT.
  */
+struct ew_nl_peer_dump {
+	u32 job_id;
+	bool started;	/* @last is valid */
+	bool done;	/* the last peer went out */
+	unsigned long sent;
+	struct ew_peer_key last;
+};
+
 int eastwest_nl_peer_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct ew_nl_peer_dump *ctx = (struct ew_nl_peer_dump *)cb->ctx;
 	struct nlattr **attrs = genl_info_dump(cb)->attrs;
-	unsigned long skip = cb->args[1], sent = 0;
-	struct ew_peer *peer;
+	const struct ew_peer *peer;
 	struct ew_job *job;
 	void *hdr;
 	int ret = 0;
 
-	if (!cb->args[0]) {
+	BUILD_BUG_ON(sizeof(*ctx) > sizeof(cb->ctx));
+	if (!ctx->job_id) {
 		if (!attrs[EASTWEST_A_PEER_LIST_JOB_ID]) {
 			NL_SET_ERR_MSG_MOD(cb->extack, "peer dump needs a job-id");
 			return -EINVAL;
@@ -700,17 +711,17 @@ int eastwest_nl_peer_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 					    "peer dump takes no peer");
 			return -EINVAL;
 		}
-		cb->args[0] = nla_get_u32(attrs[EASTWEST_A_PEER_LIST_JOB_ID]);
+		ctx->job_id = nla_get_u32(attrs[EASTWEST_A_PEER_LIST_JOB_ID]);
 	}
 
 	mutex_lock(&ew_config_lock);
-	job = ew_job_find(cb->args[0]);
+	job = ew_job_find(ctx->job_id);
 	if (!job) {
 		mutex_unlock(&ew_config_lock);
 		NL_SET_ERR_MSG_MOD(cb->extack, "no such job id");
 		return -ENOENT;
 	}
-	if (cb->args[2]) {
+	if (ctx->done) {
 		mutex_unlock(&ew_config_lock);
 		return 0;
 	}
@@ -727,20 +738,17 @@ int eastwest_nl_peer_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 		ret = -EMSGSIZE;
 		goto out;
 	}
-	cb->args[2] = 1;
-	list_for_each_entry(peer, &job->peers, job_list) {
-		if (skip) {
-			skip--;
-			continue;
-		}
-		if (ew_nl_put_peer(skb, EASTWEST_A_PEER_LIST_PEER, &peer->key)) {
-			cb->args[2] = 0;	/* full: more next round */
-			break;
-		}
-		sent++;
+	peer = ew_peer_dump_next(job, ctx->started ? &ctx->last : NULL,
+				 ctx->sent);
+	for (; peer; peer = peer->next) {
+		if (ew_nl_put_peer(skb, EASTWEST_A_PEER_LIST_PEER, &peer->key))
+			break;	/* full: more next round */
+		ctx->last = peer->key;
+		ctx->started = true;
+		ctx->sent++;
 	}
+	ctx->done = !peer;
 	genlmsg_end(skb, hdr);
-	cb->args[1] += sent;
 out:
 	mutex_unlock(&ew_config_lock);
 	return ret ? ret : skb->len;
@@ -1092,6 +1100,7 @@ int eastwest_nl_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -E2BIG;
 	}
 	addrs = kvmalloc_array(n, sizeof(*addrs), GFP_KERNEL);
+	EW_FAIL_ALLOC(addrs, kvfree(addrs));
 	if (!addrs)
 		return -ENOMEM;
 	n = 0;

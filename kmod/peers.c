@@ -5,25 +5,39 @@
  *
  * A GID lookup probes one key per prefix length the job uses, longest
  * first, so its cost does not grow with the number of jobs or peers. Each
- * entry also sits on its job's list, for dumps and for flushing a job.
+ * entry also sits on its job's (singly linked) list, for dumps and for
+ * flushing a job.
  *
  * DOC: Locking - writers (add, del, flush) hold ew_config_lock; lookups run
  * under rcu_read_lock() (the ftrace hooks take it too).
- * Removed entries are freed after a synchronize_rcu() per batch, which is
- * why they carry no rcu_head.
+ * Removed entries are chained and freed together by a work item after one
+ * grace period (queue_rcu_work), which is why they carry no rcu_head and
+ * why a writer never waits for a grace period: deleting a job does not
+ * delay the revocation of its QPs, and a policy push deleting thousands of
+ * jobs does not wait for thousands of grace periods.
  */
 
 #include <linux/jhash.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "job.h"
+#include "fault.h"
 #include "peers.h"
 
 static struct kmem_cache *ew_peer_cache;
 static struct rhashtable ew_peer_table;
 static atomic_long_t ew_peer_count;
+/* Frees removed entries after a grace period; drained on module exit. */
+static struct workqueue_struct *ew_peer_reap_wq;
+
+/* A chain of removed entries (linked by ->next) waiting for a grace period. */
+struct ew_peer_reap {
+	struct rcu_work rwork;
+	struct ew_peer *chain;
+};
 
 static const struct rhashtable_params ew_peer_params = {
 	.key_len = sizeof(struct ew_peer_key),
@@ -147,6 +161,50 @@ static void ew_peer_unlink(struct ew_job *job, struct ew_peer *peer)
 	ew_peer_account(job, &peer->key, false);
 }
 
+static void ew_peer_free_chain(struct ew_peer *chain)
+{
+	struct ew_peer *next;
+	unsigned int n = 0;
+
+	for (; chain; chain = next) {
+		next = chain->next;
+		kmem_cache_free(ew_peer_cache, chain);
+		if (!(++n % 256))
+			cond_resched();
+	}
+}
+
+static void ew_peer_reap_work(struct work_struct *work)
+{
+	struct ew_peer_reap *reap = container_of(to_rcu_work(work),
+						 struct ew_peer_reap, rwork);
+
+	ew_peer_free_chain(reap->chain);
+	kfree(reap);
+}
+
+/*
+ * Free a chain of entries already unlinked from the table once no reader
+ * can see them. Context: may sleep (only when out of memory).
+ */
+static void ew_peer_free_later(struct ew_peer *chain)
+{
+	struct ew_peer_reap *reap;
+
+	if (!chain)
+		return;
+	reap = kmalloc(sizeof(*reap), GFP_KERNEL);
+	EW_FAIL_ALLOC(reap, kfree(reap));
+	if (!reap) {
+		synchronize_rcu();
+		ew_peer_free_chain(chain);
+		return;
+	}
+	reap->chain = chain;
+	INIT_RCU_WORK(&reap->rwork, ew_peer_reap_work);
+	queue_rcu_work(ew_peer_reap_wq, &reap->rwork);
+}
+
 /**
  * ew_peers_add() - add a batch of peers to a job, all or nothing
  * @job: the job (its id must already be set in every key)
@@ -159,18 +217,20 @@ static void ew_peer_unlink(struct ew_job *job, struct ew_peer *peer)
 int ew_peers_add(struct ew_job *job, const struct ew_peer_batch *batch,
 		 unsigned int *failed_at)
 {
-	struct ew_peer *peer, *tmp;
-	LIST_HEAD(added);
+	struct ew_peer_list added = {};
+	struct ew_peer *peer;
 	unsigned int i;
 	int ret = 0;
 
 	for (i = 0; i < batch->n; i++) {
 		peer = kmem_cache_alloc(ew_peer_cache, GFP_KERNEL);
+		EW_FAIL_ALLOC(peer, kmem_cache_free(ew_peer_cache, peer));
 		if (!peer) {
 			ret = -ENOMEM;
 			break;
 		}
 		peer->key = batch->keys[i];
+		peer->next = NULL;
 		ret = rhashtable_lookup_insert_fast(&ew_peer_table, &peer->node,
 						    ew_peer_params);
 		if (ret == -EEXIST) {
@@ -183,21 +243,30 @@ int ew_peers_add(struct ew_job *job, const struct ew_peer_batch *batch,
 			kmem_cache_free(ew_peer_cache, peer);
 			break;
 		}
-		list_add_tail(&peer->job_list, &added);
+		if (added.last)
+			added.last->next = peer;
+		else
+			added.first = peer;
+		added.last = peer;
 		ew_peer_account(job, &peer->key, true);
-		cond_resched();
+		if (!(i % 256))
+			cond_resched();
 	}
 
 	if (ret) {
 		*failed_at = i;
-		list_for_each_entry(peer, &added, job_list)
+		for (peer = added.first; peer; peer = peer->next)
 			ew_peer_unlink(job, peer);
-		synchronize_rcu();
-		list_for_each_entry_safe(peer, tmp, &added, job_list)
-			kmem_cache_free(ew_peer_cache, peer);
+		ew_peer_free_later(added.first);
 		return ret;
 	}
-	list_splice_tail(&added, &job->peers);
+	if (added.first) {
+		if (job->peers.last)
+			job->peers.last->next = added.first;
+		else
+			job->peers.first = added.first;
+		job->peers.last = added.last;
+	}
 	job->generation++;
 	return 0;
 }
@@ -208,15 +277,18 @@ int ew_peers_add(struct ew_job *job, const struct ew_peer_batch *batch,
  * @batch: keys, each of which must be an entry of the job
  * @failed_at: on -ENOENT, the index of the first key the job does not have
  *
- * Context: holds ew_config_lock; sleeps (synchronize_rcu).
+ * Costs one table lookup per key plus one walk of the job's list (an entry
+ * is removed from the table first; the walk then drops from the list every
+ * entry the table no longer holds).
+ *
+ * Context: holds ew_config_lock.
  * Return: 0 or -ENOENT (nothing removed).
  */
 int ew_peers_del(struct ew_job *job, const struct ew_peer_batch *batch,
 		 unsigned int *failed_at)
 {
-	struct ew_peer *peer, *tmp;
-	LIST_HEAD(removed);
-	unsigned int i;
+	struct ew_peer **link, *peer, *removed = NULL;
+	unsigned int i, n = 0;
 
 	/* Check everything first so that a bad key leaves the job intact. */
 	for (i = 0; i < batch->n; i++) {
@@ -230,16 +302,26 @@ int ew_peers_del(struct ew_job *job, const struct ew_peer_batch *batch,
 		/* A key repeated in the batch is found only the first time. */
 		peer = rhashtable_lookup_fast(&ew_peer_table, &batch->keys[i],
 					      ew_peer_params);
-		if (!peer)
-			continue;
-		ew_peer_unlink(job, peer);
-		list_move_tail(&peer->job_list, &removed);
-		cond_resched();
+		if (peer)
+			ew_peer_unlink(job, peer);
+	}
+	job->peers.last = NULL;
+	link = &job->peers.first;
+	while ((peer = *link)) {
+		if (rhashtable_lookup_fast(&ew_peer_table, &peer->key,
+					   ew_peer_params) != peer) {
+			*link = peer->next;
+			peer->next = removed;
+			removed = peer;
+		} else {
+			job->peers.last = peer;
+			link = &peer->next;
+		}
+		if (!(++n % 256))
+			cond_resched();
 	}
 	job->generation++;
-	synchronize_rcu();
-	list_for_each_entry_safe(peer, tmp, &removed, job_list)
-		kmem_cache_free(ew_peer_cache, peer);
+	ew_peer_free_later(removed);
 	return 0;
 }
 
@@ -247,21 +329,52 @@ int ew_peers_del(struct ew_job *job, const struct ew_peer_batch *batch,
  * ew_peers_flush() - remove every peer of a job
  * @job: the job, already unreachable for new decisions or about to be
  *
- * Context: holds ew_config_lock; sleeps (synchronize_rcu).
+ * Context: holds ew_config_lock.
  */
 void ew_peers_flush(struct ew_job *job)
 {
-	struct ew_peer *peer, *tmp;
+	struct ew_peer *peer;
+	unsigned int n = 0;
 
-	list_for_each_entry(peer, &job->peers, job_list) {
+	for (peer = job->peers.first; peer; peer = peer->next) {
 		ew_peer_unlink(job, peer);
-		cond_resched();
+		if (!(++n % 256))
+			cond_resched();
 	}
-	synchronize_rcu();
-	list_for_each_entry_safe(peer, tmp, &job->peers, job_list)
-		kmem_cache_free(ew_peer_cache, peer);
-	INIT_LIST_HEAD(&job->peers);
+	ew_peer_free_later(job->peers.first);
+	job->peers.first = NULL;
+	job->peers.last = NULL;
 	job->generation++;
+}
+
+/**
+ * ew_peer_dump_next() - where a dump of a job's peers resumes
+ * @job: the job
+ * @last: the last key sent, NULL at the start
+ * @sent: how many entries were sent before
+ *
+ * Resumes after @last with one table lookup, so a dump costs O(n) however
+ * many rounds it takes. Only when @last was removed in between (the dump is
+ * then flagged inconsistent anyway) does it fall back to skipping @sent
+ * entries.
+ *
+ * Context: holds ew_config_lock.
+ * Return: the next entry to send, or NULL when the dump is complete.
+ */
+const struct ew_peer *ew_peer_dump_next(const struct ew_job *job,
+					const struct ew_peer_key *last,
+					unsigned long sent)
+{
+	const struct ew_peer *peer;
+
+	if (!last)
+		return job->peers.first;
+	peer = rhashtable_lookup_fast(&ew_peer_table, last, ew_peer_params);
+	if (peer && peer->key.job_id == job->id)
+		return peer->next;
+	for (peer = job->peers.first; peer && sent; peer = peer->next)
+		sent--;
+	return peer;
 }
 
 /**
@@ -279,12 +392,23 @@ int ew_peers_init(void)
 {
 	int ret;
 
-	ew_peer_cache = KMEM_CACHE(ew_peer, 0);
-	if (!ew_peer_cache)
+	ew_peer_reap_wq = alloc_workqueue("eastwest_peers", 0, 0);
+	if (!ew_peer_reap_wq)
 		return -ENOMEM;
+	ew_peer_cache = KMEM_CACHE(ew_peer, 0);
+	if (!ew_peer_cache) {
+		ret = -ENOMEM;
+		goto err_wq;
+	}
 	ret = rhashtable_init(&ew_peer_table, &ew_peer_params);
 	if (ret)
-		kmem_cache_destroy(ew_peer_cache);
+		goto err_cache;
+	return 0;
+
+err_cache:
+	kmem_cache_destroy(ew_peer_cache);
+err_wq:
+	destroy_workqueue(ew_peer_reap_wq);
 	return ret;
 }
 
@@ -294,6 +418,9 @@ int ew_peers_init(void)
 void ew_peers_exit(void)
 {
 	WARN_ON(atomic_long_read(&ew_peer_count));
+	/* Every pending reap is queued after a grace period, then drained. */
+	rcu_barrier();
+	destroy_workqueue(ew_peer_reap_wq);
 	rhashtable_destroy(&ew_peer_table);
 	kmem_cache_destroy(ew_peer_cache);
 }

@@ -2,7 +2,6 @@
 #ifndef _EW_PEERS_H
 #define _EW_PEERS_H
 
-#include <linux/list.h>
 #include <linux/rhashtable-types.h>
 #include <linux/types.h>
 
@@ -29,13 +28,25 @@ struct ew_peer_key {
 };
 
 /*
- * 48 bytes: no rcu_head, entries are freed in batches after one
- * synchronize_rcu() per request.
+ * 40 bytes, so that an entry plus its share of the table's buckets stays
+ * within 64 bytes: no rcu_head (removed entries are freed in batches after
+ * one grace period) and a singly linked job list (removal walks the job's
+ * list once per request, see ew_peers_del()).
  */
 struct ew_peer {
 	struct rhash_head node;
+	struct ew_peer *next;
 	struct ew_peer_key key;
-	struct list_head job_list;
+};
+
+/**
+ * struct ew_peer_list - a job's peer entries, in the order they were added
+ * @first: the oldest entry, NULL if none
+ * @last: the newest entry (appends are O(1))
+ */
+struct ew_peer_list {
+	struct ew_peer *first;
+	struct ew_peer *last;
 };
 
 /* A batch of peers parsed from one request, applied all or nothing. */
@@ -60,5 +71,8 @@ int ew_peers_del(struct ew_job *job, const struct ew_peer_batch *batch,
 		 unsigned int *failed_at);
 void ew_peers_flush(struct ew_job *job);
 unsigned long ew_peers_total(void);
+const struct ew_peer *ew_peer_dump_next(const struct ew_job *job,
+					const struct ew_peer_key *last,
+					unsigned long sent);
 
 #endif /* _EW_PEERS_H */

@@ -31,6 +31,7 @@
 
 #include "config.h"
 #include "events.h"
+#include "fault.h"
 #include "hooks.h"
 #include "job.h"
 #include "qptrack.h"
@@ -148,6 +149,7 @@ int ew_qp_track(struct ew_job *job, struct ib_qp *qp,
 	if (!rec) {
 		spin_unlock_bh(&ew_qp_lock);
 		fresh = kmem_cache_zalloc(ew_qp_cache, GFP_ATOMIC | __GFP_NOWARN);
+		EW_FAIL_ALLOC(fresh, kmem_cache_free(ew_qp_cache, fresh));
 		if (!fresh)
 			return -ENOMEM;
 		fresh->qp = qp;
@@ -395,7 +397,7 @@ static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 /* Move every selected QP to the error state; returns how many. */
 static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 {
-	unsigned int bkt, n = 0;
+	unsigned int bkt, start = 0, n = 0;
 	struct ew_qp *rec;
 	u32 job_id = 0, reason;
 	struct ib_qp *qp;
@@ -409,21 +411,35 @@ static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 	for (;;) {
 		qp = NULL;
 		spin_lock_bh(&ew_qp_lock);
-		hash_for_each(ew_qps, bkt, rec, node) {
-			if (rec->revoking)
-				continue;
-			reason = ew_qp_doomed(rec, sel);
-			if (!reason)
-				continue;
-			rec->revoking = true;
-			qp = rec->qp;
-			job_id = rec->job_id;
-			ew_qp_report_revoke(rec, qp, reason);
-			break;
+		/*
+		 * Resume at the bucket of the last find, not at bucket 0: with
+		 * 10k QPs to revoke, rescanning the emptied buckets each time
+		 * made a revocation O(n * buckets).
+		 */
+		for (bkt = start; !qp && bkt < HASH_SIZE(ew_qps); bkt++) {
+			hlist_for_each_entry(rec, &ew_qps[bkt], node) {
+				if (rec->revoking)
+					continue;
+				reason = ew_qp_doomed(rec, sel);
+				if (!reason)
+					continue;
+				rec->revoking = true;
+				qp = rec->qp;
+				job_id = rec->job_id;
+				ew_qp_report_revoke(rec, qp, reason);
+				break;
+			}
 		}
 		spin_unlock_bh(&ew_qp_lock);
-		if (!qp)
-			break;
+		if (!qp) {
+			/* Done once a pass from bucket 0 finds nothing. */
+			if (!start)
+				break;
+			/* QPs may have been added behind us: one more pass. */
+			start = 0;
+			continue;
+		}
+		start = bkt - 1;
 
 		ew_qp_to_error(qp);
 		pr_info("job %u: revoked qpn 0x%x on %s: %s\n", job_id,

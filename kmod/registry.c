@@ -12,6 +12,7 @@
 #include <rdma/ib_cache.h>
 
 #include "events.h"
+#include "fault.h"
 #include "qptrack.h"
 #include "registry.h"
 
@@ -57,6 +58,7 @@ static int ew_dev_add(struct ib_device *ibdev)
 	struct ew_dev *dev;
 
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	EW_FAIL_ALLOC(dev, kfree(dev));
 	if (!dev)
 		return -ENOMEM;
 

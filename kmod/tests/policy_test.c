@@ -6,7 +6,10 @@
  */
 
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
+#include <asm/unaligned.h>
 
 #include "config.h"
 #include "job.h"
@@ -433,6 +436,81 @@ static void ew_test_job_names_and_ids(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ew_jobs_count(), 0u);
 }
 
+/* Deleting from the middle keeps the order; appends land after the tail. */
+static void ew_test_peer_list_order(struct kunit *test)
+{
+	struct ew_job *job = ew_test_job_create(test, EASTWEST_MODE_ENFORCE);
+	struct ew_peer_key key, want[4];
+	struct ew_peer_batch batch = { .keys = &key, .n = 1 };
+	const struct ew_peer *peer;
+	unsigned int failed_at, n = 0;
+	int ret;
+
+	/* Created with 192.0.2.0/24, fe80::1, 2001:db8::/32, LID 5. */
+	ew_peer_key_gid(&key, job->id, gid_host, 128);
+	mutex_lock(&ew_config_lock);
+	ret = ew_peers_del(job, &batch, &failed_at);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	ew_peer_key_lid(&key, job->id, 5);
+	ret = ew_peers_del(job, &batch, &failed_at);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	ew_peer_key_gid(&key, job->id, gid_db9, 16);
+	ret = ew_peers_add(job, &batch, &failed_at);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+
+	ew_peer_key_gid(&want[0], job->id, gid_net24, 96 + 24);
+	ew_peer_key_gid(&want[1], job->id, gid_db8, 32);
+	ew_peer_key_gid(&want[2], job->id, gid_db9, 16);
+	for (peer = job->peers.first; peer; peer = peer->next) {
+		KUNIT_ASSERT_LT(test, n, 3u);
+		KUNIT_EXPECT_EQ(test, memcmp(&peer->key, &want[n], sizeof(key)), 0);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 3u);
+	KUNIT_EXPECT_PTR_EQ(test, (const struct ew_peer *)job->peers.last,
+			    ew_peer_dump_next(job, &want[1], 0));
+
+	/* Dumps resume after the last key; a removed one falls back to a count. */
+	KUNIT_EXPECT_PTR_EQ(test, ew_peer_dump_next(job, NULL, 0),
+			    (const struct ew_peer *)job->peers.first);
+	KUNIT_EXPECT_NULL(test, ew_peer_dump_next(job, &want[2], 3));
+	ew_peer_key_gid(&key, job->id, gid_host, 128);
+	KUNIT_EXPECT_PTR_EQ(test, ew_peer_dump_next(job, &key, 2),
+			    (const struct ew_peer *)job->peers.last);
+	mutex_unlock(&ew_config_lock);
+	ew_test_job_delete(job);
+}
+
+/* Renamed jobs are found by their new name only; ids come back in order. */
+static void ew_test_job_rename_and_order(struct kunit *test)
+{
+	struct ew_job *job = ew_test_job_create(test, EASTWEST_MODE_ENFORCE);
+	struct ew_job_spec spec;
+	u32 id = 0;
+	int ret;
+
+	ew_job_spec_init(&spec);
+	spec.has_name = true;
+	strscpy(spec.name, "kunit-renamed", sizeof(spec.name));
+	mutex_lock(&ew_config_lock);
+	ret = ew_job_change(job, &spec, NULL);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_NULL(test, ew_job_find_by_name("kunit"));
+	KUNIT_EXPECT_PTR_EQ(test, ew_job_find_by_name("kunit-renamed"), job);
+
+	strscpy(spec.name, "kunit-low", sizeof(spec.name));
+	spec.id = 3;
+	ret = ew_job_create(&spec, NULL, &id);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, ew_job_next(0)->id, 3u);
+	KUNIT_EXPECT_PTR_EQ(test, ew_job_next(3), job);
+	KUNIT_EXPECT_NULL(test, ew_job_next(EW_TEST_JOB_ID));
+	ew_job_delete(ew_job_find(3));
+	mutex_unlock(&ew_config_lock);
+	ew_job_spec_release(&spec);
+	ew_test_job_delete(job);
+}
+
 static void ew_test_job_change_swaps_policy(struct kunit *test)
 {
 	struct ew_job *job = ew_test_job_create(test, EASTWEST_MODE_ENFORCE);
@@ -662,6 +740,8 @@ static struct kunit_case ew_policy_cases[] = {
 	KUNIT_CASE(ew_test_peer_add_idempotent),
 	KUNIT_CASE(ew_test_peer_job_scoped),
 	KUNIT_CASE(ew_test_job_names_and_ids),
+	KUNIT_CASE(ew_test_peer_list_order),
+	KUNIT_CASE(ew_test_job_rename_and_order),
 	KUNIT_CASE(ew_test_job_change_swaps_policy),
 	KUNIT_CASE(ew_test_encrypt_satisfied),
 	KUNIT_CASE(ew_test_encrypt_decide),
@@ -677,6 +757,213 @@ static struct kunit_suite ew_policy_suite = {
 	.test_cases = ew_policy_cases,
 };
 
-kunit_test_suite(ew_policy_suite);
+/* ---- decision microbenchmark ------------------------------------------ */
+
+/*
+ * ns per ew_decide() for a connect the job allows (a /128 hit among the
+ * filler) and one it refuses (a miss: every prefix length of the job is
+ * probed), with 1 to 1M peer entries of other jobs in the table. Prints
+ * "ew-bench: peers N hit_ns X miss_ns Y" (median of 5 batches); it fails
+ * only if a decision is wrong. bench/run reports the figures.
+ */
+#define EW_BENCH_ITERS	20000
+#define EW_BENCH_BATCHES	5
+
+static u64 ew_bench_batch(const struct ew_global *g, const struct ew_job *job,
+			  const struct ew_request *req, u32 want, bool *wrong)
+{
+	struct ew_verdict v;
+	u64 t0;
+	int i;
+
+	rcu_read_lock();
+	t0 = ktime_get_ns();
+	for (i = 0; i < EW_BENCH_ITERS; i++) {
+		v = ew_decide(g, job, ew_job_policy(job), req);
+		if (v.reason != want)
+			*wrong = true;
+	}
+	t0 = ktime_get_ns() - t0;
+	rcu_read_unlock();
+	return t0 / EW_BENCH_ITERS;
+}
+
+static int ew_bench_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static u64 ew_bench_median(const struct ew_global *g, const struct ew_job *job,
+			   const struct ew_request *req, u32 want, bool *wrong)
+{
+	u64 ns[EW_BENCH_BATCHES];
+	int i;
+
+	for (i = 0; i < EW_BENCH_BATCHES; i++)
+		ns[i] = ew_bench_batch(g, job, req, want, wrong);
+	sort(ns, EW_BENCH_BATCHES, sizeof(ns[0]), ew_bench_cmp, NULL);
+	return ns[EW_BENCH_BATCHES / 2];
+}
+
+/* Fill the table up to @total entries with /128 peers of job @filler. */
+static int ew_bench_fill(struct ew_job *filler, unsigned long *have,
+			 unsigned long total)
+{
+	struct ew_peer_batch batch;
+	unsigned int failed_at, i;
+	u8 gid[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x42 };
+	int ret;
+
+	while (*have < total) {
+		batch.n = min_t(unsigned long, total - *have, 65536);
+		batch.keys = kvmalloc_array(batch.n, sizeof(*batch.keys), GFP_KERNEL);
+		if (!batch.keys)
+			return -ENOMEM;
+		for (i = 0; i < batch.n; i++) {
+			put_unaligned_be32(*have + i, &gid[12]);
+			ew_peer_key_gid(&batch.keys[i], filler->id, gid, 128);
+		}
+		mutex_lock(&ew_config_lock);
+		ret = ew_peers_add(filler, &batch, &failed_at);
+		mutex_unlock(&ew_config_lock);
+		kvfree(batch.keys);
+		if (ret)
+			return ret;
+		*have += batch.n;
+	}
+	return 0;
+}
+
+#define EW_BENCH_ROUNDS	3
+#define EW_BENCH_SIZES	4
+
+static u64 ew_bench_mid(u64 *v)
+{
+	sort(v, EW_BENCH_ROUNDS, sizeof(*v), ew_bench_cmp, NULL);
+	return v[EW_BENCH_ROUNDS / 2];
+}
+
+static void ew_bench_decide(struct kunit *test)
+{
+	static const unsigned long sizes[EW_BENCH_SIZES] = { 0, 1000, 100000, 1000000 };
+	struct ew_global g = { EASTWEST_MODE_ENFORCE, EASTWEST_DEFAULT_ACTION_DENY };
+	struct ew_request hit = MODIFY(.n_paths = 1,
+		.paths = { PATH_GID(V4(192, 0, 2, 77), 3, 0) });
+	struct ew_request miss = MODIFY(.n_paths = 1,
+		.paths = { PATH_GID(V4(192, 0, 3, 1), 3, 0) });
+	struct ew_job *job = ew_test_job_create(test, EASTWEST_MODE_ENFORCE);
+	u64 add[EW_BENCH_SIZES][EW_BENCH_ROUNDS] = {};
+	u64 h[EW_BENCH_SIZES][EW_BENCH_ROUNDS] = {};
+	u64 m[EW_BENCH_SIZES][EW_BENCH_ROUNDS] = {};
+	unsigned int i, r, done = EW_BENCH_SIZES;
+	struct ew_job_spec spec;
+	struct ew_job *filler;
+	unsigned long have;
+	bool wrong = false;
+	u32 id;
+	int ret;
+
+	/* Whole rounds (fill 1 -> 1M, then empty), median per size. */
+	for (r = 0; r < EW_BENCH_ROUNDS; r++) {
+		ew_job_spec_init(&spec);
+		spec.has_name = true;
+		strscpy(spec.name, "kunit-filler", sizeof(spec.name));
+		mutex_lock(&ew_config_lock);
+		ret = ew_job_create(&spec, NULL, &id);
+		filler = ret ? NULL : ew_job_find(id);
+		mutex_unlock(&ew_config_lock);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		have = 0;
+		for (i = 0; i < done; i++) {
+			unsigned long before = have;
+			u64 t0 = ktime_get_ns();
+
+			ret = ew_bench_fill(filler, &have, sizes[i]);
+			if (ret) {
+				kunit_info(test, "ew-bench: peers %lu: cannot fill (%d)\n",
+					   sizes[i], ret);
+				done = i;
+				break;
+			}
+			if (have > before)
+				add[i][r] = (ktime_get_ns() - t0) / (have - before);
+			h[i][r] = ew_bench_median(&g, job, &hit, 0, &wrong);
+			m[i][r] = ew_bench_median(&g, job, &miss,
+						  EASTWEST_REASON_PEER, &wrong);
+		}
+		mutex_lock(&ew_config_lock);
+		ew_job_delete(filler);
+		mutex_unlock(&ew_config_lock);
+		/* Let the emptied table shrink before the next round times it. */
+		msleep(500);
+	}
+	for (i = 0; i < done; i++) {
+		if (i)
+			kunit_info(test, "ew-bench: add %lu peers ns_per_peer %llu\n",
+				   sizes[i] - sizes[i - 1], ew_bench_mid(add[i]));
+		kunit_info(test, "ew-bench: peers %lu hit_ns %llu miss_ns %llu\n",
+			   sizes[i] + job->n_peers, ew_bench_mid(h[i]),
+			   ew_bench_mid(m[i]));
+	}
+	KUNIT_EXPECT_FALSE(test, wrong);
+	ew_test_job_delete(job);
+}
+
+/* One 4096-peer job created and deleted: the kernel's share of P3. */
+static void ew_bench_job4096(struct kunit *test)
+{
+	struct ew_peer_batch batch = { .n = 4096 };
+	u8 gid[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x43 };
+	u64 ns[EW_BENCH_BATCHES], del[EW_BENCH_BATCHES], t0;
+	struct ew_job_spec spec;
+	unsigned int i, r;
+	u32 id;
+	int ret;
+
+	batch.keys = kunit_kcalloc(test, batch.n, sizeof(*batch.keys), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, batch.keys);
+	for (r = 0; r < EW_BENCH_BATCHES; r++) {
+		for (i = 0; i < batch.n; i++) {
+			put_unaligned_be32(i, &gid[12]);
+			ew_peer_key_gid(&batch.keys[i], 0, gid, 128);
+		}
+		ew_job_spec_init(&spec);
+		spec.has_name = true;
+		strscpy(spec.name, "kunit-4096", sizeof(spec.name));
+		spec.peers = &batch;
+		mutex_lock(&ew_config_lock);
+		t0 = ktime_get_ns();
+		ret = ew_job_create(&spec, NULL, &id);
+		ns[r] = ktime_get_ns() - t0;
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		KUNIT_EXPECT_EQ(test, ew_job_find(id)->n_peers, 4096u);
+		t0 = ktime_get_ns();
+		ew_job_delete(ew_job_find(id));
+		del[r] = ktime_get_ns() - t0;
+		mutex_unlock(&ew_config_lock);
+		ew_job_spec_release(&spec);
+	}
+	sort(ns, EW_BENCH_BATCHES, sizeof(ns[0]), ew_bench_cmp, NULL);
+	sort(del, EW_BENCH_BATCHES, sizeof(del[0]), ew_bench_cmp, NULL);
+	kunit_info(test, "ew-bench: job4096 create_us %llu delete_us %llu\n",
+		   ns[EW_BENCH_BATCHES / 2] / 1000, del[EW_BENCH_BATCHES / 2] / 1000);
+}
+
+static struct kunit_case ew_bench_cases[] = {
+	KUNIT_CASE(ew_bench_decide),
+	KUNIT_CASE(ew_bench_job4096),
+	{}
+};
+
+static struct kunit_suite ew_bench_suite = {
+	.name = "eastwest-bench",
+	.suite_init = ew_suite_init,
+	.suite_exit = ew_suite_exit,
+	.test_cases = ew_bench_cases,
+};
+
+kunit_test_suites(&ew_policy_suite, &ew_bench_suite);
 
 MODULE_LICENSE("GPL");

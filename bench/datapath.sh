@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 1500
+#
+# Data-path cost (P2): ib_write_bw bandwidth and ib_send_lat latency over
+# soft-RoCE on lo (server and client in this one guest), with the module
+# absent and enforcing (both processes in job "bench", peer 127.0.0.1), in
+# ROUNDS interleaved rounds (ABBA order). eastwest does no per-packet work,
+# so the ratio measures the noise of the machine. Prints "# bench: data ..."
+# lines.
+
+. "$(dirname "$0")/../selftests/lib.sh"
+
+# shellcheck disable=SC1091
+[ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
+CTL=$EW_TOP/userspace/eastwestctl
+CG=/sys/fs/cgroup
+ROUNDS=${EW_BENCH_DATA_ROUNDS:-4}
+BW_ITERS=${EW_BENCH_BW_ITERS:-300}
+LAT_ITERS=${EW_BENCH_LAT_ITERS:-300}
+
+ew_require_root
+ew_require_cmd ib_write_bw ib_send_lat timeout
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built"
+EW_TMP=$(mktemp -d)
+ew_defer "rm -rf $EW_TMP"
+ew_defer "rmdir $CG/ewbench"
+ew_defer "rdma link delete rxe0"
+ew_defer "rmmod eastwest"
+
+# pair NAME TOOL ARGS...: server and client of one perftest run, both in
+# /ewbench; the client's output in $EW_TMP/NAME.
+pair() {
+	_name=$1
+	shift
+	ew_in_cg_bg /ewbench timeout 600 "$@" -d rxe0 -x "$GIDX" >"$EW_TMP/$_name.srv" 2>&1
+	_srv=$EW_BG_PID
+	ew_wait_listen 18515 || { kill "$_srv"; return 1; }
+	ew_in_cg /ewbench timeout 600 "$@" -d rxe0 -x "$GIDX" 127.0.0.1 >"$EW_TMP/$_name" 2>&1
+	_rc=$?
+	wait "$_srv" || _rc=1
+	[ "$_rc" -eq 0 ] || sed 's/^/# /' "$EW_TMP/$_name" "$EW_TMP/$_name.srv"
+	return "$_rc"
+}
+
+# measure CONFIG: one bandwidth and one latency run.
+measure() {
+	pair "bw-$1-$round" ib_write_bw -s 65536 -n "$BW_ITERS" -F || return 1
+	pair "lat-$1-$round" ib_send_lat -s 64 -n "$LAT_ITERS" -F || return 1
+	bw=$(awk '$1 == 65536 && NF >= 5 { print $4 }' "$EW_TMP/bw-$1-$round" | tail -n 1)
+	lat=$(awk '$1 == 64 && NF >= 6 { print $6 }' "$EW_TMP/lat-$1-$round" | tail -n 1)
+	echo "# bench: data $1 round $round bw_MBps ${bw:-nan} lat_us ${lat:-nan}" >>"$EW_TMP/out"
+	[ -n "$bw" ] && [ -n "$lat" ]
+}
+
+ew_plan $((1 + ROUNDS * 4))
+ew_check "rxe0 on lo" ew_rxe_add rxe0 lo
+GIDX=$(ew_wait_gid_index rxe0 127.0.0.1) || ew_bail "no RoCE v2 GID for 127.0.0.1"
+mkdir -p "$CG/ewbench"
+# Odd rounds measure absent first, even rounds last (ABBA), so that a
+# steady drift of the host does not favour either configuration.
+round=1
+while [ "$round" -le "$ROUNDS" ]; do
+	[ $((round % 2)) -eq 0 ] || ew_check "round $round: module absent" measure absent
+	ew_check "round $round: eastwest.ko loads" ew_load
+	"$CTL" config set mode enforce >/dev/null
+	"$CTL" job add bench cgroup /ewbench peer 127.0.0.1 >/dev/null
+	ew_check "round $round: enforcing, both ends in the job" measure enforce
+	ew_check "round $round: eastwest unloads" ew_unload
+	[ $((round % 2)) -eq 1 ] || ew_check "round $round: module absent" measure absent
+	round=$((round + 1))
+done
+cat "$EW_TMP/out"
+ew_done

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * qp_revoke: revocation latency. Creates NQPS RC QPs on one device, each
+ * connected (RESET->INIT->RTR) towards DGID, so that eastwest tracks them
+ * all; prints "ready NQPS" and waits. Whoever deletes the caller's job then
+ * measures how long until every one of these QPs is in the error state:
+ * this program counts the QP-fatal async events and, when all arrived,
+ * prints "all_error_realtime_ns T" (CLOCK_REALTIME, comparable with
+ * `date +%s%N`) and checks with ibv_query_qp that each QP is in ERR.
+ *
+ *   qp_revoke DEV GID_INDEX DGID NQPS TIMEOUT_S
+ *
+ * Exit: 0 all revoked, 1 setup failure, 2 usage, 3 not all revoked in time.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static long long realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int fail(const char *what, int err)
+{
+	fprintf(stderr, "qp_revoke: %s: %s\n", what, strerror(err));
+	return 1;
+}
+
+static int parse_gid(const char *s, union ibv_gid *gid)
+{
+	struct in_addr v4;
+
+	memset(gid, 0, sizeof(*gid));
+	if (inet_pton(AF_INET6, s, gid->raw) == 1)
+		return 0;
+	if (inet_pton(AF_INET, s, &v4) != 1)
+		return -1;
+	gid->raw[10] = gid->raw[11] = 0xff;
+	memcpy(&gid->raw[12], &v4, 4);
+	return 0;
+}
+
+static int connect_qp(struct ibv_qp *qp, int gid_index, const union ibv_gid *dgid)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT, .port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+	int ret;
+
+	ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	if (ret)
+		return ret;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = qp->qp_num;
+	a.rq_psn = 1;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.port_num = 1;
+	a.ah_attr.grh.hop_limit = 1;
+	a.ah_attr.grh.sgid_index = gid_index;
+	a.ah_attr.grh.dgid = *dgid;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			     IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			     IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+}
+
+int main(int argc, char **argv)
+{
+	struct ibv_qp_init_attr init = {
+		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+	struct ibv_context *ctx = NULL;
+	struct ibv_device **list;
+	struct ibv_async_event ev;
+	long nqps, i, fatal = 0, in_err = 0;
+	long long deadline, done_ns = 0;
+	struct ibv_qp **qps;
+	union ibv_gid dgid;
+	struct ibv_pd *pd;
+	struct pollfd pfd;
+	int n, gid_index, ret;
+
+	if (argc != 6) {
+		fprintf(stderr, "usage: qp_revoke DEV GID_INDEX DGID NQPS TIMEOUT_S\n");
+		return 2;
+	}
+	gid_index = atoi(argv[2]);
+	nqps = atol(argv[4]);
+	if (parse_gid(argv[3], &dgid) || nqps <= 0) {
+		fprintf(stderr, "qp_revoke: bad DGID or NQPS\n");
+		return 2;
+	}
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx) {
+		fprintf(stderr, "qp_revoke: cannot open %s\n", argv[1]);
+		return 1;
+	}
+	pd = ibv_alloc_pd(ctx);
+	if (!pd)
+		return fail("ibv_alloc_pd", errno);
+	init.send_cq = init.recv_cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	qps = calloc(nqps, sizeof(*qps));
+	if (!init.send_cq || !qps)
+		return fail("ibv_create_cq", errno);
+	for (i = 0; i < nqps; i++) {
+		qps[i] = ibv_create_qp(pd, &init);
+		if (!qps[i])
+			return fail("ibv_create_qp", errno);
+		ret = connect_qp(qps[i], gid_index, &dgid);
+		if (ret)
+			return fail("ibv_modify_qp", ret);
+	}
+	printf("ready %ld\n", nqps);
+	fflush(stdout);
+
+	pfd.fd = ctx->async_fd;
+	pfd.events = POLLIN;
+	deadline = realtime_ns() + atol(argv[5]) * 1000000000LL;
+	while (fatal < nqps) {
+		long long left = (deadline - realtime_ns()) / 1000000;
+
+		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+			break;
+		if (ibv_get_async_event(ctx, &ev))
+			return fail("ibv_get_async_event", errno);
+		if (ev.event_type == IBV_EVENT_QP_FATAL)
+			fatal++;
+		ibv_ack_async_event(&ev);
+		if (fatal == nqps)
+			done_ns = realtime_ns();
+	}
+	for (i = 0; i < nqps; i++) {
+		struct ibv_qp_init_attr ia;
+		struct ibv_qp_attr qa;
+
+		if (!ibv_query_qp(qps[i], &qa, IBV_QP_STATE, &ia) &&
+		    qa.qp_state == IBV_QPS_ERR)
+			in_err++;
+	}
+	printf("fatal_events %ld in_error %ld of %ld\n", fatal, in_err, nqps);
+	if (!done_ns)
+		return 3;
+	printf("all_error_realtime_ns %lld\n", done_ns);
+	return in_err == nqps ? 0 : 3;
+}

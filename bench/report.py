@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Print the one table of `make bench` from the "# bench:" lines.
+
+    report.py MACHINE [--kunit LOG] KERNEL=RESULTS_DIR...
+
+RESULTS_DIR holds the scenarios' outputs (modify.sh.out, datapath.sh.out,
+revoke.sh.out) of one kernel. Ratios are per round (each configuration
+against the module absent in the same round), then the median of the
+rounds, with the min-max spread: under TCG the machine drifts between
+rounds, far less within one.
+"""
+import math
+import os
+import re
+import statistics
+import sys
+
+
+def fields(line):
+    """'# bench: KIND a 1 b 2 ...' -> (KIND, [tokens])."""
+    toks = line[len("# bench: "):].split()
+    return toks[0], toks[1:]
+
+
+def kv(toks):
+    return {toks[i]: toks[i + 1] for i in range(0, len(toks) - 1, 2)}
+
+
+def num(v):
+    """A finite float, else NaN (perftest prints "inf" when its clock fails)."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return float("nan")
+    return f if math.isfinite(f) else float("nan")
+
+
+def spread(vals, fmt):
+    vals = [v for v in vals if v == v]
+    if not vals:
+        return "n/a"
+    med = fmt % statistics.median(vals)
+    if len(vals) == 1:
+        return "%s (1 run)" % med
+    return "%s [%s-%s] (%d)" % (med, fmt % min(vals), fmt % max(vals), len(vals))
+
+
+def verdict(vals, target, higher_is_better):
+    vals = [v for v in vals if v == v]
+    if not vals:
+        return "not measured"
+    med = statistics.median(vals)
+    ok = med >= target if higher_is_better else med <= target
+    return "met" if ok else "MISSED"
+
+
+def load(path):
+    out = []
+    if os.path.exists(path):
+        for line in open(path):
+            if line.startswith("# bench: "):
+                out.append(fields(line.strip()))
+    return out
+
+
+def rows_for(kernel, d):
+    rows = []
+    # P1: modify cost per round and configuration.
+    cost = {}
+    metrics = (("modify_median_ns", "modify cycle, median"),
+               ("rtr_median_ns", "INIT->RTR (policed), median"),
+               ("rtr_p25_ns", "INIT->RTR (policed), p25"))
+    for kind, toks in load(os.path.join(d, "modify.sh.out")):
+        if kind != "modify":
+            continue
+        label, rnd = toks[0], int(toks[2])
+        f = kv(toks[3:])
+        cost.setdefault(label, {})[rnd] = tuple(num(f.get(m)) for m, _ in metrics)
+    absent = cost.get("absent", {})
+
+    def size(label):
+        return int(label.split("-")[1]) if "-" in label else 0
+
+    for label in sorted((k for k in cost if k != "absent"),
+                        key=lambda k: (k != "audit", size(k))):
+        for idx, (_, what) in enumerate(metrics):
+            ratios = [absent[r][idx] / v[idx] for r, v in cost[label].items()
+                      if r in absent and v[idx]]
+            rows.append(("P1 %s / absent: %s" % (label, what), ">= 0.99",
+                         spread(ratios, "%.3f"), verdict(ratios, 0.99, True)))
+    one = cost.get("enforce-1", {})
+    big = [k for k in cost if k.startswith("enforce-") and k != "enforce-1"]
+    if one and big:
+        top = max(big, key=size)
+        for idx, (_, what) in enumerate(metrics):
+            ratios = [one[r][idx] / v[idx] for r, v in cost[top].items()
+                      if r in one and v[idx]]
+            rows.append(("P1 growth, 1 / %d peers: %s" % (size(top), what),
+                         ">= 0.99 (flat)", spread(ratios, "%.3f"),
+                         verdict(ratios, 0.99, True)))
+    rows.append(("P1 rdma_cm connect rate", ">= 0.99", "not measured: no rping/ucmatose",
+                 "not measured"))
+
+    # P2: data path.
+    data = {}
+    for kind, toks in load(os.path.join(d, "datapath.sh.out")):
+        if kind == "data":
+            f = kv(toks[1:])
+            data.setdefault(toks[0], {})[int(f["round"])] = (num(f.get("bw_MBps")), num(f.get("lat_us")))
+    a, e = data.get("absent", {}), data.get("enforce", {})
+    bw = [e[r][0] / a[r][0] for r in e if r in a and a[r][0]]
+    lat = [a[r][1] / e[r][1] for r in e if r in a and e[r][1]]
+    rows.append(("P2 ib_write_bw 64K, enforcing / absent", ">= 0.995", spread(bw, "%.3f"),
+                 verdict(bw, 0.995, True)))
+    rows.append(("P2 ib_send_lat 64B, absent / enforcing", ">= 0.995", spread(lat, "%.3f"),
+                 verdict(lat, 0.995, True)))
+
+    # P3: policy push.
+    push, job, rm = [], [], []
+    for kind, toks in load(os.path.join(d, "modify.sh.out")):
+        if kind == "push":
+            push.append(kv(toks[1:]))
+        elif kind == "job4096":
+            job.append(kv(toks))
+        elif kind == "rmmod":
+            rm.append(num(kv(toks)["ms"]))
+    if push:
+        n = int(push[0]["peers"])
+        rows.append(("P3 apply %d peers, ms" % n, "<= 1000",
+                     spread([num(f.get("ms")) for f in push], "%.0f"),
+                     verdict([num(f.get("ms")) for f in push], 1000, False)))
+        rows.append(("P3   of which eastwestctl user / kernel (sys) s", "",
+                     "%s / %s" % (spread([num(f.get("user_s")) for f in push], "%.2f"),
+                                  spread([num(f.get("sys_s")) for f in push], "%.2f")), ""))
+        rows.append(("P3   peers/s", ">= 1000000",
+                     spread([n * 1000 / num(f.get("ms")) for f in push], "%.0f"),
+                     verdict([n * 1000 / num(f.get("ms")) for f in push], 1e6, True)))
+        per = [num(f.get("entry_B")) + num(f.get("table_B_per_peer")) for f in push]
+        rows.append(("P3 bytes/peer: entry (slab) + table (vmalloc)", "<= 64",
+                     spread(per, "%.1f") + " = %s + %s" % (
+                         push[0].get("entry_B", "nan"), spread([num(f.get("table_B_per_peer")) for f in push], "%.1f")),
+                     verdict(per, 64, False)))
+        rows.append(("P3   all kernel memory / peer (jobs included)", "",
+                     spread([num(f.get("kmem_B_per_peer")) for f in push], "%.1f"), ""))
+    if job:
+        rows.append(("P3 one 4096-peer job, kernel ms", "<= 5",
+                     spread([num(f.get("kernel_ms")) for f in job], "%.2f"),
+                     verdict([num(f.get("kernel_ms")) for f in job], 5, False)))
+        rows.append(("P3   same, eastwestctl end to end ms", "",
+                     spread([num(f.get("ms")) for f in job], "%.0f"), ""))
+    if rm:
+        rows.append(("P3 rmmod with the policy loaded, ms", "", spread(rm, "%.0f"), ""))
+
+    # P4: revocation.
+    rev = [kv(t) for k, t in load(os.path.join(d, "revoke.sh.out")) if k == "revoke"]
+    if rev:
+        ms = [num(f.get("all_error_ms")) for f in rev]
+        rows.append(("P4 job del -> %s QPs in error (tracked %s), ms" % (
+            rev[0]["qps"], rev[0]["tracked"]), "<= 1000", spread(ms, "%.0f"),
+            verdict(ms, 1000, False)))
+    else:
+        rows.append(("P4 revocation with 10k QPs", "<= 1000", "n/a", "not measured"))
+    return [(kernel,) + r for r in rows]
+
+
+def kunit_rows(path):
+    rows = []
+    if not path or not os.path.exists(path):
+        return rows
+    for line in open(path):
+        m = re.search(r"ew-bench: peers (\d+) hit_ns (\d+) miss_ns (\d+)", line)
+        if m:
+            rows.append(("UML", "decision, %s peers: allow / deny ns" % m.group(1),
+                         "flat", "%s / %s" % (m.group(2), m.group(3)), ""))
+        m = re.search(r"ew-bench: add (\d+) peers ns_per_peer (\d+)", line)
+        if m:
+            rows.append(("UML", "P3 kernel: add %s peers, ns/peer" % m.group(1),
+                         "<= 1000", m.group(2), "met" if int(m.group(2)) <= 1000 else "MISSED"))
+        m = re.search(r"ew-bench: job4096 create_us (\d+) delete_us (\d+)", line)
+        if m:
+            rows.append(("UML", "P3 kernel: one 4096-peer job create / delete us",
+                         "<= 5000", "%s / %s" % (m.group(1), m.group(2)),
+                         "met" if int(m.group(1)) <= 5000 else "MISSED"))
+    return rows
+
+
+def main():
+    args = sys.argv[1:]
+    machine = args.pop(0)
+    kunit = None
+    if args and args[0] == "--kunit":
+        kunit = args[1]
+        args = args[2:]
+    rows = []
+    for a in args:
+        kernel, d = a.split("=", 1)
+        rows += rows_for(kernel, d)
+    rows += kunit_rows(kunit)
+    w = [max(len(r[i]) for r in rows + [("kernel", "figure", "target", "measured", "")])
+         for i in range(5)]
+    print("machine: %s" % machine)
+    print("measured: median [min-max] (runs); ratios per round against the module absent")
+    fmt = "%%-%ds  %%-%ds  %%-%ds  %%-%ds  %%s" % tuple(w[:4])
+    print(fmt % ("kernel", "figure", "target", "measured", "verdict"))
+    print(fmt % (tuple("-" * x for x in w[:4]) + ("-------",)))
+    for r in rows:
+        print(fmt % r)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Allocation-failure injection, only in the EW_FAULT_INJECT=1 build (see
+ * fault.h). Two module parameters, root-only:
+ *
+ *   fault_nth       write N > 0: the Nth injection point reached from now
+ *                   fails, once; 0 disarms. Reads the calls still to go.
+ *   fault_injected  how many failures were injected since load.
+ *
+ * A test walks N = 1, 2, ... over one operation: each run fails at the next
+ * site on its path, until an N larger than the path leaves the countdown
+ * armed and the operation succeeds.
+ */
+
+#include <linux/atomic.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/sysfs.h>
+
+#include "fault.h"
+
+static atomic_t ew_fault_countdown = ATOMIC_INIT(0);
+static atomic_t ew_fault_injected = ATOMIC_INIT(0);
+
+static int ew_fault_nth_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint(val, 0, &n);
+	if (ret)
+		return ret;
+	if (n > INT_MAX)
+		return -ERANGE;
+	atomic_set(&ew_fault_countdown, n);
+	return 0;
+}
+
+static int ew_fault_nth_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&ew_fault_countdown));
+}
+
+static const struct kernel_param_ops ew_fault_nth_ops = {
+	.set = ew_fault_nth_set,
+	.get = ew_fault_nth_get,
+};
+module_param_cb(fault_nth, &ew_fault_nth_ops, NULL, 0600);
+MODULE_PARM_DESC(fault_nth, "fail the Nth allocation point from now (test build only)");
+
+static int ew_fault_injected_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&ew_fault_injected));
+}
+
+static const struct kernel_param_ops ew_fault_injected_ops = {
+	.get = ew_fault_injected_get,
+};
+module_param_cb(fault_injected, &ew_fault_injected_ops, NULL, 0400);
+MODULE_PARM_DESC(fault_injected, "failures injected since load (test build only)");
+
+/**
+ * ew_should_fail() - whether this injection point fails
+ *
+ * Context: any (atomic included).
+ * Return: true once, when the armed countdown reaches zero.
+ */
+bool ew_should_fail(void)
+{
+	/* 1 -> 0 fails; 0 (disarmed) is left alone. */
+	if (atomic_dec_if_positive(&ew_fault_countdown) != 0)
+		return false;
+	atomic_inc(&ew_fault_injected);
+	return true;
+}

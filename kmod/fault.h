@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Allocation-failure injection for tests (issue 9, R3).
+ *
+ * Debian kernels have no CONFIG_FAULT_INJECTION, so the module carries its
+ * own injection points, compiled in only with "make module-fault" (Kbuild
+ * EW_FAULT_INJECT=1, which defines EW_FAULT_INJECT and links fault.o). In
+ * every other build ew_should_fail() is a constant false and
+ * EW_FAIL_ALLOC() expands to nothing.
+ */
+#ifndef EW_FAULT_H
+#define EW_FAULT_H
+
+#include <linux/types.h>
+
+#ifdef EW_FAULT_INJECT
+bool ew_should_fail(void);
+#else
+static inline bool ew_should_fail(void)
+{
+	return false;
+}
+#endif
+
+/*
+ * EW_FAIL_ALLOC(ptr, release) - after an allocation, maybe pretend it failed
+ * @ptr: the pointer the allocation returned (set to NULL on injection)
+ * @release: the statement that frees it (kfree(ptr), kvfree(ptr), ...)
+ *
+ * Freeing the real allocation and taking the caller's own "out of memory"
+ * branch tests exactly the error path a real failure takes.
+ */
+#ifdef EW_FAULT_INJECT
+#define EW_FAIL_ALLOC(ptr, release)			\
+	do {						\
+		typeof(ptr) *ew_fa_ptr = &(ptr);	\
+							\
+		if (*ew_fa_ptr && ew_should_fail()) {	\
+			release;			\
+			*ew_fa_ptr = NULL;		\
+		}					\
+	} while (0)
+#else
+#define EW_FAIL_ALLOC(ptr, release) do { } while (0)
+#endif
+
+#endif /* EW_FAULT_H */
