@@ -182,6 +182,67 @@ static void add_peers(struct ew_plan *plan, enum ew_step_op op,
 	memset(peers, 0, sizeof(*peers));
 }
 
+/*
+ * The node's jobs have unique ids and names (the module refuses
+ * duplicates): pairing a policy's jobs with them is a binary search in a
+ * sorted index, not a scan per job (10k jobs would cost 100M compares).
+ */
+static int have_cmp_id(const struct ew_job *a, const struct ew_job *b)
+{
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static int have_cmp_name(const struct ew_job *a, const struct ew_job *b)
+{
+	return strcmp(a->name, b->name);
+}
+
+struct have_order {
+	const struct ew_state *have;
+	int (*cmp)(const struct ew_job *, const struct ew_job *);
+};
+
+static int sort_have_cmp(const void *a, const void *b, void *arg)
+{
+	const struct have_order *o = arg;
+
+	return o->cmp(&o->have->jobs[*(const size_t *)a], &o->have->jobs[*(const size_t *)b]);
+}
+
+static size_t *sorted_have(const struct ew_state *have,
+			   int (*cmp)(const struct ew_job *, const struct ew_job *))
+{
+	size_t *idx = ew_calloc(have->n_jobs ? have->n_jobs : 1, sizeof(*idx));
+	size_t i;
+	struct have_order o = { .have = have, .cmp = cmp };
+
+	for (i = 0; i < have->n_jobs; i++)
+		idx[i] = i;
+	qsort_r(idx, have->n_jobs, sizeof(*idx), sort_have_cmp, &o);
+	return idx;
+}
+
+/* The index in @have of the job equal to @key under @cmp, or n_jobs. */
+static size_t find_have(const struct ew_state *have, const size_t *idx,
+			const struct ew_job *key,
+			int (*cmp)(const struct ew_job *, const struct ew_job *))
+{
+	size_t lo = 0, hi = have->n_jobs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = cmp(&have->jobs[idx[mid]], key);
+
+		if (!r)
+			return idx[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return have->n_jobs;
+}
+
 /**
  * ew_plan_build() - the steps from @have to @want
  * @want: the desired state (from a policy file)
@@ -196,6 +257,7 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 {
 	ssize_t *pair = NULL;		/* want index -> have index, or -1 */
 	bool *taken = NULL;		/* have index is paired */
+	size_t *by_id, *by_name;	/* have indexes sorted by id, by name */
 	size_t i, j;
 
 	if (!want->has_jobs)
@@ -203,31 +265,31 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 
 	pair = ew_calloc(want->n_jobs, sizeof(*pair));
 	taken = ew_calloc(have->n_jobs, sizeof(*taken));
+	by_id = sorted_have(have, have_cmp_id);
+	by_name = sorted_have(have, have_cmp_name);
 	for (i = 0; i < want->n_jobs; i++) {
 		pair[i] = -1;
 		if (!(want->jobs[i].present & EW_JOB_ID))
 			continue;
-		for (j = 0; j < have->n_jobs; j++) {
-			if (!taken[j] && have->jobs[j].id == want->jobs[i].id) {
-				pair[i] = (ssize_t)j;
-				taken[j] = true;
-				break;
-			}
+		j = find_have(have, by_id, &want->jobs[i], have_cmp_id);
+		if (j < have->n_jobs && !taken[j]) {
+			pair[i] = (ssize_t)j;
+			taken[j] = true;
 		}
 	}
 	for (i = 0; i < want->n_jobs; i++) {
 		if (pair[i] >= 0)
 			continue;
-		for (j = 0; j < have->n_jobs; j++) {
-			if (taken[j] || strcmp(have->jobs[j].name, want->jobs[i].name))
-				continue;
-			/* Same name, another id: recreate (delete, then new). */
-			if (!(want->jobs[i].present & EW_JOB_ID))
-				pair[i] = (ssize_t)j;
-			taken[j] = !(want->jobs[i].present & EW_JOB_ID);
-			break;
-		}
+		j = find_have(have, by_name, &want->jobs[i], have_cmp_name);
+		if (j >= have->n_jobs || taken[j])
+			continue;
+		/* Same name, another id: recreate (delete, then new). */
+		if (!(want->jobs[i].present & EW_JOB_ID))
+			pair[i] = (ssize_t)j;
+		taken[j] = !(want->jobs[i].present & EW_JOB_ID);
 	}
+	free(by_id);
+	free(by_name);
 
 	/* 1. Deletions. */
 	for (j = 0; j < have->n_jobs; j++)

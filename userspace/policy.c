@@ -290,9 +290,138 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 	return 0;
 }
 
+/*
+ * Duplicates among thousands of jobs are found by sorting keys (name or
+ * cgroup path, then job index) rather than comparing every pair: a 10k-job
+ * policy would otherwise cost 50M comparisons. Each finder reports the pair
+ * a pairwise scan in file order would: the smallest later index, with the
+ * first earlier one.
+ */
+struct dup_key {
+	const char *str;
+	uint32_t id;
+	size_t job;
+	size_t item;
+};
+
+static int dup_key_cmp_str(const void *a, const void *b)
+{
+	const struct dup_key *x = a, *y = b;
+	int r = strcmp(x->str, y->str);
+
+	if (r)
+		return r;
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return (x->item > y->item) - (x->item < y->item);
+}
+
+static int dup_key_cmp_id(const void *a, const void *b)
+{
+	const struct dup_key *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/*
+ * Sorted keys: in each run of equal keys, the first entry of another job
+ * than the run's first is a duplicate. Returns the index of that entry with
+ * the smallest (job, item), or n if none; *first gets the run's first.
+ */
+static size_t first_dup(const struct dup_key *keys, size_t n, bool by_id, size_t *first)
+{
+	size_t best = n, run = 0, i;
+
+	for (i = 1; i <= n; i++) {
+		bool same = i < n && (by_id ? keys[i].id == keys[run].id :
+				      !strcmp(keys[i].str, keys[run].str));
+
+		if (same) {
+			if (keys[i].job != keys[run].job &&
+			    (best == n || keys[i].job < keys[best].job ||
+			     (keys[i].job == keys[best].job && keys[i].item < keys[best].item)) &&
+			    (i == run + 1 || keys[i - 1].job == keys[run].job)) {
+				best = i;
+				*first = run;
+			}
+			continue;
+		}
+		run = i;
+	}
+	return best;
+}
+
+static bool first_duplicate_name(const struct ew_state *st, size_t *later, size_t *earlier)
+{
+	struct dup_key *keys = ew_calloc(st->n_jobs ? st->n_jobs : 1, sizeof(*keys));
+	size_t i, first = 0, d;
+
+	for (i = 0; i < st->n_jobs; i++)
+		keys[i] = (struct dup_key){ .str = st->jobs[i].name, .job = i };
+	qsort(keys, st->n_jobs, sizeof(*keys), dup_key_cmp_str);
+	d = first_dup(keys, st->n_jobs, false, &first);
+	if (d < st->n_jobs) {
+		*later = keys[d].job;
+		*earlier = keys[first].job;
+	}
+	free(keys);
+	return d < st->n_jobs;
+}
+
+static bool first_duplicate_id(const struct ew_state *st, size_t *later, size_t *earlier)
+{
+	struct dup_key *keys = ew_calloc(st->n_jobs ? st->n_jobs : 1, sizeof(*keys));
+	size_t i, n = 0, first = 0, d;
+	bool found;
+
+	for (i = 0; i < st->n_jobs; i++)
+		if (st->jobs[i].present & EW_JOB_ID)
+			keys[n++] = (struct dup_key){ .id = st->jobs[i].id, .job = i };
+	qsort(keys, n, sizeof(*keys), dup_key_cmp_id);
+	d = first_dup(keys, n, true, &first);
+	found = d < n;
+	if (found) {
+		*later = keys[d].job;
+		*earlier = keys[first].job;
+	}
+	free(keys);
+	return found;
+}
+
+/* A cgroup bound to two jobs: *job and *item of the later binding. */
+static bool first_shared_cgroup(const struct ew_state *st, size_t *job, size_t *item,
+				size_t *other)
+{
+	struct dup_key *keys;
+	size_t i, k, n = 0, first = 0, d;
+	bool found;
+
+	for (i = 0; i < st->n_jobs; i++)
+		n += st->jobs[i].n_cgroups;
+	keys = ew_calloc(n ? n : 1, sizeof(*keys));
+	n = 0;
+	for (i = 0; i < st->n_jobs; i++)
+		for (k = 0; k < st->jobs[i].n_cgroups; k++)
+			keys[n++] = (struct dup_key){ .str = st->jobs[i].cgroups[k].path,
+						      .job = i, .item = k };
+	qsort(keys, n, sizeof(*keys), dup_key_cmp_str);
+	d = first_dup(keys, n, false, &first);
+	found = d < n;
+	if (found) {
+		*job = keys[d].job;
+		*item = keys[d].item;
+		*other = keys[first].job;
+	}
+	free(keys);
+	return found;
+}
+
 static int parse_jobs(struct ew_json_err *c, struct json_object *arr, struct ew_state *st)
 {
-	size_t i, k, n;
+	char path0[PATH_LEN];
+	size_t i, k = 0, n;
 
 	if (get_array(c, "jobs", arr, &n))
 		return -EINVAL;
@@ -304,15 +433,16 @@ static int parse_jobs(struct ew_json_err *c, struct json_object *arr, struct ew_
 		job = ew_state_add_job(st);
 		if (parse_job(c, path, json_object_array_get_idx(arr, i), job))
 			return -EINVAL;
-		for (k = 0; k < i; k++) {
-			if (!strcmp(st->jobs[k].name, job->name))
-				return ew_json_fail(c, path, "duplicate job name \"%s\" (also jobs[%zu])",
-						    job->name, k);
-			if ((job->present & EW_JOB_ID) &&
-			    (st->jobs[k].present & EW_JOB_ID) && st->jobs[k].id == job->id)
-				return ew_json_fail(c, path, "duplicate job id %u (also jobs[%zu])",
-						    job->id, k);
-		}
+	}
+	if (first_duplicate_name(st, &i, &k)) {
+		mkpath(path0, sizeof(path0), "jobs[%zu]", i);
+		return ew_json_fail(c, path0, "duplicate job name \"%s\" (also jobs[%zu])",
+				    st->jobs[i].name, k);
+	}
+	if (first_duplicate_id(st, &i, &k)) {
+		mkpath(path0, sizeof(path0), "jobs[%zu]", i);
+		return ew_json_fail(c, path0, "duplicate job id %u (also jobs[%zu])",
+				    st->jobs[i].id, k);
 	}
 	st->has_jobs = true;
 	return 0;
@@ -381,7 +511,7 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 {
 	struct ew_json_err c = { .fname = fname, .err = err, .errlen = errlen };
 	char cg[EASTWEST_CGROUP_PATH_MAX];
-	size_t i, k, j, l;
+	size_t i, k, j;
 	const char *why;
 
 	for (i = 0; i < st->n_jobs; i++) {
@@ -395,12 +525,6 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 						    job->cgroups[k].path, why);
 			free(job->cgroups[k].path);
 			job->cgroups[k].path = ew_strdup(cg);
-			for (j = 0; j < i; j++)
-				for (l = 0; l < st->jobs[j].n_cgroups; l++)
-					if (!strcmp(st->jobs[j].cgroups[l].path, cg))
-						return ew_json_fail(&c, path,
-								    "cgroup %s is also bound to job \"%s\" (jobs[%zu])",
-								    cg, st->jobs[j].name, j);
 		}
 		for (k = 0; k < job->n_netdevs; k++) {
 			struct ew_netdev *nd = &job->netdevs[k];
@@ -413,6 +537,14 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 				return ew_json_fail(&c, path, "no such network interface \"%s\"",
 						    nd->name);
 		}
+	}
+	/* Resolved paths: two spellings of one cgroup are the same binding. */
+	if (first_shared_cgroup(st, &i, &k, &j)) {
+		char path[PATH_LEN];
+
+		mkpath(path, sizeof(path), "jobs[%zu].cgroups[%zu]", i, k);
+		return ew_json_fail(&c, path, "cgroup %s is also bound to job \"%s\" (jobs[%zu])",
+				    st->jobs[i].cgroups[k].path, st->jobs[j].name, j);
 	}
 	for (i = 0; i < st->n_jobs; i++)
 		ew_job_normalize(&st->jobs[i]);

@@ -225,6 +225,12 @@ static void test_structure_errors(void **state)
 	       "t.json: jobs[1]: duplicate job name \"a\" (also jobs[0])");
 	expect("{\"jobs\": [{\"name\": \"a\", \"id\": 5}, {\"name\": \"b\", \"id\": 5}]}",
 	       "t.json: jobs[1]: duplicate job id 5 (also jobs[0])");
+	/* Duplicates are found by sorting: still the first in file order. */
+	expect("{\"jobs\": [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"b\"}, {\"name\": \"a\"}]}",
+	       "t.json: jobs[2]: duplicate job name \"b\" (also jobs[1])");
+	expect("{\"jobs\": [{\"name\": \"c\", \"id\": 9}, {\"name\": \"a\", \"id\": 7},"
+	       " {\"name\": \"b\", \"id\": 9}, {\"name\": \"d\", \"id\": 7}, {\"name\": \"e\", \"id\": 9}]}",
+	       "t.json: jobs[2]: duplicate job id 9 (also jobs[0])");
 }
 
 static void test_resolve(void **state)
