@@ -589,7 +589,11 @@ static int ew_nl_peers_change(struct genl_info *info, bool add)
 	ew_jobs_changed();
 	if (add) {
 		ret = ew_peers_add(job, &batch, &failed_at);
-		if (ret)
+		if (ret == -ENOMEM)
+			NL_SET_ERR_MSG_FMT_MOD(info->extack,
+					       "peer %u: cannot add: out of memory, nothing added",
+					       failed_at);
+		else if (ret)
 			NL_SET_ERR_MSG_FMT_MOD(info->extack,
 					       "peer %u: cannot add (%d), nothing added",
 					       failed_at, ret);
