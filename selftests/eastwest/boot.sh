@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
+# ew-kernels: 6.12
 # ew-boot: systemd
 # ew-timeout: 240
 #
