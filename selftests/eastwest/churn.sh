@@ -15,7 +15,7 @@
 # start of the next del. A connect that succeeded without overlapping a
 # "may" window is a wrong allow; one refused inside a "surely" window is a
 # wrong deny. Both must be zero, and both outcomes must have been seen.
-# Time: EW_CHURN_SECONDS (default 45; also read from $EW_TOP/build/churn.env).
+# Time: EW_CHURN_SECONDS (default 30; also read from $EW_TOP/build/churn.env).
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -26,7 +26,7 @@ VERBS=$EW_TOP/selftests/tools/ew_verbs
 LOOP=127.0.0.1
 # shellcheck disable=SC1091 # optional, for long runs
 [ ! -f "$EW_TOP/build/churn.env" ] || . "$EW_TOP/build/churn.env"
-SECONDS_TO_RUN=${EW_CHURN_SECONDS:-45}
+SECONDS_TO_RUN=${EW_CHURN_SECONDS:-30}
 
 ew_require_root
 ew_require_cmd rdma python3

@@ -18,7 +18,7 @@
 #      build (see Documentation/hardening.md); it is skipped until the VM
 #      runner ships that variant as $EW_SHARED/eastwest-fault.ko.
 #
-# Cycles: EW_FAULTS_CYCLES (default 5, the CI size). Environment variables
+# Cycles: EW_FAULTS_CYCLES (default 3, the CI size). Environment variables
 # do not cross into the guest, so the test also reads an optional file
 # $EW_TOP/build/faults.env (e.g. "EW_FAULTS_CYCLES=100"); remove it after a
 # long run. ew-timeout above covers 100 cycles under TCG on an idle host
@@ -29,7 +29,7 @@
 
 # shellcheck disable=SC1091 # optional, written by whoever wants a long run
 [ -f "$EW_TOP/build/faults.env" ] && . "$EW_TOP/build/faults.env"
-CYCLES=${EW_FAULTS_CYCLES:-5}
+CYCLES=${EW_FAULTS_CYCLES:-3}
 
 DEV=rxef
 NETDEV=ewf0

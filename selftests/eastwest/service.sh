@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
-# ew-kernels: 6.12
+# ew-kernels: 6.1
 # ew-timeout: 240
 #
 # eastwest.service's program (packaging/eastwest-service; installed as

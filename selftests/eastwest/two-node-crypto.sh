@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 2
+# ew-kernels: 6.12
 # ew-timeout: 1200
 #
 # Encrypted RDMA between two nodes, set up with `eastwestctl path` only
