@@ -39,6 +39,8 @@ void ewoci_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ewoci_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void *ewoci_malloc(size_t size);
+/* Formats a refusal into @why (for the caller's message); returns -EINVAL. */
+int ewoci_bad(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 char *ewoci_strdup(const char *s);
 
 /* A NULL-terminated vector of owned strings (an argv under construction). */

@@ -6,7 +6,6 @@
  * dir, so it is held to the characters runc allows in ids.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +14,6 @@
 
 #include "hook.h"
 #include "state.h"
-
-static int bad(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 /* runc's rule for ids, ^[\w+\-.]+$, minus "." and ".."; at most 1024 bytes. */
 static bool id_ok(const char *id)
@@ -65,38 +51,38 @@ int ewoci_state_parse(const char *text, size_t len, struct ewoci_state *st,
 	memset(st, 0, sizeof(*st));
 	tok = json_tokener_new();
 	if (!tok)
-		return bad(why, whylen, "out of memory");
+		return ewoci_bad(why, whylen, "out of memory");
 	if (len > EWOCI_STATE_MAX) {
-		ret = bad(why, whylen, "larger than %d bytes", EWOCI_STATE_MAX);
+		ret = ewoci_bad(why, whylen, "larger than %d bytes", EWOCI_STATE_MAX);
 		goto out_tok;
 	}
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	if (!root) {
 		if (json_tokener_get_error(tok) == json_tokener_continue)
-			ret = bad(why, whylen, "incomplete JSON");
+			ret = ewoci_bad(why, whylen, "incomplete JSON");
 		else
-			ret = bad(why, whylen, "not JSON: %s",
+			ret = ewoci_bad(why, whylen, "not JSON: %s",
 				  json_tokener_error_desc(json_tokener_get_error(tok)));
 		goto out_tok;
 	}
 	if (json_tokener_get_parse_end(tok) < len &&
 	    strspn(text + json_tokener_get_parse_end(tok), " \t\r\n") !=
 	    len - json_tokener_get_parse_end(tok)) {
-		ret = bad(why, whylen, "text after the JSON object");
+		ret = ewoci_bad(why, whylen, "text after the JSON object");
 		goto out;
 	}
 	if (!json_object_is_type(root, json_type_object)) {
-		ret = bad(why, whylen, "not a JSON object");
+		ret = ewoci_bad(why, whylen, "not a JSON object");
 		goto out;
 	}
 
 	if (!json_object_object_get_ex(root, "id", &o) ||
 	    !json_object_is_type(o, json_type_string)) {
-		ret = bad(why, whylen, "no \"id\" string");
+		ret = ewoci_bad(why, whylen, "no \"id\" string");
 		goto out;
 	}
 	if (!id_ok(json_object_get_string(o))) {
-		ret = bad(why, whylen, "container id \"%.64s\" is not 1-1024 of [A-Za-z0-9_+.-]",
+		ret = ewoci_bad(why, whylen, "container id \"%.64s\" is not 1-1024 of [A-Za-z0-9_+.-]",
 			  json_object_get_string(o));
 		goto out;
 	}
@@ -106,7 +92,7 @@ int ewoci_state_parse(const char *text, size_t len, struct ewoci_state *st,
 		pid = json_object_is_type(o, json_type_int) ?
 		      json_object_get_int64(o) : -1;
 		if (pid < 0 || pid > 0x3fffffff) {
-			ret = bad(why, whylen, "\"pid\" is not a process id");
+			ret = ewoci_bad(why, whylen, "\"pid\" is not a process id");
 			goto out;
 		}
 		st->pid = (int)pid;
@@ -114,12 +100,12 @@ int ewoci_state_parse(const char *text, size_t len, struct ewoci_state *st,
 
 	if (json_object_object_get_ex(root, "annotations", &ann)) {
 		if (!json_object_is_type(ann, json_type_object)) {
-			ret = bad(why, whylen, "\"annotations\" is not an object");
+			ret = ewoci_bad(why, whylen, "\"annotations\" is not an object");
 			goto out;
 		}
 		if (json_object_object_get_ex(ann, EWOCI_ANNOTATION, &o)) {
 			if (!json_object_is_type(o, json_type_string)) {
-				ret = bad(why, whylen, "annotation %s is not a string",
+				ret = ewoci_bad(why, whylen, "annotation %s is not a string",
 					  EWOCI_ANNOTATION);
 				goto out;
 			}

@@ -19,7 +19,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,20 +27,8 @@
 
 #include <json-c/json.h>
 
+#include "hook.h"
 #include "template.h"
-
-static int bad(char *why, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int bad(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 /**
  * ewoci_template_name_check() - is this a template name (a file name, not a path)
@@ -116,7 +103,7 @@ static int enum_key(struct json_object *o, const char *key,
 		for (i = 0; list[i] && n < sizeof(names); i++)
 			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
 					      i ? ", " : "", list[i]);
-		return bad(why, len, "\"%s\" must be one of %s", key, names);
+		return ewoci_bad(why, len, "\"%s\" must be one of %s", key, names);
 	}
 	ewoci_strv_add(words, key);
 	ewoci_strv_add(words, json_object_get_string(o));
@@ -131,13 +118,13 @@ static int qkey_key(struct json_object *o, struct ewoci_strv *words,
 	if (json_object_is_type(o, json_type_int)) {
 		v = json_object_get_int64(o);
 		if (v < 0 || v > 0x7fffffff)
-			return bad(why, len, "\"qkey\" must be 0..2147483647 (bit 31 is privileged)");
+			return ewoci_bad(why, len, "\"qkey\" must be 0..2147483647 (bit 31 is privileged)");
 		ewoci_strv_add(words, "qkey");
 		ewoci_strv_addf(words, "%lld", (long long)v);
 		return 0;
 	}
 	if (!word_ok(o, 16))
-		return bad(why, len, "\"qkey\" must be a number, a \"0x\" string or \"auto\"");
+		return ewoci_bad(why, len, "\"qkey\" must be a number, a \"0x\" string or \"auto\"");
 	ewoci_strv_add(words, "qkey");
 	ewoci_strv_add(words, json_object_get_string(o));
 	return 0;
@@ -149,11 +136,11 @@ static int peers_key(struct json_object *o, struct ewoci_strv *words,
 	size_t i, n;
 
 	if (!json_object_is_type(o, json_type_array))
-		return bad(why, len, "\"peers\" must be an array of strings");
+		return ewoci_bad(why, len, "\"peers\" must be an array of strings");
 	n = json_object_array_length(o);
 	for (i = 0; i < n; i++) {
 		if (!word_ok(json_object_array_get_idx(o, i), 64))
-			return bad(why, len, "\"peers\"[%zu] must be an address, a prefix or \"lid:N\"", i);
+			return ewoci_bad(why, len, "\"peers\"[%zu] must be an address, a prefix or \"lid:N\"", i);
 		ewoci_strv_add(words, "peer");
 		ewoci_strv_add(words, json_object_get_string(json_object_array_get_idx(o, i)));
 	}
@@ -166,28 +153,28 @@ static int netdev_entry(struct json_object *e, size_t i, struct ewoci_strv *word
 	struct json_object *v;
 
 	if (!json_object_is_type(e, json_type_object) || json_object_object_length(e) != 1)
-		return bad(why, len, "\"netdevs\"[%zu] must be an object with one key", i);
+		return ewoci_bad(why, len, "\"netdevs\"[%zu] must be an object with one key", i);
 	if (json_object_object_get_ex(e, "ifname", &v)) {
 		if (!word_ok(v, 15))
-			return bad(why, len, "\"netdevs\"[%zu].ifname must be an interface name", i);
+			return ewoci_bad(why, len, "\"netdevs\"[%zu].ifname must be an interface name", i);
 		ewoci_strv_add(words, "netdev");
 		ewoci_strv_add(words, json_object_get_string(v));
 	} else if (json_object_object_get_ex(e, "vrf", &v)) {
 		/* Interface indexes differ from node to node: names only. */
 		if (!word_ok(v, 15))
-			return bad(why, len, "\"netdevs\"[%zu].vrf must be an interface name", i);
+			return ewoci_bad(why, len, "\"netdevs\"[%zu].vrf must be an interface name", i);
 		ewoci_strv_add(words, "vrf");
 		ewoci_strv_add(words, json_object_get_string(v));
 	} else if (json_object_object_get_ex(e, "vlan", &v)) {
 		if (!json_object_is_type(v, json_type_int) ||
 		    json_object_get_int64(v) < 1 || json_object_get_int64(v) > 4094)
-			return bad(why, len, "\"netdevs\"[%zu].vlan must be 1..4094", i);
+			return ewoci_bad(why, len, "\"netdevs\"[%zu].vlan must be 1..4094", i);
 		ewoci_strv_add(words, "vlan");
 		ewoci_strv_addf(words, "%lld", (long long)json_object_get_int64(v));
 	} else if (json_object_object_get_ex(e, "ifindex", &v)) {
-		return bad(why, len, "\"netdevs\"[%zu]: ifindex is not allowed in a template (it differs between nodes): use ifname", i);
+		return ewoci_bad(why, len, "\"netdevs\"[%zu]: ifindex is not allowed in a template (it differs between nodes): use ifname", i);
 	} else {
-		return bad(why, len, "\"netdevs\"[%zu] must have ifname, vlan or vrf", i);
+		return ewoci_bad(why, len, "\"netdevs\"[%zu] must have ifname, vlan or vrf", i);
 	}
 	return 0;
 }
@@ -199,7 +186,7 @@ static int netdevs_key(struct json_object *o, struct ewoci_strv *words,
 	int ret;
 
 	if (!json_object_is_type(o, json_type_array))
-		return bad(why, len, "\"netdevs\" must be an array of objects");
+		return ewoci_bad(why, len, "\"netdevs\" must be an array of objects");
 	n = json_object_array_length(o);
 	for (i = 0; i < n; i++) {
 		ret = netdev_entry(json_object_array_get_idx(o, i), i, words, why, len);
@@ -217,21 +204,21 @@ static int pkeys_key(struct json_object *o, struct ewoci_strv *words,
 	int64_t v;
 
 	if (!json_object_is_type(o, json_type_array))
-		return bad(why, len, "\"pkeys\" must be an array");
+		return ewoci_bad(why, len, "\"pkeys\" must be an array");
 	n = json_object_array_length(o);
 	for (i = 0; i < n; i++) {
 		e = json_object_array_get_idx(o, i);
 		if (json_object_is_type(e, json_type_int)) {
 			v = json_object_get_int64(e);
 			if (v < 1 || v > 0xffff)
-				return bad(why, len, "\"pkeys\"[%zu] must be 1..65535", i);
+				return ewoci_bad(why, len, "\"pkeys\"[%zu] must be 1..65535", i);
 			ewoci_strv_add(words, "pkey");
 			ewoci_strv_addf(words, "0x%04llx", (long long)v);
 		} else if (word_ok(e, 16)) {
 			ewoci_strv_add(words, "pkey");
 			ewoci_strv_add(words, json_object_get_string(e));
 		} else {
-			return bad(why, len, "\"pkeys\"[%zu] must be a P_Key (\"0x8001\" or a number)", i);
+			return ewoci_bad(why, len, "\"pkeys\"[%zu] must be a P_Key (\"0x8001\" or a number)", i);
 		}
 	}
 	return 0;
@@ -266,29 +253,29 @@ int ewoci_template_words(const char *text, size_t len, struct ewoci_strv *words,
 
 	tok = json_tokener_new();
 	if (!tok)
-		return bad(why, whylen, "out of memory");
+		return ewoci_bad(why, whylen, "out of memory");
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	if (!root || (json_tokener_get_parse_end(tok) < len &&
 		      strspn(text + json_tokener_get_parse_end(tok), " \t\r\n") !=
 		      len - json_tokener_get_parse_end(tok))) {
-		ret = bad(why, whylen, "not one JSON object: %s",
+		ret = ewoci_bad(why, whylen, "not one JSON object: %s",
 			  root ? "text after the object" :
 			  json_tokener_error_desc(json_tokener_get_error(tok)));
 		goto out;
 	}
 	if (!json_object_is_type(root, json_type_object)) {
-		ret = bad(why, whylen, "not a JSON object");
+		ret = ewoci_bad(why, whylen, "not a JSON object");
 		goto out;
 	}
 
 	json_object_object_foreach(root, key, val) {
 		(void)val;
 		if (in_list(key, per_container)) {
-			ret = bad(why, whylen, "\"%s\" is set for each container by the hook, not by a template", key);
+			ret = ewoci_bad(why, whylen, "\"%s\" is set for each container by the hook, not by a template", key);
 			goto out;
 		}
 		if (!in_list(key, notes) && !in_list(key, attributes)) {
-			ret = bad(why, whylen, "unknown key \"%.40s\"", key);
+			ret = ewoci_bad(why, whylen, "unknown key \"%.40s\"", key);
 			goto out;
 		}
 	}

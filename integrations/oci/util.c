@@ -6,6 +6,7 @@
  * the runtime puts a failing hook's stderr into its own error, which is what
  * the operator (or "kubectl describe pod") shows.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,16 @@ static void *oom(void *p)
 		exit(EWOCI_FAIL);
 	}
 	return p;
+}
+
+int ewoci_bad(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
 }
 
 void *ewoci_malloc(size_t size)
