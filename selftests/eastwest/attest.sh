@@ -55,20 +55,8 @@ ew_defer "rmmod dummy"
 unset EW_TCTI
 export EW_VERIFIER_STATE=$S
 
-ynl_do() {
-	python3 - "$YNL_DIR" "$SPEC" "$SCHEMA" "$1" "$2" <<'EOF'
-import json, sys
-sys.path.insert(0, sys.argv[1])
-from lib import YnlFamily, NlError
-ynl = YnlFamily(sys.argv[2], sys.argv[3])
-try:
-    reply = ynl.do(sys.argv[4], json.loads(sys.argv[5]))
-except NlError as e:
-    print("error:", e)
-    sys.exit(1)
-print(json.dumps(reply or {}, default=lambda v: v.hex() if isinstance(v, bytes) else str(v)))
-EOF
-}
+# One request through the YNL library with only the spec (selftests/lib.sh).
+ynl_do() { ew_ynl_do "$@"; }
 
 config_is() {
 	ynl_do config-get '{}' | python3 -c '
