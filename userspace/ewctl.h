@@ -23,6 +23,7 @@ enum ew_exit {
 	EW_USAGE = 2,		/* usage or parse error: nothing was sent */
 	EW_PERM = 3,		/* permission denied (EPERM from the kernel) */
 	EW_NOTAVAIL = 4,	/* the eastwest family is not available */
+	EW_NOENT = 5,		/* no such job or peer entry (ENOENT) */
 };
 
 struct ew_opts {

@@ -389,7 +389,12 @@ int ewnl_exit_code(int err)
 {
 	if (err < 0)
 		err = -err;
-	return err == EPERM ? EW_PERM : EW_FAIL;
+	if (err == EPERM)
+		return EW_PERM;
+	/* Scripts (Slurm epilog, OCI poststop) tell "already gone" apart. */
+	if (err == ENOENT)
+		return EW_NOENT;
+	return EW_FAIL;
 }
 
 /**
@@ -400,7 +405,8 @@ int ewnl_exit_code(int err)
  * Prints "eastwestctl: WHAT: MESSAGE (ATTRIBUTE)", with the kernel's extack
  * message if it sent one, else the errno's text.
  *
- * Return: the exit code (EW_PERM for EPERM, else EW_FAIL).
+ * Return: the exit code (EW_PERM for EPERM, EW_NOENT for ENOENT, else
+ * EW_FAIL).
  */
 int ewnl_report(struct ewnl *nl, const char *fmt, ...)
 {

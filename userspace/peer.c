@@ -157,7 +157,7 @@ static int peer_get(int argc, char *argv[])
 		if (nl->err.code == ENOENT && !nl->err.msg[0]) {
 			ew_err("peer get %s: no peer of the job admits %s", what,
 			       ew_peer_format(&addr, buf, sizeof(buf)));
-			return EW_FAIL;
+			return EW_NOENT;
 		}
 		return ewnl_report(nl, "peer get %s", what);
 	}

@@ -150,6 +150,8 @@ const char *ewoci_ctl_meaning(int status)
 		return "permission denied (the hook needs CAP_NET_ADMIN)";
 	case EWCTL_NOTAVAIL:
 		return "eastwest is not available (module not loaded?)";
+	case EWCTL_NOENT:
+		return "no such job";
 	case EWCTL_NOT_FOUND:
 		return "eastwestctl could not be run";
 	default:

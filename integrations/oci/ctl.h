@@ -10,6 +10,7 @@
 #define EWCTL_USAGE	2
 #define EWCTL_PERM	3
 #define EWCTL_NOTAVAIL	4
+#define EWCTL_NOENT	5
 /* Ours: it could not be run at all. */
 #define EWCTL_NOT_FOUND	127
 

@@ -99,7 +99,8 @@ int ewoci_remove(const struct ewoci_opts *o)
 	if (listed) {
 		del[2] = job;
 		status = ewoci_ctl_run(del, NULL);
-		if (status) {
+		/* Deleted by someone else since it was listed: gone is done. */
+		if (status && status != EWCTL_NOENT) {
 			ewoci_err("eastwestctl job del %s failed: exit %d, %s: claim kept, run poststop again",
 				  job, status, ewoci_ctl_meaning(status));
 			ret = EWOCI_CTL;

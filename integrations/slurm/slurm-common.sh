@@ -173,12 +173,7 @@ ew_job_del() {
 	case $_ew_rc in
 	0) return 0 ;;
 	4) return 11 ;;
-	1)
-		# eastwestctl has no exit code of its own for "no such job".
-		case $EW_CTL_OUT in
-		*"no such job name"*) return 10 ;;
-		esac
-		;;
+	5) return 10 ;; # no such job (eastwestctl(8), EXIT STATUS)
 	esac
 	return "$_ew_rc"
 }

@@ -34,7 +34,7 @@ state() {
 	"$CTL" -j show >"$1"
 }
 
-ew_plan 54
+ew_plan 55
 
 # Autoload: asking for the family makes the kernel run modprobe for the
 # alias net-pf-16-proto-16-family-eastwest (MODULE_ALIAS_GENL_FAMILY). The
@@ -85,8 +85,8 @@ ew_check "nothing half-applied: job c2 does not exist" sh -c "! '$CTL' job show 
 ew_expect_rc 0 "peer add" "$CTL" peer add c1 198.51.100.7 2001:db8::/32
 ew_expect_rc 0 "peer get finds the covering prefix" "$CTL" peer get c1 2001:db8:1::5
 ew_check "it names 2001:db8::/32" out_has '2001:db8::/32'
-ew_expect_rc 1 "peer get of a stranger fails" "$CTL" peer get c1 203.0.113.1
-ew_expect_rc 1 "peer del of a missing peer refused, nothing removed" \
+ew_expect_rc 5 "peer get of a stranger: exit 5 (no such entry)" "$CTL" peer get c1 203.0.113.1
+ew_expect_rc 5 "peer del of a missing peer: exit 5, nothing removed" \
 	"$CTL" peer del c1 198.51.100.7 203.0.113.9
 ew_check "198.51.100.7 is still a peer" sh -c "'$CTL' peer show c1 | grep -q 198.51.100.7"
 ew_expect_rc 0 "peer del" "$CTL" peer del c1 198.51.100.7
@@ -197,6 +197,7 @@ p = json.load(sys.stdin)[0][\"peers\"]
 sys.exit(not (len(p) in (100002, 100003) and len(set(p)) == len(p)))'"
 
 ew_expect_rc 0 "job del" "$CTL" job del p1
+ew_expect_rc 5 "job del of a job that is gone: exit 5 (no such job)" "$CTL" job del p1
 ew_check "eastwest unloads" ew_unload
 
 ew_done

@@ -123,12 +123,12 @@ static void test_job_lifecycle(void **state)
 
 	assert_int_equal(RUN("job", "add", "b"), EW_FAIL);
 	assert_string_equal(err, "eastwestctl: job add b: job name already in use (attribute name)\n");
-	assert_int_equal(RUN("job", "set", "nosuch", "mode", "audit"), EW_FAIL);
+	assert_int_equal(RUN("job", "set", "nosuch", "mode", "audit"), EW_NOENT);
 	assert_string_equal(err, "eastwestctl: job set nosuch: no such job (attribute name)\n");
 
 	assert_int_equal(RUN("job", "del", "b"), EW_OK);
 	assert_int_equal(fake.st.n_jobs, 0);
-	assert_int_equal(RUN("job", "del", "id", "1"), EW_FAIL);
+	assert_int_equal(RUN("job", "del", "id", "1"), EW_NOENT);
 	has(err, "job del id 1: no such job");
 }
 
@@ -160,11 +160,11 @@ static void test_peers_chunked(void **state)
 
 	assert_int_equal(RUN("peer", "get", "big", "10.0.3.77"), EW_OK);
 	assert_string_equal(out, "10.0.3.0/24\n");
-	assert_int_equal(RUN("peer", "get", "big", "192.0.2.1"), EW_FAIL);
+	assert_int_equal(RUN("peer", "get", "big", "192.0.2.1"), EW_NOENT);
 	assert_string_equal(err, "eastwestctl: peer get big: no peer of the job admits 192.0.2.1/32\n");
 
 	/* peer-del is all or nothing per message; the message names the peer. */
-	assert_int_equal(RUN("peer", "del", "big", "10.0.0.0/24", "10.9.9.9"), EW_FAIL);
+	assert_int_equal(RUN("peer", "del", "big", "10.0.0.0/24", "10.9.9.9"), EW_NOENT);
 	assert_string_equal(err, "eastwestctl: peer del big: peer not found (peer 10.9.9.9/32)\n");
 	assert_int_equal(fake.st.jobs[0].peers.n, 5001);
 	assert_int_equal(RUN("peer", "del", "big", "file", path), EW_OK);

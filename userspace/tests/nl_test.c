@@ -115,10 +115,11 @@ static void test_errors(void **state)
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "no-such-fam");
 	assert_int_equal(ewnl_do(nl, nlh, fam_cb, &f), -ENOENT);
 	assert_int_equal(nl->err.code, ENOENT);
-	assert_int_equal(ewnl_report(nl, "lookup"), EW_FAIL);
+	assert_int_equal(ewnl_report(nl, "lookup"), EW_NOENT);
 	assert_string_equal(ew_last_error(), "lookup: No such file or directory");
 	assert_int_equal(ewnl_exit_code(-EPERM), EW_PERM);
 	assert_int_equal(ewnl_exit_code(-EINVAL), EW_FAIL);
+	assert_int_equal(ewnl_exit_code(-ENOENT), EW_NOENT);
 
 	/* A name longer than GENL_NAMSIZ fails policy validation, with extack. */
 	nlh = ewnl_req(nl, CTRL_CMD_GETFAMILY, 0);

@@ -185,6 +185,10 @@ FAKE_JOBS='[{"name":"oci-c4"}]' FAKE_RC_DEL=1 \
 	run 6 "poststop when job del fails: exit 6" "$(state c4)" poststop
 verdict "  the claim is kept for a retry" [ -e "$STATE/oci-c4" ]
 FAKE_JOBS='[{"name":"oci-c4"}]' run 0 "  the retry succeeds" "$(state c4)" poststop
+claim oci-c8 c8
+FAKE_JOBS='[{"name":"oci-c8"}]' FAKE_RC_DEL=5 \
+	run 0 "poststop when the job went between list and del (exit 5): exit 0" "$(state c8)" poststop
+verdict "  the claim is dropped" [ ! -e "$STATE/oci-c8" ]
 FAKE_JOBS='not json' claim oci-c5 c5
 FAKE_JOBS='not json' run 6 "poststop with an unreadable job list: exit 6" "$(state c5)" poststop
 rm -f "$STATE/oci-c5"

@@ -200,7 +200,7 @@ hook() {
 JOBCG=$T/cg/system.slice/n1_slurmstepd.scope/job_42
 ADD="job add slurm-42 cgroup /system.slice/n1_slurmstepd.scope/job_42 vlan 100 encrypt any peer 192.0.2.1 peer 192.0.2.2 lid 7"
 
-printf '1\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
 hook "prolog: the job is added with cgroup, partition settings and peers" 0 \
 	"job del slurm-42 | $ADD" slurm-prolog
 if [ -d "$JOBCG" ]; then ok "prolog: it created the job's cgroup"; else not_ok "prolog: it created the job's cgroup"; fi
@@ -215,7 +215,7 @@ rmdir "$JOBCG"
 
 printf '4\neastwestctl: the eastwest family is not available\n' >"$T/del"
 hook "prolog: eastwest not loaded: exit 4, nothing added" 4 "job del slurm-42" slurm-prolog
-printf '1\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
 
 printf '1\neastwestctl: job add slurm-42: cgroup belongs to job 3\n' >"$T/add"
 hook "prolog: eastwestctl refuses: exit 1" 1 "job del slurm-42 | $ADD" slurm-prolog
@@ -244,7 +244,7 @@ fi
 sed -i '$d' "$T/etc/slurm-partitions"
 
 hook "epilog: deletes the job" 0 "job del slurm-42" slurm-epilog
-printf '1\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
 mkdir "$JOBCG"
 hook "epilog: a job already gone is success" 0 "job del slurm-42" slurm-epilog
 if [ ! -d "$JOBCG" ]; then ok "epilog: ... and it removed the empty job cgroup"; else not_ok "epilog: ... and it removed the empty job cgroup"; fi
