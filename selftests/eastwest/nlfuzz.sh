@@ -164,9 +164,9 @@ assert [n.get("vlan") for n in j["netdevs"]] == [42], j
 EOF
 	"$CTL" peer get ewrt 192.0.2.9 >/dev/null || return 1
 	"$CTL" job del ewrt || return 1
-	# Gone: job show exits 1 (the kernel's ENOENT), not 0.
+	# Gone: job show exits 5 (no such job: the kernel's ENOENT), not 0.
 	"$CTL" job show ewrt >/dev/null 2>&1
-	[ $? -eq 1 ]
+	[ $? -eq 5 ]
 }
 
 SPLAT='WARNING:|BUG:|Oops|KASAN|UBSAN|Call Trace:|refcount_t:|list_(add|del) corruption|soft lockup|still has objects'
