@@ -5,6 +5,8 @@
  * allocate nor sleep, so they copy the event into a fixed ring; a work item
  * logs it (rate-limited) and multicasts it to the netlink "events" group.
  * When the ring is full new events are dropped and counted, never blocked on.
+ * An event that finds no memory for its message is lost to the listeners
+ * only (a denial is still logged); the worker counts and reports those too.
  */
 
 #include <linux/ratelimit.h>
@@ -13,6 +15,7 @@
 #include <net/genetlink.h>
 
 #include "events.h"
+#include "fault.h"
 #include "netlink.h"
 
 #define EW_EVENT_RING	256
@@ -97,6 +100,33 @@ void ew_event_report(const struct ew_event *ev)
 
 	if (queued && READ_ONCE(ew_events_live))
 		schedule_work(&ew_event_work);
+}
+
+/**
+ * ew_event_report_wait() - queue a report from process context, waiting for
+ * room in the ring rather than dropping it
+ * @ev: the event (copied)
+ *
+ * A revocation reports thousands of QPs in a row, faster than the worker
+ * drains the ring; each of them must reach the listeners. Once the ring is
+ * half full the caller waits for the worker. Denials reported by the hooks
+ * at the same moment may still fill it: those are dropped and counted, as
+ * always.
+ *
+ * Context: process context, may sleep. The worker takes no lock of ours but
+ * the ring's, so any caller's locks are safe to hold.
+ */
+void ew_event_report_wait(const struct ew_event *ev)
+{
+	unsigned int used;
+
+	might_sleep();
+	spin_lock_irq(&ew_event_lock);
+	used = ew_event_head - ew_event_tail;
+	spin_unlock_irq(&ew_event_lock);
+	if (used >= EW_EVENT_RING / 2 && READ_ONCE(ew_events_live))
+		flush_work(&ew_event_work);
+	ew_event_report(ev);
 }
 
 /**
@@ -192,30 +222,34 @@ static int ew_event_fill(struct sk_buff *skb, const struct ew_event *ev)
 	return 0;
 }
 
-static void ew_event_send(const struct ew_event *ev)
+/* Return: false if there was no memory for the message. */
+static bool ew_event_send(const struct ew_event *ev)
 {
 	struct sk_buff *skb;
 	void *hdr;
 
 	if (!genl_has_listeners(&ew_genl_family, &init_net, EASTWEST_NLGRP_EVENTS))
-		return;
+		return true;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	EW_FAIL_ALLOC(skb, nlmsg_free(skb));
 	if (!skb)
-		return;
+		return false;
 	hdr = genlmsg_put(skb, 0, 0, &ew_genl_family, 0, ev->cmd);
 	if (!hdr || ew_event_fill(skb, ev)) {
 		nlmsg_free(skb);
-		return;
+		return true;
 	}
 	genlmsg_end(skb, hdr);
+	/* A listener with a full socket sees ENOBUFS there, as for any group. */
 	genlmsg_multicast(&ew_genl_family, skb, 0, EASTWEST_NLGRP_EVENTS,
 			  GFP_KERNEL);
+	return true;
 }
 
 static void ew_event_worker(struct work_struct *work)
 {
+	unsigned long dropped, unsent = 0;
 	struct ew_event ev;
-	unsigned long dropped;
 
 	for (;;) {
 		spin_lock_irq(&ew_event_lock);
@@ -230,12 +264,16 @@ static void ew_event_worker(struct work_struct *work)
 		spin_unlock_irq(&ew_event_lock);
 
 		ew_event_log(&ev);
-		ew_event_send(&ev);
+		if (!ew_event_send(&ev))
+			unsent++;
 		cond_resched();
 	}
 	if (dropped)
 		pr_warn_ratelimited("%lu denial events dropped (ring full)\n",
 				    dropped);
+	if (unsent)
+		pr_warn_ratelimited("%lu events not sent to listeners: out of memory\n",
+				    unsent);
 }
 
 /**

@@ -34,6 +34,7 @@ struct ew_event {
 };
 
 void ew_event_report(const struct ew_event *ev);
+void ew_event_report_wait(const struct ew_event *ev);
 const char *ew_reason_name(u32 reason);
 void ew_event_dev(u32 cmd, struct ib_device *ibdev);
 void ew_event_admission(u32 admission, bool required);

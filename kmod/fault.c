@@ -5,6 +5,8 @@
  *
  *   fault_nth       write N > 0: the Nth injection point reached from now
  *                   fails, once; 0 disarms. Reads the calls still to go.
+ *                   Given to insmod, it is set before ew_init() runs, so
+ *                   N counts from the first point of the module's init.
  *   fault_injected  how many failures were injected since load.
  *
  * A test walks N = 1, 2, ... over one operation: each run fails at the next

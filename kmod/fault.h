@@ -44,4 +44,18 @@ static inline bool ew_should_fail(void)
 #define EW_FAIL_ALLOC(ptr, release) do { } while (0)
 #endif
 
+/*
+ * EW_FAIL_CALL(call) - a call that returns 0 or -errno, or -ENOMEM instead
+ * of making it when this injection point fails
+ * @call: the call (rhashtable_init(), xa_reserve(), an init step, ...)
+ *
+ * For allocations inside a call: such a call that fails with -ENOMEM leaves
+ * nothing behind, which is what not making it leaves.
+ */
+#ifdef EW_FAULT_INJECT
+#define EW_FAIL_CALL(call) (ew_should_fail() ? -ENOMEM : (call))
+#else
+#define EW_FAIL_CALL(call) (call)
+#endif
+
 #endif /* EW_FAULT_H */

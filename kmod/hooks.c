@@ -219,23 +219,28 @@ static void ew_event_from_path(struct ew_event *ev, const struct ew_path *p)
 	}
 }
 
-/*
- * Decide, count and report. Returns true if the operation must be refused.
- * @ev is pre-filled by the caller with what it knows of the object.
- */
-static bool ew_judge(struct ew_caller *c, struct ew_request *req,
-		     u32 internal_reason, struct ew_event *ev)
+/* The verdict on @req, or on a request that failed for @internal_reason. */
+static struct ew_verdict ew_verdict_of(const struct ew_caller *c,
+				       const struct ew_request *req,
+				       u32 internal_reason)
 {
 	struct ew_verdict v;
 
-	if (internal_reason) {
-		v.reason = internal_reason;
-		v.deny = c->global.mode == EASTWEST_MODE_ENFORCE &&
-			 !(c->pol && c->pol->mode == EASTWEST_MODE_AUDIT);
-	} else {
-		v = ew_decide(&c->global, c->job, c->pol, req);
-	}
+	if (!internal_reason)
+		return ew_decide(&c->global, c->job, c->pol, req);
+	v.reason = internal_reason;
+	v.deny = c->global.mode == EASTWEST_MODE_ENFORCE &&
+		 !(c->pol && c->pol->mode == EASTWEST_MODE_AUDIT);
+	return v;
+}
 
+/*
+ * Count and report verdict @v. Returns true if the operation must be
+ * refused. @ev is pre-filled by the caller with what it knows of the object.
+ */
+static bool ew_judge_report(struct ew_caller *c, struct ew_request *req,
+			    struct ew_verdict v, struct ew_event *ev)
+{
 	if (!v.reason) {
 		ew_counter_inc(c->job, EW_CTR_ALLOWED);
 		return false;
@@ -255,6 +260,13 @@ static bool ew_judge(struct ew_caller *c, struct ew_request *req,
 	return v.deny;
 }
 
+/* Decide, count and report: ew_verdict_of() then ew_judge_report(). */
+static bool ew_judge(struct ew_caller *c, struct ew_request *req,
+		     u32 internal_reason, struct ew_event *ev)
+{
+	return ew_judge_report(c, req, ew_verdict_of(c, req, internal_reason), ev);
+}
+
 /* The attribute bits that change who a QP talks to or how. */
 #define EW_QP_POLICED_MASK (IB_QP_AV | IB_QP_ALT_PATH | IB_QP_PKEY_INDEX | \
 			    IB_QP_PORT | IB_QP_QKEY | IB_QP_DEST_QPN)
@@ -268,6 +280,7 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
 				.op = EASTWEST_OP_MODIFY_QP };
 	u32 port, internal = 0;
+	struct ew_verdict v;
 	struct ew_caller c;
 	bool deny;
 
@@ -333,20 +346,20 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 		ev.has_dest_qpn = true;
 		ev.dest_qpn = attr->dest_qp_num;
 	}
-	deny = ew_judge(&c, &req, internal, &ev);
+	v = ew_verdict_of(&c, &req, internal);
 	/*
 	 * Remember what the job's QP may do, to revoke it when that changes.
-	 * A QP that cannot be tracked could not be revoked: refuse it.
+	 * A QP that cannot be tracked could not be revoked: refuse it, before
+	 * anything is counted or reported, so that it is counted once and its
+	 * event names the caller like any other denial.
 	 */
-	if (!deny && c.job && !internal && ew_qp_track(c.job, real, &req) &&
+	if (!v.deny && c.job && !internal && ew_qp_track(c.job, real, &req) &&
 	    c.global.mode == EASTWEST_MODE_ENFORCE &&
 	    c.pol->mode == EASTWEST_MODE_ENFORCE) {
-		ev.reason = EASTWEST_REASON_INTERNAL;
-		ev.mode = EASTWEST_MODE_ENFORCE;
-		ew_counter_inc(c.job, EW_CTR_DENIED_BASE + EASTWEST_REASON_INTERNAL);
-		ew_event_report(&ev);
-		deny = true;
+		v.reason = EASTWEST_REASON_INTERNAL;
+		v.deny = true;
 	}
+	deny = ew_judge_report(&c, &req, v, &ev);
 	rcu_read_unlock();
 	return deny;
 }

@@ -336,10 +336,11 @@ int ew_job_create(struct ew_job_spec *spec, struct netlink_ext_ack *extack,
 		return ret;
 
 	/* The id's slot, so that publishing the job below cannot fail. */
-	ret = xa_reserve(&ew_jobs_by_id, spec->id, GFP_KERNEL);
+	ret = EW_FAIL_CALL(xa_reserve(&ew_jobs_by_id, spec->id, GFP_KERNEL));
 	if (ret)
 		return ret;
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	EW_FAIL_ALLOC(job, kfree(job));
 	pol = kzalloc(sizeof(*pol), GFP_KERNEL);
 	EW_FAIL_ALLOC(pol, kfree(pol));
 	if (!job || !pol)

@@ -7,6 +7,10 @@
  * enforce) and go down in reverse, with error labels named for what they
  * undo. The hooks go last so that nothing is enforced against a policy
  * store that does not exist yet.
+ *
+ * In the fault-injection build (fault.h) every step may fail before it
+ * runs, as if its first allocation had failed: a test walks fault_nth over
+ * the steps and checks that each failed load leaves nothing behind.
  */
 
 #include <linux/module.h>
@@ -15,6 +19,7 @@
 #include "admission.h"
 #include "config.h"
 #include "events.h"
+#include "fault.h"
 #include "hooks.h"
 #include "job.h"
 #include "netlink.h"
@@ -24,32 +29,47 @@
 #include "qptrack.h"
 #include "registry.h"
 
+/*
+ * Drop what requests created: jobs (with their bindings, policies and
+ * peers) and the other nodes' admission. Requests come in as soon as the
+ * family is registered, also while a later init step is still to fail.
+ */
+static void ew_requests_undo(void)
+{
+	mutex_lock(&ew_config_lock);
+	ew_jobs_flush();
+	mutex_unlock(&ew_config_lock);
+	/* Jobs, bindings and policies are freed by RCU callbacks. */
+	rcu_barrier();
+	ew_nodes_exit();
+}
+
 static int __init ew_init(void)
 {
 	int ret;
 
-	ret = ew_config_init();
+	ret = EW_FAIL_CALL(ew_config_init());
 	if (ret)
 		return ret;
-	ret = ew_peers_init();
+	ret = EW_FAIL_CALL(ew_peers_init());
 	if (ret)
 		goto err_config;
-	ret = ew_qptrack_init();
+	ret = EW_FAIL_CALL(ew_qptrack_init());
 	if (ret)
 		goto err_peers;
-	ret = ew_registry_init();
+	ret = EW_FAIL_CALL(ew_registry_init());
 	if (ret)
 		goto err_qptrack;
-	ret = ew_protect_init();
+	ret = EW_FAIL_CALL(ew_protect_init());
 	if (ret)
 		goto err_registry;
-	ret = ew_netlink_init();
+	ret = EW_FAIL_CALL(ew_netlink_init());
 	if (ret)
 		goto err_protect;
-	ret = ew_events_init();
+	ret = EW_FAIL_CALL(ew_events_init());
 	if (ret)
 		goto err_netlink;
-	ret = ew_hooks_init();
+	ret = EW_FAIL_CALL(ew_hooks_init());
 	if (ret)
 		goto err_events;
 
@@ -64,6 +84,7 @@ err_events:
 err_netlink:
 	ew_netlink_exit();
 	ew_admission_exit();
+	ew_requests_undo();
 err_protect:
 	ew_protect_exit();
 err_registry:
@@ -92,12 +113,7 @@ static void __exit ew_exit(void)
 	ew_protect_exit();
 	ew_registry_exit();
 	ew_qptrack_exit();
-	mutex_lock(&ew_config_lock);
-	ew_jobs_flush();
-	mutex_unlock(&ew_config_lock);
-	/* Jobs, bindings and policies are freed by RCU callbacks. */
-	rcu_barrier();
-	ew_nodes_exit();
+	ew_requests_undo();
 	ew_peers_exit();
 	ew_config_exit();
 	pr_info("unloaded\n");

@@ -415,6 +415,7 @@ int eastwest_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 	int ret;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_iput(msg, info);
@@ -482,7 +483,13 @@ int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_JOB_NAME))
 		return -EINVAL;
 
+	/*
+	 * The reply (the new job's id) is allocated before anything changes:
+	 * out of memory here is an error with no job created, never a job
+	 * created that the caller was told failed.
+	 */
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
 	if (!msg)
 		return -ENOMEM;
 
@@ -636,6 +643,7 @@ int eastwest_nl_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
 	if (!msg)
 		return -ENOMEM;
 
@@ -920,6 +928,7 @@ int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE * 4, GFP_KERNEL);
+	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_iput(msg, info);
@@ -996,6 +1005,7 @@ int eastwest_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info)
 	sgid_index = nla_get_u32(attrs[EASTWEST_A_PATH_SGID_INDEX]);
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_iput(msg, info);
@@ -1067,8 +1077,8 @@ int eastwest_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (ret == -ENODEV)
 		NL_SET_BAD_ATTR(info->extack, attrs[EASTWEST_A_FABRIC_IFINDEX]);
 	else if (!ret)
-		pr_info("netdev %u %s a dedicated fabric\n", ifindex,
-			physical ? "declared" : "no longer declared");
+		pr_info_ratelimited("netdev %u %s a dedicated fabric\n", ifindex,
+				    physical ? "declared" : "no longer declared");
 	return ret;
 }
 
@@ -1121,10 +1131,10 @@ int eastwest_nl_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_unlock(&ew_config_lock);
 	kvfree(addrs);
 	if (!ret)
-		pr_info("%u node address(es) %s%s\n", n,
-			admission == EASTWEST_ADMISSION_REVOKED ?
-			"revoked" : "admitted again",
-			revoked ? ", live QPs to them revoked" : "");
+		pr_info_ratelimited("%u node address(es) %s%s\n", n,
+				    admission == EASTWEST_ADMISSION_REVOKED ?
+				    "revoked" : "admitted again",
+				    revoked ? ", live QPs to them revoked" : "");
 	return ret;
 }
 
@@ -1143,6 +1153,7 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	/* Every revoked node goes in this one message (nodes.h bounds them). */
 	msg = genlmsg_new(NLMSG_GOODSIZE + ew_nodes_revoked_size(), GFP_KERNEL);
+	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_iput(msg, info);
@@ -1190,18 +1201,30 @@ int eastwest_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	if (attrs[EASTWEST_A_CONFIG_MODE] || attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]) {
+		u32 mode, action;
+		bool changed;
+
 		mutex_lock(&ew_config_lock);
+		mode = ew_global.mode;
+		action = ew_global.default_action;
 		if (attrs[EASTWEST_A_CONFIG_MODE])
-			WRITE_ONCE(ew_global.mode,
-				   nla_get_u32(attrs[EASTWEST_A_CONFIG_MODE]));
+			mode = nla_get_u32(attrs[EASTWEST_A_CONFIG_MODE]);
 		if (attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION])
-			WRITE_ONCE(ew_global.default_action,
-				   nla_get_u32(attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]));
+			action = nla_get_u32(attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]);
+		changed = mode != ew_global.mode || action != ew_global.default_action;
+		WRITE_ONCE(ew_global.mode, mode);
+		WRITE_ONCE(ew_global.default_action, action);
 		mutex_unlock(&ew_config_lock);
-		pr_info("mode %s, default action %s\n",
-			READ_ONCE(ew_global.mode) == EASTWEST_MODE_AUDIT ? "audit" : "enforce",
-			READ_ONCE(ew_global.default_action) == EASTWEST_DEFAULT_ACTION_ALLOW ?
-			"allow" : "deny");
+		/*
+		 * Only real changes are logged, and at a bounded rate: a root
+		 * loop re-sending the same setting (or a fuzzer) must not flood
+		 * the log and push the deny lines out of it.
+		 */
+		if (changed)
+			pr_info_ratelimited("mode %s, default action %s\n",
+					    mode == EASTWEST_MODE_AUDIT ? "audit" : "enforce",
+					    action == EASTWEST_DEFAULT_ACTION_ALLOW ?
+					    "allow" : "deny");
 	}
 	if (attrs[EASTWEST_A_CONFIG_ADMISSION]) {
 		chg.has_admission = true;

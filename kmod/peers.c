@@ -231,8 +231,9 @@ int ew_peers_add(struct ew_job *job, const struct ew_peer_batch *batch,
 		}
 		peer->key = batch->keys[i];
 		peer->next = NULL;
-		ret = rhashtable_lookup_insert_fast(&ew_peer_table, &peer->node,
-						    ew_peer_params);
+		ret = EW_FAIL_CALL(rhashtable_lookup_insert_fast(&ew_peer_table,
+								 &peer->node,
+								 ew_peer_params));
 		if (ret == -EEXIST) {
 			/* Already allowed (or repeated in the batch). */
 			kmem_cache_free(ew_peer_cache, peer);
@@ -396,11 +397,12 @@ int ew_peers_init(void)
 	if (!ew_peer_reap_wq)
 		return -ENOMEM;
 	ew_peer_cache = KMEM_CACHE(ew_peer, 0);
+	EW_FAIL_ALLOC(ew_peer_cache, kmem_cache_destroy(ew_peer_cache));
 	if (!ew_peer_cache) {
 		ret = -ENOMEM;
 		goto err_wq;
 	}
-	ret = rhashtable_init(&ew_peer_table, &ew_peer_params);
+	ret = EW_FAIL_CALL(rhashtable_init(&ew_peer_table, &ew_peer_params));
 	if (ret)
 		goto err_cache;
 	return 0;

@@ -14,9 +14,13 @@
 #      the device registry (`dev show`) follows and enforcement resumes;
 #   c. the netdev under the rxe device goes down and up under a live QP;
 #   d. after each fault `apply` gives back exactly the intended state.
-#   e. allocation failures in the module's own paths need the fault-injection
-#      build (see Documentation/hardening.md); it is skipped until the VM
-#      runner ships that variant as $EW_SHARED/eastwest-fault.ko.
+#   e. allocation failures in the module's own paths, with the
+#      fault-injection build the VM runner ships as
+#      $EW_SHARED/eastwest-fault.ko (see Documentation/hardening.md): module
+#      init failing at each step (insmod fails with ENOMEM and leaves no
+#      module, family, hook or cache), then each netlink operation failing at
+#      each of its points (an error, and the state as before), QP tracking,
+#      the device registry and event delivery.
 #
 # Cycles: EW_FAULTS_CYCLES (default 3, the CI size). Environment variables
 # do not cross into the guest, so the test also reads an optional file
@@ -39,7 +43,7 @@ CTL=$EW_TOP/userspace/eastwestctl
 VERBS=$EW_TOP/selftests/tools/ew_verbs
 
 ew_require_root
-ew_require_cmd rdma ip ibv_rc_pingpong python3
+ew_require_cmd rdma ip genl ibv_rc_pingpong python3
 [ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
 [ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
 [ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
@@ -49,7 +53,7 @@ esac
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
-ew_defer "rmdir $CG/ewF $CG/ewG $CG/ewF2"
+ew_defer "rmdir $CG/ewF $CG/ewG $CG/ewF2 $CG/ewN"
 ew_defer "ew_netdev_del $NETDEV"
 ew_defer "rdma link delete $DEV"
 ew_defer "rmmod eastwest"
@@ -145,7 +149,7 @@ one_cycle() {
 }
 
 if [ -f "${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}" ]; then
-	ew_plan 51
+	ew_plan 58
 else
 	ew_plan 30
 fi
@@ -268,9 +272,9 @@ ew_check "unload" ew_unload
 # --- e. allocation failures (fault-injection build) --------------------------
 # walk CMD...: run CMD with the Nth injection point failing, N = 1, 2,
 # ... until CMD's path has no Nth point. Each run that fails must fail whole
-# (the state is as before) and report ENOMEM ("memory" or "(-12)"); each that succeeds must leave
-# the state CMD gives with no fault. `apply` brings back the policy between
-# runs. Prints how many points the path has.
+# (the state is as before) and report ENOMEM ("memory" or "(-12)"); each
+# that succeeds must leave the state CMD gives with no fault, and `apply`
+# then brings back the policy. Prints how many points the path has.
 walk() {
 	"$@" >"$EW_TMP/w" 2>&1 || { echo "$* fails with no fault:"; cat "$EW_TMP/w"; return 1; }
 	"$CTL" -j show >"$EW_TMP/after"
@@ -280,13 +284,14 @@ walk() {
 		echo "$_n" >"$FP/fault_nth"
 		"$@" >"$EW_TMP/w" 2>&1
 		_rc=$?
-		_left=$(cat "$FP/fault_nth")
+		read -r _left <"$FP/fault_nth"
 		echo 0 >"$FP/fault_nth"
 		"$CTL" -j show >"$EW_TMP/now"
 		if [ "$_rc" -ne 0 ]; then
 			[ "$_left" -eq 0 ] || { echo "N=$_n: $* failed with no fault injected:"; cat "$EW_TMP/w"; return 1; }
 			grep -qiE 'memory|\(-12\)' "$EW_TMP/w" || { echo "N=$_n: $* did not report out of memory:"; cat "$EW_TMP/w"; return 1; }
 			cmp -s "$EW_TMP/ref" "$EW_TMP/now" || { echo "N=$_n: $* failed but changed the state:"; diff "$EW_TMP/ref" "$EW_TMP/now"; return 1; }
+			# The state is the reference: nothing to restore.
 		else
 			cmp -s "$EW_TMP/after" "$EW_TMP/now" || { echo "N=$_n: $* succeeded with a different state:"; diff "$EW_TMP/after" "$EW_TMP/now"; return 1; }
 			if [ "$_left" -gt 0 ]; then
@@ -294,9 +299,9 @@ walk() {
 				"$CTL" apply -f "$POLICY" >/dev/null
 				return 0
 			fi
+			"$CTL" apply -f "$POLICY" >/dev/null || { echo "N=$_n: apply failed afterwards"; return 1; }
+			cmp -s "$EW_TMP/ref" "$(state_now)" || { echo "N=$_n: apply did not restore"; return 1; }
 		fi
-		"$CTL" apply -f "$POLICY" >/dev/null || { echo "N=$_n: apply failed afterwards"; return 1; }
-		cmp -s "$EW_TMP/ref" "$(state_now)" || { echo "N=$_n: apply did not restore"; return 1; }
 		_n=$((_n + 1))
 	done
 	echo "more than 32 injection points on $*?"
@@ -322,36 +327,184 @@ check_walk() {
 
 FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
 FP=/sys/module/eastwest/parameters
+ENABLED=/sys/kernel/tracing/enabled_functions
+HOOKED_ERE="ib_modify_qp_with_udata|rdma_create_user_ah|ib_create_qp_user|ib_destroy_qp_user"
+
+# slab_refs: for each of the module's kmem caches, how many caches share
+# the slab cache it lives in. SLUB merges ew_peer and ew_qp into compatible
+# caches (/sys/kernel/slab/ew_peer is then a link, left behind after
+# unload), where a cache that is never destroyed shows only as one more
+# alias; "-" where there is no such entry.
+slab_refs() {
+	for _c in ew_peer ew_qp; do
+		_v=-
+		[ -r "/sys/kernel/slab/$_c/aliases" ] && read -r _v <"/sys/kernel/slab/$_c/aliases"
+		printf '%s ' "$_v"
+	done
+}
+
+# nothing_left: no trace of a failed load: no module, no generic netlink
+# family, no ftrace ops on a hooked function, no kmem cache (neither a
+# slabinfo line of its own nor an alias more than SLAB_REFS, taken with
+# the module unloaded).
+nothing_left() {
+	if ew_module_loaded; then
+		echo "the module is there"
+		return 1
+	fi
+	if genl ctrl get name eastwest >"$EW_TMP/genl" 2>&1 ||
+		! grep -q 'No such file' "$EW_TMP/genl"; then
+		echo "the eastwest family is there:"
+		cat "$EW_TMP/genl"
+		return 1
+	fi
+	grep -E "^($HOOKED_ERE) " "$ENABLED"
+	case $? in
+	0) echo "a hooked function still has an ftrace ops"; return 1 ;;
+	1) ;;
+	*) echo "cannot read $ENABLED (tracefs)"; return 1 ;;
+	esac
+	if grep -E '^ew_(peer|qp) ' /proc/slabinfo; then
+		echo "a slab cache of the module is left"
+		return 1
+	fi
+	_refs=$(slab_refs)
+	[ "$_refs" = "$SLAB_REFS" ] ||
+		{ echo "slab aliases of ew_peer ew_qp: $_refs, not $SLAB_REFS"; return 1; }
+}
+
+# init_walk: insmod the fault build with fault_nth=N, N = 1, 2, ... (the
+# parameter is set before init runs). A load that fails must fail with
+# ENOMEM and leave nothing behind. One load succeeds with a failure
+# injected: at the device registry's record for $DEV, which the IB core
+# ignores; its N is REG_N. The first load with no failure injected ends the
+# walk: INIT_POINTS points before it.
+init_walk() {
+	SLAB_REFS=$(slab_refs)
+	REG_N=
+	_n=1
+	while [ "$_n" -le 32 ]; do
+		if insmod "$FAULT_KO" fault_nth="$_n" 2>"$EW_TMP/ins"; then
+			read -r _inj <"$FP/fault_injected"
+			echo 0 >"$FP/fault_nth"
+			rmmod eastwest || { echo "N=$_n: rmmod fails"; return 1; }
+			if [ "$_inj" -eq 0 ]; then
+				INIT_POINTS=$((_n - 1))
+				echo "$INIT_POINTS points, the registry record's is N=$REG_N; slab aliases $SLAB_REFS"
+				[ -n "$REG_N" ] || { echo "no load with the registry record failing"; return 1; }
+				return 0
+			fi
+			[ -z "$REG_N" ] || { echo "N=$_n: a second load with a failure (the first: N=$REG_N)"; return 1; }
+			REG_N=$_n
+		else
+			grep -q 'Cannot allocate memory' "$EW_TMP/ins" ||
+				{ echo "N=$_n: insmod fails, but not with ENOMEM:"; cat "$EW_TMP/ins"; return 1; }
+			nothing_left || { echo "N=$_n: the failed load left the above"; return 1; }
+		fi
+		_n=$((_n + 1))
+	done
+	echo "more than 32 injection points in module init?"
+	return 1
+}
+
+# events_unsent: with a listener (eastwestctl monitor), a denial whose event
+# finds no memory for its message is lost to the listener only, and counted
+# in the kernel log; the next one is delivered. The caller is in no job
+# (cgroup ewN), so that its QP is refused at INIT, before any QP tracking
+# record: the event's message is the only injection point on the path.
+events_unsent() {
+	stdbuf -oL "$CTL" monitor >"$EW_TMP/mon" 2>&1 &
+	_mon=$!
+	_ok=1
+	# A first denial, delivered, shows that the monitor listens.
+	connect_as /ewN >/dev/null 2>&1
+	if ! ew_wait_for 20 grep -q ' job none ' "$EW_TMP/mon"; then
+		echo "the monitor got no denial:"
+		cat "$EW_TMP/mon"
+	else
+		_inj=$(cat "$FP/fault_injected")
+		echo 1 >"$FP/fault_nth"
+		connect_as /ewN >/dev/null 2>&1
+		_rc=$?
+		echo 0 >"$FP/fault_nth"
+		if [ "$_rc" -ne 13 ]; then
+			echo "the connect in no job exits $_rc, not 13"
+		elif [ "$(cat "$FP/fault_injected")" -ne $((_inj + 1)) ]; then
+			echo "no failure injected"
+		elif ! ew_dmesg_wait 'eastwest: 1 events not sent to listeners: out of memory'; then
+			:
+		elif [ "$(grep -c ' job none ' "$EW_TMP/mon")" -ne 1 ]; then
+			echo "the monitor got the event whose message failed:"
+			cat "$EW_TMP/mon"
+		else
+			connect_as /ewN >/dev/null 2>&1
+			if ew_wait_for 10 sh -c "test \$(grep -c ' job none ' '$EW_TMP/mon') -eq 2"; then
+				_ok=0
+			else
+				echo "the next denial did not reach the monitor:"
+				cat "$EW_TMP/mon"
+			fi
+		fi
+	fi
+	kill "$_mon" 2>/dev/null
+	wait "$_mon" 2>/dev/null
+	return "$_ok"
+}
+
 if [ ! -f "$FAULT_KO" ]; then
 	ew_skip_one "allocation failures in the module's own paths" \
 		"no fault-injection build at $FAULT_KO: the VM runner does not ship 'make module-fault' yet"
 else
 	ew_dmesg_mark
+	t0=$(date +%s)
+	if init_walk >"$EW_TMP/iw" 2>&1; then
+		ew_ok "module init: $INIT_POINTS injection points, each failed insmod ENOMEM with nothing left"
+	else
+		ew_not_ok "module init under injected failures"
+		sed 's/^/#   /' "$EW_TMP/iw"
+	fi
+	ew_diag "init walk: $(cat "$EW_TMP/iw") ($(($(date +%s) - t0)) s)"
+	ew_check "a normal load still works" ew_load
+	ew_check "unload" ew_unload
 	# The IB core ignores a client's failed add(): the device stays
 	# unknown to the registry (dev show, QPN audit), while the decisions,
 	# which do not depend on it, must still be enforced on it.
 	# shellcheck disable=SC2034 # read by ew_load (lib.sh)
 	EW_KO=$FAULT_KO
 	ew_check "the fault-injection build loads with $DEV's registry record failing" \
-		ew_load fault_nth=1
+		ew_load fault_nth="${REG_N:-0}"
 	ew_check "$DEV is not in the registry" sh -c "! '$CTL' dev show | grep -q '^dev $DEV '"
 	ew_check "apply" apply_and_compare
 	ew_check "the policy still holds on the unregistered device" enforcement_ok
 	ew_check "unload" ew_unload
 	ew_check "the fault-injection build loads" ew_load
 	ew_check "apply" apply_and_compare
-	mkdir -p "$CG/ewF2"
+	mkdir -p "$CG/ewF2" "$CG/ewN"
 	check_walk "job add" "$CTL" job add ewX id 50 cgroup /ewF2 peer 10.9.0.0/16 peer 10.8.0.1
 	check_walk "peer add" "$CTL" peer add ewF 10.7.0.1 10.7.0.2
 	check_walk "job set" "$CTL" job set ewF qkey 0x2222
 	check_walk "peer del (deferred free falls back to synchronize_rcu)" \
 		"$CTL" peer del ewF 198.51.100.0/24
+	# job add's walk covers the reply of a write; this one that of a read.
+	check_walk "config show (reply message)" "$CTL" config show
+	ew_check "event delivery: a message that cannot be allocated is counted, the next is sent" \
+		events_unsent
+	allowed0=$(ew_counter ewF allowed)
+	internal0=$(ew_counter ewF denied_internal)
+	ew_dmesg_mark
+	# A fresh window of the denial log's rate limit (10 lines per 5 s).
+	sleep 5
 	echo 1 >"$FP/fault_nth"
 	connect_as /ewF >"$EW_TMP/c" 2>&1
 	rc=$?
 	echo 0 >"$FP/fault_nth"
 	ew_check "no QP tracking record: the job's connect is refused (exit $rc)" \
 		test "$rc" -ne 0 -a "$(cat "$FP/fault_injected")" -ge 1
+	ew_check "counted once, as an internal denial (not also as allowed)" \
+		test "$(ew_counter ewF denied_internal)" -eq $((internal0 + 1)) \
+		-a "$(ew_counter ewF allowed)" -eq "$allowed0"
+	ew_check "its log line names the job and the process" \
+		ew_dmesg_wait "denied modify_qp: cannot evaluate: job $(ew_job_id ewF) pid [1-9][0-9]* \\(ew_verbs\\)" 10
 	ew_check "with memory back, enforcement is right" enforcement_ok
 	ew_check "$DEV deleted" ew_rxe_del "$DEV"
 	echo 1 >"$FP/fault_nth"
