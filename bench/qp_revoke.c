@@ -15,6 +15,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <infiniband/verbs.h>
 #include <poll.h>
 #include <stdio.h>
@@ -133,16 +134,27 @@ int main(int argc, char **argv)
 	printf("ready %ld\n", nqps);
 	fflush(stdout);
 
+	/*
+	 * Non-blocking: drain every queued event, poll only when none is left.
+	 * Under TCG a poll per event made this reader, not the revocation,
+	 * the last to finish.
+	 */
+	if (fcntl(ctx->async_fd, F_SETFL,
+		  fcntl(ctx->async_fd, F_GETFL) | O_NONBLOCK))
+		return fail("fcntl O_NONBLOCK", errno);
 	pfd.fd = ctx->async_fd;
 	pfd.events = POLLIN;
 	deadline = realtime_ns() + atol(argv[5]) * 1000000000LL;
 	while (fatal < nqps) {
 		long long left = (deadline - realtime_ns()) / 1000000;
 
-		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
-			break;
-		if (ibv_get_async_event(ctx, &ev))
-			return fail("ibv_get_async_event", errno);
+		if (ibv_get_async_event(ctx, &ev)) {
+			if (errno != EAGAIN)
+				return fail("ibv_get_async_event", errno);
+			if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
+				break;
+			continue;
+		}
 		if (ev.event_type == IBV_EVENT_QP_FATAL)
 			fatal++;
 		ibv_ack_async_event(&ev);

@@ -6,7 +6,15 @@
 # Revocation latency (P4): a job with NQPS live (RTR) QPs, all tracked by
 # eastwest; the time from "eastwestctl job del" to the last of them in the
 # error state (bench/qp_revoke counts the QP-fatal events). ROUNDS rounds.
-# Prints "# bench: revoke ..." lines.
+# Prints "# bench: revoke ..." lines: all_error_ms is that end-to-end time,
+# ctl_ms the cost of starting eastwestctl alone (one "job show"), kernel_ms
+# the time the kernel spent in the deletion request (function_graph on its
+# handler only).
+#
+# Diagnosis (not for figures: it slows the deletion): EW_BENCH_PROFILE=perf
+# samples all CPUs during round 1's deletion (cpu-clock, 1 kHz, no call
+# graphs); EW_BENCH_PROFILE=ftrace times the revocation's steps in round 1
+# (function_graph on the functions in EW_PROFILE_FUNCS only).
 
 . "$(dirname "$0")/../selftests/lib.sh"
 
@@ -15,6 +23,10 @@
 CTL=$EW_TOP/userspace/eastwestctl
 QPR=$EW_TOP/bench/qp_revoke
 CG=/sys/fs/cgroup
+TR=/sys/kernel/tracing
+EW_PROFILE_FUNCS=${EW_PROFILE_FUNCS:-eastwest_nl_job_del_doit ew_job_delete
+ib_modify_qp rxe_modify_qp ib_uverbs_qp_event_handler ew_event_report _printk
+__wake_up __cond_resched kmem_cache_free ew_event_worker genlmsg_multicast_allns}
 ROUNDS=${EW_BENCH_REVOKE_ROUNDS:-2}
 NQPS=${EW_BENCH_QPS:-10000}
 
@@ -39,10 +51,19 @@ revoke_round() {
 	done
 	_setup=$(($(date +%s) - _t0))
 	_tracked=$("$CTL" -j job show victim | python3 -c 'import json,sys; j=json.load(sys.stdin); j=j[0] if isinstance(j, list) else j; print(j.get("qp_count", j.get("qps", "?")))')
+	_c0=$(date +%s%N)
+	"$CTL" job show victim >/dev/null || return 1
+	_c1=$(date +%s%N)
+	_prof=
+	[ "$round" = 1 ] && _prof=${EW_BENCH_PROFILE:-}
+	# A listener on the events group: every revoked QP must reach it.
+	"$CTL" -j monitor >"$EW_TMP/events" 2>"$EW_TMP/events.err" &
+	_mon=$!
+	sleep 1
+	trace_start "$_prof"
 	_t0=$(date +%s%N)
-	if [ -n "${EW_BENCH_PROFILE:-}" ]; then
-		# Diagnosis only: where the deletion spends its time.
-		perf record -q -e cpu-clock -F 2000 -a -g -o "$EW_TMP/perf.data" -- \
+	if [ "$_prof" = perf ]; then
+		perf record -q -e cpu-clock -F 1000 -a -o "$EW_TMP/perf.data" -- \
 			"$CTL" job del victim || return 1
 	else
 		"$CTL" job del victim || return 1
@@ -50,20 +71,93 @@ revoke_round() {
 	_t1=$(date +%s%N)
 	wait "$_pid"
 	_rc=$?
+	_k=$(trace_stop "$_prof")
+	# The monitor drains what is queued, then stops.
+	_n=-1
+	until [ "$_n" -eq "$(grep -c '"event":"revoke"' "$EW_TMP/events")" ]; do
+		_n=$(grep -c '"event":"revoke"' "$EW_TMP/events")
+		sleep 2
+	done
+	kill "$_mon"
+	wait "$_mon" 2>/dev/null
+	_lost=$(grep -c 'lost' "$EW_TMP/events.err")
+	_dropped=$(dmesg | grep -c 'dropped (ring full)')
 	_done=$(awk '/^all_error_realtime_ns/ { print $2 }' "$EW_TMP/qpr")
-	if [ -n "${EW_BENCH_PROFILE:-}" ]; then
-		perf report -i "$EW_TMP/perf.data" --stdio --no-children --sort comm,sym \
-			-g none --percent-limit 1 2>/dev/null | grep -v '^#' | grep -v '^$' |
-			head -30 | sed 's/^/# prof: /'
+	if [ "$_prof" = perf ]; then
+		perf report -i "$EW_TMP/perf.data" --stdio --no-children --sort comm,dso,sym \
+			--percent-limit 0.5 2>/dev/null | grep -v '^#' | grep -v '^$' |
+			head -50 | sed 's/^/# prof: /' >>"$EW_TMP/out"
 	fi
 	awk -v r="$round" -v n="$NQPS" -v t="$_tracked" -v s="$_setup" \
-		-v del=$(((_t1 - _t0) / 1000000)) -v all="${_done:-0}" -v t0="$_t0" '
+		-v del=$(((_t1 - _t0) / 1000000)) -v all="${_done:-0}" -v t0="$_t0" \
+		-v ctl=$(((_c1 - _c0) / 1000000)) -v k="$_k" -v p="$_prof" \
+		-v ev="$_n" -v lost="$_lost" -v dropped="$_dropped" '
 		/^fatal_events/ { f = $2; e = $4 }
 		END { printf "# bench: revoke round %d qps %d tracked %s setup_s %d del_cmd_ms %d" \
-		      " all_error_ms %s fatal %d in_error %d\n", r, n, t, s, del,
-		      all ? sprintf("%.1f", (all - t0) / 1e6) : "nan", f, e }' \
+		      " all_error_ms %s fatal %d in_error %d ctl_ms %d kernel_ms %s" \
+		      " revoke_events %d monitor_lost %d ring_full_lines %d%s\n",
+		      r, n, t, s, del, all ? sprintf("%.1f", (all - t0) / 1e6) : "nan",
+		      f, e, ctl, k, ev, lost, dropped, p == "" ? "" : " profiled " p }' \
 		"$EW_TMP/qpr" >>"$EW_TMP/out"
-	return "$_rc"
+	[ "$_rc" -eq 0 ] || return "$_rc"
+	# Every revoked QP was reported: as many revoke events as QPs tracked.
+	[ "$_n" = "$_tracked" ] || { echo "# $_n revoke events for $_tracked QPs" >&2; return 1; }
+}
+
+# trace_start PROFILE: function_graph on the deletion handler alone, or
+# (PROFILE ftrace) on every function of EW_PROFILE_FUNCS that exists.
+trace_start() {
+	[ -w "$TR/current_tracer" ] || return 0
+	echo 0 >"$TR/tracing_on"
+	echo nop >"$TR/current_tracer"
+	: >"$TR/trace"
+	if [ "$1" = ftrace ]; then
+		: >"$TR/set_ftrace_filter"
+		for _f in $EW_PROFILE_FUNCS; do
+			echo "$_f" >>"$TR/set_ftrace_filter" 2>/dev/null ||
+				echo "# prof: no $_f to trace" >>"$EW_TMP/out"
+		done
+		echo 0 >"$TR/max_graph_depth"
+		echo 65536 >"$TR/buffer_size_kb"
+		echo 1 >"$TR/options/funcgraph-tail"
+	else
+		echo eastwest_nl_job_del_doit >"$TR/set_ftrace_filter"
+		echo 1 >"$TR/max_graph_depth"
+	fi
+	echo function_graph >"$TR/current_tracer"
+	echo 1 >"$TR/tracing_on"
+}
+
+# trace_stop PROFILE: print the handler's time in ms; with PROFILE ftrace,
+# also every traced function's calls and total time ("# prof:" lines, kept
+# for the end: ew_check drops a passing step's output).
+trace_stop() {
+	if ! [ -w "$TR/current_tracer" ]; then
+		echo nan
+		return 0
+	fi
+	echo 0 >"$TR/tracing_on"
+	# "  0) ! 1234.567 us  |  } /* ib_modify_qp */" or "... us | f();"
+	awk '/ us +\|/ {
+		d = $0; sub(/ us +\|.*/, "", d); sub(/.*[ !#@*+$-]/, "", d)
+		f = $0; sub(/.*\| */, "", f); sub(/^} \/\* /, "", f)
+		sub(/ \*\/.*/, "", f); sub(/\(\);.*/, "", f); sub(/\[.*/, "", f)
+		gsub(/ /, "", f)
+		n[f]++; t[f] += d
+	}
+	END {
+		printf "%.1f\n", t["eastwest_nl_job_del_doit"] / 1000
+		if (p == "ftrace")
+			for (f in n)
+				printf "# prof: %-32s calls %7d total_ms %9.1f avg_us %8.2f\n",
+				       f, n[f], t[f] / 1000, t[f] / n[f] >>out
+	}' out="$EW_TMP/out" p="$1" "$TR/trace"
+	if [ "$1" = ftrace ]; then
+		echo 0 >"$TR/options/funcgraph-tail"
+		echo 1408 >"$TR/buffer_size_kb"
+	fi
+	echo nop >"$TR/current_tracer"
+	: >"$TR/set_ftrace_filter"
 }
 
 ew_plan $((2 + ROUNDS))

@@ -20,10 +20,21 @@
  * destroy hook sends it through ew_destroy_qp_after_revoke(), which sleeps
  * until the revoker is done and then destroys. Revokers are serialised by
  * ew_revoke_mutex.
+ *
+ * DOC: Revocation - a revoker collects the records it takes in one pass
+ * over the table, marking each `revoking` and linking it on a private list
+ * (the record stays hashed, so that a destroy still finds it and waits),
+ * then moves their QPs to the error state one by one. Each QP gets its own
+ * revoke event; the log gets one line per revocation and per-QP lines only
+ * up to a rate limit (10,000 QPs of a deleted job must not flush the
+ * kernel log). A pass runs again until it finds nothing: QPs tracked while
+ * the revoker worked are caught too. In audit mode nothing is touched.
  */
 
 #include <linux/hashtable.h>
+#include <linux/list.h>
 #include <linux/module.h>
+#include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -37,13 +48,26 @@
 #include "qptrack.h"
 
 #define EW_QP_HASH_BITS	12
+/* Buckets a collecting pass scans per hold of ew_qp_lock. */
+#define EW_REVOKE_SCAN_BUCKETS	256
+/*
+ * QPs revoked between two reschedule points. Each queues a revoke event on
+ * the events ring (256 entries); the event worker runs when the revoker
+ * yields, and ew_event_report_wait() waits for it once the ring is half
+ * full, so that no revoke event is dropped.
+ */
+#define EW_REVOKE_BATCH	32
 
 struct ew_qp {
 	struct hlist_node node;
+	/* On the revoker's list while `revoking`. */
+	struct list_head revoke_node;
 	struct ib_qp *qp;
 	u32 job_id;
 	u32 qpn;
 	bool revoking;
+	/* Why it is being revoked (enum eastwest_reason), while `revoking`. */
+	u32 reason;
 	/* What the QP was last allowed to do, re-checked on policy changes. */
 	struct ew_request req;
 };
@@ -53,6 +77,8 @@ static DEFINE_SPINLOCK(ew_qp_lock);
 static DEFINE_MUTEX(ew_revoke_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(ew_revoke_wq);
 static struct kmem_cache *ew_qp_cache;
+/* The per-QP revocation lines; each revocation also logs a summary. */
+static DEFINE_RATELIMIT_STATE(ew_revoke_log_rs, 5 * HZ, 10);
 
 static struct ew_qp *ew_qp_find(struct ib_qp *qp)
 {
@@ -343,11 +369,11 @@ static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel
 	return reason;
 }
 
-/* Report a revocation on the events group. */
-static void ew_qp_report_revoke(const struct ew_qp *rec, struct ib_qp *qp,
-				u32 reason)
+/* The revoke event of @rec's QP, for the events group. */
+static void ew_qp_revoke_event(const struct ew_qp *rec, struct ib_qp *qp,
+			       u32 reason, struct ew_event *ev)
 {
-	struct ew_event ev = {
+	*ev = (struct ew_event) {
 		.cmd = EASTWEST_CMD_REVOKE_NTF,
 		.op = EASTWEST_OP_REVOKE,
 		.reason = reason,
@@ -355,16 +381,14 @@ static void ew_qp_report_revoke(const struct ew_qp *rec, struct ib_qp *qp,
 		.qpn = qp->qp_num,
 		.has_qpn = true,
 	};
-
-	strscpy(ev.dev_name, dev_name(&qp->device->dev), sizeof(ev.dev_name));
+	strscpy(ev->dev_name, dev_name(&qp->device->dev), sizeof(ev->dev_name));
 	if (rec->req.has_av && rec->req.paths[0].has_grh) {
-		ev.has_dgid = true;
-		memcpy(ev.dgid, rec->req.paths[0].dgid, sizeof(ev.dgid));
+		ev->has_dgid = true;
+		memcpy(ev->dgid, rec->req.paths[0].dgid, sizeof(ev->dgid));
 	} else if (rec->req.has_av) {
-		ev.has_dlid = true;
-		ev.dlid = rec->req.paths[0].dlid;
+		ev->has_dlid = true;
+		ev->dlid = rec->req.paths[0].dlid;
 	}
-	ew_event_report(&ev);
 }
 
 static bool ew_revoke_audited(const struct ew_revoke_sel *sel)
@@ -394,29 +418,24 @@ static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 		pr_info("audit: %u QP(s) would be revoked\n", n);
 }
 
-/* Move every selected QP to the error state; returns how many. */
-static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
+/*
+ * One pass over the table: mark every selected record `revoking` and move
+ * it to @doomed. The lock is dropped every EW_REVOKE_SCAN_BUCKETS buckets:
+ * a record tracked meanwhile in a bucket already passed is left to the
+ * next pass. Returns how many records were taken.
+ */
+static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
+				  struct list_head *doomed)
 {
-	unsigned int bkt, start = 0, n = 0;
+	unsigned int first, bkt, n = 0;
 	struct ew_qp *rec;
-	u32 job_id = 0, reason;
-	struct ib_qp *qp;
+	u32 reason;
 
-	if (ew_revoke_audited(sel)) {
-		ew_qp_audit_revoke(sel);
-		return 0;
-	}
-
-	mutex_lock(&ew_revoke_mutex);
-	for (;;) {
-		qp = NULL;
+	BUILD_BUG_ON(HASH_SIZE(ew_qps) % EW_REVOKE_SCAN_BUCKETS);
+	for (first = 0; first < HASH_SIZE(ew_qps);
+	     first += EW_REVOKE_SCAN_BUCKETS) {
 		spin_lock_bh(&ew_qp_lock);
-		/*
-		 * Resume at the bucket of the last find, not at bucket 0: with
-		 * 10k QPs to revoke, rescanning the emptied buckets each time
-		 * made a revocation O(n * buckets).
-		 */
-		for (bkt = start; !qp && bkt < HASH_SIZE(ew_qps); bkt++) {
+		for (bkt = first; bkt < first + EW_REVOKE_SCAN_BUCKETS; bkt++) {
 			hlist_for_each_entry(rec, &ew_qps[bkt], node) {
 				if (rec->revoking)
 					continue;
@@ -424,43 +443,90 @@ static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 				if (!reason)
 					continue;
 				rec->revoking = true;
-				qp = rec->qp;
-				job_id = rec->job_id;
-				ew_qp_report_revoke(rec, qp, reason);
-				break;
+				rec->reason = reason;
+				list_add_tail(&rec->revoke_node, doomed);
+				n++;
 			}
 		}
 		spin_unlock_bh(&ew_qp_lock);
-		if (!qp) {
-			/* Done once a pass from bucket 0 finds nothing. */
-			if (!start)
-				break;
-			/* QPs may have been added behind us: one more pass. */
-			start = 0;
-			continue;
-		}
-		start = bkt - 1;
-
-		ew_qp_to_error(qp);
-		pr_info("job %u: revoked qpn 0x%x on %s: %s\n", job_id,
-			qp->qp_num, dev_name(&qp->device->dev),
-			ew_reason_name(reason));
-		n++;
-
-		/* Done with it: a dead QP keeps no record. */
-		spin_lock_bh(&ew_qp_lock);
-		rec = ew_qp_find(qp);
-		if (rec) {
-			hash_del(&rec->node);
-			ew_qp_count(rec->job_id, -1);
-		}
-		spin_unlock_bh(&ew_qp_lock);
-		if (rec)
-			kmem_cache_free(ew_qp_cache, rec);
-		wake_up_all(&ew_revoke_wq);
 		cond_resched();
 	}
+	return n;
+}
+
+/*
+ * Revoke one collected record: its QP to the error state, its revoke
+ * event, and the record freed. Until the record leaves the table, a destroy
+ * of the QP waits (ew_destroy_qp_after_revoke()); once it is gone, the QP
+ * may be freed at any time.
+ */
+static void ew_qp_revoke_one(struct ew_qp *rec)
+{
+	struct ib_qp *qp = rec->qp;
+	struct ew_event ev;
+
+	ew_qp_to_error(qp);
+
+	spin_lock_bh(&ew_qp_lock);
+	/* Under the lock: a modify of the QP may update the record. */
+	ew_qp_revoke_event(rec, qp, rec->reason, &ev);
+	if (__ratelimit(&ew_revoke_log_rs))
+		pr_info("job %u: revoked qpn 0x%x on %s: %s\n", rec->job_id,
+			qp->qp_num, dev_name(&qp->device->dev),
+			ew_reason_name(rec->reason));
+	list_del(&rec->revoke_node);
+	hash_del(&rec->node);
+	ew_qp_count(rec->job_id, -1);
+	spin_unlock_bh(&ew_qp_lock);
+	kmem_cache_free(ew_qp_cache, rec);
+	/* Pairs with the destroy's wait_event(): only a waiter needs waking. */
+	if (wq_has_sleeper(&ew_revoke_wq))
+		wake_up_all(&ew_revoke_wq);
+	/* Outside the lock: it may wait for room in the events ring. */
+	ew_event_report_wait(&ev);
+}
+
+/*
+ * The summary line of a revocation of @n QPs. Revalidations for path
+ * protection and for the node's state are summed up by their callers.
+ */
+static void ew_qp_log_revocation(const struct ew_revoke_sel *sel,
+				 unsigned int n)
+{
+	if (sel->protection || sel->all)
+		return;
+	if (sel->dev)
+		pr_info("%u QP(s) revoked on %s: GID or P_Key table changed\n",
+			n, dev_name(&sel->dev->dev));
+	else
+		pr_info("job %u: %u QP(s) revoked%s\n", sel->job_id, n,
+			sel->job ? "" : ": job deleted");
+}
+
+/* Move every selected QP to the error state; returns how many. */
+static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
+{
+	LIST_HEAD(doomed);
+	struct ew_qp *rec, *tmp;
+	unsigned int n = 0;
+
+	if (ew_revoke_audited(sel)) {
+		ew_qp_audit_revoke(sel);
+		return 0;
+	}
+
+	mutex_lock(&ew_revoke_mutex);
+	/* Until a pass finds nothing: QPs may be tracked behind us. */
+	while (ew_qp_collect(sel, &doomed)) {
+		list_for_each_entry_safe(rec, tmp, &doomed, revoke_node) {
+			ew_qp_revoke_one(rec);
+			if (++n % EW_REVOKE_BATCH == 0)
+				cond_resched();
+		}
+	}
 	mutex_unlock(&ew_revoke_mutex);
+	if (n)
+		ew_qp_log_revocation(sel, n);
 	return n;
 }
 
@@ -538,6 +604,8 @@ unsigned int ew_qp_revalidate_all(void)
  */
 int ew_qptrack_init(void)
 {
+	/* The summary line says how many: no "callbacks suppressed" lines. */
+	ratelimit_set_flags(&ew_revoke_log_rs, RATELIMIT_MSG_ON_RELEASE);
 	ew_qp_cache = KMEM_CACHE(ew_qp, 0);
 	return ew_qp_cache ? 0 : -ENOMEM;
 }
