@@ -8,17 +8,25 @@
 # configuration alike. Each round (odd rounds; even rounds measure the
 # module absent last instead of first):
 #
-#   module absent          -> modify cost
-#   loaded, audit, no job  -> modify cost
+#   module absent          -> modify cost, rdma_cm connect rate
+#   loaded, audit, no job  -> modify cost, rdma_cm connect rate
 #   apply 1M-peer policy   -> push time (user/sys), kernel memory per peer
-#   enforce, 1M peers      -> modify cost; one 4096-peer job added (latency,
-#                             end to end and in the kernel)
-#   apply 100k, 1k, 1 peer -> modify cost at each size (growth)
+#   enforce, 1M peers      -> modify cost, rdma_cm connect rate; one
+#                             4096-peer job added (latency, end to end and in
+#                             the kernel)
+#   apply 100k, 1k, 1 peer -> modify cost at each size (growth); rdma_cm
+#                             connect rate at 1 peer
 #   rmmod                  -> unload time with the policy loaded
 #
-# The caller of modify_cost is in job "bench" (cgroup /ewbench, peer
-# 127.0.0.1) in every enforce measurement; the other jobs only fill the
-# tables. Prints "# bench: ..." lines for bench/run.
+# The caller of modify_cost and cm_rate is in job "bench" (cgroup /ewbench,
+# peers 127.0.0.1 and CM_ADDR) in every enforce measurement; the other jobs
+# only fill the tables. cm_rate connects over a second rxe device, on a
+# dummy netdev: rdma_cm takes 127.0.0.0/8 for "any address" and binds it to
+# no netdev, so over RoCE it cannot resolve a route to 127.0.0.1 (ENODEV).
+# With the module loaded, every cm_rate run must reach eastwest's hook (the
+# counters grow by the policed modifies of its connects), and in enforce an
+# outsider's connect (no job) must be refused. Prints "# bench: ..." lines
+# for bench/run, and "# hook: ..." lines with those checks' figures.
 
 . "$(dirname "$0")/../selftests/lib.sh"
 
@@ -27,21 +35,37 @@
 [ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
 CTL=$EW_TOP/userspace/eastwestctl
 COST=$EW_TOP/bench/modify_cost
+CMR=$EW_TOP/bench/cm_rate
 CG=/sys/fs/cgroup
 TR=/sys/kernel/tracing
 CYCLES=${EW_BENCH_CYCLES:-200}
 ROUNDS=${EW_BENCH_ROUNDS:-3}
 JOBS=${EW_BENCH_JOBS:-10000}
 PEERS_PER_JOB=${EW_BENCH_PEERS_PER_JOB:-100}
+CM_CONNECTS=${EW_BENCH_CM_CONNECTS:-200}
+CM_PORT=7471
+CM_NETDEV=ewcm0
+CM_ADDR=198.51.100.77
+# Policed modifies per rdma_cm connect, three on each side: ->INIT in
+# rdma_create_qp, then librdmacm's INIT->INIT (the port and P_Key of the
+# resolved route) and ->RTR before connecting or accepting. ->RTS and the
+# disconnect's ->ERR touch no policed attribute.
+CM_CHECKS=6
 
 ew_require_root
 ew_require_cmd python3
 [ -x "$CTL" ] || ew_skip "eastwestctl is not built"
 [ -x "$COST" ] || ew_skip "bench/modify_cost is not built (make -C bench)"
+[ -x "$CMR" ] || ew_skip "bench/cm_rate is not built (make -C bench)"
+# librdmacm needs /dev/infiniband/rdma_cm (no udev in the guest).
+[ -c /dev/infiniband/rdma_cm ] || modprobe rdma_ucm ||
+	ew_skip "no rdma_ucm module (/dev/infiniband/rdma_cm)"
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewbench"
 ew_defer "rdma link delete rxe0"
+ew_defer "ip link delete $CM_NETDEV"
+ew_defer "rdma link delete rxecm"
 ew_defer "rmmod eastwest"
 
 # settle: let deferred work (table resizes, frees after a grace period)
@@ -66,13 +90,61 @@ measure() {
 		      v["rtr_median_ns"], v["modify_p25_ns"], v["rtr_p25_ns"] }' "$EW_TMP/cost" >>"$EW_TMP/out"
 }
 
+# cm_dev: the rxe device cm_rate connects over (see above).
+cm_dev() {
+	ew_dummy_add "$CM_NETDEV" "$CM_ADDR/24" && ew_rxe_add rxecm "$CM_NETDEV"
+}
+
+# cm LABEL [CGROUP]: one cm_rate run of CM_CONNECTS connects.
+cm() {
+	settle
+	if [ -n "${2:-}" ]; then
+		ew_in_cg "$2" "$CMR" "$CM_ADDR" "$CM_PORT" "$CM_CONNECTS"
+	else
+		"$CMR" "$CM_ADDR" "$CM_PORT" "$CM_CONNECTS"
+	fi >"$EW_TMP/cm" || return 1
+	awk -v l="$1" -v r="$round" '
+		{ v[$1] = $2 }
+		END { printf "# bench: cm %s round %d connects_per_s %s connect_p25_us %d" \
+		      " connect_median_us %d connect_p90_us %d cycle_median_us %d\n", l, r,
+		      v["connects_per_s"], v["connect_p25_us"], v["connect_median_us"],
+		      v["connect_p90_us"], v["cycle_median_us"] }' \
+		"$EW_TMP/cm" >>"$EW_TMP/out"
+}
+
+# cm_hooked LABEL JOB|- COUNTER [CGROUP]: cm, and the decision counter
+# COUNTER (of JOB, or of the node with "-") grew by exactly CM_CHECKS per
+# connect: every policed modify of rdma_cm's QPs went through the hook.
+cm_hooked() {
+	_c0=$(ew_counter "$2" "$3") || return 1
+	cm "$1" "${4:-}" || return 1
+	_c1=$(ew_counter "$2" "$3") || return 1
+	[ "$2" = - ] && set -- "$1" node "$3"
+	echo "# hook: cm $1 round $round: $3 of $2 +$((_c1 - _c0)) for" \
+		"$CM_CONNECTS connects (want $((CM_CONNECTS * CM_CHECKS)))" | tee -a "$EW_TMP/out"
+	[ $((_c1 - _c0)) -eq $((CM_CONNECTS * CM_CHECKS)) ]
+}
+
+# cm_outsider: a connect from outside every job is refused (cm_rate exits
+# 13), and counted as one denied-no-job (the client's INIT).
+cm_outsider() {
+	_c0=$(ew_counter - denied-no-job) || return 1
+	"$CMR" "$CM_ADDR" "$CM_PORT" 1 >"$EW_TMP/cm" 2>&1
+	_rc=$?
+	_c1=$(ew_counter - denied-no-job) || return 1
+	sed 's/^/# /' "$EW_TMP/cm"
+	echo "# hook: outsider round $round: cm_rate exit $_rc (want 13)," \
+		"denied-no-job +$((_c1 - _c0)) (want 1)" | tee -a "$EW_TMP/out"
+	[ "$_rc" -eq 13 ] && [ $((_c1 - _c0)) -eq 1 ]
+}
+
 # policy FILE JOBS: the bench job plus JOBS filler jobs of PEERS_PER_JOB.
 policy() {
-	python3 - "$2" "$PEERS_PER_JOB" >"$1" <<'PY'
+	python3 - "$2" "$PEERS_PER_JOB" "$CM_ADDR" >"$1" <<'PY'
 import json, sys
 jobs, per = int(sys.argv[1]), int(sys.argv[2])
 out = [{"id": 1, "name": "bench", "mode": "enforce", "cgroups": ["/ewbench"],
-        "peers": ["127.0.0.1"]}]
+        "peers": ["127.0.0.1", sys.argv[3]]}]
 for j in range(jobs):
     out.append({"id": 100 + j, "name": "load%d" % j, "peers": [
         "10.%d.%d.%d" % (p >> 16, (p >> 8) & 255, p & 255)
@@ -145,10 +217,12 @@ shrink() {
 	"$CTL" apply -f "$2" >/dev/null && measure "$1" /ewbench
 }
 
-ew_plan $((2 + ROUNDS * 10))
+ew_plan $((3 + ROUNDS * 16))
 
 ew_check "rxe0 on lo" ew_rxe_add rxe0 lo
 GIDX=$(ew_wait_gid_index rxe0 127.0.0.1) || ew_bail "no RoCE v2 GID for 127.0.0.1"
+ew_check "rxecm on dummy $CM_NETDEV ($CM_ADDR), for rdma_cm" cm_dev
+ew_wait_gid_index rxecm "$CM_ADDR" >/dev/null || ew_bail "no RoCE v2 GID for $CM_ADDR"
 mkdir -p "$CG/ewbench"
 npeers=$((JOBS * PEERS_PER_JOB))
 policy "$EW_TMP/p-big.json" "$JOBS"
@@ -162,14 +236,23 @@ ew_check "policies written ($JOBS jobs x $PEERS_PER_JOB peers)" test -s "$EW_TMP
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
 	# Absent first in odd rounds, last in even ones (see datapath.sh).
-	[ $((round % 2)) -eq 0 ] || ew_check "round $round: module absent" measure absent
+	if [ $((round % 2)) -eq 1 ]; then
+		ew_check "round $round: module absent" measure absent
+		ew_check "round $round: module absent, rdma_cm" cm absent
+	fi
 	ew_check "round $round: eastwest.ko loads" ew_load
 	"$CTL" config set mode audit >/dev/null
 	ew_check "round $round: audit, caller in no job" measure audit
+	ew_check "round $round: audit, rdma_cm: each connect audited $CM_CHECKS times" \
+		cm_hooked audit - audited
 	"$CTL" config set mode enforce >/dev/null
 	ew_check "round $round: apply $npeers peers" \
 		apply_timed big "$EW_TMP/p-big.json" "$((npeers + 1))"
 	ew_check "round $round: enforce, $npeers peers" measure "enforce-$npeers" /ewbench
+	ew_check "round $round: enforce, $npeers peers, rdma_cm: each connect allowed $CM_CHECKS times" \
+		cm_hooked "enforce-$npeers" bench allowed /ewbench
+	ew_check "round $round: enforce, $npeers peers: an outsider's rdma_cm connect is refused" \
+		cm_outsider
 	ew_check "round $round: one 4096-peer job" job4096
 	ew_check "round $round: enforce, $((npeers / 10)) peers" \
 		shrink "enforce-$((npeers / 10))" "$EW_TMP/p-mid.json"
@@ -177,10 +260,17 @@ while [ "$round" -le "$ROUNDS" ]; do
 		shrink enforce-1000 "$EW_TMP/p-small.json"
 	ew_check "round $round: enforce, 1 peer" \
 		shrink enforce-1 "$EW_TMP/p-one.json"
+	ew_check "round $round: enforce, 1 peer, rdma_cm: each connect allowed $CM_CHECKS times" \
+		cm_hooked enforce-1 bench allowed /ewbench
+	ew_check "round $round: enforce, 1 peer: an outsider's rdma_cm connect is refused" \
+		cm_outsider
 	_t0=$(date +%s%N)
 	ew_check "round $round: eastwest unloads" ew_unload
 	echo "# bench: rmmod round $round ms $((($(date +%s%N) - _t0) / 1000000))" >>"$EW_TMP/out"
-	[ $((round % 2)) -eq 1 ] || ew_check "round $round: module absent" measure absent
+	if [ $((round % 2)) -eq 0 ]; then
+		ew_check "round $round: module absent" measure absent
+		ew_check "round $round: module absent, rdma_cm" cm absent
+	fi
 	round=$((round + 1))
 done
 cat "$EW_TMP/out"

@@ -4,11 +4,11 @@
 
     report.py MACHINE [--kunit LOG] KERNEL=RESULTS_DIR...
 
-RESULTS_DIR holds the scenarios' outputs (modify.sh.out, datapath.sh.out,
-revoke.sh.out) of one kernel. Ratios are per round (each configuration
-against the module absent in the same round), then the median of the
-rounds, with the min-max spread: under TCG the machine drifts between
-rounds, far less within one.
+RESULTS_DIR holds the scenarios' outputs (modify.sh.out, which has the
+rdma_cm connect rate too, datapath.sh.out, revoke.sh.out) of one kernel.
+Ratios are per round (each configuration against the module absent in the
+same round), then the median of the rounds, with the min-max spread: under
+TCG the machine drifts between rounds, far less within one.
 """
 import math
 import os
@@ -64,6 +64,52 @@ def load(path):
     return out
 
 
+def cm_rows(lines):
+    """P1 rdma_cm connect rate (bench/cm_rate): per round, each configuration's
+    connects/s against the module absent; then the absolute figures."""
+    cm = {}
+    for kind, toks in lines:
+        if kind == "cm":
+            f = kv(toks[1:])
+            cm.setdefault(toks[0], {})[int(f["round"])] = f
+    absent = cm.get("absent", {})
+    if not cm:
+        return [("P1 rdma_cm connect rate", ">= 0.99", "n/a", "not measured")]
+
+    def size(label):
+        return int(label.split("-")[1]) if "-" in label else 0
+
+    def ratios(label, key, inverse):
+        out = []
+        for r, v in cm[label].items():
+            a, x = num(absent.get(r, {}).get(key)), num(v.get(key))
+            if a and x:
+                out.append(a / x if inverse else x / a)
+        return out
+
+    rows = []
+    labels = sorted((k for k in cm if k != "absent"), key=lambda k: (k != "audit", size(k)))
+    for label in labels:
+        rate = ratios(label, "connects_per_s", False)
+        rows.append(("P1 rdma_cm connect rate, %s / absent" % label, ">= 0.99",
+                     spread(rate, "%.3f"), verdict(rate, 0.99, True)))
+        p25 = ratios(label, "connect_p25_us", True)
+        rows.append(("P1 rdma_cm connect time p25, absent / %s" % label, ">= 0.99",
+                     spread(p25, "%.3f"), verdict(p25, 0.99, True)))
+    for label in ["absent"] + labels:
+        runs = list(cm.get(label, {}).values())
+
+        def col(key, fmt):
+            return spread([num(f.get(key)) for f in runs], fmt)
+
+        rows.append(("P1   %s: connects/s; connect p25 / median / p90 us" % label, "",
+                     "%s; %s / %s / %s" % (col("connects_per_s", "%.1f"),
+                                           col("connect_p25_us", "%.0f"),
+                                           col("connect_median_us", "%.0f"),
+                                           col("connect_p90_us", "%.0f")), ""))
+    return rows
+
+
 def rows_for(kernel, d):
     rows = []
     # P1: modify cost per round and configuration.
@@ -99,13 +145,12 @@ def rows_for(kernel, d):
             rows.append(("P1 growth, 1 / %d peers: %s" % (size(top), what),
                          ">= 0.99 (flat)", spread(ratios, "%.3f"),
                          verdict(ratios, 0.99, True)))
-    rows.append(("P1 rdma_cm connect rate", ">= 0.99", "not measured: no rping/ucmatose",
-                 "not measured"))
+    rows += cm_rows(load(os.path.join(d, "modify.sh.out")))
 
     # P2: data path.
     data = {}
     for kind, toks in load(os.path.join(d, "datapath.sh.out")):
-        if kind == "data":
+        if kind == "data" and "round" in toks:
             f = kv(toks[1:])
             data.setdefault(toks[0], {})[int(f["round"])] = (num(f.get("bw_MBps")), num(f.get("lat_us")))
     a, e = data.get("absent", {}), data.get("enforce", {})
@@ -115,6 +160,14 @@ def rows_for(kernel, d):
                  verdict(bw, 0.995, True)))
     rows.append(("P2 ib_send_lat 64B, absent / enforcing", ">= 0.995", spread(lat, "%.3f"),
                  verdict(lat, 0.995, True)))
+    # Calls of the hooked functions per message: N and 4N messages traced.
+    for kind, toks in load(os.path.join(d, "datapath.sh.out")):
+        if kind == "data" and toks[:1] == ["hooks"]:
+            n1, h1, p1, n2, h2, p2 = (int(toks[i]) for i in (2, 4, 6, 8, 10, 12))
+            per = (h2 - h1) / (n2 - n1)
+            rows.append(("P2 hooked-function calls per message (%d vs %d msgs)" % (n1, n2),
+                         "0", "%.4f (%d vs %d calls; post_send %d vs %d)" % (per, h1, h2, p1, p2),
+                         "met" if h1 == h2 and p2 > p1 else "MISSED"))
 
     # P3: policy push.
     push, job, rm = [], [], []
@@ -159,6 +212,15 @@ def rows_for(kernel, d):
         rows.append(("P4 job del -> %s QPs in error (tracked %s), ms" % (
             rev[0]["qps"], rev[0]["tracked"]), "<= 1000", spread(ms, "%.0f"),
             verdict(ms, 1000, False)))
+        if "kernel_ms" in rev[0]:
+            rows.append(("P4   of which in the kernel (job-del handler), ms", "",
+                         spread([num(f.get("kernel_ms")) for f in rev], "%.0f"), ""))
+        if "revoke_events" in rev[0]:
+            rows.append(("P4   revoke events received / QPs", "1",
+                         spread([num(f.get("revoke_events")) / num(f.get("tracked"))
+                                 for f in rev], "%.3f"),
+                         "met" if all(f.get("revoke_events") == f.get("tracked")
+                                      for f in rev) else "MISSED"))
     else:
         rows.append(("P4 revocation with 10k QPs", "<= 1000", "n/a", "not measured"))
     return [(kernel,) + r for r in rows]
