@@ -8,6 +8,7 @@
 #   make matrix              module for every installed header set
 #   make check               W=1 + sparse (C=1) + checkpatch --strict
 #   make kunit               KUnit suites on UML (linux-source-6.1)
+#   make kunit-debug         the same under lockdep and KASAN (what CI runs)
 #   make test                the whole suite (README's test command)
 
 EW_VERSION := 0.1.0
@@ -29,7 +30,7 @@ KMOD_SRCS := $(wildcard $(TOP)/kmod/*.c $(TOP)/kmod/*.h)
 
 CHECKPATCH ?= /usr/src/linux-source-6.1/scripts/checkpatch.pl
 
-.PHONY: all module module-fault userspace tools clean matrix check checkpatch kunit test \
+.PHONY: all module module-fault userspace tools clean matrix check checkpatch kunit kunit-debug test \
 	demo bench install uninstall dkms-source dkms-install dkms-remove deb
 
 all: module userspace
@@ -89,6 +90,10 @@ check: matrix checkpatch
 
 kunit:
 	$(TOP)/scripts/kunit-run
+
+# Under lockdep, PROVE_RCU and KASAN (what CI runs); see Documentation/hardening.md.
+kunit-debug:
+	$(TOP)/scripts/kunit-run --debug
 
 test:
 	$(TOP)/scripts/run-tests

@@ -16,8 +16,7 @@
 #include "nodes.h"
 #include "peers.h"
 #include "policy.h"
-
-#define V4(a, b, c, d) { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, a, b, c, d }
+#include "test_util.h"
 
 static const u8 gid_net24[16] = V4(192, 0, 2, 0);
 static const u8 gid_in24[16] = V4(192, 0, 2, 77);
@@ -182,11 +181,8 @@ struct ew_decide_case {
 	u32 reason;
 };
 
-#define PATH_GID(gid, ifidx, vl) { .has_grh = true, .dgid = gid, \
-	.has_src = true, .src = { .ifindex = ifidx, .vlan = vl } }
 #define PATH_LID(lid) { .dlid = lid }
 #define G(...) { __VA_ARGS__ }
-#define MODIFY(...) { .op = EASTWEST_OP_MODIFY_QP, __VA_ARGS__ }
 
 static const struct ew_decide_case ew_decide_cases[] = {
 	{ "connect to a /24 member", MODIFY(.n_paths = 1,
@@ -514,7 +510,8 @@ static void ew_test_job_rename_and_order(struct kunit *test)
 static void ew_test_job_change_swaps_policy(struct kunit *test)
 {
 	struct ew_job *job = ew_test_job_create(test, EASTWEST_MODE_ENFORCE);
-	struct ew_job_policy *before = ew_job_policy(job);
+	/* Only compared, never dereferenced: no RCU read side needed. */
+	struct ew_job_policy *before = rcu_access_pointer(job->policy);
 	struct ew_job_spec spec;
 	int ret;
 
@@ -704,29 +701,6 @@ static void ew_test_revoked_nodes(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ew_node_revoked(revoke[3]));
 	rcu_read_unlock();
 	ew_test_job_delete(job);
-}
-
-static int ew_suite_init(struct kunit_suite *suite)
-{
-	int ret = ew_config_init();
-
-	if (ret)
-		return ret;
-	ret = ew_peers_init();
-	if (ret)
-		ew_config_exit();
-	return ret;
-}
-
-static void ew_suite_exit(struct kunit_suite *suite)
-{
-	mutex_lock(&ew_config_lock);
-	ew_jobs_flush();
-	mutex_unlock(&ew_config_lock);
-	rcu_barrier();
-	ew_nodes_exit();
-	ew_peers_exit();
-	ew_config_exit();
 }
 
 static struct kunit_case ew_policy_cases[] = {
