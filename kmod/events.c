@@ -24,7 +24,12 @@ static struct ew_event ew_event_ring[EW_EVENT_RING];
 static unsigned int ew_event_head, ew_event_tail;
 static unsigned long ew_events_dropped;
 static DEFINE_SPINLOCK(ew_event_lock);
-static struct work_struct ew_event_work;
+/*
+ * Delayed by a jiffy while the ring is less than half full: a burst of
+ * reports (an audit-mode job connecting hundreds of QPs) then costs one
+ * worker run, not a context switch per report.
+ */
+static struct delayed_work ew_event_work;
 static bool ew_events_live;
 
 static const char *const ew_reason_names[] = {
@@ -87,9 +92,11 @@ void ew_event_report(const struct ew_event *ev)
 {
 	unsigned long flags;
 	bool queued = false;
+	unsigned int used;
 
 	spin_lock_irqsave(&ew_event_lock, flags);
-	if (ew_event_head - ew_event_tail < EW_EVENT_RING) {
+	used = ew_event_head - ew_event_tail;
+	if (used < EW_EVENT_RING) {
 		ew_event_ring[ew_event_head % EW_EVENT_RING] = *ev;
 		ew_event_head++;
 		queued = true;
@@ -98,8 +105,13 @@ void ew_event_report(const struct ew_event *ev)
 	}
 	spin_unlock_irqrestore(&ew_event_lock, flags);
 
-	if (queued && READ_ONCE(ew_events_live))
-		schedule_work(&ew_event_work);
+	if (!queued || !READ_ONCE(ew_events_live))
+		return;
+	/* Half full: drain now, before reports are dropped. */
+	if (used + 1 >= EW_EVENT_RING / 2)
+		mod_delayed_work(system_wq, &ew_event_work, 0);
+	else
+		schedule_delayed_work(&ew_event_work, 1);
 }
 
 /**
@@ -125,7 +137,7 @@ void ew_event_report_wait(const struct ew_event *ev)
 	used = ew_event_head - ew_event_tail;
 	spin_unlock_irq(&ew_event_lock);
 	if (used >= EW_EVENT_RING / 2 && READ_ONCE(ew_events_live))
-		flush_work(&ew_event_work);
+		flush_delayed_work(&ew_event_work);
 	ew_event_report(ev);
 }
 
@@ -281,10 +293,10 @@ static void ew_event_worker(struct work_struct *work)
  */
 int ew_events_init(void)
 {
-	INIT_WORK(&ew_event_work, ew_event_worker);
+	INIT_DELAYED_WORK(&ew_event_work, ew_event_worker);
 	WRITE_ONCE(ew_events_live, true);
 	/* Devices registered before us queued their events already. */
-	schedule_work(&ew_event_work);
+	schedule_delayed_work(&ew_event_work, 0);
 	return 0;
 }
 
@@ -294,5 +306,5 @@ int ew_events_init(void)
 void ew_events_exit(void)
 {
 	WRITE_ONCE(ew_events_live, false);
-	cancel_work_sync(&ew_event_work);
+	cancel_delayed_work_sync(&ew_event_work);
 }
