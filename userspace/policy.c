@@ -185,6 +185,16 @@ static int parse_list(struct ew_json_err *c, const char *path, struct json_objec
 		uint16_t pkey;
 		uint32_t x;
 
+		/*
+		 * A good peer, the common case by far (a million in a large
+		 * policy), is added without formatting the path that only an
+		 * error message needs; anything else takes the checked way.
+		 */
+		if (!strcmp(what, "peers") && json_object_is_type(v, json_type_string) &&
+		    !ew_peer_parse(json_object_get_string(v), &p, &why)) {
+			ew_peers_add(&job->peers, &p);
+			continue;
+		}
 		mkpath(sub, sizeof(sub), "%s[%zu]", path, i);
 		if (!strcmp(what, "netdevs")) {
 			if (parse_netdev(c, sub, v, job))
