@@ -416,9 +416,15 @@ events_unsent() {
 	stdbuf -oL "$CTL" monitor >"$EW_TMP/mon" 2>&1 &
 	_mon=$!
 	_ok=1
-	# A first denial, delivered, shows that the monitor listens.
-	connect_as /ewN >/dev/null 2>&1
-	if ! ew_wait_for 20 grep -q ' job none ' "$EW_TMP/mon"; then
+	# A first denial, delivered, shows that the monitor listens. It may
+	# not have joined the group yet (a loaded host starts it slowly): retry.
+	for _try in 1 2 3 4 5 6; do
+		connect_as /ewN >/dev/null 2>&1
+		! ew_wait_for 5 grep -q ' job none ' "$EW_TMP/mon" || break
+	done
+	sleep 1
+	_n0=$(grep -c ' job none ' "$EW_TMP/mon")
+	if [ "$_n0" -eq 0 ]; then
 		echo "the monitor got no denial:"
 		cat "$EW_TMP/mon"
 	else
@@ -426,6 +432,8 @@ events_unsent() {
 		echo 1 >"$FP/fault_nth"
 		connect_as /ewN >/dev/null 2>&1
 		_rc=$?
+		# The event worker sends a jiffy later: let it meet the fault.
+		ew_wait_for 10 sh -c "test \$(cat '$FP/fault_injected') -gt $_inj"
 		echo 0 >"$FP/fault_nth"
 		if [ "$_rc" -ne 13 ]; then
 			echo "the connect in no job exits $_rc, not 13"
@@ -433,12 +441,12 @@ events_unsent() {
 			echo "no failure injected"
 		elif ! ew_dmesg_wait 'eastwest: 1 events not sent to listeners: out of memory'; then
 			:
-		elif [ "$(grep -c ' job none ' "$EW_TMP/mon")" -ne 1 ]; then
+		elif [ "$(grep -c ' job none ' "$EW_TMP/mon")" -ne "$_n0" ]; then
 			echo "the monitor got the event whose message failed:"
 			cat "$EW_TMP/mon"
 		else
 			connect_as /ewN >/dev/null 2>&1
-			if ew_wait_for 10 sh -c "test \$(grep -c ' job none ' '$EW_TMP/mon') -eq 2"; then
+			if ew_wait_for 10 sh -c "test \$(grep -c ' job none ' '$EW_TMP/mon') -eq $((_n0 + 1))"; then
 				_ok=0
 			else
 				echo "the next denial did not reach the monitor:"
