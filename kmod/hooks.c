@@ -14,8 +14,12 @@
  * stub that returns -EACCES in place of the function. The handlers may run
  * in atomic context: they never sleep; the only allocation is a QP's first
  * tracking record (GFP_ATOMIC, qptrack.c). The handler never calls the
- * hooked function, so it cannot recurse; the one deliberate re-entry
- * (ew_destroy_qp_after_revoke()) is recognised by its caller address.
+ * hooked function, so it cannot recurse. Two paths re-enter it on purpose,
+ * from process context, and are recognised by their caller address (never
+ * by a tail call, which would hide it): ew_destroy_qp_after_revoke(), and
+ * ew_modify_qp_serialised(), where a modify that a revoker could meet on
+ * the same QP is judged and applied under the QP's modify lock
+ * (qptrack.c, "Modify locks").
  * The ops are IPMODIFY (one owner per function: a second owner such as a
  * livepatch makes our load fail) and PERMANENT (ftrace cannot be switched
  * off while we are registered, and registration fails if it is off), so
@@ -417,17 +421,70 @@ static bool ew_check_create_qp(struct ib_device *dev,
 	return deny;
 }
 
+/*
+ * Whether a modify must be judged and applied under the QP's modify lock:
+ * it is policed (it may create or update a tracking record), or the QP is
+ * tracked (a revoker may move it to the error state meanwhile).
+ */
+static bool ew_modify_qp_needs_lock(struct ib_qp *qp, int mask)
+{
+	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
+
+	if (real->qp_type == IB_QPT_SMI || real->qp_type == IB_QPT_GSI)
+		return false;
+	if (mask & (EW_QP_POLICED_MASK | IB_QP_RQ_PSN | IB_QP_SQ_PSN))
+		return true;
+	return ew_qp_is_tracked(real);
+}
+
+/**
+ * ew_modify_qp_serialised() - ib_modify_qp_with_udata() under the modify lock
+ * @qp: as passed to ib_modify_qp_with_udata()
+ * @attr: likewise
+ * @mask: likewise
+ * @udata: likewise
+ *
+ * The modify hook points such a modify here. The check runs under the lock
+ * too: a modify judged before a revocation must not land after it. The
+ * call back into ib_modify_qp_with_udata() comes from this module, which
+ * the hook lets through; the module reference keeps the text alive while
+ * the caller sleeps on the lock.
+ *
+ * Return: -EACCES if refused, else what ib_modify_qp_with_udata() returns.
+ */
+static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
+				   int mask, struct ib_udata *udata)
+{
+	/* Serialises this modify with a revoker's on the same QP. */
+	struct mutex *lock = ew_qp_modify_lock(qp->real_qp ? qp->real_qp : qp);
+	int ret;
+
+	__module_get(THIS_MODULE);
+	mutex_lock(lock);
+	if (ew_check_modify_qp(qp, attr, mask))
+		ret = -EACCES;
+	else
+		ret = ib_modify_qp_with_udata(qp, attr, mask, udata);
+	mutex_unlock(lock);
+	/* Not a tail call: the hook must see this module as the caller. */
+	module_put(THIS_MODULE);
+	return ret;
+}
+
 static void notrace ew_hook_modify_qp(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 
+	/* Our own call from ew_modify_qp_serialised(): already judged. */
+	if (within_module(parent_ip, THIS_MODULE))
+		return;
 	/* int ib_modify_qp_with_udata(qp, attr, attr_mask, udata) */
-	if (ew_check_modify_qp((struct ib_qp *)regs_get_kernel_argument(regs, 0),
-			       (struct ib_qp_attr *)regs_get_kernel_argument(regs, 1),
-			       (int)regs_get_kernel_argument(regs, 2)))
-		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
+	if (ew_modify_qp_needs_lock((struct ib_qp *)regs_get_kernel_argument(regs, 0),
+				    (int)regs_get_kernel_argument(regs, 2)))
+		instruction_pointer_set(regs,
+					(unsigned long)ew_modify_qp_serialised);
 }
 
 static void notrace ew_hook_create_ah(unsigned long ip, unsigned long parent_ip,

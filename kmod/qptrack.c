@@ -10,16 +10,26 @@
  * Destroyed QPs leave no record (the destroy hook drops it).
  *
  * DOC: Locking - ew_qp_lock (a spinlock: the hooks run with preemption
- * disabled) protects the table and every record. It is only taken in
- * process context, with bottom halves off rather than interrupts: a re-check
- * under it evaluates path protection, whose route and XFRM lookups disable
- * and re-enable bottom halves themselves, which is not allowed with
- * interrupts off. A revoker marks a record
- * `revoking`, drops the lock and calls ib_modify_qp(); a destroy that meets
- * a record being revoked must not free the QP under the revoker, so the
- * destroy hook sends it through ew_destroy_qp_after_revoke(), which sleeps
- * until the revoker is done and then destroys. Revokers are serialised by
+ * disabled) protects the table, every record and ew_qp_n_records. It is
+ * only taken in process context, with bottom halves off rather than
+ * interrupts: a re-check under it evaluates path protection, whose route
+ * and XFRM lookups disable and re-enable bottom halves themselves, which is
+ * not allowed with interrupts off. A revoker marks a record `revoking`,
+ * drops the lock and calls ib_modify_qp(); a destroy that meets a record
+ * being revoked must not free the QP under the revoker, so the destroy hook
+ * sends it through ew_destroy_qp_after_revoke(), which sleeps until the
+ * revoker is done and then destroys. Revokers are serialised by
  * ew_revoke_mutex.
+ *
+ * DOC: Modify locks - a revoker's move to the error state must not run
+ * beside a modify of the same QP by its owner: drivers need not serialise
+ * modifies (rxe in 6.1 does not; its responder dereferences a NULL packet
+ * when a RESET or INIT lands while an ERR drains), and a policy check made
+ * before a revocation must not be applied after it. So every modify of a
+ * tracked QP, and every policed one, runs its check and the driver's modify
+ * under the QP's modify lock (ew_qp_modify_lock(): a mutex hashed by QP),
+ * which the revoker holds around ib_modify_qp(). Order: ew_revoke_mutex,
+ * then a modify lock, then ew_qp_lock; no two modify locks are nested.
  *
  * DOC: Revocation - a revoker collects the records it takes in one pass
  * over the table, marking each `revoking` and linking it on a private list
@@ -31,9 +41,11 @@
  * the revoker worked are caught too. In audit mode nothing is touched.
  */
 
+#include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -57,6 +69,8 @@
  * full, so that no revoke event is dropped.
  */
 #define EW_REVOKE_BATCH	32
+/* Modify locks, hashed by QP: two QPs share one only by chance. */
+#define EW_QP_MODIFY_LOCK_BITS	8
 
 struct ew_qp {
 	struct hlist_node node;
@@ -74,6 +88,9 @@ struct ew_qp {
 
 static DEFINE_HASHTABLE(ew_qps, EW_QP_HASH_BITS);
 static DEFINE_SPINLOCK(ew_qp_lock);
+/* Records in ew_qps: the modify hook skips its lookup while there are none. */
+static unsigned int ew_qp_n_records;
+static struct mutex ew_qp_modify_locks[1 << EW_QP_MODIFY_LOCK_BITS];
 static DEFINE_MUTEX(ew_revoke_mutex);
 static DECLARE_WAIT_QUEUE_HEAD(ew_revoke_wq);
 static struct kmem_cache *ew_qp_cache;
@@ -187,6 +204,7 @@ int ew_qp_track(struct ew_job *job, struct ib_qp *qp,
 			rec = fresh;
 			fresh = NULL;
 			hash_add(ew_qps, &rec->node, (unsigned long)qp);
+			WRITE_ONCE(ew_qp_n_records, ew_qp_n_records + 1);
 			atomic_inc(&job->n_qps);
 		}
 	}
@@ -224,12 +242,47 @@ bool ew_qp_untrack(struct ib_qp *qp)
 	}
 	if (rec) {
 		hash_del(&rec->node);
+		WRITE_ONCE(ew_qp_n_records, ew_qp_n_records - 1);
 		ew_qp_count(rec->job_id, -1);
 	}
 	spin_unlock_bh(&ew_qp_lock);
 	if (rec)
 		kmem_cache_free(ew_qp_cache, rec);
 	return true;
+}
+
+/**
+ * ew_qp_is_tracked() - whether a QP has a record (a revoker may act on it)
+ * @qp: the real QP
+ *
+ * Context: the modify hook (possibly atomic).
+ */
+bool ew_qp_is_tracked(struct ib_qp *qp)
+{
+	bool tracked;
+
+	/*
+	 * Unlocked peek: a record added after it comes from a policed modify
+	 * of the QP, which holds the modify lock itself.
+	 */
+	if (!READ_ONCE(ew_qp_n_records))
+		return false;
+	spin_lock_bh(&ew_qp_lock);
+	tracked = ew_qp_find(qp);
+	spin_unlock_bh(&ew_qp_lock);
+	return tracked;
+}
+
+/**
+ * ew_qp_modify_lock() - the mutex that serialises modifies of a QP
+ * @qp: the real QP
+ *
+ * Held by a policed modify of the QP (its check and the driver's modify)
+ * and by a revoker moving it to the error state. See "Modify locks".
+ */
+struct mutex *ew_qp_modify_lock(struct ib_qp *qp)
+{
+	return &ew_qp_modify_locks[hash_ptr(qp, EW_QP_MODIFY_LOCK_BITS)];
 }
 
 static bool ew_qp_is_revoking(struct ib_qp *qp)
@@ -276,7 +329,11 @@ static void ew_qp_to_error(struct ib_qp *qp)
 		.element.qp = qp,
 	};
 
+	struct mutex *lock = ew_qp_modify_lock(qp);
+
+	mutex_lock(lock);
 	ib_modify_qp(qp, &attr, IB_QP_STATE);
+	mutex_unlock(lock);
 	/*
 	 * Unlike security.c we do not require a qp_context: uverbs QPs (the
 	 * only ones tracked) have none, and their handler does not use it.
@@ -476,6 +533,7 @@ static void ew_qp_revoke_one(struct ew_qp *rec)
 			ew_reason_name(rec->reason));
 	list_del(&rec->revoke_node);
 	hash_del(&rec->node);
+	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records - 1);
 	ew_qp_count(rec->job_id, -1);
 	spin_unlock_bh(&ew_qp_lock);
 	kmem_cache_free(ew_qp_cache, rec);
@@ -605,7 +663,11 @@ unsigned int ew_qp_revalidate_all(void)
 int ew_qptrack_init(void)
 {
 	/* The summary line says how many: no "callbacks suppressed" lines. */
+	unsigned int i;
+
 	ratelimit_set_flags(&ew_revoke_log_rs, RATELIMIT_MSG_ON_RELEASE);
+	for (i = 0; i < ARRAY_SIZE(ew_qp_modify_locks); i++)
+		mutex_init(&ew_qp_modify_locks[i]);
 	ew_qp_cache = KMEM_CACHE(ew_qp, 0);
 	return ew_qp_cache ? 0 : -ENOMEM;
 }
@@ -619,9 +681,14 @@ void ew_qptrack_exit(void)
 	struct ew_qp *rec;
 	unsigned int bkt;
 
+	unsigned int i;
+
 	hash_for_each_safe(ew_qps, bkt, tmp, rec, node) {
 		hash_del(&rec->node);
 		kmem_cache_free(ew_qp_cache, rec);
 	}
+	ew_qp_n_records = 0;
 	kmem_cache_destroy(ew_qp_cache);
+	for (i = 0; i < ARRAY_SIZE(ew_qp_modify_locks); i++)
+		mutex_destroy(&ew_qp_modify_locks[i]);
 }

@@ -11,6 +11,9 @@ struct ew_job;
 int ew_qp_track(struct ew_job *job, struct ib_qp *qp,
 		const struct ew_request *req);
 bool ew_qp_untrack(struct ib_qp *qp);
+bool ew_qp_is_tracked(struct ib_qp *qp);
+struct mutex;
+struct mutex *ew_qp_modify_lock(struct ib_qp *qp);
 struct ib_udata;
 int ew_destroy_qp_after_revoke(struct ib_qp *qp, struct ib_udata *udata);
 unsigned int ew_qp_revoke_job(u32 job_id);
