@@ -49,7 +49,6 @@ graph() {
 				d = substr($0, RSTART, RLENGTH - 3) + 0
 				f = line; gsub(/[{}();]/, "", f); sub(/^\/\* */, "", f); sub(/ *\*\/$/, "", f)
 				gsub(/ /, "", f)
-				depth = index(line, line ~ /^}/ ? "}" : f)
 				t[f] += d; n[f]++
 			}
 		}

@@ -12,14 +12,14 @@
  * Shape: an ftrace handler at the function's entry builds the request,
  * decides, and to deny points the saved instruction pointer at a notrace
  * stub that returns -EACCES in place of the function. The handlers may run
- * in atomic context: they never sleep; the only allocation is a QP's first
- * tracking record (GFP_ATOMIC, qptrack.c). The handler never calls the
- * hooked function, so it cannot recurse. Two paths re-enter it on purpose,
- * from process context, and are recognised by their caller address (never
- * by a tail call, which would hide it): ew_destroy_qp_after_revoke(), and
- * ew_modify_qp_serialised(), where a modify that a revoker could meet on
- * the same QP is judged and applied under the QP's modify lock
- * (qptrack.c, "Modify locks").
+ * in atomic context: they never sleep and allocate only with GFP_ATOMIC.
+ * The handler never calls the hooked function, so it cannot recurse. Two
+ * paths re-enter it on purpose, from process context, and are recognised by
+ * their caller address (never by a tail call, which would hide it):
+ * ew_destroy_qp_after_revoke(), and ew_modify_qp_serialised(), where a
+ * modify that a revoker could meet on the same QP is judged, its tracking
+ * record created or updated, and the modify applied under the QP's modify
+ * lock (qptrack.c, "Modify locks").
  * The ops are IPMODIFY (one owner per function: a second owner such as a
  * livepatch makes our load fail) and PERMANENT (ftrace cannot be switched
  * off while we are registered, and registration fails if it is off), so

@@ -177,8 +177,9 @@ static void ew_qp_merge(struct ew_request *rec, const struct ew_request *req)
  * @qp: the QP
  * @req: the allowed request
  *
- * Context: the modify hook (possibly atomic): the first record of a QP
- * is allocated with GFP_ATOMIC from a dedicated cache.
+ * Context: ew_modify_qp_serialised(), under the QP's modify lock and
+ * rcu_read_lock(): the first record of a QP is allocated with GFP_ATOMIC
+ * from a dedicated cache.
  * Return: 0, or -ENOMEM (the caller refuses the modify: an untracked QP
  * could not be revoked).
  */
