@@ -82,9 +82,13 @@ while time.time() < end:
               if isinstance(v, bytes) else str(v)), flush=True)
     time.sleep(0.2)
 EOF
+NTF=$!
 "$CTL" monitor >"$EW_TMP/monitor" 2>&1 &
-ew_defer "kill $! 2>/dev/null"
-sleep 2
+MON=$!
+ew_defer "kill $MON 2>/dev/null"
+if ! ew_monitor_wait "$NTF" || ! ew_monitor_wait "$MON"; then
+	ew_bail "the event listeners did not join the events group"
+fi
 
 ew_check "config-get: admission unattested" config_is admission unattested
 ew_check "config-get: admission not required" config_is admission-required 0

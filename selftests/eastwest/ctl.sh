@@ -34,7 +34,7 @@ state() {
 	"$CTL" -j show >"$1"
 }
 
-ew_plan 55
+ew_plan 56
 
 # Autoload: asking for the family makes the kernel run modprobe for the
 # alias net-pf-16-proto-16-family-eastwest (MODULE_ALIAS_GENL_FAMILY). The
@@ -98,7 +98,7 @@ ew_expect_rc 0 "config show" "$CTL" -j config show
 ew_check "enforce / deny by default" out_has '"default_action": *"deny"'
 "$CTL" -j monitor >"$EW_TMP/events" 2>&1 &
 MON=$!
-sleep 1
+ew_check "monitor -j has joined the events group" ew_monitor_wait "$MON"
 "$VERBS" rc-connect rxe0 1 127.0.0.1 0x11 >/dev/null 2>&1
 ew_check "monitor -j prints the denial as JSON" \
 	ew_wait_for 10 grep -q '"reason": *"no-job"' "$EW_TMP/events"

@@ -114,7 +114,7 @@ sleep 1
 ew_check "job A tracks its two live QPs" test "$(qp_count ewA)" -eq 2
 "$CTL" -j monitor >"$EW_TMP/events" 2>&1 &
 MON=$!
-sleep 1
+ew_monitor_wait "$MON" || ew_bail "eastwestctl monitor did not join the events group"
 ew_dmesg_mark
 t0=$(date +%s%N)
 ew_check "the peer is removed from job A during traffic" "$CTL" peer del ewA "$LOOP"

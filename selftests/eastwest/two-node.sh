@@ -210,8 +210,8 @@ ew_check "the policy shows both jobs with their cgroups and peers" sh -c "
 "$CTL" -j monitor >"$EW_TMP/monitor" 2>"$EW_TMP/monitor.err" &
 MON_PID=$!
 BG_PIDS="$BG_PIDS $MON_PID"
-sleep 1
-ew_check "eastwestctl -j monitor runs in the background" kill -0 "$MON_PID"
+ew_check "eastwestctl -j monitor runs in the background, in the events group" \
+	ew_monitor_wait "$MON_PID"
 barrier setup
 
 # --- job A talks to itself across the link, both ways (2) ---------------------
