@@ -59,7 +59,7 @@ revoke_round() {
 	# A listener on the events group: every revoked QP must reach it.
 	"$CTL" -j monitor >"$EW_TMP/events" 2>"$EW_TMP/events.err" &
 	_mon=$!
-	sleep 1
+	ew_monitor_wait "$_mon" || return 1
 	trace_start "$_prof"
 	_t0=$(date +%s%N)
 	if [ "$_prof" = perf ]; then

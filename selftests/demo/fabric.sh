@@ -260,9 +260,9 @@ attempt() {
 }
 
 if [ "$ROLE" = server ]; then
-	ew_plan 16
+	ew_plan 17
 else
-	ew_plan 19
+	ew_plan 20
 fi
 
 # --- 1. the policy ---------------------------------------------------------------
@@ -290,6 +290,7 @@ run 0 "eastwestctl -j show      # the same, as a policy file for 'eastwestctl ap
 eastwestctl monitor >"$EW_TMP/monitor" 2>&1 &
 MON_PID=$!
 BG_PIDS="$BG_PIDS $MON_PID"
+expect "eastwestctl monitor has joined the events group" ew_monitor_wait "$MON_PID"
 barrier policy
 
 # --- 2.-4. connections -------------------------------------------------------------
