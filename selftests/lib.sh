@@ -198,17 +198,10 @@ ew_wait_for() {
 	done
 }
 
-
-# ew_monitor_joined PID [FAMILY GROUP]: process PID (eastwestctl monitor)
-# has a netlink socket that joined the family's "events" group (or GROUP of
-# FAMILY), so no event sent from now on is lost to it. A fixed sleep after
-# starting a monitor is not enough on a loaded host, where its start over 9p
-# can take seconds. genl gives the group's id G; /proc/net/netlink shows a
-# socket's groups 1..32 as a mask whose bit G-1 is group G.
-ew_monitor_joined() {
-	_ew_g=$(genl ctrl get name "${2:-eastwest}" 2>/dev/null |
-		sed -n "s/.*ID-\(0x[0-9a-fA-F]*\)[[:space:]]*name: ${3:-events}[[:space:]]*\$/\1/p")
-	[ -n "$_ew_g" ] && [ $((_ew_g)) -ge 1 ] && [ $((_ew_g)) -le 32 ] || return 1
+# ew_nl_in_group PID G: process PID has a netlink socket that joined
+# netlink group G (1..32). /proc/net/netlink shows a socket's groups 1..32
+# as a mask whose bit G-1 is group G.
+ew_nl_in_group() {
 	for _ew_fd in /proc/"$1"/fd/*; do
 		_ew_i=$(readlink "$_ew_fd" 2>/dev/null) || continue
 		case $_ew_i in
@@ -216,17 +209,25 @@ ew_monitor_joined() {
 		*) continue ;;
 		esac
 		_ew_m=$(awk -v i="$_ew_i" '$2 == 16 && $NF == i { print $4 }' /proc/net/netlink)
-		[ -n "$_ew_m" ] && [ $(((0x$_ew_m >> (_ew_g - 1)) & 1)) -eq 1 ] && return 0
+		[ -n "$_ew_m" ] && [ $(((0x$_ew_m >> ($2 - 1)) & 1)) -eq 1 ] && return 0
 	done
 	return 1
 }
 
-# ew_monitor_wait PID: wait up to 30 s for ew_monitor_joined PID; says why
-# when it does not come.
+# ew_monitor_wait PID: wait up to 30 s until process PID (eastwestctl
+# monitor, or another listener) has joined the family's "events" group, so
+# that no event sent from then on is lost to it. A fixed sleep after
+# starting a monitor is not enough on a loaded host, where its start over
+# 9p can take seconds. genl gives the group's id; says why when it fails.
 ew_monitor_wait() {
-	ew_wait_for 30 ew_monitor_joined "$1" && return 0
-	echo "# monitor $1 did not join the events group within 30 s" \
-		"($(genl ctrl get name eastwest 2>&1 | grep -i 'name: events'))" >&2
+	_ew_g=$(genl ctrl get name eastwest 2>/dev/null |
+		sed -n 's/.*ID-\(0x[0-9a-fA-F]*\)[[:space:]]*name: events[[:space:]]*$/\1/p')
+	if [ -z "$_ew_g" ] || [ $((_ew_g)) -lt 1 ] || [ $((_ew_g)) -gt 32 ]; then
+		echo "# the eastwest events group has no id in 1..32: '$_ew_g'" >&2
+		return 1
+	fi
+	ew_wait_for 30 ew_nl_in_group "$1" $((_ew_g)) && return 0
+	echo "# process $1 did not join the events group ($_ew_g) within 30 s" >&2
 	return 1
 }
 

@@ -416,13 +416,10 @@ events_unsent() {
 	stdbuf -oL "$CTL" monitor >"$EW_TMP/mon" 2>&1 &
 	_mon=$!
 	_ok=1
-	# A first denial, delivered, shows that the monitor listens. It may
-	# not have joined the group yet (a loaded host starts it slowly): retry.
-	for _try in 1 2 3 4 5 6; do
-		connect_as /ewN >/dev/null 2>&1
-		! ew_wait_for 5 grep -q ' job none ' "$EW_TMP/mon" || break
-	done
-	sleep 1
+	# A first denial, delivered, shows that the monitor listens.
+	ew_monitor_wait "$_mon"
+	connect_as /ewN >/dev/null 2>&1
+	ew_wait_for 10 grep -q ' job none ' "$EW_TMP/mon"
 	_n0=$(grep -c ' job none ' "$EW_TMP/mon")
 	if [ "$_n0" -eq 0 ]; then
 		echo "the monitor got no denial:"
