@@ -53,6 +53,12 @@ static inline void *genlmsg_iput(struct sk_buff *skb,
 #define genl_info_dump(cb)	genl_dumpit_info(cb)
 #endif /* < 6.2 */
 
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+/* Renamed in 6.7; x86 defines both as setting the saved pt_regs' ip. */
+#define ftrace_regs_set_instruction_pointer(fregs, ip) \
+	ftrace_instruction_pointer_set(fregs, ip)
+#endif
+
 struct net_device;
 
 /*

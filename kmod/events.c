@@ -43,6 +43,9 @@ static const char *const ew_reason_names[] = {
 	[EASTWEST_REASON_NOT_ADMITTED] = "node not admitted",
 	[EASTWEST_REASON_INTERNAL] = "cannot evaluate",
 	[EASTWEST_REASON_DEVX] = "DEVX context not allowed",
+	[EASTWEST_REASON_QP_STATE] = "QP state claim or skipped INIT",
+	[EASTWEST_REASON_REVOKED] = "QP was revoked",
+	[EASTWEST_REASON_QP_OWNER] = "QP of another job",
 };
 
 static const char *const ew_op_names[] = {

@@ -66,6 +66,16 @@ static noinline notrace void *ew_deny_ptr(void)
 	return ERR_PTR(-EACCES);
 }
 
+/*
+ * A handler got no saved registers (the ops ask for them, so this is not
+ * expected): it cannot read the call's arguments, so refuse the call.
+ */
+static void notrace ew_hook_no_regs(struct ftrace_regs *fregs, void *deny)
+{
+	pr_err_ratelimited("hook without saved registers: call refused\n");
+	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)deny);
+}
+
 /* What the caller is and which job it belongs to, for one decision. */
 struct ew_caller {
 	struct ew_global global;
@@ -271,32 +281,70 @@ static bool ew_judge(struct ew_caller *c, struct ew_request *req,
 	return ew_judge_report(c, req, ew_verdict_of(c, req, internal_reason), ev);
 }
 
-/* The attribute bits that change who a QP talks to or how. */
-#define EW_QP_POLICED_MASK (IB_QP_AV | IB_QP_ALT_PATH | IB_QP_PKEY_INDEX | \
-			    IB_QP_PORT | IB_QP_QKEY | IB_QP_DEST_QPN)
-
-static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
-			       int mask)
+/* Fill @req with what this modify's attributes ask for. */
+static u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
+				  const struct ib_qp_attr *attr, int mask,
+				  bool want_protection, struct ew_request *req)
 {
-	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
-	struct ib_device *dev = qp->device;
+	u32 port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
+	u32 internal = 0;
+
+	if (mask & IB_QP_PKEY_INDEX) {
+		req->has_pkey = true;
+		req->port = port;
+		req->pkey_index = attr->pkey_index;
+	}
+	if (mask & IB_QP_ALT_PATH) {
+		req->has_alt_pkey = true;
+		req->alt_port = attr->alt_port_num;
+		req->alt_pkey_index = attr->alt_pkey_index;
+	}
+	if (ew_request_resolve_pkeys(dev, req))
+		internal = EASTWEST_REASON_INTERNAL;
+	if (mask & IB_QP_QKEY) {
+		req->has_qkey = true;
+		req->qkey = attr->qkey;
+	}
+	if (mask & IB_QP_AV) {
+		req->has_av = true;
+		if (!ew_path_from_ah(dev, &attr->ah_attr,
+				     &req->paths[req->n_paths++],
+				     want_protection))
+			internal = EASTWEST_REASON_INTERNAL;
+	}
+	if (mask & IB_QP_ALT_PATH) {
+		req->has_alt = true;
+		if (!ew_path_from_ah(dev, &attr->alt_ah_attr,
+				     &req->paths[req->n_paths++],
+				     want_protection))
+			internal = EASTWEST_REASON_INTERNAL;
+	}
+	return internal;
+}
+
+/*
+ * Judge a modify of @real (see "QP state gate" in qpgate.c) and fill @chg
+ * with what the record must become once the driver applied it. Returns
+ * true if the modify must be refused.
+ * Context: ew_modify_qp_serialised(), under the QP's modify lock.
+ */
+static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr,
+			       int mask, struct ew_qp_change *chg)
+{
+	struct ib_device *dev = real->device;
 	struct ew_request req = { .op = EASTWEST_OP_MODIFY_QP };
 	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
 				.op = EASTWEST_OP_MODIFY_QP };
-	u32 port, internal = 0;
+	struct ew_qp_modify m = {
+		.qp_type = real->qp_type,
+		.mask = mask,
+		.next_state = attr->qp_state,
+	};
+	u32 internal = 0;
+	enum ew_gate_verdict gate;
 	struct ew_verdict v;
 	struct ew_caller c;
 	bool deny;
-
-	/* Special QPs are the kernel's (MADs), never a job's. */
-	if (real->qp_type == IB_QPT_SMI || real->qp_type == IB_QPT_GSI)
-		return false;
-	/*
-	 * Hot path: most modifies (timeouts, RTS->SQD, ->ERR/RESET) touch
-	 * nothing policed or counted; skip the caller's cgroup walk for them.
-	 */
-	if (!(mask & (EW_QP_POLICED_MASK | IB_QP_RQ_PSN | IB_QP_SQ_PSN)))
-		return false;
 
 	rcu_read_lock();
 	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT &&
@@ -306,64 +354,50 @@ static bool ew_check_modify_qp(struct ib_qp *qp, const struct ib_qp_attr *attr,
 	if (c.job && (((mask & IB_QP_RQ_PSN) && !attr->rq_psn) ||
 		      ((mask & IB_QP_SQ_PSN) && !attr->sq_psn)))
 		ew_counter_inc(c.job, EW_CTR_PSN_ZERO);
-	if (!(mask & EW_QP_POLICED_MASK) || ew_caller_unpoliced(&c)) {
+	m.policed = !ew_caller_unpoliced(&c);
+	m.job_id = c.job ? c.job->id : 0;
+	gate = ew_qp_gate(&chg->view, &m, &internal);
+	if (gate == EW_GATE_PASS) {
 		rcu_read_unlock();
 		return false;
 	}
 
-	port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
-	if (mask & IB_QP_PKEY_INDEX) {
-		req.has_pkey = true;
-		req.port = port;
-		req.pkey_index = attr->pkey_index;
-	}
-	if (mask & IB_QP_ALT_PATH) {
-		req.has_alt_pkey = true;
-		req.alt_port = attr->alt_port_num;
-		req.alt_pkey_index = attr->alt_pkey_index;
-	}
-	if (ew_request_resolve_pkeys(dev, &req))
-		internal = EASTWEST_REASON_INTERNAL;
-	if (mask & IB_QP_QKEY) {
-		req.has_qkey = true;
-		req.qkey = attr->qkey;
-	}
-	if (mask & IB_QP_AV) {
-		req.has_av = true;
-		if (!ew_path_from_ah(dev, &attr->ah_attr, &req.paths[req.n_paths++],
-				     ew_caller_wants_protection(&c)))
-			internal = EASTWEST_REASON_INTERNAL;
-	}
-	if (mask & IB_QP_ALT_PATH) {
-		req.has_alt = true;
-		if (!ew_path_from_ah(dev, &attr->alt_ah_attr,
-				     &req.paths[req.n_paths++],
-				     ew_caller_wants_protection(&c)))
-			internal = EASTWEST_REASON_INTERNAL;
-	}
-
 	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
-	ev.port = port;
+	ev.port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
 	ev.has_qpn = true;
 	ev.qpn = real->qp_num;
 	if (mask & IB_QP_DEST_QPN) {
 		ev.has_dest_qpn = true;
 		ev.dest_qpn = attr->dest_qp_num;
 	}
-	v = ew_verdict_of(&c, &req, internal);
+	if (gate == EW_GATE_JUDGE) {
+		/* The whole configuration: the record's, this modify folded in. */
+		internal = ew_request_from_modify(dev, real, attr, mask,
+						  ew_caller_wants_protection(&c),
+						  &req);
+		chg->req.op = EASTWEST_OP_MODIFY_QP;
+		ew_request_merge(&chg->req, &req);
+	}
+	v = ew_verdict_of(&c, &chg->req, internal);
 	/*
-	 * Remember what the job's QP may do, to revoke it when that changes.
-	 * A QP that cannot be tracked could not be revoked: refuse it, before
-	 * anything is counted or reported, so that it is counted once and its
-	 * event names the caller like any other denial.
+	 * The record an allowed modify starts is allocated now, before the
+	 * driver runs, and hashed only once the driver applied the modify. A
+	 * job's QP that cannot be tracked could not be revoked: refuse it,
+	 * before anything is counted or reported, so that it is counted once
+	 * and its event names the caller like any other denial.
 	 */
-	if (!v.deny && c.job && !internal && ew_qp_track(c.job, real, &req) &&
+	if (gate == EW_GATE_JUDGE && !v.deny && c.job && !chg->view.tracked)
+		ew_qp_prealloc(chg);
+	if (gate == EW_GATE_JUDGE && !v.deny && c.job && !internal &&
+	    !chg->view.tracked && !chg->fresh &&
 	    c.global.mode == EASTWEST_MODE_ENFORCE &&
 	    c.pol->mode == EASTWEST_MODE_ENFORCE) {
 		v.reason = EASTWEST_REASON_INTERNAL;
 		v.deny = true;
 	}
-	deny = ew_judge_report(&c, &req, v, &ev);
+	chg->judged = gate == EW_GATE_JUDGE && !internal;
+	chg->job_id = m.job_id;
+	deny = ew_judge_report(&c, &chg->req, v, &ev);
 	rcu_read_unlock();
 	return deny;
 }
@@ -422,51 +456,69 @@ static bool ew_check_create_qp(struct ib_device *dev,
 }
 
 /*
- * Whether a modify must be judged and applied under the QP's modify lock:
- * it is policed (it may create or update a tracking record), or the QP is
- * tracked (a revoker may move it to the error state meanwhile).
+ * Whether a modify must go through the gate, under the QP's modify lock:
+ * it may change a destination or claim a state (policed attributes, PSNs,
+ * IB_QP_CUR_STATE, a state other than RESET or ERR), or the QP is tracked
+ * (its record follows every state change, and a revoker may move it to
+ * the error state meanwhile). Context: the ftrace handler (atomic).
  */
-static bool ew_modify_qp_needs_lock(struct ib_qp *qp, int mask)
+static bool ew_modify_qp_needs_gate(struct ib_qp *qp,
+				    const struct ib_qp_attr *attr, int mask)
 {
 	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
 
 	if (real->qp_type == IB_QPT_SMI || real->qp_type == IB_QPT_GSI)
 		return false;
-	if (mask & (EW_QP_POLICED_MASK | IB_QP_RQ_PSN | IB_QP_SQ_PSN))
+	if (mask & (EW_QP_POLICED_MASK | IB_QP_RQ_PSN | IB_QP_SQ_PSN |
+		    IB_QP_CUR_STATE))
+		return true;
+	if ((mask & IB_QP_STATE) && attr->qp_state != IB_QPS_RESET &&
+	    attr->qp_state != IB_QPS_ERR)
 		return true;
 	return ew_qp_is_tracked(real);
 }
 
 /**
- * ew_modify_qp_serialised() - ib_modify_qp_with_udata() under the modify lock
+ * ew_modify_qp_serialised() - ib_modify_qp_with_udata() through the gate
  * @qp: as passed to ib_modify_qp_with_udata()
  * @attr: likewise
  * @mask: likewise
  * @udata: likewise
  *
- * The modify hook points such a modify here. The check runs under the lock
- * too: a modify judged before a revocation must not land after it. The
- * call back into ib_modify_qp_with_udata() comes from this module, which
- * the hook lets through; the module reference keeps the text alive while
- * the caller sleeps on the lock.
+ * The modify hook points such a modify here, with a module reference taken
+ * for it. The check, the driver's modify and the record's update run under
+ * the QP's modify lock: a modify judged before a revocation must not land
+ * after it, and the record follows only what the driver applied. The call
+ * back into ib_modify_qp_with_udata() comes from this module, which the
+ * hook lets through.
  *
  * Return: -EACCES if refused, else what ib_modify_qp_with_udata() returns.
  */
 static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 				   int mask, struct ib_udata *udata)
 {
+	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
 	/* Serialises this modify with a revoker's on the same QP. */
-	struct mutex *lock = ew_qp_modify_lock(qp->real_qp ? qp->real_qp : qp);
+	struct mutex *lock = ew_qp_modify_lock(real);
+	struct ew_qp_change chg = {
+		.to_state = mask & IB_QP_STATE,
+		.next_state = attr->qp_state,
+	};
 	int ret;
 
-	__module_get(THIS_MODULE);
 	mutex_lock(lock);
-	if (ew_check_modify_qp(qp, attr, mask))
+	chg.seq = ew_qp_policy_seq_read();
+	ew_qp_lookup(real, &chg.view, &chg.req);
+	if (ew_check_modify_qp(real, attr, mask, &chg)) {
 		ret = -EACCES;
-	else
+	} else {
 		ret = ib_modify_qp_with_udata(qp, attr, mask, udata);
+		if (!ret)
+			ew_qp_commit(real, &chg);
+	}
+	ew_qp_change_release(&chg);
 	mutex_unlock(lock);
-	/* Not a tail call: the hook must see this module as the caller. */
+	/* Taken by the hook; not a tail call: the hook must see us as caller. */
 	module_put(THIS_MODULE);
 	return ret;
 }
@@ -480,11 +532,26 @@ static void notrace ew_hook_modify_qp(unsigned long ip, unsigned long parent_ip,
 	/* Our own call from ew_modify_qp_serialised(): already judged. */
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
+	/* No saved registers: nothing can be judged, nothing redirected. */
+	if (unlikely(!regs)) {
+		ew_hook_no_regs(fregs, ew_deny_int);
+		return;
+	}
 	/* int ib_modify_qp_with_udata(qp, attr, attr_mask, udata) */
-	if (ew_modify_qp_needs_lock((struct ib_qp *)regs_get_kernel_argument(regs, 0),
-				    (int)regs_get_kernel_argument(regs, 2)))
+	if (!ew_modify_qp_needs_gate((struct ib_qp *)regs_get_kernel_argument(regs, 0),
+				     (struct ib_qp_attr *)regs_get_kernel_argument(regs, 1),
+				     (int)regs_get_kernel_argument(regs, 2)))
+		return;
+	/*
+	 * The wrapper may sleep (the modify lock, the driver): hold the module
+	 * from here, so that it cannot go while a task is in its text. While
+	 * the module is going, refuse.
+	 */
+	if (try_module_get(THIS_MODULE))
 		instruction_pointer_set(regs,
 					(unsigned long)ew_modify_qp_serialised);
+	else
+		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
 }
 
 static void notrace ew_hook_create_ah(unsigned long ip, unsigned long parent_ip,
@@ -493,6 +560,10 @@ static void notrace ew_hook_create_ah(unsigned long ip, unsigned long parent_ip,
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 
+	if (unlikely(!regs)) {
+		ew_hook_no_regs(fregs, ew_deny_ptr);
+		return;
+	}
 	/* struct ib_ah *rdma_create_user_ah(pd, ah_attr, udata) */
 	if (ew_check_create_ah((struct ib_pd *)regs_get_kernel_argument(regs, 0),
 			       (struct rdma_ah_attr *)regs_get_kernel_argument(regs, 1)))
@@ -505,6 +576,10 @@ static void notrace ew_hook_create_qp(unsigned long ip, unsigned long parent_ip,
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 
+	if (unlikely(!regs)) {
+		ew_hook_no_regs(fregs, ew_deny_ptr);
+		return;
+	}
 	/* struct ib_qp *ib_create_qp_user(dev, pd, attr, udata, uobj, caller) */
 	if (ew_check_create_qp((struct ib_device *)regs_get_kernel_argument(regs, 0),
 			       (struct ib_qp_init_attr *)regs_get_kernel_argument(regs, 2)))
@@ -543,6 +618,10 @@ static void notrace ew_hook_devx_create(unsigned long ip, unsigned long parent_i
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 
+	if (unlikely(!regs)) {
+		ew_hook_no_regs(fregs, ew_deny_int);
+		return;
+	}
 	/* int mlx5_ib_devx_create(dev, is_user): only user contexts. */
 	if ((bool)regs_get_kernel_argument(regs, 1) && ew_check_devx())
 		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
@@ -557,6 +636,10 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 	/* Our own call from ew_destroy_qp_after_revoke(): let it through. */
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
+	if (unlikely(!regs)) {
+		ew_hook_no_regs(fregs, ew_deny_int);
+		return;
+	}
 	/* int ib_destroy_qp_user(qp, udata) */
 	if (!ew_qp_untrack((struct ib_qp *)regs_get_kernel_argument(regs, 0)))
 		instruction_pointer_set(regs,

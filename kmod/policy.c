@@ -223,3 +223,59 @@ struct ew_verdict ew_decide(const struct ew_global *global,
 	v.deny = v.reason && !audit;
 	return v;
 }
+
+/**
+ * ew_request_merge() - fold a modify's attributes into a QP's configuration
+ * @rec: what the QP was configured with so far; updated
+ * @req: the attributes one modify sets
+ *
+ * The latest value of each attribute wins, with the indices it came from.
+ * The primary path (IB_QP_AV) and the alternate (IB_QP_ALT_PATH) are kept
+ * apart: a modify may set either alone.
+ */
+void ew_request_merge(struct ew_request *rec, const struct ew_request *req)
+{
+	bool has_av = rec->has_av, has_alt = rec->has_alt;
+	struct ew_path av, alt;
+	unsigned int i = 0;
+
+	memset(&av, 0, sizeof(av));
+	memset(&alt, 0, sizeof(alt));
+	if (rec->has_av)
+		av = rec->paths[0];
+	if (rec->has_alt)
+		alt = rec->paths[rec->has_av ? 1 : 0];
+	if (req->has_av) {
+		av = req->paths[i++];
+		has_av = true;
+	}
+	if (req->has_alt) {
+		alt = req->paths[i];
+		has_alt = true;
+	}
+
+	if (req->has_pkey) {
+		rec->has_pkey = true;
+		rec->pkey = req->pkey;
+		rec->port = req->port;
+		rec->pkey_index = req->pkey_index;
+	}
+	if (req->has_alt_pkey) {
+		rec->has_alt_pkey = true;
+		rec->alt_pkey = req->alt_pkey;
+		rec->alt_port = req->alt_port;
+		rec->alt_pkey_index = req->alt_pkey_index;
+	}
+	if (req->has_qkey) {
+		rec->has_qkey = true;
+		rec->qkey = req->qkey;
+	}
+
+	rec->n_paths = 0;
+	if (has_av)
+		rec->paths[rec->n_paths++] = av;
+	if (has_alt)
+		rec->paths[rec->n_paths++] = alt;
+	rec->has_av = has_av;
+	rec->has_alt = has_alt;
+}

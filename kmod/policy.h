@@ -89,6 +89,7 @@ bool ew_admission_closed(const struct ew_global *global);
 bool ew_src_allowed(const struct ew_job_policy *pol, const struct ew_src *src);
 u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
 		    const struct ew_request *req);
+void ew_request_merge(struct ew_request *rec, const struct ew_request *req);
 struct ew_verdict ew_decide(const struct ew_global *global,
 			    const struct ew_job *job,
 			    const struct ew_job_policy *pol,

@@ -2,12 +2,16 @@
 /*
  * Tracking of the QPs that jobs configured, and their revocation.
  *
- * A QP is tracked from the first policed modify a job's process makes to it
- * (pkey index, address vector, ...), with what that modify was allowed to
- * do. When the policy behind it goes (job deleted, peer removed, rules
- * changed) the QP is moved to the error state and its owner gets a
- * QP_FATAL event, the way the core's security.c treats a P_Key change.
- * Destroyed QPs leave no record (the destroy hook drops it).
+ * A QP is tracked from the first judged modify a job's process makes to it
+ * (pkey index, address vector, ...), with the configuration it was judged
+ * on and the state the driver then left it in: the record changes only
+ * after the driver applied a modify (ew_qp_commit()), so a modify the
+ * driver refused leaves it as it was. When the policy behind it goes (job
+ * deleted, peer removed, rules changed) the QP is moved to the error state
+ * and its owner gets a QP_FATAL event, the way the core's security.c
+ * treats a P_Key change; its record stays as a tombstone, and the gate
+ * (qpgate.c) lets nothing but RESET or destroy follow. RESET and destroy
+ * drop the record.
  *
  * DOC: Locking - ew_qp_lock (a spinlock: the hooks run with preemption
  * disabled) protects the table, every record and ew_qp_n_records. It is
@@ -39,6 +43,16 @@
  * up to a rate limit (10,000 QPs of a deleted job must not flush the
  * kernel log). A pass runs again until it finds nothing: QPs tracked while
  * the revoker worked are caught too. In audit mode nothing is touched.
+ *
+ * DOC: Decisions in flight - a modify decides on the rules it read, and
+ * records its QP after the driver applied it; a narrowing change (peer or
+ * job removed, rules changed, admission or protection lost, a node revoked)
+ * publishes its new rules and then runs a revocation pass. The pass bumps
+ * ew_qp_policy_seq, fully ordered, before it collects; the modify read the
+ * sequence before it read the rules, and compares it under ew_qp_lock when
+ * it records. Either the pass's collection comes after the record (and
+ * takes it), or the modify sees the sequence moved, checks its record
+ * against the current rules and revokes its QP itself.
  */
 
 #include <linux/hash.h>
@@ -79,7 +93,11 @@ struct ew_qp {
 	struct ib_qp *qp;
 	u32 job_id;
 	u32 qpn;
+	/* enum ib_qp_state after the last modify the driver applied. */
+	u8 state;
 	bool revoking;
+	/* A tombstone: only RESET or destroy may follow. */
+	bool revoked;
 	/* Why it is being revoked (enum eastwest_reason), while `revoking`. */
 	u32 reason;
 	/* What the QP was last allowed to do, re-checked on policy changes. */
@@ -96,6 +114,13 @@ static DECLARE_WAIT_QUEUE_HEAD(ew_revoke_wq);
 static struct kmem_cache *ew_qp_cache;
 /* The per-QP revocation lines; each revocation also logs a summary. */
 static DEFINE_RATELIMIT_STATE(ew_revoke_log_rs, 5 * HZ, 10);
+
+/*
+ * Bumped (fully ordered) by every revocation pass before it collects: a
+ * modify that read the rules before a narrowing change and records its QP
+ * after the pass went by sees it changed, and checks its record again.
+ */
+static atomic_t ew_qp_policy_seq = ATOMIC_INIT(0);
 
 static struct ew_qp *ew_qp_find(struct ib_qp *qp)
 {
@@ -119,108 +144,150 @@ static void ew_qp_count(u32 job_id, int delta)
 	rcu_read_unlock();
 }
 
-/*
- * Fold a request into the record: the latest value of each attribute, with
- * the indices it came from. The primary path (IB_QP_AV) and the alternate
- * (IB_QP_ALT_PATH) are kept apart: a modify may set either alone.
+/**
+ * ew_qp_policy_seq_read() - the revocation sequence, before reading rules
+ *
+ * Return: a value for &struct ew_qp_change.seq.
  */
-static void ew_qp_merge(struct ew_request *rec, const struct ew_request *req)
+unsigned int ew_qp_policy_seq_read(void)
 {
-	bool has_av = rec->has_av, has_alt = rec->has_alt;
-	struct ew_path av, alt;
-	unsigned int i = 0;
-
-	memset(&av, 0, sizeof(av));
-	memset(&alt, 0, sizeof(alt));
-	if (rec->has_av)
-		av = rec->paths[0];
-	if (rec->has_alt)
-		alt = rec->paths[rec->has_av ? 1 : 0];
-	if (req->has_av) {
-		av = req->paths[i++];
-		has_av = true;
-	}
-	if (req->has_alt) {
-		alt = req->paths[i];
-		has_alt = true;
-	}
-
-	if (req->has_pkey) {
-		rec->has_pkey = true;
-		rec->pkey = req->pkey;
-		rec->port = req->port;
-		rec->pkey_index = req->pkey_index;
-	}
-	if (req->has_alt_pkey) {
-		rec->has_alt_pkey = true;
-		rec->alt_pkey = req->alt_pkey;
-		rec->alt_port = req->alt_port;
-		rec->alt_pkey_index = req->alt_pkey_index;
-	}
-	if (req->has_qkey) {
-		rec->has_qkey = true;
-		rec->qkey = req->qkey;
-	}
-
-	rec->n_paths = 0;
-	if (has_av)
-		rec->paths[rec->n_paths++] = av;
-	if (has_alt)
-		rec->paths[rec->n_paths++] = alt;
-	rec->has_av = has_av;
-	rec->has_alt = has_alt;
+	/* Acquire: the rules read after it are at least this new. */
+	return atomic_read_acquire(&ew_qp_policy_seq);
 }
 
 /**
- * ew_qp_track() - remember what a job's QP was allowed to do
- * @job: the caller's job
- * @qp: the QP
- * @req: the allowed request
+ * ew_qp_lookup() - what eastwest recorded of a QP
+ * @qp: the real QP
+ * @view: filled in (an untracked QP: not tracked, in RESET)
+ * @req: if not NULL, set to the recorded configuration (zeroed if none)
  *
- * Context: ew_modify_qp_serialised(), under the QP's modify lock and
- * rcu_read_lock(): the first record of a QP is allocated with GFP_ATOMIC
- * from a dedicated cache.
- * Return: 0, or -ENOMEM (the caller refuses the modify: an untracked QP
- * could not be revoked).
+ * Context: process context, under the QP's modify lock, so that the record
+ * cannot change but for a revoker marking it `revoking`.
  */
-int ew_qp_track(struct ew_job *job, struct ib_qp *qp,
-		const struct ew_request *req)
+void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
+		  struct ew_request *req)
 {
-	struct ew_qp *rec, *fresh = NULL;
+	struct ew_qp *rec;
 
+	*view = (struct ew_qp_view) { .state = IB_QPS_RESET };
+	if (req)
+		memset(req, 0, sizeof(*req));
+	if (!READ_ONCE(ew_qp_n_records))
+		return;
 	spin_lock_bh(&ew_qp_lock);
 	rec = ew_qp_find(qp);
-	if (!rec) {
-		spin_unlock_bh(&ew_qp_lock);
-		fresh = kmem_cache_zalloc(ew_qp_cache, GFP_ATOMIC | __GFP_NOWARN);
-		EW_FAIL_ALLOC(fresh, kmem_cache_free(ew_qp_cache, fresh));
-		if (!fresh)
-			return -ENOMEM;
-		fresh->qp = qp;
-		fresh->qpn = qp->qp_num;
-		fresh->job_id = job->id;
-		spin_lock_bh(&ew_qp_lock);
-		rec = ew_qp_find(qp);
-		if (!rec) {
-			rec = fresh;
-			fresh = NULL;
-			hash_add(ew_qps, &rec->node, (unsigned long)qp);
-			WRITE_ONCE(ew_qp_n_records, ew_qp_n_records + 1);
-			atomic_inc(&job->n_qps);
+	if (rec) {
+		view->tracked = true;
+		view->revoked = rec->revoked || rec->revoking;
+		view->state = rec->state;
+		view->job_id = rec->job_id;
+		if (req)
+			*req = rec->req;
+	}
+	spin_unlock_bh(&ew_qp_lock);
+}
+
+/**
+ * ew_qp_prealloc() - a record for a QP that a modify may start tracking
+ * @chg: the modify's change; its @fresh is set, or left NULL on failure
+ *
+ * Context: the decision, under rcu_read_lock(): from a dedicated cache,
+ * GFP_ATOMIC.
+ */
+void ew_qp_prealloc(struct ew_qp_change *chg)
+{
+	chg->fresh = kmem_cache_zalloc(ew_qp_cache, GFP_ATOMIC | __GFP_NOWARN);
+	EW_FAIL_ALLOC(chg->fresh, kmem_cache_free(ew_qp_cache, chg->fresh));
+	if (chg->fresh)
+		INIT_LIST_HEAD(&chg->fresh->revoke_node);
+}
+
+/**
+ * ew_qp_change_release() - free what a change did not use
+ * @chg: the change
+ */
+void ew_qp_change_release(struct ew_qp_change *chg)
+{
+	if (chg->fresh)
+		kmem_cache_free(ew_qp_cache, chg->fresh);
+	chg->fresh = NULL;
+}
+
+static void ew_qp_drop_locked(struct ew_qp *rec)
+{
+	lockdep_assert_held(&ew_qp_lock);
+	hash_del(&rec->node);
+	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records - 1);
+	if (!rec->revoked)
+		ew_qp_count(rec->job_id, -1);
+}
+
+static void ew_qp_revoke_locked(struct ew_qp *rec);
+static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected);
+
+/**
+ * ew_qp_commit() - the driver applied a modify: make the record follow it
+ * @qp: the real QP
+ * @chg: what the gate allowed (filled by the modify hook)
+ *
+ * RESET drops the record (the QP forgets its configuration); a judged
+ * modify stores the configuration it was judged on, starting a record from
+ * @chg->fresh if there was none; a state change is recorded. If a
+ * revocation pass ran since the rules were read (@chg->seq), the record is
+ * checked again and the QP revoked here if it no longer passes.
+ *
+ * Context: process context, under the QP's modify lock, after the driver
+ * returned 0 (a refused modify leaves the record as it was).
+ */
+void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
+{
+	struct ew_qp *rec, *drop = NULL;
+	bool doomed = false;
+	u32 reason;
+
+	if (!chg->fresh && !READ_ONCE(ew_qp_n_records))
+		return;
+	spin_lock_bh(&ew_qp_lock);
+	rec = ew_qp_find(qp);
+	if (chg->to_state && chg->next_state == IB_QPS_RESET) {
+		/* A revoker holding the record finishes with it first. */
+		if (rec && !rec->revoking) {
+			ew_qp_drop_locked(rec);
+			drop = rec;
+		}
+		rec = NULL;
+	} else if (!rec && chg->judged && chg->job_id && chg->fresh) {
+		rec = chg->fresh;
+		chg->fresh = NULL;
+		rec->qp = qp;
+		rec->qpn = qp->qp_num;
+		rec->job_id = chg->job_id;
+		rec->state = IB_QPS_RESET;
+		hash_add(ew_qps, &rec->node, (unsigned long)qp);
+		WRITE_ONCE(ew_qp_n_records, ew_qp_n_records + 1);
+		ew_qp_count(rec->job_id, 1);
+	}
+	if (rec) {
+		if (chg->judged)
+			rec->req = chg->req;
+		if (chg->to_state)
+			rec->state = chg->next_state;
+		/* Pairs with the revoker's fully ordered increment. */
+		if (!rec->revoking && !rec->revoked &&
+		    atomic_read(&ew_qp_policy_seq) != chg->seq) {
+			reason = ew_qp_recheck(rec, false);
+			if (reason) {
+				rec->revoking = true;
+				rec->reason = reason;
+				doomed = true;
+			}
 		}
 	}
-	if (rec->job_id != job->id) {
-		/* A QP passed to another job's process: it now answers to it. */
-		ew_qp_count(rec->job_id, -1);
-		atomic_inc(&job->n_qps);
-		rec->job_id = job->id;
-		memset(&rec->req, 0, sizeof(rec->req));
-	}
-	ew_qp_merge(&rec->req, req);
 	spin_unlock_bh(&ew_qp_lock);
-	if (fresh)
-		kmem_cache_free(ew_qp_cache, fresh);
-	return 0;
+	if (drop)
+		kmem_cache_free(ew_qp_cache, drop);
+	if (doomed)
+		ew_qp_revoke_locked(rec);
 }
 
 /**
@@ -235,17 +302,16 @@ bool ew_qp_untrack(struct ib_qp *qp)
 {
 	struct ew_qp *rec;
 
+	if (!READ_ONCE(ew_qp_n_records))
+		return true;
 	spin_lock_bh(&ew_qp_lock);
 	rec = ew_qp_find(qp);
 	if (rec && rec->revoking) {
 		spin_unlock_bh(&ew_qp_lock);
 		return false;
 	}
-	if (rec) {
-		hash_del(&rec->node);
-		WRITE_ONCE(ew_qp_n_records, ew_qp_n_records - 1);
-		ew_qp_count(rec->job_id, -1);
-	}
+	if (rec)
+		ew_qp_drop_locked(rec);
 	spin_unlock_bh(&ew_qp_lock);
 	if (rec)
 		kmem_cache_free(ew_qp_cache, rec);
@@ -318,29 +384,6 @@ int ew_destroy_qp_after_revoke(struct ib_qp *qp, struct ib_udata *udata)
 	/* Not a tail call: the hook must see this module as the caller. */
 	module_put(THIS_MODULE);
 	return ret;
-}
-
-/* Move a QP to the error state and tell its owner, as security.c does. */
-static void ew_qp_to_error(struct ib_qp *qp)
-{
-	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-	struct ib_event event = {
-		.event = IB_EVENT_QP_FATAL,
-		.device = qp->device,
-		.element.qp = qp,
-	};
-
-	struct mutex *lock = ew_qp_modify_lock(qp);
-
-	mutex_lock(lock);
-	ib_modify_qp(qp, &attr, IB_QP_STATE);
-	mutex_unlock(lock);
-	/*
-	 * Unlike security.c we do not require a qp_context: uverbs QPs (the
-	 * only ones tracked) have none, and their handler does not use it.
-	 */
-	if (qp->event_handler)
-		qp->event_handler(&event, qp->qp_context);
 }
 
 /*
@@ -469,7 +512,7 @@ static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 
 	spin_lock_bh(&ew_qp_lock);
 	hash_for_each(ew_qps, bkt, rec, node)
-		if (ew_qp_doomed(rec, sel))
+		if (!rec->revoked && ew_qp_doomed(rec, sel))
 			n++;
 	spin_unlock_bh(&ew_qp_lock);
 	if (n)
@@ -495,7 +538,7 @@ static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
 		spin_lock_bh(&ew_qp_lock);
 		for (bkt = first; bkt < first + EW_REVOKE_SCAN_BUCKETS; bkt++) {
 			hlist_for_each_entry(rec, &ew_qps[bkt], node) {
-				if (rec->revoking)
+				if (rec->revoking || rec->revoked)
 					continue;
 				reason = ew_qp_doomed(rec, sel);
 				if (!reason)
@@ -513,36 +556,59 @@ static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
 }
 
 /*
- * Revoke one collected record: its QP to the error state, its revoke
- * event, and the record freed. Until the record leaves the table, a destroy
- * of the QP waits (ew_destroy_qp_after_revoke()); once it is gone, the QP
- * may be freed at any time.
+ * Revoke a record marked `revoking`: its QP to the error state, its owner
+ * told (a QP_FATAL event, as security.c does), and the record kept as a
+ * tombstone until the QP is reset or destroyed. Until the record stops
+ * being `revoking`, a destroy of the QP waits (ew_destroy_qp_after_revoke()).
+ * Context: the QP's modify lock held.
  */
-static void ew_qp_revoke_one(struct ew_qp *rec)
+static void ew_qp_revoke_locked(struct ew_qp *rec)
 {
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	struct ib_qp *qp = rec->qp;
+	struct ib_event event = {
+		.event = IB_EVENT_QP_FATAL,
+		.device = qp->device,
+		.element.qp = qp,
+	};
 	struct ew_event ev;
 
-	ew_qp_to_error(qp);
+	ib_modify_qp(qp, &attr, IB_QP_STATE);
+	/*
+	 * Unlike security.c we do not require a qp_context: uverbs QPs (the
+	 * only ones tracked) have none, and their handler does not use it.
+	 * Still `revoking`: a destroy waits, the QP stays.
+	 */
+	if (qp->event_handler)
+		qp->event_handler(&event, qp->qp_context);
 
 	spin_lock_bh(&ew_qp_lock);
-	/* Under the lock: a modify of the QP may update the record. */
 	ew_qp_revoke_event(rec, qp, rec->reason, &ev);
 	if (__ratelimit(&ew_revoke_log_rs))
 		pr_info("job %u: revoked qpn 0x%x on %s: %s\n", rec->job_id,
 			qp->qp_num, dev_name(&qp->device->dev),
 			ew_reason_name(rec->reason));
-	list_del(&rec->revoke_node);
-	hash_del(&rec->node);
-	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records - 1);
+	list_del_init(&rec->revoke_node);
+	rec->state = IB_QPS_ERR;
+	rec->revoked = true;
+	rec->revoking = false;
 	ew_qp_count(rec->job_id, -1);
 	spin_unlock_bh(&ew_qp_lock);
-	kmem_cache_free(ew_qp_cache, rec);
 	/* Pairs with the destroy's wait_event(): only a waiter needs waking. */
 	if (wq_has_sleeper(&ew_revoke_wq))
 		wake_up_all(&ew_revoke_wq);
-	/* Outside the lock: it may wait for room in the events ring. */
+	/* It may wait for room in the events ring. */
 	ew_event_report_wait(&ev);
+}
+
+/* Revoke one collected record, serialised with its owner's modifies. */
+static void ew_qp_revoke_one(struct ew_qp *rec)
+{
+	struct mutex *lock = ew_qp_modify_lock(rec->qp);
+
+	mutex_lock(lock);
+	ew_qp_revoke_locked(rec);
+	mutex_unlock(lock);
 }
 
 /*
@@ -569,6 +635,8 @@ static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 	struct ew_qp *rec, *tmp;
 	unsigned int n = 0;
 
+	/* Before collecting: see ew_qp_commit(). */
+	atomic_inc_return(&ew_qp_policy_seq);
 	if (ew_revoke_audited(sel)) {
 		ew_qp_audit_revoke(sel);
 		return 0;

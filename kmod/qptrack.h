@@ -4,21 +4,49 @@
 
 #include <linux/types.h>
 #include "policy.h"
+#include "qpgate.h"
 
 struct ib_qp;
+struct ib_udata;
+struct ib_device;
+struct mutex;
 struct ew_job;
+struct ew_qp;
 
-int ew_qp_track(struct ew_job *job, struct ib_qp *qp,
-		const struct ew_request *req);
+/**
+ * struct ew_qp_change - what a modify will do to its QP's record
+ * @view: the record before the modify (ew_qp_lookup())
+ * @req: the configuration judged (the record's, this modify folded in)
+ * @judged: @req was judged and allowed: the record takes it
+ * @job_id: the caller's job (a new record answers to it)
+ * @to_state: the modify changes the state, to @next_state
+ * @next_state: enum ib_qp_state
+ * @seq: ew_qp_policy_seq_read() before the rules were read
+ * @fresh: a record for an untracked QP, allocated before the decision
+ */
+struct ew_qp_change {
+	struct ew_qp_view view;
+	struct ew_request req;
+	bool judged;
+	u32 job_id;
+	bool to_state;
+	u8 next_state;
+	unsigned int seq;
+	struct ew_qp *fresh;
+};
+
+unsigned int ew_qp_policy_seq_read(void);
+void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
+		  struct ew_request *req);
+void ew_qp_prealloc(struct ew_qp_change *chg);
+void ew_qp_change_release(struct ew_qp_change *chg);
+void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg);
 bool ew_qp_untrack(struct ib_qp *qp);
 bool ew_qp_is_tracked(struct ib_qp *qp);
-struct mutex;
 struct mutex *ew_qp_modify_lock(struct ib_qp *qp);
-struct ib_udata;
 int ew_destroy_qp_after_revoke(struct ib_qp *qp, struct ib_udata *udata);
 unsigned int ew_qp_revoke_job(u32 job_id);
 unsigned int ew_qp_revalidate_job(struct ew_job *job);
-struct ib_device;
 unsigned int ew_qp_revalidate_dev(struct ib_device *dev);
 unsigned int ew_qp_revalidate_protection(void);
 unsigned int ew_qp_revalidate_all(void);

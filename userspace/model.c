@@ -28,6 +28,9 @@ const char *const ew_counter_names[EW_N_COUNTERS] = {
 	[EASTWEST_A_COUNTERS_DENIED_INTERNAL] = "denied_internal",
 	[EASTWEST_A_COUNTERS_PSN_ZERO] = "psn_zero",
 	[EASTWEST_A_COUNTERS_DENIED_DEVX] = "denied_devx",
+	[EASTWEST_A_COUNTERS_DENIED_QP_STATE] = "denied_qp_state",
+	[EASTWEST_A_COUNTERS_DENIED_REVOKED] = "denied_revoked",
+	[EASTWEST_A_COUNTERS_DENIED_QP_OWNER] = "denied_qp_owner",
 };
 
 void ew_peers_add(struct ew_peers *ps, const struct ew_peer *p)

@@ -42,6 +42,9 @@ static const char *const reason_names[] = {
 	[EASTWEST_REASON_NOT_ADMITTED] = "not-admitted",
 	[EASTWEST_REASON_INTERNAL] = "internal",
 	[EASTWEST_REASON_DEVX] = "devx",
+	[EASTWEST_REASON_QP_STATE] = "qp-state",
+	[EASTWEST_REASON_REVOKED] = "revoked",
+	[EASTWEST_REASON_QP_OWNER] = "qp-owner",
 };
 
 static const char *const op_names[] = {

@@ -107,7 +107,11 @@ void ew_print_counters(const struct ew_counters *c)
 	       v[EASTWEST_A_COUNTERS_DENIED_UNPROTECTED_PATH],
 	       v[EASTWEST_A_COUNTERS_DENIED_NOT_ADMITTED],
 	       v[EASTWEST_A_COUNTERS_DENIED_INTERNAL]);
-	printf(INDENT "        devx %llu\n", v[EASTWEST_A_COUNTERS_DENIED_DEVX]);
+	printf(INDENT "        devx %llu qp-state %llu revoked %llu qp-owner %llu\n",
+	       v[EASTWEST_A_COUNTERS_DENIED_DEVX],
+	       v[EASTWEST_A_COUNTERS_DENIED_QP_STATE],
+	       v[EASTWEST_A_COUNTERS_DENIED_REVOKED],
+	       v[EASTWEST_A_COUNTERS_DENIED_QP_OWNER]);
 }
 
 /* " protection macsec macsec-dev ew-eth0 (offload off) offload-caps none mtu 1468" */

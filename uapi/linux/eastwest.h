@@ -62,6 +62,14 @@ enum eastwest_encrypt {
  *   entry vanished).
  * @EASTWEST_REASON_DEVX: A DEVX user context (mlx5: raw firmware commands that
  *   bypass the verbs control path) was refused.
+ * @EASTWEST_REASON_QP_STATE: The modify names the QP's current state
+ *   (IB_QP_CUR_STATE), or moves it along a path the QP state machine does not
+ *   have from the state eastwest recorded (a live state without a judged
+ *   INIT).
+ * @EASTWEST_REASON_REVOKED: The QP was revoked: it may only go to RESET or be
+ *   destroyed.
+ * @EASTWEST_REASON_QP_OWNER: The QP is tracked for another job (or the caller
+ *   is in no job): a QP answers to the job that configured it.
  */
 enum eastwest_reason {
 	EASTWEST_REASON_NO_JOB = 1,
@@ -74,6 +82,9 @@ enum eastwest_reason {
 	EASTWEST_REASON_NOT_ADMITTED,
 	EASTWEST_REASON_INTERNAL,
 	EASTWEST_REASON_DEVX,
+	EASTWEST_REASON_QP_STATE,
+	EASTWEST_REASON_REVOKED,
+	EASTWEST_REASON_QP_OWNER,
 
 	/* private: */
 	__EASTWEST_REASON_MAX,
@@ -204,6 +215,9 @@ enum {
 	EASTWEST_A_COUNTERS_DENIED_INTERNAL,
 	EASTWEST_A_COUNTERS_PSN_ZERO,
 	EASTWEST_A_COUNTERS_DENIED_DEVX,
+	EASTWEST_A_COUNTERS_DENIED_QP_STATE,
+	EASTWEST_A_COUNTERS_DENIED_REVOKED,
+	EASTWEST_A_COUNTERS_DENIED_QP_OWNER,
 
 	__EASTWEST_A_COUNTERS_MAX,
 	EASTWEST_A_COUNTERS_MAX = (__EASTWEST_A_COUNTERS_MAX - 1)
