@@ -202,6 +202,7 @@ const struct genl_ops eastwest_nl_ops[13] = {
 		.doit		= eastwest_nl_path_get_doit,
 		.policy		= eastwest_path_get_nl_policy,
 		.maxattr	= EASTWEST_A_PATH_DGID,
+		.flags		= GENL_ADMIN_PERM,
 	},
 	{
 		.cmd		= EASTWEST_CMD_FABRIC_SET,

@@ -60,6 +60,7 @@ requests = {
     "config-set": {"mode": "audit"},
     "fabric-set": {"ifindex": 1, "physical": 1},
     "node-set": {"addr": [bytes(16)], "admission": "revoked"},
+    "path-get": {"dev-index": 1, "port": 1, "sgid-index": 0, "dgid": bytes(16)},
 }
 try:
     ynl = YnlFamily(sys.argv[2], sys.argv[3])

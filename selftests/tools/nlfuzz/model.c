@@ -136,7 +136,7 @@ const struct nf_op nf_ops[] = {
 	  REQ(EASTWEST_A_CONFIG_MODE, EASTWEST_A_CONFIG_DEFAULT_ACTION,
 	      EASTWEST_A_CONFIG_ADMISSION, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
 	      EASTWEST_A_CONFIG_ADMISSION_TTL) },
-	{ EASTWEST_CMD_PATH_GET, "path-get", false, true, false, &path_set,
+	{ EASTWEST_CMD_PATH_GET, "path-get", true, true, false, &path_set,
 	  REQ(EASTWEST_A_PATH_DEV_INDEX, EASTWEST_A_PATH_DEV_NAME,
 	      EASTWEST_A_PATH_PORT, EASTWEST_A_PATH_SGID_INDEX, EASTWEST_A_PATH_DGID) },
 	{ EASTWEST_CMD_FABRIC_SET, "fabric-set", true, true, false, &fabric_set,
