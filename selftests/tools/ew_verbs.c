@@ -16,20 +16,66 @@
  *       SECONDS for the QP to be revoked (a QP_FATAL async event): prints
  *       "revoked" and exits 0, or exits 3 if it was still alive
  *
+ * Attacks on the QP state machine (gate.sh):
+ *
+ *   ew_verbs rc-pair-revive DEV GID_INDEX SECONDS
+ *       two RC QPs of this process connected to each other over the GID at
+ *       GID_INDEX (PSN 0); one message QP1->QP2 is verified, then "connected"
+ *       is printed. Waits up to SECONDS for QP_FATAL on both (exit 3 if not;
+ *       prints "revoked"), then tries to bring them back, on both QPs, one
+ *       line "attempt NAME: OK|ERRNO" each ("(qp2: ERRNO)" appended when
+ *       QP2's answer differs): rts-claim-rtr, rts-claim-rts, rts-claim-sqd
+ *       (to RTS naming IBV_QP_CUR_STATE RTR, RTS, SQD), rtr-claim-init (to
+ *       RTR naming INIT, with the full RTR attributes and AV), rts-plain (to
+ *       RTS, no claim), then the chain chain-reset, chain-init, chain-rtr,
+ *       chain-rts (stops at the first refusal: "skipped"). After an attempt
+ *       that brought either QP back, the state each QP reports is printed
+ *       ("state NAME: qp1 rts, qp2 rts"), a probe sends one message each way
+ *       and polls up to 5 s for the four completions ("probe NAME: qpN send:
+ *       STATUS; recv: STATUS", "probe NAME: carried N bytes"), then both QPs
+ *       are put back in ERR ("re-error NAME: ...") so that each attempt
+ *       starts from the revoked state. If the chain reached RTR, a probe
+ *       "chain" follows. Last line "carried N bytes" (all probes). Exit 0
+ *       only if nothing was carried, no attempt rts-claim-rtr .. rts-plain
+ *       succeeded and the chain did not reach RTR; else 1.
+ *   ew_verbs claim-state DEV ud|rc FROM TO
+ *       create a QP and make ONE modify from its fresh RESET state to TO
+ *       naming IBV_QP_CUR_STATE=FROM (states: reset init rtr rts sqd sqe err)
+ *       with only the attributes the core's state table requires for
+ *       FROM->TO (RTR->RTS: SQ_PSN, plus the RC timers; RC to RTR is not
+ *       supported: use rc-connect). Prints "claim ...: OK|ERRNO" and, if it
+ *       succeeded, the state the QP reports ("state now: RTS").
+ *   ew_verbs rts-av-change DEV GID_INDEX DGID DQPN DGID2 SECONDS
+ *       rc-hold's connection, "connected", then one RTS->RTS modify with
+ *       IBV_QP_AV towards DGID2: "av-change: OK|ERRNO"; then waits like
+ *       rc-hold: "revoked" (exit 0) or exit 3
+ *   ew_verbs rc-stepwise DEV GID_INDEX DGID DQPN
+ *       create an RC QP, RESET->INIT, print "init: OK"; read a line from
+ *       stdin (or EOF), INIT->RTR towards DGID/DQPN (PSN 0), "rtr: OK|ERRNO";
+ *       read another line, RTR->RTS, "rts: OK|ERRNO". Output is flushed
+ *       after every line, so that a test can move the process to another
+ *       cgroup between the steps. Exit 0, or that of the failing step.
+ *
  * Exit: 0 done, 13 (EACCES) refused with EACCES, 1 other failure, 2 usage,
- * 3 (rc-hold) not revoked in time.
+ * 3 (rc-hold, rts-av-change, rc-pair-revive) not revoked in time.
  * The failing step and errno are printed on stderr.
  */
 
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
 #include <infiniband/verbs.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define EXIT_REFUSED 13
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct ctx {
 	struct ibv_context *ctx;
@@ -119,11 +165,17 @@ static int to_init(struct ibv_qp *qp, int extra_mask, uint32_t qkey)
 	return ibv_modify_qp(qp, &attr, mask);
 }
 
-static int rc_connect(struct ctx *c, int gid_index, const char *dgid_s,
-		      uint32_t dqpn, uint32_t psn)
+/*
+ * INIT->RTR towards @dgid/@dqpn with the RC attributes; @extra_mask adds
+ * e.g. IBV_QP_CUR_STATE (naming @cur).
+ */
+static int rc_to_rtr(struct ibv_qp *qp, int gid_index, const union ibv_gid *dgid,
+		     uint32_t dqpn, uint32_t psn, int extra_mask,
+		     enum ibv_qp_state cur)
 {
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTR,
+		.cur_qp_state = cur,
 		.path_mtu = IBV_MTU_1024,
 		.dest_qp_num = dqpn,
 		.rq_psn = psn,
@@ -132,13 +184,25 @@ static int rc_connect(struct ctx *c, int gid_index, const char *dgid_s,
 		.ah_attr = {
 			.is_global = 1,
 			.port_num = 1,
-			.grh = { .hop_limit = 1, .sgid_index = gid_index },
+			.grh = { .dgid = *dgid, .hop_limit = 1,
+				 .sgid_index = gid_index },
 		},
 	};
+
+	return ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_AV |
+			     IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			     IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER |
+			     extra_mask);
+}
+
+static int rc_connect(struct ctx *c, int gid_index, const char *dgid_s,
+		      uint32_t dqpn, uint32_t psn)
+{
+	union ibv_gid dgid;
 	struct ibv_qp *qp;
 	int ret;
 
-	if (parse_gid(dgid_s, &attr.ah_attr.grh.dgid))
+	if (parse_gid(dgid_s, &dgid))
 		return 2;
 	qp = create_qp(c, IBV_QPT_RC);
 	if (!qp)
@@ -148,44 +212,50 @@ static int rc_connect(struct ctx *c, int gid_index, const char *dgid_s,
 	ret = to_init(qp, 0, 0);
 	if (ret)
 		return fail("modify RESET->INIT", ret);
-	ret = ibv_modify_qp(qp, &attr, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			    IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+	ret = rc_to_rtr(qp, gid_index, &dgid, dqpn, psn, 0, IBV_QPS_INIT);
 	if (ret)
 		return fail("modify INIT->RTR", ret);
 	return 0;
 }
 
-/* Connect, go to RTS, then wait for the module to revoke the QP. */
-static int rc_hold(struct ctx *c, int gid_index, const char *dgid_s,
-		   uint32_t dqpn, int seconds)
+/* The RC attributes of RTR->RTS; @extra_mask adds e.g. IBV_QP_CUR_STATE. */
+static int rc_to_rts(struct ibv_qp *qp, uint32_t sq_psn, int extra_mask,
+		     enum ibv_qp_state cur)
 {
 	struct ibv_qp_attr rts = {
 		.qp_state = IBV_QPS_RTS,
+		.cur_qp_state = cur,
 		.timeout = 14,
 		.retry_cnt = 7,
 		.rnr_retry = 7,
 		.max_rd_atomic = 1,
+		.sq_psn = sq_psn,
 	};
-	struct ibv_async_event ev;
-	struct pollfd pfd = { .fd = c->ctx->async_fd, .events = POLLIN };
-	struct ibv_qp *qp;
-	int ret;
 
-	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
-	if (ret)
-		return ret;
-	/* rc_connect() created the only QP of this context. */
-	qp = c->qp;
-	ret = ibv_modify_qp(qp, &rts, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			    IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-			    IBV_QP_MAX_QP_RD_ATOMIC);
-	if (ret)
-		return fail("modify RTR->RTS", ret);
-	printf("connected\n");
-	fflush(stdout);
-	for (;;) {
-		ret = poll(&pfd, 1, seconds * 1000);
+	return ibv_modify_qp(qp, &rts, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC |
+			     extra_mask);
+}
+
+/*
+ * Wait up to @seconds for a QP_FATAL event on each of the @n QPs. Returns
+ * 0 once all had one, 3 on timeout, else a fail() code.
+ */
+static int wait_revoked(struct ctx *c, struct ibv_qp **qps, int n,
+			int seconds)
+{
+	struct pollfd pfd = { .fd = c->ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+	struct timespec t0, t;
+	int seen = 0, left, i, ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (seen != (1 << n) - 1) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = seconds * 1000 - (int)((t.tv_sec - t0.tv_sec) * 1000 +
+					      (t.tv_nsec - t0.tv_nsec) / 1000000);
+		ret = left > 0 ? poll(&pfd, 1, left) : 0;
 		if (ret < 0)
 			return fail("poll", errno);
 		if (ret == 0) {
@@ -194,13 +264,33 @@ static int rc_hold(struct ctx *c, int gid_index, const char *dgid_s,
 		}
 		if (ibv_get_async_event(c->ctx, &ev))
 			return fail("ibv_get_async_event", errno);
-		ret = ev.event_type;
+		if (ev.event_type == IBV_EVENT_QP_FATAL)
+			for (i = 0; i < n; i++)
+				if (ev.element.qp == qps[i])
+					seen |= 1 << i;
 		ibv_ack_async_event(&ev);
-		if (ret == IBV_EVENT_QP_FATAL) {
-			printf("revoked\n");
-			return 0;
-		}
 	}
+	printf("revoked\n");
+	fflush(stdout);
+	return 0;
+}
+
+/* Connect, go to RTS, then wait for the module to revoke the QP. */
+static int rc_hold(struct ctx *c, int gid_index, const char *dgid_s,
+		   uint32_t dqpn, int seconds)
+{
+	int ret;
+
+	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
+	if (ret)
+		return ret;
+	/* rc_connect() created the only QP of this context. */
+	ret = rc_to_rts(c->qp, 0, 0, IBV_QPS_RTR);
+	if (ret)
+		return fail("modify RTR->RTS", ret);
+	printf("connected\n");
+	fflush(stdout);
+	return wait_revoked(c, &c->qp, 1, seconds);
 }
 
 static int ud_qkey(struct ctx *c, uint32_t qkey)
@@ -238,6 +328,520 @@ static int create_ah(struct ctx *c, int gid_index, const char *dgid_s)
 	return 0;
 }
 
+/* "OK" for 0, else the errno's name (EACCES, EINVAL, ...). */
+static const char *err_name(int err)
+{
+	const char *name = err ? strerrorname_np(err) : "OK";
+
+	return name ? name : "unknown errno";
+}
+
+static const char *const state_names[] = {
+	[IBV_QPS_RESET] = "reset", [IBV_QPS_INIT] = "init",
+	[IBV_QPS_RTR] = "rtr", [IBV_QPS_RTS] = "rts", [IBV_QPS_SQD] = "sqd",
+	[IBV_QPS_SQE] = "sqe", [IBV_QPS_ERR] = "err",
+};
+
+static int parse_state(const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(state_names); i++)
+		if (state_names[i] && !strcmp(s, state_names[i]))
+			return i;
+	fprintf(stderr, "ew_verbs: bad QP state %s\n", s);
+	return -1;
+}
+
+/* One modify from a fresh QP's RESET to @to_s, naming @from_s as current. */
+static int claim_state(struct ctx *c, const char *type_s, const char *from_s,
+		       const char *to_s)
+{
+	struct ibv_qp_attr attr = {}, qattr;
+	struct ibv_qp_init_attr qinit;
+	int from, to, mask, ret;
+	enum ibv_qp_type type;
+	struct ibv_qp *qp;
+
+	if (!strcmp(type_s, "ud")) {
+		type = IBV_QPT_UD;
+	} else if (!strcmp(type_s, "rc")) {
+		type = IBV_QPT_RC;
+	} else {
+		fprintf(stderr, "ew_verbs: QP type must be ud or rc\n");
+		return 2;
+	}
+	from = parse_state(from_s);
+	to = parse_state(to_s);
+	if (from < 0 || to < 0)
+		return 2;
+	attr.qp_state = to;
+	attr.cur_qp_state = from;
+	mask = IBV_QP_STATE | IBV_QP_CUR_STATE;
+	/* Only what the core's state table requires for FROM->TO. */
+	switch (to) {
+	case IBV_QPS_INIT:
+		attr.port_num = 1;
+		mask |= IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+		mask |= type == IBV_QPT_UD ? IBV_QP_QKEY : IBV_QP_ACCESS_FLAGS;
+		break;
+	case IBV_QPS_RTR:
+		if (type == IBV_QPT_RC) {
+			fprintf(stderr, "ew_verbs: rc to rtr needs an address: use rc-connect\n");
+			return 2;
+		}
+		break;
+	case IBV_QPS_RTS:
+		if (from != IBV_QPS_RTR)
+			break;
+		mask |= IBV_QP_SQ_PSN;
+		if (type == IBV_QPT_RC) {
+			attr.timeout = 14;
+			attr.retry_cnt = 7;
+			attr.rnr_retry = 7;
+			attr.max_rd_atomic = 1;
+			mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+		}
+		break;
+	default:
+		break;
+	}
+	qp = create_qp(c, type);
+	if (!qp)
+		return fail("ibv_create_qp", errno);
+	printf("qpn 0x%x\n", qp->qp_num);
+	ret = ibv_modify_qp(qp, &attr, mask);
+	printf("claim %s %s->%s from reset: %s\n", type_s, from_s, to_s,
+	       err_name(ret));
+	if (!ret && !ibv_query_qp(qp, &qattr, IBV_QP_STATE, &qinit) &&
+	    qattr.qp_state < ARRAY_SIZE(state_names))
+		printf("state now: %s\n", state_names[qattr.qp_state]);
+	if (!ret)
+		return 0;
+	return ret == EACCES ? EXIT_REFUSED : 1;
+}
+
+/* Connect, then try to move the live QP to another destination. */
+static int rts_av_change(struct ctx *c, int gid_index, const char *dgid_s,
+			 uint32_t dqpn, const char *dgid2_s, int seconds)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_RTS,
+		.ah_attr = {
+			.is_global = 1,
+			.port_num = 1,
+			.grh = { .hop_limit = 1, .sgid_index = gid_index },
+		},
+	};
+	int ret;
+
+	if (parse_gid(dgid2_s, &attr.ah_attr.grh.dgid))
+		return 2;
+	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
+	if (ret)
+		return ret;
+	ret = rc_to_rts(c->qp, 0, 0, IBV_QPS_RTR);
+	if (ret)
+		return fail("modify RTR->RTS", ret);
+	printf("connected\n");
+	fflush(stdout);
+	ret = ibv_modify_qp(c->qp, &attr, IBV_QP_STATE | IBV_QP_AV);
+	printf("av-change: %s\n", err_name(ret));
+	fflush(stdout);
+	return wait_revoked(c, &c->qp, 1, seconds);
+}
+
+/* Block until a line (or EOF) arrives on stdin. */
+static void wait_line(void)
+{
+	char line[64];
+
+	if (!fgets(line, sizeof(line), stdin))
+		clearerr(stdin);
+}
+
+static int step(const char *name, int ret)
+{
+	printf("%s: %s\n", name, err_name(ret));
+	fflush(stdout);
+	if (!ret)
+		return 0;
+	return ret == EACCES ? EXIT_REFUSED : 1;
+}
+
+/* RESET->INIT, then INIT->RTR and RTR->RTS each after a line on stdin. */
+static int rc_stepwise(struct ctx *c, int gid_index, const char *dgid_s,
+		       uint32_t dqpn)
+{
+	union ibv_gid dgid;
+	struct ibv_qp *qp;
+	int ret;
+
+	if (parse_gid(dgid_s, &dgid))
+		return 2;
+	qp = create_qp(c, IBV_QPT_RC);
+	if (!qp)
+		return fail("ibv_create_qp(RC)", errno);
+	printf("qpn 0x%x\n", qp->qp_num);
+	ret = step("init", to_init(qp, 0, 0));
+	if (ret)
+		return ret;
+	wait_line();
+	ret = step("rtr", rc_to_rtr(qp, gid_index, &dgid, dqpn, 0, 0,
+				    IBV_QPS_INIT));
+	if (ret)
+		return ret;
+	wait_line();
+	return step("rts", rc_to_rts(qp, 0, 0, IBV_QPS_RTR));
+}
+
+/* rc-pair-revive: two RC QPs of one process, connected to each other. */
+#define PAIR_MSG	64
+#define PAIR_SLOT	1024	/* per QP: send slot, then receive slot */
+#define PAIR_WR_RECV	0x100
+#define PAIR_WR_SEND	0x200
+
+struct pair {
+	struct ibv_qp *qp[2];
+	struct ibv_cq *cq[2];
+	struct ibv_mr *mr;
+	char *buf;
+	int gid_index;
+	union ibv_gid gid;
+	unsigned long carried;
+};
+
+static char *pair_slot(struct pair *p, int i, bool recv)
+{
+	return p->buf + (2 * i + recv) * PAIR_SLOT;
+}
+
+static int pair_post_recv(struct pair *p, int i)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)pair_slot(p, i, true),
+		.length = PAIR_SLOT,
+		.lkey = p->mr->lkey,
+	};
+	struct ibv_recv_wr wr = {
+		.wr_id = PAIR_WR_RECV + i, .sg_list = &sge, .num_sge = 1,
+	}, *bad;
+
+	return ibv_post_recv(p->qp[i], &wr, &bad);
+}
+
+static int pair_post_send(struct pair *p, int i)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)pair_slot(p, i, false),
+		.length = PAIR_MSG,
+		.lkey = p->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = PAIR_WR_SEND + i, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	snprintf(pair_slot(p, i, false), PAIR_MSG, "ew_verbs: qp%d says hello",
+		 i + 1);
+	return ibv_post_send(p->qp[i], &wr, &bad);
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/*
+ * Poll both CQs until @want completions came, or @ms passed; each one's
+ * status goes to @st[QP][0 receive, 1 send] (if @st). Returns the bytes
+ * of the successful receives. Error completions carry no valid opcode:
+ * receives and sends are told apart by their wr_id.
+ */
+static unsigned long pair_poll(struct pair *p, long ms, int want,
+			       int st[2][2])
+{
+	unsigned long bytes = 0;
+	struct timespec t0;
+	struct ibv_wc wc[8];
+	int i, k, n, seen = 0;
+	bool recv;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		for (i = 0; i < 2; i++) {
+			while ((n = ibv_poll_cq(p->cq[i], 8, wc)) > 0) {
+				for (k = 0; k < n; k++) {
+					recv = (wc[k].wr_id & ~0xffUL) == PAIR_WR_RECV;
+					seen++;
+					if (st)
+						st[i][!recv] = wc[k].status;
+					if (recv && wc[k].status == IBV_WC_SUCCESS)
+						bytes += wc[k].byte_len;
+				}
+			}
+		}
+		if ((want && seen >= want) || ms_since(&t0) >= ms)
+			return bytes;
+		usleep(10000);
+	}
+}
+
+static const char *wc_status(int st)
+{
+	return st < 0 ? "no completion" : ibv_wc_status_str(st);
+}
+
+/* One message each way; what arrived is added to p->carried. */
+static void pair_probe(struct pair *p, const char *name)
+{
+	int st[2][2] = { { -1, -1 }, { -1, -1 } };
+	int i, ret, posted = 0;
+	unsigned long bytes;
+
+	pair_poll(p, 0, 0, NULL);	/* drop older completions (flushes) */
+	for (i = 0; i < 2; i++) {
+		ret = pair_post_recv(p, i);
+		if (ret)
+			printf("probe %s: post_recv qp%d: %s\n", name, i + 1,
+			       err_name(ret));
+		else
+			posted++;
+	}
+	for (i = 0; i < 2; i++) {
+		ret = pair_post_send(p, i);
+		if (ret)
+			printf("probe %s: post_send qp%d: %s\n", name, i + 1,
+			       err_name(ret));
+		else
+			posted++;
+	}
+	bytes = pair_poll(p, 5000, posted, st);
+	for (i = 0; i < 2; i++)
+		printf("probe %s: qp%d send: %s; recv: %s\n", name, i + 1,
+		       wc_status(st[i][1]), wc_status(st[i][0]));
+	printf("probe %s: carried %lu bytes\n", name, bytes);
+	fflush(stdout);
+	p->carried += bytes;
+}
+
+static const char *qp_state_name(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+
+	if (ibv_query_qp(qp, &attr, IBV_QP_STATE, &init) ||
+	    attr.qp_state >= ARRAY_SIZE(state_names))
+		return "unknown";
+	return state_names[attr.qp_state];
+}
+
+static uint32_t sq_psn_of(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+
+	if (ibv_query_qp(qp, &attr, IBV_QP_SQ_PSN, &init))
+		return 0;
+	return attr.sq_psn;
+}
+
+static int to_state(struct ibv_qp *qp, enum ibv_qp_state state,
+		    enum ibv_qp_state cur, int extra_mask)
+{
+	struct ibv_qp_attr attr = { .qp_state = state, .cur_qp_state = cur };
+
+	return ibv_modify_qp(qp, &attr, IBV_QP_STATE | extra_mask);
+}
+
+/* The revival attempts, on QP @i of the pair (the other is its peer). */
+static int try_rts_claim_rtr(struct pair *p, int i)
+{
+	return rc_to_rts(p->qp[i], sq_psn_of(p->qp[i]), IBV_QP_CUR_STATE,
+			 IBV_QPS_RTR);
+}
+
+static int try_rts_claim_rts(struct pair *p, int i)
+{
+	return to_state(p->qp[i], IBV_QPS_RTS, IBV_QPS_RTS, IBV_QP_CUR_STATE);
+}
+
+static int try_rts_claim_sqd(struct pair *p, int i)
+{
+	return to_state(p->qp[i], IBV_QPS_RTS, IBV_QPS_SQD, IBV_QP_CUR_STATE);
+}
+
+static int try_rtr_claim_init(struct pair *p, int i)
+{
+	return rc_to_rtr(p->qp[i], p->gid_index, &p->gid, p->qp[!i]->qp_num,
+			 sq_psn_of(p->qp[!i]), IBV_QP_CUR_STATE, IBV_QPS_INIT);
+}
+
+static int try_rts_plain(struct pair *p, int i)
+{
+	return rc_to_rts(p->qp[i], sq_psn_of(p->qp[i]), 0, IBV_QPS_RTR);
+}
+
+static int try_reset(struct pair *p, int i)
+{
+	return to_state(p->qp[i], IBV_QPS_RESET, IBV_QPS_RESET, 0);
+}
+
+static int try_init(struct pair *p, int i)
+{
+	return to_init(p->qp[i], 0, 0);
+}
+
+static int try_rtr(struct pair *p, int i)
+{
+	return rc_to_rtr(p->qp[i], p->gid_index, &p->gid, p->qp[!i]->qp_num,
+			 0, 0, IBV_QPS_INIT);
+}
+
+static int try_rts(struct pair *p, int i)
+{
+	return rc_to_rts(p->qp[i], 0, 0, IBV_QPS_RTR);
+}
+
+static int try_error(struct pair *p, int i)
+{
+	return to_state(p->qp[i], IBV_QPS_ERR, IBV_QPS_ERR, 0);
+}
+
+typedef int (*attempt_fn)(struct pair *p, int i);
+
+struct attempt {
+	const char *name;
+	attempt_fn fn;
+};
+
+/*
+ * Run @fn on both QPs and print one line. Returns a mask of the QPs it
+ * succeeded on (bit 0: QP1, bit 1: QP2).
+ */
+static int pair_attempt(struct pair *p, const char *what, const char *name,
+			attempt_fn fn)
+{
+	int r1 = fn(p, 0), r2 = fn(p, 1);
+
+	if (r1 == r2)
+		printf("%s %s: %s\n", what, name, err_name(r1));
+	else
+		printf("%s %s: %s (qp2: %s)\n", what, name, err_name(r1),
+		       err_name(r2));
+	fflush(stdout);
+	return (r1 ? 0 : 1) | (r2 ? 0 : 2);
+}
+
+static int rc_pair_revive(struct ctx *c, int gid_index, int seconds)
+{
+	static const struct attempt claims[] = {
+		{ "rts-claim-rtr", try_rts_claim_rtr },
+		{ "rts-claim-rts", try_rts_claim_rts },
+		{ "rts-claim-sqd", try_rts_claim_sqd },
+		{ "rtr-claim-init", try_rtr_claim_init },
+		{ "rts-plain", try_rts_plain },
+	};
+	static const struct attempt chain[] = {
+		{ "chain-reset", try_reset },
+		{ "chain-init", try_init },
+		{ "chain-rtr", try_rtr },
+		{ "chain-rts", try_rts },
+	};
+	struct pair p = { .gid_index = gid_index };
+	bool revived = false, reached_rtr = false, stopped = false;
+	unsigned int k;
+	int i, ret;
+
+	if (ibv_query_gid(c->ctx, 1, gid_index, &p.gid))
+		return fail("ibv_query_gid", errno);
+	p.buf = calloc(4, PAIR_SLOT);
+	if (!p.buf)
+		return fail("calloc", errno);
+	p.mr = ibv_reg_mr(c->pd, p.buf, 4 * PAIR_SLOT, IBV_ACCESS_LOCAL_WRITE);
+	if (!p.mr)
+		return fail("ibv_reg_mr", errno);
+	for (i = 0; i < 2; i++) {
+		struct ibv_qp_init_attr init = {
+			.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+				 .max_send_sge = 1, .max_recv_sge = 1 },
+			.qp_type = IBV_QPT_RC,
+		};
+
+		p.cq[i] = ibv_create_cq(c->ctx, 64, NULL, NULL, 0);
+		if (!p.cq[i])
+			return fail("ibv_create_cq", errno);
+		init.send_cq = p.cq[i];
+		init.recv_cq = p.cq[i];
+		p.qp[i] = ibv_create_qp(c->pd, &init);
+		if (!p.qp[i])
+			return fail("ibv_create_qp(RC)", errno);
+		printf("qp%d qpn 0x%x\n", i + 1, p.qp[i]->qp_num);
+	}
+	for (i = 0; i < 2; i++) {
+		ret = to_init(p.qp[i], 0, 0);
+		if (ret)
+			return fail("modify RESET->INIT", ret);
+	}
+	for (i = 0; i < 2; i++) {
+		ret = try_rtr(&p, i);
+		if (ret)
+			return fail("modify INIT->RTR", ret);
+	}
+	for (i = 0; i < 2; i++) {
+		ret = try_rts(&p, i);
+		if (ret)
+			return fail("modify RTR->RTS", ret);
+	}
+	ret = pair_post_recv(&p, 1);
+	if (ret)
+		return fail("ibv_post_recv", ret);
+	ret = pair_post_send(&p, 0);
+	if (ret)
+		return fail("ibv_post_send", ret);
+	if (pair_poll(&p, 10000, 2, NULL) != PAIR_MSG) {
+		fprintf(stderr, "ew_verbs: the first message did not arrive\n");
+		return 1;
+	}
+	printf("connected\n");
+	fflush(stdout);
+
+	ret = wait_revoked(c, p.qp, 2, seconds);
+	if (ret)
+		return ret;
+
+	/* Each claim starts from the revoked (error) state. */
+	for (k = 0; k < ARRAY_SIZE(claims); k++) {
+		if (!pair_attempt(&p, "attempt", claims[k].name, claims[k].fn))
+			continue;
+		revived = true;
+		printf("state %s: qp1 %s, qp2 %s\n", claims[k].name,
+		       qp_state_name(p.qp[0]), qp_state_name(p.qp[1]));
+		pair_probe(&p, claims[k].name);
+		pair_attempt(&p, "re-error", claims[k].name, try_error);
+	}
+	/* The honest way back: RESET, then the whole connection again. */
+	for (k = 0; k < ARRAY_SIZE(chain); k++) {
+		if (stopped) {
+			printf("attempt %s: skipped\n", chain[k].name);
+			continue;
+		}
+		ret = pair_attempt(&p, "attempt", chain[k].name, chain[k].fn);
+		if (ret && chain[k].fn == try_rtr)
+			reached_rtr = true;
+		stopped = ret != 3;
+	}
+	if (reached_rtr)
+		pair_probe(&p, "chain");
+	printf("carried %lu bytes\n", p.carried);
+	return p.carried || revived || reached_rtr ? 1 : 0;
+}
+
 static unsigned long num(const char *s)
 {
 	char *end;
@@ -256,7 +860,8 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|create-ah DEV ...\n");
+		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|create-ah|\n"
+			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise DEV ...\n");
 		return 2;
 	}
 	ret = open_dev(argv[2], &c);
@@ -274,6 +879,15 @@ int main(int argc, char **argv)
 		return raw_qp(&c);
 	if (!strcmp(argv[1], "create-ah") && argc == 5)
 		return create_ah(&c, num(argv[3]), argv[4]);
+	if (!strcmp(argv[1], "rc-pair-revive") && argc == 5)
+		return rc_pair_revive(&c, num(argv[3]), num(argv[4]));
+	if (!strcmp(argv[1], "claim-state") && argc == 6)
+		return claim_state(&c, argv[3], argv[4], argv[5]);
+	if (!strcmp(argv[1], "rts-av-change") && argc == 8)
+		return rts_av_change(&c, num(argv[3]), argv[4], num(argv[5]),
+				     argv[6], num(argv[7]));
+	if (!strcmp(argv[1], "rc-stepwise") && argc == 6)
+		return rc_stepwise(&c, num(argv[3]), argv[4], num(argv[5]));
 	fprintf(stderr, "ew_verbs: bad arguments\n");
 	return 2;
 }

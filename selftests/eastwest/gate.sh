@@ -1,0 +1,351 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 600
+#
+# The QP gate against an attacker who drives the QP state machine rather
+# than the address attributes (Documentation: attacks.md, "Where a per-job
+# gate leaks"). One node, soft-RoCE on lo, jobs A (/ewA) and B (/ewB) that
+# may both reach 127.0.0.1. Each door is its own TAP line:
+#
+#   a. revocation sticks, with data: a pair of job A's RC QPs, connected to
+#      each other and carrying a message, is revoked (peer removed; then job
+#      deleted); every way back (naming IBV_QP_CUR_STATE RTR/RTS/SQD/INIT,
+#      a plain RTS, RESET->INIT->RTR) must be refused and no byte may flow.
+#   b. no state claims, no skipping INIT: one modify of a fresh QP from RESET
+#      to RTS/RTR naming another current state, by a process in no job and
+#      by a job's process, must be refused.
+#   c. the record follows the driver: an RTS->RTS address change the driver
+#      refuses must not change what revocation judges.
+#   d. another job's QP: job A's QP modified by job B's process, or by a
+#      process in no job, must be refused.
+#   e. denial counters for the new reasons (qp-state, revoked, qp-owner),
+#      checked on their own lines.
+#   f. control: job A's ibv_rc_pingpong over the loopback GID still works.
+#
+# ew_verbs (selftests/tools) plays the attacker; its full output is shown
+# as diagnostics after each case, so the log records every errno.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CG=/sys/fs/cgroup
+CTL=$EW_TOP/userspace/eastwestctl
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+LOOP=127.0.0.1
+OTHER=198.51.100.9
+
+ew_require_root
+ew_require_cmd rdma ip ibv_rc_pingpong mkfifo
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+
+EW_TMP=$(mktemp -d)
+ew_defer "rm -rf $EW_TMP"
+ew_defer "rmdir $CG/ewA $CG/ewB"
+ew_defer "rdma link delete $DEV"
+ew_defer "rmmod eastwest"
+ew_defer "reap_all"
+
+# --- background processes: every one is recorded and reaped ----------------
+
+BG_PIDS=
+
+# start_bg OUT CGROUP CMD...: start CMD in CGROUP (under $CG), output to
+# OUT, stdin from $BG_STDIN (default /dev/null); sets BG_PID (CMD's own pid).
+start_bg() {
+	_out=$1
+	_cg=$2
+	shift 2
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG$_cg" "$@" \
+		<"${BG_STDIN:-/dev/null}" >"$_out" 2>&1 3>&- &
+	BG_PID=$!
+	BG_PIDS="$BG_PIDS $BG_PID"
+}
+
+# gone PID: process PID has exited (a zombie counts as exited).
+gone() {
+	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0
+	case $_st in
+	Z* | X* | '') return 0 ;;
+	esac
+	return 1
+}
+
+# reap PID TIMEOUT: wait up to TIMEOUT s for PID to exit, else kill it;
+# REAP_RC is its exit status (or "killed"). Fails if it had to be killed.
+reap() {
+	BG_PIDS=$(echo " $BG_PIDS " | sed "s/ $1 / /")
+	if ew_wait_for "$2" gone "$1"; then
+		wait "$1"
+		REAP_RC=$?
+		return 0
+	fi
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	REAP_RC=killed
+	echo "# process $1 did not exit within $2 s: killed"
+	return 1
+}
+
+reap_all() {
+	for _p in $BG_PIDS; do
+		kill "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	BG_PIDS=
+}
+
+# --- helpers ---------------------------------------------------------------
+
+qp_count() {
+	"$CTL" -j job show "$1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print((d[0] if isinstance(d, list) else d)["qp_count"])'
+}
+
+# ctr JOB|- NAME: a decision counter, or "none" if the module has no such
+# counter (or no such job).
+ctr() {
+	ew_counter "$1" "$2" 2>/dev/null || echo none
+}
+
+# ctr_grew JOB|- NAME BEFORE [N]: counter NAME rose by at least N (1).
+ctr_grew() {
+	_now=$(ctr "$1" "$2")
+	if [ "$_now" = none ]; then
+		echo "# this module has no counter $2 (job $1)"
+		return 1
+	fi
+	_b=$3
+	[ "$_b" = none ] && _b=0
+	[ "$_now" -ge $((_b + ${4:-1})) ] && return 0
+	echo "# $2 of $1: $_b before, $_now now (wanted +${4:-1})"
+	return 1
+}
+
+# attempt_is FILE NAME WANT: FILE has the line "attempt NAME: WANT" (the
+# answer on both QPs).
+attempt_is() {
+	grep -qxF "attempt $2: $3" "$1" && return 0
+	echo "# wanted 'attempt $2: $3', got: $(grep "^attempt $2:" "$1" || echo nothing)"
+	return 1
+}
+
+# attempt_failed FILE NAME: attempt NAME failed on both QPs (any errno).
+attempt_failed() {
+	_l=$(grep "^attempt $2:" "$1")
+	case $_l in
+	'' | *OK*)
+		echo "# wanted attempt $2 refused, got: ${_l:-nothing}"
+		return 1
+		;;
+	esac
+}
+
+# line_is FILE PREFIX WANT [TIMEOUT]: wait for a line starting with
+# "PREFIX: " (default 30 s), which must be exactly "PREFIX: WANT".
+line_is() {
+	if ! ew_wait_for "${4:-30}" grep -q "^$2: " "$1"; then
+		echo "# no '$2: ' line within ${4:-30} s; output:"
+		sed 's/^/#   /' "$1"
+		return 1
+	fi
+	grep -qxF "$2: $3" "$1" && return 0
+	echo "# wanted '$2: $3', got: $(grep "^$2: " "$1")"
+	return 1
+}
+
+# move_pid PID CGROUP: move process PID to CGROUP ("" is the root).
+move_pid() {
+	echo "$1" >"$CG$2/cgroup.procs" || return 1
+	grep -qx "0::${2:-/}" "/proc/$1/cgroup" && return 0
+	echo "# process $1 is in $(cat "/proc/$1/cgroup"), not ${2:-/}"
+	return 1
+}
+
+# show_output TAG FILE: the attacker's output as diagnostics.
+show_output() {
+	echo "# --- $1: ew_verbs said:"
+	sed 's/^/#   /' "$2"
+}
+
+# pingpong TAG: job A's ibv_rc_pingpong, server and client in /ewA.
+pingpong() {
+	start_bg "$EW_TMP/pp-srv" /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c
+	_srv=$BG_PID
+	ew_wait_listen 18515 60
+	ew_expect_rc 0 "f/$1: job A's ibv_rc_pingpong over the loopback GID completes (20 verified round trips)" \
+		ew_in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c "$LOOP"
+	reap "$_srv" 30 >/dev/null
+}
+
+ew_plan 62
+
+# --- setup -----------------------------------------------------------------
+
+ew_check "eastwest.ko loads (enforce, default deny)" ew_load
+ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
+IDX=$(ew_wait_gid_index "$DEV" "$LOOP" 20)
+ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
+mkdir -p "$CG/ewA" "$CG/ewB"
+ew_check "job A created (peer $LOOP)" "$CTL" job add ewA cgroup /ewA peer "$LOOP"
+ew_check "job B created (peer $LOOP)" "$CTL" job add ewB cgroup /ewB peer "$LOOP"
+
+pingpong before
+
+# --- a. revocation must stick, with data ------------------------------------
+
+# revive_case TAG CHAIN_STEP CTR_JOB REVOKE_CMD...: job A's pair of QPs is
+# revoked by REVOKE_CMD; every revival must fail, the chain at CHAIN_STEP
+# with EACCES; the refusals count as denied-revoked for CTR_JOB.
+revive_case() {
+	_tag=$1
+	_chain=$2
+	_cjob=$3
+	shift 3
+	_rout=$EW_TMP/revive-$_tag
+	_rbefore=$(ctr "$_cjob" denied-revoked)
+	start_bg "$_rout" /ewA "$VERBS" rc-pair-revive "$DEV" "$IDX" 120
+	_rpid=$BG_PID
+	ew_check "a/$_tag: job A's pair of RC QPs connected, a message carried" \
+		ew_wait_for 90 grep -qx connected "$_rout"
+	ew_check "a/$_tag: job A tracks both QPs (qp_count 2)" \
+		test "$(qp_count ewA)" -eq 2
+	ew_check "a/$_tag: revoked by: $*" "$@"
+	ew_check "a/$_tag: both QPs get QP_FATAL" \
+		ew_wait_for 60 grep -qx revoked "$_rout"
+	ew_check "a/$_tag: the attacker tried every revival and exited" \
+		reap "$_rpid" 150
+	for _a in rts-claim-rtr rts-claim-rts rts-claim-sqd rtr-claim-init; do
+		ew_check "a/$_tag: $_a (IBV_QP_CUR_STATE claim) refused with EACCES" \
+			attempt_is "$_rout" "$_a" EACCES
+	done
+	ew_check "a/$_tag: rts-plain (to RTS, no claim) refused" \
+		attempt_failed "$_rout" rts-plain
+	ew_check "a/$_tag: RESET->INIT->RTR chain: $_chain refused with EACCES" \
+		attempt_is "$_rout" "$_chain" EACCES
+	ew_check "a/$_tag: no data flows after revocation (carried 0 bytes)" \
+		grep -qx 'carried 0 bytes' "$_rout"
+	ew_check "a/$_tag: rc-pair-revive exits 0 (nothing came back)" \
+		test "$REAP_RC" = 0
+	ew_check "a/$_tag: counter denied-revoked rose (${_cjob})" \
+		ctr_grew "$_cjob" denied-revoked "$_rbefore"
+	show_output "a/$_tag (exit $REAP_RC)" "$_rout"
+}
+
+revive_case peer-del chain-rtr ewA "$CTL" peer del ewA "$LOOP"
+"$CTL" peer add ewA "$LOOP" >/dev/null 2>&1
+# The job gone, the process is in no job: the chain stops at INIT.
+revive_case job-del chain-init - "$CTL" job del ewA
+ew_check "job A created again" "$CTL" job add ewA cgroup /ewA peer "$LOOP"
+
+# --- b. no skipping INIT, no state claims ------------------------------------
+
+before=$(ctr - denied-qp-state)
+ew_expect_rc 13 "b/no-job: UD RESET->RTS naming CUR_STATE=RTR is refused" \
+	"$VERBS" claim-state "$DEV" ud rtr rts
+ew_expect_rc 13 "b/no-job: UD RESET->RTS naming CUR_STATE=RTS is refused" \
+	"$VERBS" claim-state "$DEV" ud rts rts
+ew_expect_rc 13 "b/no-job: UD RESET->RTR naming CUR_STATE=INIT is refused" \
+	"$VERBS" claim-state "$DEV" ud init rtr
+ew_expect_rc 13 "b/no-job: RC RESET->RTS naming CUR_STATE=RTR is refused" \
+	"$VERBS" claim-state "$DEV" rc rtr rts
+ew_check "b/no-job: counter denied-qp-state (node) rose by 4" \
+	ctr_grew - denied-qp-state "$before" 4
+before=$(ctr ewA denied-qp-state)
+ew_expect_rc 13 "b/job A: UD RESET->RTS naming CUR_STATE=RTR is refused" \
+	ew_in_cg /ewA "$VERBS" claim-state "$DEV" ud rtr rts
+ew_expect_rc 13 "b/job A: RC RESET->RTS naming CUR_STATE=RTR is refused" \
+	ew_in_cg /ewA "$VERBS" claim-state "$DEV" rc rtr rts
+ew_check "b/job A: counter denied-qp-state of job A rose by 2" \
+	ctr_grew ewA denied-qp-state "$before" 2
+
+# --- c. the record follows the driver ----------------------------------------
+
+out=$EW_TMP/av-change
+ew_check "c: job A may reach $OTHER too" "$CTL" peer add ewA "$OTHER"
+start_bg "$out" /ewA "$VERBS" rts-av-change "$DEV" "$IDX" "$LOOP" 0x11 "$OTHER" 120
+pid=$BG_PID
+ew_check "c: job A's RC QP is connected to $LOOP (RTS)" \
+	ew_wait_for 60 grep -qx connected "$out"
+ew_check "c: its RTS->RTS modify with an AV to $OTHER was answered" \
+	ew_wait_for 30 grep -q '^av-change: ' "$out"
+av=$(sed -n 's/^av-change: //p' "$out")
+ew_diag "RTS->RTS with IBV_QP_AV to $OTHER: ${av:-no answer}"
+ew_check "c: job A tracks the QP (qp_count 1)" test "$(qp_count ewA)" -eq 1
+if [ "$av" = OK ]; then
+	used=$OTHER
+else
+	used=$LOOP
+fi
+ew_check "c: the peer the QP really uses ($used) is removed" \
+	"$CTL" peer del ewA "$used"
+ew_check "c: the QP is revoked" ew_wait_for 30 grep -qx revoked "$out"
+ew_check "c: job A tracks no QP any more (qp_count 0)" \
+	test "$(qp_count ewA)" -eq 0
+reap "$pid" 1 >/dev/null
+show_output c "$out"
+"$CTL" peer del ewA "$OTHER" >/dev/null 2>&1
+"$CTL" peer add ewA "$LOOP" >/dev/null 2>&1
+
+# --- d. another job's QP ------------------------------------------------------
+
+# Job A's process takes its QP to INIT, then moves to job B's cgroup.
+out=$EW_TMP/step-b
+mkfifo "$EW_TMP/fifo-b"
+exec 3<>"$EW_TMP/fifo-b"
+BG_STDIN=$EW_TMP/fifo-b
+start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" 0x11
+pid=$BG_PID
+BG_STDIN=
+ew_check "d/job B: job A's process has its QP in INIT" line_is "$out" init OK 60
+before=$(ctr ewB denied-qp-owner)
+ew_check "d/job B: the process is moved to job B's cgroup" move_pid "$pid" /ewB
+echo go >&3
+ew_check "d/job B: INIT->RTR of job A's QP by job B's process refused with EACCES" \
+	line_is "$out" rtr EACCES
+echo go >&3
+exec 3>&-
+reap "$pid" 30 >/dev/null
+ew_check "d/job B: counter denied-qp-owner of job B rose" \
+	ctr_grew ewB denied-qp-owner "$before"
+show_output "d/job B (exit $REAP_RC)" "$out"
+
+# Job A's process takes its QP to RTR, then leaves every job.
+out=$EW_TMP/step-none
+mkfifo "$EW_TMP/fifo-none"
+exec 3<>"$EW_TMP/fifo-none"
+BG_STDIN=$EW_TMP/fifo-none
+start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" 0x11
+pid=$BG_PID
+BG_STDIN=
+ew_check "d/no-job: job A's process has its QP in INIT" line_is "$out" init OK 60
+echo go >&3
+ew_check "d/no-job: job A's process takes it to RTR (allowed peer)" \
+	line_is "$out" rtr OK
+before=$(ctr - denied-qp-owner)
+ew_check "d/no-job: the process is moved to the root cgroup (no job)" \
+	move_pid "$pid" ""
+echo go >&3
+ew_check "d/no-job: RTR->RTS of job A's QP by a process in no job refused with EACCES" \
+	line_is "$out" rts EACCES
+exec 3>&-
+reap "$pid" 30 >/dev/null
+ew_check "d/no-job: counter denied-qp-owner (node) rose" \
+	ctr_grew - denied-qp-owner "$before"
+show_output "d/no-job (exit $REAP_RC)" "$out"
+
+# --- f. the gate still lets a job work ----------------------------------------
+
+pingpong after
+
+# --- teardown -------------------------------------------------------------------
+
+reap_all
+ew_check "$DEV deleted" ew_rxe_del "$DEV"
+ew_check "eastwest unloads" ew_unload
+
+ew_done
