@@ -33,7 +33,7 @@ ew_defer "rm -rf $EW_TMP"
 ew_defer "rdma link delete rxe0"
 ew_defer "rdma link delete rxem"
 ew_defer "'$CTL' path del dev eth0"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 ME=$((EW_NODE + 1))
 PEER=$((2 - EW_NODE))

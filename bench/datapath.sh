@@ -27,7 +27,7 @@ EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewbench"
 ew_defer "rdma link delete rxe0"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 # pair NAME TOOL ARGS...: server and client of one perftest run, both in
 # /ewbench; the client's output in $EW_TMP/NAME.

@@ -66,7 +66,7 @@ ew_defer "rmdir $CG/ewbench"
 ew_defer "rdma link delete rxe0"
 ew_defer "ip link delete $CM_NETDEV"
 ew_defer "rdma link delete rxecm"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 # settle: let deferred work (table resizes, frees after a grace period)
 # finish before a measurement, so that it does not compete for the vCPUs.

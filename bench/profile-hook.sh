@@ -27,7 +27,7 @@ EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewprof"
 ew_defer "rdma link delete rxe0"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 # graph LABEL: modify_cost under function_graph (depth 3 below the verb).
 graph() {

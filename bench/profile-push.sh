@@ -10,6 +10,11 @@
 
 . "$(dirname "$0")/../selftests/lib.sh"
 
+# reload_module: delete the jobs (they pin the module), rmmod, insmod.
+reload_module() {
+	ew_rmmod && insmod "$EW_KO"
+}
+
 # shellcheck disable=SC1091
 [ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
 CTL=$EW_TOP/userspace/eastwestctl
@@ -20,7 +25,7 @@ ew_require_root
 ew_require_cmd perf
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 ew_plan 6
 ew_check "eastwest.ko loads" ew_load
@@ -47,7 +52,7 @@ ew_check "push with -b under perf" perf record -q -e cpu-clock -F 2000 -a -g -o 
 	bash -c "{ time $CTL -b $EW_TMP/batch >/dev/null; } 2>$EW_TMP/time"
 sed "s/^/# time push-b: /" "$EW_TMP/time"
 prof prof-b "$EW_TMP/perf.data"
-ew_check "reload" sh -c "rmmod eastwest && insmod $EW_KO"
+ew_check "reload" reload_module
 python3 - "$JOBS" "$PEERS_PER_JOB" >"$EW_TMP/policy.json" <<'PY'
 import json, sys
 jobs, per = int(sys.argv[1]), int(sys.argv[2])
@@ -59,7 +64,7 @@ ew_check "push with apply under perf" perf record -q -e cpu-clock -F 2000 -a -g 
 	bash -c "{ time $CTL apply -f $EW_TMP/policy.json >/dev/null; } 2>$EW_TMP/time"
 sed "s/^/# time push-apply: /" "$EW_TMP/time"
 prof prof-apply "$EW_TMP/perf1.data"
-ew_check "reload" sh -c "rmmod eastwest && insmod $EW_KO"
+ew_check "reload" reload_module
 python3 -c '
 print("job add big4096 id 99999 " + " ".join("peer 172.16.%d.%d" % (p >> 8, p & 255) for p in range(4096)))' >"$EW_TMP/one"
 ew_check "one 4096-peer job under perf" perf record -q -e cpu-clock -F 5000 -a -g -o "$EW_TMP/perf2.data" -- \

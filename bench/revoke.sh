@@ -37,7 +37,7 @@ EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewrevoke"
 ew_defer "rdma link delete rxe0"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 # revoke_round: NQPS QPs in a fresh job, delete the job, time it.
 revoke_round() {

@@ -641,9 +641,15 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 		return;
 	}
 	/* int ib_destroy_qp_user(qp, udata) */
-	if (!ew_qp_untrack((struct ib_qp *)regs_get_kernel_argument(regs, 0)))
-		instruction_pointer_set(regs,
-					(unsigned long)ew_destroy_qp_after_revoke);
+	if (ew_qp_untrack((struct ib_qp *)regs_get_kernel_argument(regs, 0)))
+		return;
+	/*
+	 * A revoker holds the QP: wait for it in a wrapper that sleeps, with
+	 * the module held from here. The module cannot be going meanwhile:
+	 * revokers run only while a job pins it (ew_jobs_pin_update()).
+	 */
+	__module_get(THIS_MODULE);
+	instruction_pointer_set(regs, (unsigned long)ew_destroy_qp_after_revoke);
 }
 
 struct ew_hook {

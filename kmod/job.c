@@ -17,6 +17,7 @@
 
 #include <linux/cgroup.h>
 #include <linux/hashtable.h>
+#include <linux/module.h>
 #include <linux/netlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -482,6 +483,33 @@ void ew_jobs_flush(void)
 
 	xa_for_each(&ew_jobs_by_id, id, job)
 		ew_job_delete(job);
+}
+
+/*
+ * While any job exists the module holds a reference to itself, so that
+ * rmmod is refused (EBUSY) instead of silently dropping every job's
+ * isolation: unloading takes deleting the jobs first, which revokes their
+ * QPs and is logged.
+ */
+static bool ew_jobs_pinned;
+
+/**
+ * ew_jobs_pin_update() - hold the module while jobs exist, release it after
+ *
+ * Called after every operation that creates or deletes jobs, once their
+ * QPs are revoked (a revoker must not run in a module that is going).
+ * Context: holds ew_config_lock.
+ */
+void ew_jobs_pin_update(void)
+{
+	lockdep_assert_held(&ew_config_lock);
+	if (ew_job_count && !ew_jobs_pinned) {
+		__module_get(THIS_MODULE);
+		ew_jobs_pinned = true;
+	} else if (!ew_job_count && ew_jobs_pinned) {
+		ew_jobs_pinned = false;
+		module_put(THIS_MODULE);
+	}
 }
 
 /**

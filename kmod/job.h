@@ -140,6 +140,7 @@ int ew_job_change(struct ew_job *job, struct ew_job_spec *spec,
 		  struct netlink_ext_ack *extack);
 void ew_job_delete(struct ew_job *job);
 void ew_jobs_flush(void);
+void ew_jobs_pin_update(void);
 unsigned int ew_jobs_count(void);
 unsigned long ew_jobs_generation(void);
 void ew_jobs_changed(void);

@@ -38,6 +38,7 @@ static void ew_requests_undo(void)
 {
 	mutex_lock(&ew_config_lock);
 	ew_jobs_flush();
+	ew_jobs_pin_update();
 	mutex_unlock(&ew_config_lock);
 	/* Jobs, bindings and policies are freed by RCU callbacks. */
 	rcu_barrier();

@@ -511,6 +511,8 @@ int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out_unlock;
 	spec.peers = peers.n ? &peers : NULL;
 	ret = ew_job_create(&spec, info->extack, &id);
+	if (!ret)
+		ew_jobs_pin_update();
 out_unlock:
 	mutex_unlock(&ew_config_lock);
 	ew_job_spec_release(&spec);
@@ -569,6 +571,7 @@ int eastwest_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
 		ew_job_delete(job);
 		/* Its processes are in no job now; its live QPs die. */
 		ew_qp_revoke_job(id);
+		ew_jobs_pin_update();
 	}
 	mutex_unlock(&ew_config_lock);
 	return job ? 0 : -ENOENT;

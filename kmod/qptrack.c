@@ -98,6 +98,8 @@ struct ew_qp {
 	bool revoking;
 	/* A tombstone: only RESET or destroy may follow. */
 	bool revoked;
+	/* Reset while `revoking`: out of the table, the revoker frees it. */
+	bool detached;
 	/* Why it is being revoked (enum eastwest_reason), while `revoking`. */
 	u32 reason;
 	/* What the QP was last allowed to do, re-checked on policy changes. */
@@ -222,7 +224,7 @@ static void ew_qp_drop_locked(struct ew_qp *rec)
 		ew_qp_count(rec->job_id, -1);
 }
 
-static void ew_qp_revoke_locked(struct ew_qp *rec);
+static bool ew_qp_revoke_locked(struct ew_qp *rec);
 static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected);
 
 /**
@@ -250,10 +252,13 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 	spin_lock_bh(&ew_qp_lock);
 	rec = ew_qp_find(qp);
 	if (chg->to_state && chg->next_state == IB_QPS_RESET) {
-		/* A revoker holding the record finishes with it first. */
-		if (rec && !rec->revoking) {
+		if (rec) {
 			ew_qp_drop_locked(rec);
-			drop = rec;
+			/* A revoker holds it: it frees it, and revokes nothing. */
+			if (rec->revoking)
+				rec->detached = true;
+			else
+				drop = rec;
 		}
 		rec = NULL;
 	} else if (!rec && chg->judged && chg->job_id && chg->fresh) {
@@ -371,15 +376,22 @@ static bool ew_qp_is_revoking(struct ib_qp *qp)
  *
  * The destroy hook points a destroy here when it meets a QP in the middle of
  * being revoked. The call back into ib_destroy_qp_user() comes from this
- * module, which the hook recognises and lets through. The module reference
- * keeps the text alive while a destroy sleeps here.
+ * module, which the hook recognises and lets through. The hook took the
+ * module reference that keeps the text alive while a destroy sleeps here.
  */
 int ew_destroy_qp_after_revoke(struct ib_qp *qp, struct ib_udata *udata)
 {
 	int ret;
 
-	__module_get(THIS_MODULE);
-	wait_event(ew_revoke_wq, !ew_qp_is_revoking(qp));
+	/*
+	 * The revoker leaves a tombstone: drop it before the QP goes (the
+	 * destroy below skips the hook), or a QP allocated at the same
+	 * address would inherit it. A new pass may take the record again
+	 * between the wait and the drop: wait again.
+	 */
+	do {
+		wait_event(ew_revoke_wq, !ew_qp_is_revoking(qp));
+	} while (!ew_qp_untrack(qp));
 	ret = ib_destroy_qp_user(qp, udata);
 	/* Not a tail call: the hook must see this module as the caller. */
 	module_put(THIS_MODULE);
@@ -507,14 +519,26 @@ static bool ew_revoke_audited(const struct ew_revoke_sel *sel)
 /* Audit mode: report what enforce would revoke, touch nothing. */
 static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 {
+	/* A deleted job's records answer to nobody: they go. */
+	bool job_gone = !sel->job && !sel->dev && !sel->protection && !sel->all;
+	struct hlist_node *tmp;
 	unsigned int bkt, n = 0;
 	struct ew_qp *rec;
+	HLIST_HEAD(gone);
 
 	spin_lock_bh(&ew_qp_lock);
-	hash_for_each(ew_qps, bkt, rec, node)
-		if (!rec->revoked && ew_qp_doomed(rec, sel))
-			n++;
+	hash_for_each_safe(ew_qps, bkt, tmp, rec, node) {
+		if (rec->revoked || !ew_qp_doomed(rec, sel))
+			continue;
+		n++;
+		if (job_gone && !rec->revoking) {
+			ew_qp_drop_locked(rec);
+			hlist_add_head(&rec->node, &gone);
+		}
+	}
 	spin_unlock_bh(&ew_qp_lock);
+	hlist_for_each_entry_safe(rec, tmp, &gone, node)
+		kmem_cache_free(ew_qp_cache, rec);
 	if (n)
 		pr_info("audit: %u QP(s) would be revoked\n", n);
 }
@@ -561,8 +585,9 @@ static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
  * tombstone until the QP is reset or destroyed. Until the record stops
  * being `revoking`, a destroy of the QP waits (ew_destroy_qp_after_revoke()).
  * Context: the QP's modify lock held.
+ * Return: false if there was nothing left to revoke (the QP was reset).
  */
-static void ew_qp_revoke_locked(struct ew_qp *rec)
+static bool ew_qp_revoke_locked(struct ew_qp *rec)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	struct ib_qp *qp = rec->qp;
@@ -573,6 +598,17 @@ static void ew_qp_revoke_locked(struct ew_qp *rec)
 	};
 	struct ew_event ev;
 
+	/*
+	 * Its owner reset the QP after the record was collected: the QP has
+	 * no destination left to revoke (and may have a new record already).
+	 */
+	if (rec->detached) {
+		spin_lock_bh(&ew_qp_lock);
+		list_del_init(&rec->revoke_node);
+		spin_unlock_bh(&ew_qp_lock);
+		kmem_cache_free(ew_qp_cache, rec);
+		return false;
+	}
 	ib_modify_qp(qp, &attr, IB_QP_STATE);
 	/*
 	 * Unlike security.c we do not require a qp_context: uverbs QPs (the
@@ -599,16 +635,19 @@ static void ew_qp_revoke_locked(struct ew_qp *rec)
 		wake_up_all(&ew_revoke_wq);
 	/* It may wait for room in the events ring. */
 	ew_event_report_wait(&ev);
+	return true;
 }
 
 /* Revoke one collected record, serialised with its owner's modifies. */
-static void ew_qp_revoke_one(struct ew_qp *rec)
+static bool ew_qp_revoke_one(struct ew_qp *rec)
 {
 	struct mutex *lock = ew_qp_modify_lock(rec->qp);
+	bool revoked;
 
 	mutex_lock(lock);
-	ew_qp_revoke_locked(rec);
+	revoked = ew_qp_revoke_locked(rec);
 	mutex_unlock(lock);
+	return revoked;
 }
 
 /*
@@ -646,8 +685,7 @@ static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 	/* Until a pass finds nothing: QPs may be tracked behind us. */
 	while (ew_qp_collect(sel, &doomed)) {
 		list_for_each_entry_safe(rec, tmp, &doomed, revoke_node) {
-			ew_qp_revoke_one(rec);
-			if (++n % EW_REVOKE_BATCH == 0)
+			if (ew_qp_revoke_one(rec) && ++n % EW_REVOKE_BATCH == 0)
 				cond_resched();
 		}
 	}

@@ -259,12 +259,31 @@ ew_load() {
 	fi
 }
 
-# ew_unload: rmmod eastwest and check that it is gone.
+# ew_jobs_del_all: delete every job (each deletion revokes the job's QPs).
+# While a job exists the module pins itself: rmmod needs this first.
+ew_jobs_del_all() {
+	ew_module_loaded || return 0
+	for _ew_j in $("$EW_TOP/userspace/eastwestctl" -j job show 2>/dev/null |
+		python3 -c 'import json, sys
+for j in json.load(sys.stdin):
+    print(j["id"])'); do
+		"$EW_TOP/userspace/eastwestctl" job del id "$_ew_j" >/dev/null 2>&1
+	done
+}
+
+# ew_rmmod: delete every job, then rmmod eastwest (for cleanups).
+ew_rmmod() {
+	ew_jobs_del_all
+	rmmod eastwest
+}
+
+# ew_unload: delete every job, rmmod eastwest and check that it is gone.
 ew_unload() {
 	if ! ew_module_loaded; then
 		echo "ew_unload: eastwest is not loaded" >&2
 		return 1
 	fi
+	ew_jobs_del_all
 	rmmod eastwest || {
 		echo "ew_unload: rmmod eastwest failed" >&2
 		return 1

@@ -50,7 +50,7 @@ ew_defer "rmdir $EW_CG/jobA $EW_CG/jobB"
 ew_defer "rdma link delete $DEV"
 ew_defer "rdma link delete rxem"
 ew_defer "'$EW_TOP/userspace/eastwestctl' path del dev eth0"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer 'kill_bg'
 
 PATH=$EW_TOP/userspace:$EW_TOP/selftests/tools:$PATH

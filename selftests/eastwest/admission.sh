@@ -31,7 +31,7 @@ ew_require_cmd rdma python3
 
 ew_defer "rmdir $CG/ewA"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "pkill -f 'ew_verbs rc-hold'"
 ew_defer "pkill -f 'ynl-listen'"
 

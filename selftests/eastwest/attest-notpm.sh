@@ -33,7 +33,7 @@ W=$(mktemp -d)
 ew_defer "rm -rf $W"
 ew_defer "rmdir $CG/ewA"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 unset EW_TCTI
 export EW_VERIFIER_STATE=$W/verifier
 

@@ -49,7 +49,7 @@ S=$W/verifier
 ew_defer "rm -rf $W"
 ew_defer "rmdir $CG/ewA"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "pkill -f 'ew_verbs rc-hold'"
 ew_defer "rmmod dummy"
 unset EW_TCTI

@@ -58,7 +58,7 @@ T=$(mktemp -d)
 ew_defer "rm -rf $T"
 ew_defer "rmdir $CG/ewchurn $(for o in $OTHERS; do printf '%s ' "$CG/$o"; done)"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 # kmalloc-* active objects (name count objects-per-slab), after shrinking
 # each cache so that per-CPU and partial slabs do not hide or invent any.

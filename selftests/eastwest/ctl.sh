@@ -22,7 +22,7 @@ EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewc1 $CG/ewc2"
 ew_defer "rdma link delete rxe0"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "pkill -f 'eastwestctl.*monitor'"
 
 # out_has ERE: the last ew_expect_rc output matches ERE.

@@ -44,7 +44,7 @@ ew_require_cmd rdma insmod rmmod
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "rmmod ipmodify_owner"
 
 build_owner() {

@@ -56,7 +56,7 @@ ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewF $CG/ewG $CG/ewF2 $CG/ewN"
 ew_defer "ew_netdev_del $NETDEV"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "pkill -f 'ew_verbs rc-hold $DEV'"
 ew_defer "pkill -f 'ibv_rc_pingpong -d $DEV'"
 
@@ -141,8 +141,13 @@ one_cycle() {
 	hold "$EW_TMP/hold" || { echo "cycle $1: no live QP:"; cat "$EW_TMP/hold"; return 1; }
 	_n=$(qp_count ewF)
 	[ "$_n" -ge 1 ] || { echo "cycle $1: job ewF tracks $_n QPs, not >= 1"; return 1; }
+	# The jobs pin the module (one reference); a live QP takes none.
 	_ref=$(cat /sys/module/eastwest/refcnt)
-	[ "$_ref" -eq 0 ] || { echo "cycle $1: refcnt $_ref with a live QP, not 0"; return 1; }
+	[ "$_ref" -eq 1 ] || { echo "cycle $1: refcnt $_ref with jobs and a live QP, not 1"; return 1; }
+	rmmod eastwest 2>/dev/null && { echo "cycle $1: rmmod went through with jobs"; return 1; }
+	ew_jobs_del_all
+	_ref=$(cat /sys/module/eastwest/refcnt)
+	[ "$_ref" -eq 0 ] || { echo "cycle $1: refcnt $_ref with no job, not 0"; return 1; }
 	ew_unload || { echo "cycle $1: unload failed"; return 1; }
 	# The QP outlives the module; its owner closes it with no hook left.
 	stop_hold
@@ -188,7 +193,7 @@ if [ -n "$fail" ]; then
 	ew_not_ok "$CYCLES load/unload cycles with a live QP (failed in cycle $fail)"
 	sed 's/^/#   /' "$EW_TMP/cycle"
 	stop_hold
-	ew_module_loaded && rmmod eastwest
+	ew_module_loaded && ew_rmmod
 else
 	ew_ok "$CYCLES load/unload cycles with a live QP: apply, connect, refuse, unload"
 fi

@@ -45,7 +45,7 @@ EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewA $CG/ewB"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "reap_all"
 
 # --- background processes: every one is recorded and reaped ----------------
@@ -182,7 +182,7 @@ pingpong() {
 	reap "$_srv" 30 >/dev/null
 }
 
-ew_plan 62
+ew_plan 64
 
 # --- setup -----------------------------------------------------------------
 
@@ -341,6 +341,13 @@ show_output "d/no-job (exit $REAP_RC)" "$out"
 # --- f. the gate still lets a job work ----------------------------------------
 
 pingpong after
+
+# --- g. unloading is not an off switch -------------------------------------------
+
+ew_check "g: rmmod is refused while a job exists (the module is still loaded)" \
+	sh -c "! rmmod eastwest 2>/dev/null && test -d /sys/module/eastwest"
+ew_expect_rc 13 "g: and a process in no job is still refused" \
+	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
 
 # --- teardown -------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewC"
 ew_defer "ew_netdev_del $NETDEV"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "pkill -f ibv_rc_pingpong"
 
 ew_plan 9

@@ -28,7 +28,7 @@ ew_require_cmd rdma ip ibv_rc_pingpong
 
 ew_defer "rmdir $CG/ewA/sub $CG/ewA $CG/ewB"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "ew_netdev_del ewdum0"
 ew_defer "pkill -f ibv_rc_pingpong"
 
@@ -40,7 +40,7 @@ revoked_since_mark() {
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 
-ew_plan 46
+ew_plan 47
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -176,7 +176,8 @@ ew_check "back to enforce" "$CTL" config set mode enforce
 # --- lifetimes -----------------------------------------------------------------
 ew_in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
 ew_wait_listen 18515
-ew_check "unload with a live job QP and policies" ew_unload
+ew_check "rmmod is refused while job A exists" sh -c "! rmmod eastwest 2>/dev/null && test -d /sys/module/eastwest"
+ew_check "unload with a live QP once the jobs are deleted" ew_unload
 pkill -f ibv_rc_pingpong
 wait
 ew_check "reload" ew_load

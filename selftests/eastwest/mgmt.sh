@@ -47,7 +47,7 @@ ew_defer "ip netns del $NS"
 ew_defer "ip link del ewm0"
 ew_defer "nft delete table inet ewtest_other"
 ew_defer "'$CTL' mgmt flush"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "rdma link delete rxe0"
 
 # net.py DIR [PORT...]: echo servers on PORTs (dual stack), and an agent

@@ -54,7 +54,7 @@ chmod 755 "$EW_TMP"
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewfz0 $CG/ewfz1 $CG/ewfz2 $CG/ewfz3 $CG/ewtest"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 # Every op of the spec, with its request attributes and their types, in the
 # form `ew_nlfuzz --print-model` prints: what the fuzzer generates covers the

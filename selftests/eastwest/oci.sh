@@ -52,7 +52,7 @@ ew_require_cmd runc jq rdma ibv_rc_pingpong
 ew_defer "rm -rf $W"
 ew_defer "rmdir $CG$CGP/* $CG$CGP"
 ew_defer "umount $ROOTFS"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "rdma link delete $DEV"
 ew_defer "kill \$SLEEPER"
 ew_defer "for c in \$(runc --root $RUNC_ROOT list -q); do runc --root $RUNC_ROOT delete -f \$c; done"

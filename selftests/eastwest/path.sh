@@ -33,7 +33,7 @@ modprobe macsec 2>/dev/null
 
 T=$(mktemp -d)
 ew_defer "rm -rf $T"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "rdma link delete rxe0"
 ew_defer "ip link del $MS"
 ew_defer "ip link del $A"

@@ -36,7 +36,7 @@ ew_require_cmd rdma python3 setpriv unshare sysctl
 
 ew_defer "rmdir $CG/ewA"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 EW_TMP=$(mktemp -d)
 chmod 755 "$EW_TMP"

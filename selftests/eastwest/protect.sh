@@ -45,7 +45,7 @@ ew_defer "ip xfrm state flush"
 ew_defer "ip xfrm policy flush"
 ew_defer "rdma link delete ewrxe0"
 ew_defer "rdma link delete ewrxe1"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "pkill -f 'ew_verbs rc-hold'"
 
 EW_TMP=$(mktemp -d)

@@ -32,7 +32,7 @@ ew_require_cmd rdma jq
 
 ew_defer "rmdir $CG/ewsvc-static $CG/ewsvc-dyn $CG/ewsvc-gone"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 T=$(mktemp -d)
 ew_defer "rm -rf $T"

@@ -264,7 +264,7 @@ nothing_left() {
 
 ew_defer "ew_netdev_del $NETDEV"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "rm -rf $R"
 ew_defer teardown
 

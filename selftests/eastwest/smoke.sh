@@ -26,7 +26,7 @@ ew_require_cmd rdma ip insmod rmmod
 # Whatever happens, leave no device and no module behind.
 ew_defer "ew_netdev_del $DUMMY"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 # Creates $DEV on lo, or on a dummy netdev where rxe refuses lo.
 rxe_add() {

@@ -54,7 +54,7 @@ ew_defer "rmdir $EW_CG/ewM $EW_CG/ewI $EW_CG/ewP"
 ew_defer "rdma link delete rxe0"
 ew_defer "rdma link delete rxem"
 ew_defer "'$CTL' path del dev eth0"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer "pkill -f ibv_rc_pingpong; pkill -f ib_write_bw; pkill tshark"
 
 barrier() {

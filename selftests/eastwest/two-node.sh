@@ -43,7 +43,7 @@ MON_PID=
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $EW_CG/ewA $EW_CG/ewB"
 ew_defer "rdma link delete $DEV"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 ew_defer 'kill_bg'
 
 # Processes this test started in the background (pids).

@@ -24,7 +24,7 @@ python3 -c 'import yaml, jsonschema' 2>/dev/null ||
 [ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
 
 ew_defer "rmdir $CG/ewy"
-ew_defer "rmmod eastwest"
+ew_defer "ew_rmmod"
 
 ynl() {
 	python3 "$YNL_DIR/cli.py" --spec "$SPEC" --schema "$SCHEMA" "$@"
