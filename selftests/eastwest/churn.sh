@@ -62,13 +62,28 @@ ew_defer "ew_rmmod"
 
 # kmalloc-* active objects (name count objects-per-slab), after shrinking
 # each cache so that per-CPU and partial slabs do not hide or invent any.
-slab_snapshot() {
-	sync
-	sleep 1
+slab_once() {
 	for s in /sys/kernel/slab/kmalloc-*; do
 		[ -w "$s/shrink" ] && echo 1 >"$s/shrink" 2>/dev/null
 	done
 	awk '$1 ~ /^kmalloc-/ { print $1, $2, $5 }' /proc/slabinfo | sort
+}
+
+# slab_snapshot: slab_once once the counts have settled: objects freed by
+# RCU callbacks (kfree_rcu() batches, deferred by seconds under TCG) are
+# not leaks. Two equal snapshots a second apart, or the last of 15.
+slab_snapshot() {
+	sync
+	_prev=$(slab_once)
+	_i=0
+	while [ "$_i" -lt 15 ]; do
+		sleep 1
+		_cur=$(slab_once)
+		[ "$_cur" = "$_prev" ] && break
+		_prev=$_cur
+		_i=$((_i + 1))
+	done
+	echo "$_prev"
 }
 
 # slab_grown BEFORE AFTER: fail, naming them, if caches gained more than
