@@ -5,9 +5,11 @@
  * ib_modify_qp_with_udata() and ib_create_qp_user() are reached only from
  * uverbs, rdma_create_user_ah() from uverbs and umad (so MAD tools are
  * policed too); kernel ULPs use ib_modify_qp() and friends, which bypass
- * them. So every call we judge comes from a user process, in its own
- * context: current is the caller. ib_destroy_qp_user() is hooked as well,
- * for every QP destroy, to drop tracking records.
+ * them. ib_attach_mcast() is called by uverbs and by kernel ULPs (IPoIB):
+ * only QPs with a user object are judged. So every call we judge comes
+ * from a user process, in its own context: current is the caller.
+ * ib_destroy_qp_user() is hooked as well, for every QP destroy, to drop
+ * tracking records.
  *
  * Shape: an ftrace handler at the function's entry builds the request,
  * decides, and to deny points the saved instruction pointer at a notrace
@@ -67,13 +69,20 @@ static noinline notrace void *ew_deny_ptr(void)
 }
 
 /*
- * A handler got no saved registers (the ops ask for them, so this is not
- * expected): it cannot read the call's arguments, so refuse the call.
+ * The hooked call's saved registers. Without them (the ops ask for them,
+ * so this is not expected) the call's arguments cannot be read: the call
+ * is pointed at @deny and NULL returned.
  */
-static void notrace ew_hook_no_regs(struct ftrace_regs *fregs, void *deny)
+static struct pt_regs *notrace ew_hook_regs(struct ftrace_regs *fregs,
+					    void *deny)
 {
-	pr_err_ratelimited("hook without saved registers: call refused\n");
-	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)deny);
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+
+	if (unlikely(!regs)) {
+		pr_err_ratelimited("hook without saved registers: call refused\n");
+		ftrace_regs_set_instruction_pointer(fregs, (unsigned long)deny);
+	}
+	return regs;
 }
 
 /* What the caller is and which job it belongs to, for one decision. */
@@ -377,6 +386,16 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 						  &req);
 		chg->req.op = EASTWEST_OP_MODIFY_QP;
 		ew_request_merge(&chg->req, &req);
+		/*
+		 * A new port alone changes what the recorded P_Key index
+		 * names: resolve it on the new port.
+		 */
+		if ((mask & IB_QP_PORT) && !(mask & IB_QP_PKEY_INDEX) &&
+		    chg->req.has_pkey) {
+			chg->req.port = attr->port_num;
+			if (ew_request_resolve_pkeys(dev, &chg->req))
+				internal = EASTWEST_REASON_INTERNAL;
+		}
 	}
 	v = ew_verdict_of(&c, &chg->req, internal);
 	/*
@@ -527,16 +546,14 @@ static void notrace ew_hook_modify_qp(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct pt_regs *regs;
 
 	/* Our own call from ew_modify_qp_serialised(): already judged. */
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
-	/* No saved registers: nothing can be judged, nothing redirected. */
-	if (unlikely(!regs)) {
-		ew_hook_no_regs(fregs, ew_deny_int);
+	regs = ew_hook_regs(fregs, ew_deny_int);
+	if (!regs)
 		return;
-	}
 	/* int ib_modify_qp_with_udata(qp, attr, attr_mask, udata) */
 	if (!ew_modify_qp_needs_gate((struct ib_qp *)regs_get_kernel_argument(regs, 0),
 				     (struct ib_qp_attr *)regs_get_kernel_argument(regs, 1),
@@ -558,12 +575,10 @@ static void notrace ew_hook_create_ah(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct pt_regs *regs = ew_hook_regs(fregs, ew_deny_ptr);
 
-	if (unlikely(!regs)) {
-		ew_hook_no_regs(fregs, ew_deny_ptr);
+	if (!regs)
 		return;
-	}
 	/* struct ib_ah *rdma_create_user_ah(pd, ah_attr, udata) */
 	if (ew_check_create_ah((struct ib_pd *)regs_get_kernel_argument(regs, 0),
 			       (struct rdma_ah_attr *)regs_get_kernel_argument(regs, 1)))
@@ -574,16 +589,71 @@ static void notrace ew_hook_create_qp(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct pt_regs *regs = ew_hook_regs(fregs, ew_deny_ptr);
 
-	if (unlikely(!regs)) {
-		ew_hook_no_regs(fregs, ew_deny_ptr);
+	if (!regs)
 		return;
-	}
 	/* struct ib_qp *ib_create_qp_user(dev, pd, attr, udata, uobj, caller) */
 	if (ew_check_create_qp((struct ib_device *)regs_get_kernel_argument(regs, 0),
 			       (struct ib_qp_init_attr *)regs_get_kernel_argument(regs, 2)))
 		instruction_pointer_set(regs, (unsigned long)ew_deny_ptr);
+}
+
+/*
+ * A user QP joining a multicast group receives what anyone sends to it:
+ * the group is judged like a destination (one of the job's peers, never a
+ * revoked node, the job's protection). Kernel QPs (IPoIB) have no uobject
+ * and pass.
+ */
+static bool ew_check_attach_mcast(struct ib_qp *qp, const union ib_gid *gid,
+				  u16 lid)
+{
+	struct ew_request req = { .op = EASTWEST_OP_ATTACH_MCAST, .n_paths = 1 };
+	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
+				.op = EASTWEST_OP_ATTACH_MCAST };
+	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
+	struct ew_path *path = &req.paths[0];
+	struct ew_caller c;
+	bool deny;
+
+	if (!real->uobject)
+		return false;
+	rcu_read_lock();
+	ew_caller_get(&c);
+	if (ew_caller_unpoliced(&c)) {
+		rcu_read_unlock();
+		return false;
+	}
+	path->mcast = true;
+	path->dlid = lid;
+	if (rdma_protocol_roce(real->device, real->port ? real->port : 1) ||
+	    !lid) {
+		path->has_grh = true;
+		memcpy(path->dgid, gid->raw, sizeof(path->dgid));
+	}
+	strscpy(ev.dev_name, dev_name(&real->device->dev), sizeof(ev.dev_name));
+	ev.port = real->port;
+	ev.has_qpn = true;
+	ev.qpn = real->qp_num;
+	deny = ew_judge(&c, &req, 0, &ev);
+	rcu_read_unlock();
+	return deny;
+}
+
+static void notrace ew_hook_attach_mcast(unsigned long ip,
+					 unsigned long parent_ip,
+					 struct ftrace_ops *ops,
+					 struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ew_hook_regs(fregs, ew_deny_int);
+
+	if (!regs)
+		return;
+	/* int ib_attach_mcast(qp, gid, lid) */
+	if (ew_check_attach_mcast((struct ib_qp *)regs_get_kernel_argument(regs, 0),
+				  (union ib_gid *)regs_get_kernel_argument(regs, 1),
+				  (u16)regs_get_kernel_argument(regs, 2)))
+		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
 }
 
 /*
@@ -616,12 +686,10 @@ static void notrace ew_hook_devx_create(unsigned long ip, unsigned long parent_i
 					struct ftrace_ops *ops,
 					struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct pt_regs *regs = ew_hook_regs(fregs, ew_deny_int);
 
-	if (unlikely(!regs)) {
-		ew_hook_no_regs(fregs, ew_deny_int);
+	if (!regs)
 		return;
-	}
 	/* int mlx5_ib_devx_create(dev, is_user): only user contexts. */
 	if ((bool)regs_get_kernel_argument(regs, 1) && ew_check_devx())
 		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
@@ -631,15 +699,14 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 				       struct ftrace_ops *ops,
 				       struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct pt_regs *regs;
 
 	/* Our own call from ew_destroy_qp_after_revoke(): let it through. */
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
-	if (unlikely(!regs)) {
-		ew_hook_no_regs(fregs, ew_deny_int);
+	regs = ew_hook_regs(fregs, ew_deny_int);
+	if (!regs)
 		return;
-	}
 	/* int ib_destroy_qp_user(qp, udata) */
 	if (ew_qp_untrack((struct ib_qp *)regs_get_kernel_argument(regs, 0)))
 		return;
@@ -675,6 +742,7 @@ static struct ew_hook ew_hooks[] = {
 	EW_HOOK(rdma_create_user_ah, ew_hook_create_ah),
 	EW_HOOK(ib_create_qp_user, ew_hook_create_qp),
 	EW_HOOK(ib_destroy_qp_user, ew_hook_destroy_qp),
+	EW_HOOK(ib_attach_mcast, ew_hook_attach_mcast),
 };
 
 /*

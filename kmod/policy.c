@@ -117,7 +117,7 @@ static u32 ew_path_check(const struct ew_job *job,
 	if (path->has_src) {
 		if (!ew_src_allowed(pol, &path->src))
 			return EASTWEST_REASON_SRC_NETDEV;
-	} else if (pol->n_netdevs) {
+	} else if (pol->n_netdevs && !path->mcast) {
 		/* A netdev rule cannot be met by a path without a netdev. */
 		return EASTWEST_REASON_SRC_NETDEV;
 	}

@@ -24,6 +24,8 @@ struct ew_src {
  * @src: source netdev
  * @has_protection: @protection was evaluated (only when a rule needs it)
  * @protection: enum eastwest_protection bits of the path
+ * @mcast: @dgid is a multicast group joined (no source GID: the source
+ *	netdev rules do not apply)
  */
 struct ew_path {
 	bool has_grh;
@@ -33,6 +35,7 @@ struct ew_path {
 	struct ew_src src;
 	bool has_protection;
 	u32 protection;
+	bool mcast;
 	/* Where @src came from, to resolve it again after GID changes. */
 	u32 port;
 	u32 sgid_index;

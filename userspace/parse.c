@@ -52,6 +52,8 @@ static const char *const op_names[] = {
 	[EASTWEST_OP_CREATE_AH] = "create-ah",
 	[EASTWEST_OP_CREATE_QP] = "create-qp",
 	[EASTWEST_OP_DEVX_CONTEXT] = "devx-context",
+	[EASTWEST_OP_REVOKE] = "revoke",
+	[EASTWEST_OP_ATTACH_MCAST] = "attach-mcast",
 };
 
 static const char *const link_layer_names[] = {

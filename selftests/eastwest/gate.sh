@@ -182,7 +182,7 @@ pingpong() {
 	reap "$_srv" 30 >/dev/null
 }
 
-ew_plan 64
+ew_plan 69
 
 # --- setup -----------------------------------------------------------------
 
@@ -341,6 +341,17 @@ show_output "d/no-job (exit $REAP_RC)" "$out"
 # --- f. the gate still lets a job work ----------------------------------------
 
 pingpong after
+
+# --- e. multicast attach is judged -----------------------------------------------
+
+MGID=ff0e::ee:1
+ew_expect_rc 13 "e: job A's UD QP may not join $MGID (not a peer)" \
+	ew_in_cg /ewA "$VERBS" mcast-attach "$DEV" "$MGID"
+ew_expect_rc 13 "e: nor may a process in no job" "$VERBS" mcast-attach "$DEV" "$MGID"
+ew_check "e: the group is made a peer of job A" "$CTL" peer add ewA "$MGID"
+ew_expect_rc 0 "e: now job A's UD QP joins it" \
+	ew_in_cg /ewA "$VERBS" mcast-attach "$DEV" "$MGID"
+ew_check "e: the group is removed again" "$CTL" peer del ewA "$MGID"
 
 # --- g. unloading is not an off switch -------------------------------------------
 

@@ -55,6 +55,17 @@
  *       read another line, RTR->RTS, "rts: OK|ERRNO". Output is flushed
  *       after every line, so that a test can move the process to another
  *       cgroup between the steps. Exit 0, or that of the failing step.
+ *   ew_verbs qp-storm DEV GID_INDEX DGID N SECONDS
+ *       create N RC QPs, each RESET->INIT->RTR towards DGID (QPN 0x11),
+ *       print "ready", then for SECONDS pick QPs at random and reset and
+ *       reconnect them, destroy and recreate them, or move them to ERR.
+ *       Refusals and driver errors are counted, not fatal (the test
+ *       revokes, deletes jobs and unloads the module meanwhile); prints
+ *       "storm: ok N refused N failed N destroyed N". Exit 0, or 1 if a QP
+ *       could not be created or destroyed.
+ *   ew_verbs mcast-attach DEV MGID
+ *       create a UD QP, RESET->INIT (Q_Key 0x1234), and attach it to the
+ *       multicast group MGID (an IPv6 or IPv4 address, as for DGIDs)
  *
  * Exit: 0 done, 13 (EACCES) refused with EACCES, 1 other failure, 2 usage,
  * 3 (rc-hold, rts-av-change, rc-pair-revive) not revoked in time.
@@ -303,6 +314,97 @@ static int ud_qkey(struct ctx *c, uint32_t qkey)
 	ret = to_init(qp, IBV_QP_QKEY, qkey);
 	if (ret)
 		return fail("modify RESET->INIT (qkey)", ret);
+	return 0;
+}
+
+/* One QP of the storm back to RTR; counts the outcome. */
+static void storm_connect(struct ibv_qp *qp, int gid_index,
+			  const union ibv_gid *dgid, unsigned long *n)
+{
+	int ret = to_init(qp, 0, 0);
+
+	if (!ret)
+		ret = rc_to_rtr(qp, gid_index, dgid, 0x11, 0, 0, IBV_QPS_RESET);
+	n[ret == 0 ? 0 : ret == EACCES ? 1 : 2]++;
+}
+
+static int qp_storm(struct ctx *c, int gid_index, const char *dgid_s,
+		    unsigned int nqps, unsigned int seconds)
+{
+	struct ibv_qp_attr attr = {};
+	unsigned long n[4] = {};	/* ok, refused, failed, destroyed */
+	struct ibv_qp **qps;
+	union ibv_gid dgid;
+	unsigned int i;
+	time_t end;
+
+	if (parse_gid(dgid_s, &dgid) || !nqps)
+		return 2;
+	qps = calloc(nqps, sizeof(*qps));
+	if (!qps)
+		return fail("calloc", errno);
+	for (i = 0; i < nqps; i++) {
+		qps[i] = create_qp(c, IBV_QPT_RC);
+		if (!qps[i])
+			return fail("ibv_create_qp(RC)", errno);
+		storm_connect(qps[i], gid_index, &dgid, n);
+	}
+	printf("ready %lu/%u connected\n", n[0], nqps);
+	fflush(stdout);
+	srand(getpid());
+	end = time(NULL) + seconds;
+	while (time(NULL) < end) {
+		i = (unsigned int)rand() % nqps;
+		switch (rand() % 4) {
+		case 0:
+			if (ibv_destroy_qp(qps[i]))
+				return fail("ibv_destroy_qp", errno);
+			n[3]++;
+			qps[i] = create_qp(c, IBV_QPT_RC);
+			if (!qps[i])
+				return fail("ibv_create_qp(RC)", errno);
+			/* fall through */
+		case 1:
+			attr.qp_state = IBV_QPS_RESET;
+			ibv_modify_qp(qps[i], &attr, IBV_QP_STATE);
+			storm_connect(qps[i], gid_index, &dgid, n);
+			break;
+		case 2:
+			attr.qp_state = IBV_QPS_ERR;
+			n[ibv_modify_qp(qps[i], &attr, IBV_QP_STATE) ? 2 : 0]++;
+			break;
+		default:
+			storm_connect(qps[i], gid_index, &dgid, n);
+			break;
+		}
+	}
+	for (i = 0; i < nqps; i++) {
+		if (ibv_destroy_qp(qps[i]))
+			return fail("ibv_destroy_qp", errno);
+		n[3]++;
+	}
+	free(qps);
+	printf("storm: ok %lu refused %lu failed %lu destroyed %lu\n",
+	       n[0], n[1], n[2], n[3]);
+	return 0;
+}
+
+static int mcast_attach(struct ctx *c, const char *mgid_s)
+{
+	struct ibv_qp *qp = create_qp(c, IBV_QPT_UD);
+	union ibv_gid mgid;
+	int ret;
+
+	if (parse_gid(mgid_s, &mgid))
+		return 2;
+	if (!qp)
+		return fail("ibv_create_qp(UD)", errno);
+	ret = to_init(qp, IBV_QP_QKEY, 0x1234);
+	if (ret)
+		return fail("modify RESET->INIT (qkey)", ret);
+	ret = ibv_attach_mcast(qp, &mgid, 0);
+	if (ret)
+		return fail("ibv_attach_mcast", ret);
 	return 0;
 }
 
@@ -861,7 +963,8 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|create-ah|\n"
-			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise DEV ...\n");
+			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise|\n"
+			"       mcast-attach|qp-storm DEV ...\n");
 		return 2;
 	}
 	ret = open_dev(argv[2], &c);
@@ -888,6 +991,11 @@ int main(int argc, char **argv)
 				     argv[6], num(argv[7]));
 	if (!strcmp(argv[1], "rc-stepwise") && argc == 6)
 		return rc_stepwise(&c, num(argv[3]), argv[4], num(argv[5]));
+	if (!strcmp(argv[1], "mcast-attach") && argc == 4)
+		return mcast_attach(&c, argv[3]);
+	if (!strcmp(argv[1], "qp-storm") && argc == 7)
+		return qp_storm(&c, num(argv[3]), argv[4], num(argv[5]),
+				num(argv[6]));
 	fprintf(stderr, "ew_verbs: bad arguments\n");
 	return 2;
 }

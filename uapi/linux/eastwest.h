@@ -162,7 +162,8 @@ enum eastwest_gid_type {
 /**
  * enum eastwest_op - The control-path operation that was checked; revoke: the
  *   module moved a live QP to the error state because its policy no longer
- *   allows it.
+ *   allows it; attach-mcast: a user QP joining a multicast group (its GID is
+ *   judged as a destination).
  */
 enum eastwest_op {
 	EASTWEST_OP_MODIFY_QP = 1,
@@ -170,6 +171,7 @@ enum eastwest_op {
 	EASTWEST_OP_CREATE_QP,
 	EASTWEST_OP_DEVX_CONTEXT,
 	EASTWEST_OP_REVOKE,
+	EASTWEST_OP_ATTACH_MCAST,
 };
 
 enum {
