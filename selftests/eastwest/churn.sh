@@ -20,6 +20,9 @@
 # start of the next del. A decision that succeeded without overlapping a
 # "may" window is a wrong allow; one refused inside a "surely" window is a
 # wrong deny. Both must be zero, and both outcomes must have been seen.
+# And right after each peer delete returned, no QP whose connect was
+# allowed (and that was not reset since) may still be connected: a connect
+# in flight across the delete is revoked too.
 # Afterwards: only job churn is left, with its one peer and no QP; kmalloc
 # caches are back near where they were; no splat; the module unloads.
 # Time: EW_CHURN_SECONDS (default 30; also read from $EW_TOP/build/churn.env),
@@ -112,7 +115,7 @@ print(" ".join(sorted(j["name"] for j in jobs)),
       sum(j["qp_count"] for j in jobs))'
 }
 
-ew_plan 16
+ew_plan 17
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -144,6 +147,8 @@ ew_check "zero wrong allows ($(field wrong_allow) of $(field allowed) allowed)" 
 	test "$(field wrong_allow)" = 0
 ew_check "zero wrong denies ($(field wrong_deny) of $(field refused) refused)" \
 	test "$(field wrong_deny)" = 0
+ew_check "no QP left connected after a peer delete returned ($(field left_connected) found)" \
+	test "$(field left_connected)" = 0
 ew_check "both outcomes seen under churn" \
 	test "$(field allowed)" -gt 0 -a "$(field refused)" -gt 0
 ew_check "every decision was allowed or refused (no other error)" test "$(field other)" = 0

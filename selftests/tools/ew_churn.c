@@ -45,12 +45,18 @@
  * must be refused; inside a "surely" window: must be allowed); the others
  * overlapped a change, and either answer is right.
  *
+ * A second oracle, on the module's revocation: right after each peer delete
+ * returned (before the next add), every QP thread's QP whose INIT->RTR was
+ * allowed and that has not been reset since must be in the error state,
+ * whenever its decision was made; one that is not is "left connected".
+ *
  * Output: detail lines, then
  *   ew_churn: decisions N allowed A refused R other O wrong_allow W
- *   wrong_deny D peer_changes P job_ops J rate X/s   (one line)
- * Exit: 0 passed (W, D and O zero, both outcomes seen, every peer change and
- * job operation succeeded), 1 a check failed, 2 usage, 3 setup failed (no
- * family, device or job; PEER already allowed).
+ *   wrong_deny D left_connected L peer_changes P job_ops J rate X/s
+ *   (one line)
+ * Exit: 0 passed (W, D, L and O zero, both outcomes seen, every peer change
+ * and job operation succeeded), 1 a check failed, 2 usage, 3 setup failed
+ * (no family, device or job; PEER already allowed).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -373,7 +379,12 @@ struct churn {
 	struct ibv_context *ctx;
 	pthread_barrier_t start;
 	atomic_bool stop;
+	/* The QP threads, for the toggler's check after each delete. */
+	struct verbs_thread *verbs;
+	unsigned int n_qp_threads;
 };
+
+static unsigned long left_connected(struct churn *ch);
 
 /* The first failure a thread saw, for the report. */
 struct first_failure {
@@ -400,6 +411,7 @@ struct toggler {
 	struct nlc *nl;
 	struct log changes;
 	struct first_failure failed;
+	unsigned long left_connected;
 };
 
 /* -w: half of the time, hold the current state a random 0..hold_us. */
@@ -429,6 +441,8 @@ static void *toggle_peer(void *arg)
 			err = peer_change(t->nl, cmd[i], ch->job, ch->dgid.raw);
 			e = now_ns();
 			log_add(&t->changes, i ? EV_PEER_DEL : EV_PEER_ADD, s, e, err);
+			if (i && !err)
+				t->left_connected += left_connected(ch);
 			if (err) {
 				nl_failure(t->nl, err, why, sizeof(why));
 				note_failure(&t->failed, "peer %s: %s", i ? "del" : "add", why);
@@ -523,6 +537,10 @@ struct verbs_thread {
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;	/* the QP of the current rounds */
+	/* Held while @qp is reset or replaced, and by left_connected(). */
+	pthread_mutex_t qp_lock;
+	/* @qp's last INIT->RTR was allowed, and it was not reset since. */
+	atomic_bool connected;
 	unsigned long rounds, revoked_idle;
 	struct log decisions;
 	struct first_failure failed;	/* steps around the decisions */
@@ -596,7 +614,7 @@ static bool revoked(struct ibv_qp *qp, int err)
 }
 
 /* A new QP every QP_ROUNDS rounds, else the current one back in RESET. */
-static bool next_qp(struct verbs_thread *v)
+static bool next_qp_locked(struct verbs_thread *v)
 {
 	int err;
 
@@ -618,6 +636,45 @@ static bool next_qp(struct verbs_thread *v)
 	if (!v->qp)
 		note_failure(&v->failed, "ibv_create_qp: %s", strerror(errno));
 	return v->qp;
+}
+
+static bool next_qp(struct verbs_thread *v)
+{
+	bool ok;
+
+	pthread_mutex_lock(&v->qp_lock);
+	atomic_store(&v->connected, false);
+	ok = next_qp_locked(v);
+	pthread_mutex_unlock(&v->qp_lock);
+	return ok;
+}
+
+/*
+ * Right after a peer delete returned, before the next add: every QP whose
+ * INIT->RTR towards PEER was allowed, and that its thread has not reset
+ * since, must be in the error state, whenever its decision was made (a
+ * connect that read the rules before the delete and recorded its QP after
+ * the revocation pass is revoked by the module itself). Returns how many
+ * were found still connected.
+ */
+static unsigned long left_connected(struct churn *ch)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr attr;
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < ch->n_qp_threads; i++) {
+		struct verbs_thread *v = &ch->verbs[i];
+
+		pthread_mutex_lock(&v->qp_lock);
+		if (atomic_load(&v->connected) && v->qp &&
+		    !ibv_query_qp(v->qp, &attr, IBV_QP_STATE, &init) &&
+		    attr.qp_state != IBV_QPS_ERR)
+			n++;
+		pthread_mutex_unlock(&v->qp_lock);
+	}
+	return n;
 }
 
 /* One round, RESET->INIT and timed INIT->RTR; false if a step failed. */
@@ -643,6 +700,8 @@ static bool modify_once(struct verbs_thread *v)
 	e = now_ns();
 	if (revoked(v->qp, err))
 		err = ERR_REVOKED_MIDWAY;
+	else if (!err)
+		atomic_store(&v->connected, true);
 	log_add(&v->decisions, EV_MODIFY, s, e, err);
 	return true;
 }
@@ -694,7 +753,11 @@ static void *decide(void *arg)
 		else if (++failures == MAX_STEP_FAILURES)
 			break;	/* counted: the run fails */
 	}
+	pthread_mutex_lock(&v->qp_lock);
+	atomic_store(&v->connected, false);
 	err = v->qp ? ibv_destroy_qp(v->qp) : 0;
+	v->qp = NULL;
+	pthread_mutex_unlock(&v->qp_lock);
 	if (err)
 		note_failure(&v->failed, "ibv_destroy_qp: %s", strerror(err));
 	return NULL;
@@ -722,6 +785,7 @@ static void verbs_setup(struct verbs_thread *v, struct churn *ch, bool ah)
 {
 	v->ch = ch;
 	v->ah = ah;
+	pthread_mutex_init(&v->qp_lock, NULL);
 	v->pd = ibv_alloc_pd(ch->ctx);
 	v->cq = v->pd ? ibv_create_cq(ch->ctx, 8, NULL, NULL, 0) : NULL;
 	if (!v->cq)
@@ -951,6 +1015,9 @@ int main(int argc, char **argv)
 	ch.ctx = open_dev(ch.dev_name);
 	for (i = 0; i < n_verbs; i++)
 		verbs_setup(&verbs[i], &ch, i >= ch.n_qp);
+	/* The QP threads come first. */
+	ch.verbs = verbs;
+	ch.n_qp_threads = ch.n_qp;
 	check_refused_first(&ch, &verbs[0]);
 
 	if (pthread_barrier_init(&ch.start, NULL, n_verbs + 3))
@@ -999,11 +1066,13 @@ int main(int argc, char **argv)
 	       vd.by_kind[1][0], vd.by_kind[1][1], vd.by_kind[1][2],
 	       vd.pinned_refuse, vd.pinned_allow);
 	secs = (double)(t1 - t0) / 1e9;
-	printf("ew_churn: decisions %lu allowed %lu refused %lu other %lu wrong_allow %lu wrong_deny %lu peer_changes %zu job_ops %lu rate %.1f/s\n",
+	printf("ew_churn: decisions %lu allowed %lu refused %lu other %lu wrong_allow %lu wrong_deny %lu left_connected %lu peer_changes %zu job_ops %lu rate %.1f/s\n",
 	       vd.decisions, vd.allowed, vd.refused, vd.other, vd.wrong_allow,
-	       vd.wrong_deny, tog.changes.n, jobs.ops, secs > 0 ? vd.decisions / secs : 0);
+	       vd.wrong_deny, tog.left_connected, tog.changes.n, jobs.ops,
+	       secs > 0 ? vd.decisions / secs : 0);
 	pass = !vd.wrong_allow && !vd.wrong_deny && !vd.other && vd.allowed &&
-	       vd.refused && !tog.failed.count && !jobs.failed.count;
+	       vd.refused && !tog.left_connected && !tog.failed.count &&
+	       !jobs.failed.count;
 	free(w.may);
 	free(w.sure);
 	free(tog.changes.v);
