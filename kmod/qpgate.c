@@ -18,7 +18,8 @@
  *   a process in no job, may only move it to RESET or ERR.
  * - A policed caller's state change must be an edge of the QP state machine
  *   from the recorded state (an untracked QP is taken to be in RESET, so a
- *   QP that was never judged into INIT cannot be raised to RTR).
+ *   QP that was never judged into INIT cannot be raised to RTR). A caller
+ *   in no job has no records: every raise of its untracked QPs is judged.
  * - Entering a live state from a state that is not, or changing any
  *   attribute of EW_QP_POLICED_MASK, is judged on the recorded
  *   configuration with this modify's attributes folded in. Moving to RESET
@@ -116,6 +117,13 @@ enum ew_gate_verdict ew_qp_gate(const struct ew_qp_view *qp,
 	}
 	if (lowering)
 		return EW_GATE_PASS;
+	/*
+	 * A caller in no job has no record of its QPs: its state is unknown,
+	 * and any raise is judged (and refused for being in no job).
+	 */
+	if (!qp->tracked && !m->job_id)
+		return to_state || (m->mask & EW_QP_POLICED_MASK) ?
+		       EW_GATE_JUDGE : EW_GATE_PASS;
 	if (to_state && !ew_qp_transition_ok(qp->state, next)) {
 		*reason = EASTWEST_REASON_QP_STATE;
 		return EW_GATE_REFUSE;

@@ -83,6 +83,9 @@ static const struct ew_gate_case ew_gate_cases[] = {
 	  EW_GATE_REFUSE, EASTWEST_REASON_QP_OWNER },
 	{ "another job may kill the QP it holds", TRACKED(IB_QPS_RTS, JOB_A),
 	  IB_QPT_RC, 0, IB_QPS_ERR, true, JOB_B, EW_GATE_PASS },
+	{ "no job, untracked: RTR->RTS is judged (no record to follow)",
+	  UNTRACKED, IB_QPT_RC, IB_QP_SQ_PSN, IB_QPS_RTS, true, 0,
+	  EW_GATE_JUDGE },
 	{ "an untracked INIT QP cannot be raised to RTR",
 	  UNTRACKED, IB_QPT_RC, IB_QP_AV | IB_QP_DEST_QPN, IB_QPS_RTR, true,
 	  JOB_A, EW_GATE_REFUSE, EASTWEST_REASON_QP_STATE },
@@ -195,8 +198,12 @@ static bool ew_gate_rules_hold(struct kunit *test, const struct ew_qp_view *qp,
 		 !(qp->revoked && next == IB_QPS_RESET))
 		broken = "a policed caller's state claim got through";
 	else if (m->policed && to_state && !lowering && !qp->revoked &&
+		 (qp->tracked || m->job_id) &&
 		 !ew_qp_transition_ok(qp->state, next) && v != EW_GATE_REFUSE)
 		broken = "a state path outside the state machine got through";
+	else if (m->policed && to_state && !lowering && !qp->tracked &&
+		 !m->job_id && v == EW_GATE_PASS)
+		broken = "a raise by a caller in no job passed unjudged";
 	else if (m->policed && v == EW_GATE_PASS && ew_qp_state_live(next) &&
 		 (!ew_qp_state_live(qp->state) ||
 		  (m->mask & (EW_QP_POLICED_MASK | IB_QP_CUR_STATE))))
