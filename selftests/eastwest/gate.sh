@@ -4,9 +4,9 @@
 # ew-timeout: 600
 #
 # The QP gate against an attacker who drives the QP state machine rather
-# than the address attributes (Documentation: attacks.md, "Where a per-job
-# gate leaks"). One node, soft-RoCE on lo, jobs A (/ewA) and B (/ewB) that
-# may both reach 127.0.0.1. Each door is its own TAP line:
+# than the address attributes (Documentation/threat-model.md, A11 and
+# A20-A22). One node, soft-RoCE on lo, jobs A (/ewA) and B (/ewB) that may
+# both reach 127.0.0.1. Each door is its own TAP line:
 #
 #   a. revocation sticks, with data: a pair of job A's RC QPs, connected to
 #      each other and carrying a message, is revoked (peer removed; then job
@@ -19,9 +19,12 @@
 #      refuses must not change what revocation judges.
 #   d. another job's QP: job A's QP modified by job B's process, or by a
 #      process in no job, must be refused.
-#   e. denial counters for the new reasons (qp-state, revoked, qp-owner),
-#      checked on their own lines.
+#   e. multicast attach: job A's UD QP may join only a group that is one of
+#      its peers.
 #   f. control: job A's ibv_rc_pingpong over the loopback GID still works.
+#   g. unloading is not an off switch: rmmod is refused while a job exists.
+# The denial counters of the new reasons (qp-state, revoked, qp-owner) are
+# checked on their own lines in a, b and d.
 #
 # ew_verbs (selftests/tools) plays the attacker; its full output is shown
 # as diagnostics after each case, so the log records every errno.
