@@ -92,7 +92,7 @@ struct ctx {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
-	struct ibv_qp *qp;	/* the last RC QP created */
+	struct ibv_qp *qp;	/* the last QP created by rc-connect or ud_init() */
 };
 
 static int fail(const char *step, int err)
@@ -304,14 +304,15 @@ static int rc_hold(struct ctx *c, int gid_index, const char *dgid_s,
 	return wait_revoked(c, &c->qp, 1, seconds);
 }
 
-static int ud_qkey(struct ctx *c, uint32_t qkey)
+/* A UD QP taken RESET->INIT with @qkey, in c->qp; an exit code. */
+static int ud_init(struct ctx *c, uint32_t qkey)
 {
-	struct ibv_qp *qp = create_qp(c, IBV_QPT_UD);
 	int ret;
 
-	if (!qp)
+	c->qp = create_qp(c, IBV_QPT_UD);
+	if (!c->qp)
 		return fail("ibv_create_qp(UD)", errno);
-	ret = to_init(qp, IBV_QP_QKEY, qkey);
+	ret = to_init(c->qp, IBV_QP_QKEY, qkey);
 	if (ret)
 		return fail("modify RESET->INIT (qkey)", ret);
 	return 0;
@@ -336,6 +337,7 @@ static int qp_storm(struct ctx *c, int gid_index, const char *dgid_s,
 	struct ibv_qp **qps;
 	union ibv_gid dgid;
 	unsigned int i;
+	int action;
 	time_t end;
 
 	if (parse_gid(dgid_s, &dgid) || !nqps)
@@ -355,15 +357,17 @@ static int qp_storm(struct ctx *c, int gid_index, const char *dgid_s,
 	end = time(NULL) + seconds;
 	while (time(NULL) < end) {
 		i = (unsigned int)rand() % nqps;
-		switch (rand() % 4) {
-		case 0:
+		action = rand() % 4;
+		if (action == 0) {
 			if (ibv_destroy_qp(qps[i]))
 				return fail("ibv_destroy_qp", errno);
 			n[3]++;
 			qps[i] = create_qp(c, IBV_QPT_RC);
 			if (!qps[i])
 				return fail("ibv_create_qp(RC)", errno);
-			/* fall through */
+		}
+		switch (action) {
+		case 0:
 		case 1:
 			attr.qp_state = IBV_QPS_RESET;
 			ibv_modify_qp(qps[i], &attr, IBV_QP_STATE);
@@ -391,18 +395,15 @@ static int qp_storm(struct ctx *c, int gid_index, const char *dgid_s,
 
 static int mcast_attach(struct ctx *c, const char *mgid_s)
 {
-	struct ibv_qp *qp = create_qp(c, IBV_QPT_UD);
 	union ibv_gid mgid;
 	int ret;
 
 	if (parse_gid(mgid_s, &mgid))
 		return 2;
-	if (!qp)
-		return fail("ibv_create_qp(UD)", errno);
-	ret = to_init(qp, IBV_QP_QKEY, 0x1234);
+	ret = ud_init(c, 0x1234);
 	if (ret)
-		return fail("modify RESET->INIT (qkey)", ret);
-	ret = ibv_attach_mcast(qp, &mgid, 0);
+		return ret;
+	ret = ibv_attach_mcast(c->qp, &mgid, 0);
 	if (ret)
 		return fail("ibv_attach_mcast", ret);
 	return 0;
@@ -977,7 +978,7 @@ int main(int argc, char **argv)
 		return rc_hold(&c, num(argv[3]), argv[4], num(argv[5]),
 			       num(argv[6]));
 	if (!strcmp(argv[1], "ud-qkey") && argc == 4)
-		return ud_qkey(&c, num(argv[3]));
+		return ud_init(&c, num(argv[3]));
 	if (!strcmp(argv[1], "raw-qp") && argc == 3)
 		return raw_qp(&c);
 	if (!strcmp(argv[1], "create-ah") && argc == 5)
