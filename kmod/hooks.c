@@ -355,6 +355,10 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 	struct ew_caller c;
 	bool deny;
 
+	/* Hot path: a reset or a move to ERR needs no caller lookup. */
+	if (!(mask & (IB_QP_RQ_PSN | IB_QP_SQ_PSN)) &&
+	    ew_qp_gate_passes_anyone(&chg->view, &m))
+		return false;
 	rcu_read_lock();
 	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT &&
 	    (mask & IB_QP_PKEY_INDEX))

@@ -81,6 +81,28 @@ bool ew_qp_transition_ok(u8 cur, u8 next)
 }
 
 /**
+ * ew_qp_gate_passes_anyone() - does the gate pass @m whoever the caller is?
+ * @qp: what eastwest recorded of the QP
+ * @m: the modify (its caller fields are not read)
+ *
+ * Moving a QP that is not revoked to RESET or ERR (a revoked one to RESET),
+ * with no policed attribute and no state claim, passes for every caller,
+ * as do the special QPs: the hook then need not look the caller up.
+ */
+bool ew_qp_gate_passes_anyone(const struct ew_qp_view *qp,
+			      const struct ew_qp_modify *m)
+{
+	if (m->qp_type == IB_QPT_SMI || m->qp_type == IB_QPT_GSI)
+		return true;
+	if (!(m->mask & IB_QP_STATE) ||
+	    (m->mask & (EW_QP_POLICED_MASK | IB_QP_CUR_STATE)))
+		return false;
+	if (m->next_state == IB_QPS_RESET)
+		return true;
+	return m->next_state == IB_QPS_ERR && !qp->revoked;
+}
+
+/**
  * ew_qp_gate() - what a modify needs before it may reach the driver
  * @qp: what eastwest recorded of the QP
  * @m: the modify and its caller

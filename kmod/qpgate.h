@@ -57,6 +57,8 @@ enum ew_gate_verdict {
 
 bool ew_qp_state_live(u8 state);
 bool ew_qp_transition_ok(u8 cur, u8 next);
+bool ew_qp_gate_passes_anyone(const struct ew_qp_view *qp,
+			      const struct ew_qp_modify *m);
 enum ew_gate_verdict ew_qp_gate(const struct ew_qp_view *qp,
 				const struct ew_qp_modify *m, u32 *reason);
 

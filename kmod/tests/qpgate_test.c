@@ -187,6 +187,8 @@ static bool ew_gate_rules_hold(struct kunit *test, const struct ew_qp_view *qp,
 
 	if (special)
 		broken = v == EW_GATE_PASS ? NULL : "special QP not passed";
+	else if (ew_qp_gate_passes_anyone(qp, m) && v != EW_GATE_PASS)
+		broken = "the hook's no-lookup shortcut disagrees with the gate";
 	else if (qp->revoked && !(to_state && next == IB_QPS_RESET) &&
 		 (v != EW_GATE_REFUSE || reason != EASTWEST_REASON_REVOKED))
 		broken = "a revoked QP left ERR for something but RESET";
