@@ -46,6 +46,7 @@ static const char *const ew_reason_names[] = {
 	[EASTWEST_REASON_QP_STATE] = "QP state claim or skipped INIT",
 	[EASTWEST_REASON_REVOKED] = "QP was revoked",
 	[EASTWEST_REASON_QP_OWNER] = "QP of another job",
+	[EASTWEST_REASON_FOREIGN_QP] = "local QP of another job",
 };
 
 static const char *const ew_op_names[] = {
@@ -95,7 +96,6 @@ void ew_event_admission(u32 admission, bool required)
 void ew_event_report(const struct ew_event *ev)
 {
 	unsigned long flags;
-	bool queued = false;
 	unsigned int used;
 
 	spin_lock_irqsave(&ew_event_lock, flags);
@@ -103,19 +103,19 @@ void ew_event_report(const struct ew_event *ev)
 	if (used < EW_EVENT_RING) {
 		ew_event_ring[ew_event_head % EW_EVENT_RING] = *ev;
 		ew_event_head++;
-		queued = true;
+		/*
+		 * Scheduled under the lock that ew_events_exit() takes to
+		 * stop: no work is queued after its cancel.
+		 */
+		/* Half full: drain now, before reports are dropped. */
+		if (ew_events_live && used + 1 >= EW_EVENT_RING / 2)
+			mod_delayed_work(system_wq, &ew_event_work, 0);
+		else if (ew_events_live)
+			schedule_delayed_work(&ew_event_work, 1);
 	} else {
 		ew_events_dropped++;
 	}
 	spin_unlock_irqrestore(&ew_event_lock, flags);
-
-	if (!queued || !READ_ONCE(ew_events_live))
-		return;
-	/* Half full: drain now, before reports are dropped. */
-	if (used + 1 >= EW_EVENT_RING / 2)
-		mod_delayed_work(system_wq, &ew_event_work, 0);
-	else
-		schedule_delayed_work(&ew_event_work, 1);
 }
 
 /**
@@ -309,6 +309,10 @@ int ew_events_init(void)
  */
 void ew_events_exit(void)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&ew_event_lock, flags);
 	WRITE_ONCE(ew_events_live, false);
+	spin_unlock_irqrestore(&ew_event_lock, flags);
 	cancel_delayed_work_sync(&ew_event_work);
 }

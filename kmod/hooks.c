@@ -37,11 +37,13 @@
 #include <net/l3mdev.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/restrack.h>
 
 #include "config.h"
 #include "events.h"
 #include "hooks.h"
 #include "job.h"
+#include "localgid.h"
 #include "policy.h"
 #include "protect.h"
 #include "qptrack.h"
@@ -314,6 +316,10 @@ static u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
 		req->has_qkey = true;
 		req->qkey = attr->qkey;
 	}
+	if (mask & IB_QP_DEST_QPN) {
+		req->has_dest_qpn = true;
+		req->dest_qpn = attr->dest_qp_num;
+	}
 	if (mask & IB_QP_AV) {
 		req->has_av = true;
 		if (!ew_path_from_ah(dev, &attr->ah_attr,
@@ -402,6 +408,9 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 		}
 	}
 	v = ew_verdict_of(&c, &chg->req, internal);
+	if (gate == EW_GATE_JUDGE && !v.reason && c.job &&
+	    ew_dest_is_foreign(c.job, &chg->req, &chg->local))
+		v = ew_verdict_of(&c, &chg->req, EASTWEST_REASON_FOREIGN_QP);
 	/*
 	 * The record an allowed modify starts is allocated now, before the
 	 * driver runs, and hashed only once the driver applied the modify. A
@@ -431,6 +440,7 @@ static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
 	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
 				.op = EASTWEST_OP_CREATE_AH };
 	struct ib_device *dev = pd->device;
+	struct ew_verdict v;
 	struct ew_caller c;
 	u32 internal = 0;
 	bool deny;
@@ -446,9 +456,26 @@ static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
 		internal = EASTWEST_REASON_INTERNAL;
 	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
 	ev.port = rdma_ah_get_port_num(ah);
-	deny = ew_judge(&c, &req, internal, &ev);
+	v = ew_verdict_of(&c, &req, internal);
+	/* A UD address handle names no QP: it could reach any on this node. */
+	if (!v.reason && c.job && ew_dest_is_foreign(c.job, &req, NULL))
+		v = ew_verdict_of(&c, &req, EASTWEST_REASON_FOREIGN_QP);
+	deny = ew_judge_report(&c, &req, v, &ev);
 	rcu_read_unlock();
 	return deny;
+}
+
+/* Whether the DEVX hook is armed; under ew_devx_lock, read locklessly. */
+static bool ew_devx_armed;
+
+/*
+ * An mlx5 device while the DEVX hook is not armed (ew_devx_arm() could not
+ * find its function when a device appeared later): QPs there are refused
+ * to policed callers, since DEVX could drive them unseen.
+ */
+static bool ew_devx_blind(const struct ib_device *dev)
+{
+	return dev->ops.driver_id == RDMA_DRIVER_MLX5 && !READ_ONCE(ew_devx_armed);
 }
 
 static bool ew_check_create_qp(struct ib_device *dev,
@@ -460,8 +487,11 @@ static bool ew_check_create_qp(struct ib_device *dev,
 	struct ew_caller c;
 	bool deny;
 
-	/* Only raw packet QPs are policed at creation: they can forge frames. */
-	if (init->qp_type != IB_QPT_RAW_PACKET)
+	/*
+	 * Only raw packet QPs are policed at creation (they can forge frames),
+	 * and every QP of an mlx5 device whose DEVX contexts go unpoliced.
+	 */
+	if (init->qp_type != IB_QPT_RAW_PACKET && !ew_devx_blind(dev))
 		return false;
 
 	rcu_read_lock();
@@ -470,10 +500,11 @@ static bool ew_check_create_qp(struct ib_device *dev,
 		rcu_read_unlock();
 		return false;
 	}
-	req.raw_packet = true;
+	req.raw_packet = init->qp_type == IB_QPT_RAW_PACKET;
 	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
 	ev.port = init->port_num;
-	deny = ew_judge(&c, &req, 0, &ev);
+	deny = ew_judge(&c, &req, ew_devx_blind(dev) && c.job ?
+			EASTWEST_REASON_DEVX : 0, &ev);
 	rcu_read_unlock();
 	return deny;
 }
@@ -529,6 +560,12 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 	};
 	int ret;
 
+	/*
+	 * A QP brought to INIT may carry the number of a destroyed one: first
+	 * revoke what other jobs aimed at that one.
+	 */
+	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT)
+		ew_qp_revalidate_local(real->qp_num);
 	mutex_lock(lock);
 	chg.seq = ew_qp_policy_seq_read();
 	ew_qp_lookup(real, &chg.view, &chg.req);
@@ -723,6 +760,102 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 	instruction_pointer_set(regs, (unsigned long)ew_destroy_qp_after_revoke);
 }
 
+/*
+ * DOC: Resource visibility - who may read the RDMA core's objects
+ *
+ * The RDMA netlink resource dumps and gets (`rdma res show qp|cm_id|cq|pd|
+ * mr|ctx|srq`) show every user's objects to any process of the PID
+ * namespace, 6.12 to any process at all: local and remote QPNs, PSNs, MR
+ * keys, pids and commands, all an attacker of another job needs to aim at
+ * a connection. A user object is shown only to processes of the job whose
+ * process created it (processes in no job see those of processes in no
+ * job) and to administrators (CAP_NET_ADMIN in the initial user
+ * namespace); kernel objects and counters are shown as before. The dumps
+ * take each object with rdma_restrack_get() and a get by number goes
+ * through rdma_restrack_get_byid(): both are hooked, and a hidden object
+ * looks like one being freed (the get fails) or a number nobody has
+ * (-ENOENT). The core's own callers run in kernel threads, or for
+ * administrators, and see everything.
+ */
+static bool ew_res_visible(const struct rdma_restrack_entry *res)
+{
+	bool same_job;
+	u64 cgid;
+
+	if (!res->user || !res->task || res->type == RDMA_RESTRACK_COUNTER ||
+	    (current->flags & PF_KTHREAD))
+		return true;
+	rcu_read_lock();
+	same_job = ew_res_job(res) ==
+		   ew_job_lookup_by_cgroup(task_dfl_cgroup(current), &cgid);
+	rcu_read_unlock();
+	return same_job || ns_capable_noaudit(&init_user_ns, CAP_NET_ADMIN);
+}
+
+/* Stand-ins for a get of a hidden object. */
+static noinline notrace int ew_hidden_int(void)
+{
+	return 0;
+}
+
+static noinline notrace void *ew_hidden_ptr(void)
+{
+	return ERR_PTR(-ENOENT);
+}
+
+static void notrace ew_hook_restrack_get(unsigned long ip,
+					 unsigned long parent_ip,
+					 struct ftrace_ops *ops,
+					 struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ew_hook_regs(fregs, ew_hidden_int);
+
+	if (!regs)
+		return;
+	/* int rdma_restrack_get(res) */
+	if (!ew_res_visible((struct rdma_restrack_entry *)regs_get_kernel_argument(regs, 0)))
+		instruction_pointer_set(regs, (unsigned long)ew_hidden_int);
+}
+
+/*
+ * rdma_restrack_get_byid() through the visibility rule: the hook points a
+ * get by number here, with a module reference taken for it.
+ */
+static struct rdma_restrack_entry *
+ew_restrack_get_byid_visible(struct ib_device *dev,
+			     enum rdma_restrack_type type, u32 id)
+{
+	struct rdma_restrack_entry *res = rdma_restrack_get_byid(dev, type, id);
+
+	if (!IS_ERR(res) && !ew_res_visible(res)) {
+		rdma_restrack_put(res);
+		res = ERR_PTR(-ENOENT);
+	}
+	/* Taken by the hook; not a tail call: the hook must see us as caller. */
+	module_put(THIS_MODULE);
+	return res;
+}
+
+static void notrace ew_hook_restrack_get_byid(unsigned long ip,
+					      unsigned long parent_ip,
+					      struct ftrace_ops *ops,
+					      struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs;
+
+	/* Our own calls: ew_restrack_get_byid_visible(), ew_dest_is_foreign(). */
+	if (within_module(parent_ip, THIS_MODULE))
+		return;
+	regs = ew_hook_regs(fregs, ew_hidden_ptr);
+	if (!regs)
+		return;
+	if (try_module_get(THIS_MODULE))
+		instruction_pointer_set(regs,
+					(unsigned long)ew_restrack_get_byid_visible);
+	else
+		instruction_pointer_set(regs, (unsigned long)ew_hidden_ptr);
+}
+
 struct ew_hook {
 	const char *name;
 	unsigned long addr;
@@ -747,6 +880,8 @@ static struct ew_hook ew_hooks[] = {
 	EW_HOOK(ib_create_qp_user, ew_hook_create_qp),
 	EW_HOOK(ib_destroy_qp_user, ew_hook_destroy_qp),
 	EW_HOOK(ib_attach_mcast, ew_hook_attach_mcast),
+	EW_HOOK(rdma_restrack_get, ew_hook_restrack_get),
+	EW_HOOK(rdma_restrack_get_byid, ew_hook_restrack_get_byid),
 };
 
 /*
@@ -764,13 +899,28 @@ static struct ftrace_ops ew_devx_ops = {
 
 /* ew_devx_lock serialises arming (module notifier) against unload. */
 static DEFINE_MUTEX(ew_devx_lock);
-static bool ew_devx_armed;
+
+/* Whether an mlx5 device is registered: its users could ask for DEVX. */
+static bool ew_mlx5_present(void)
+{
+	bool found = false;
+	struct ew_dev *d;
+	unsigned int n;
+
+	ew_registry_lock();
+	for (n = 0; !found && (d = ew_registry_nth(n)); n++)
+		found = d->ibdev->ops.driver_id == RDMA_DRIVER_MLX5;
+	ew_registry_unlock();
+	return found;
+}
 
 /*
- * Returns 0 if armed or if there is nothing to arm (mlx5_ib absent, or
- * built without DEVX), else the error: DEVX would go unpoliced.
+ * Returns 0 if armed or if there is nothing to arm (mlx5_ib absent), else
+ * the error: DEVX would go unpoliced. mlx5_ib @coming, or an mlx5 device
+ * registered, without the function (a kernel that renamed it) is such an
+ * error: the load that would open it is refused and says why.
  */
-static int ew_devx_arm(void)
+static int ew_devx_arm(bool coming)
 {
 	int ret = 0;
 
@@ -778,15 +928,21 @@ static int ew_devx_arm(void)
 	if (ew_devx_armed)
 		goto out;
 	if (ftrace_set_filter(&ew_devx_ops, EW_DEVX_FUNC,
-			      strlen(EW_DEVX_FUNC), 1))
-		goto out;	/* no such function: nothing to police */
+			      strlen(EW_DEVX_FUNC), 1)) {
+		if (coming || ew_mlx5_present()) {
+			pr_err("mlx5_ib is present but has no %s: DEVX user contexts cannot be policed, load refused\n",
+			       EW_DEVX_FUNC);
+			ret = -ENOENT;
+		}
+		goto out;
+	}
 	ret = register_ftrace_function(&ew_devx_ops);
 	if (ret) {
 		pr_err("cannot hook %s: %d\n", EW_DEVX_FUNC, ret);
 		ftrace_set_filter(&ew_devx_ops, NULL, 0, 1);
 		goto out;
 	}
-	ew_devx_armed = true;
+	WRITE_ONCE(ew_devx_armed, true);
 	pr_info("%s hooked: DEVX user contexts are policed\n", EW_DEVX_FUNC);
 out:
 	mutex_unlock(&ew_devx_lock);
@@ -798,7 +954,7 @@ static void ew_devx_disarm(void)
 	mutex_lock(&ew_devx_lock);
 	if (ew_devx_armed) {
 		unregister_ftrace_function(&ew_devx_ops);
-		ew_devx_armed = false;
+		WRITE_ONCE(ew_devx_armed, false);
 	}
 	/* Drop the filter so that a later load of mlx5_ib matches afresh. */
 	ftrace_set_filter(&ew_devx_ops, NULL, 0, 1);
@@ -818,7 +974,7 @@ static int ew_devx_module_event(struct notifier_block *nb, unsigned long state,
 	 * let DEVX contexts through unpoliced (fail closed).
 	 */
 	if (state == MODULE_STATE_COMING)
-		return notifier_from_errno(ew_devx_arm());
+		return notifier_from_errno(ew_devx_arm(true));
 	if (state == MODULE_STATE_GOING)
 		ew_devx_disarm();
 	return NOTIFY_OK;
@@ -903,7 +1059,7 @@ int ew_hooks_init(void)
 			ew_hook_remove(&ew_hooks[i]);
 		return ret;
 	}
-	ret = ew_devx_arm();
+	ret = ew_devx_arm(false);
 	if (ret) {
 		unregister_module_notifier(&ew_devx_nb);
 		i = ARRAY_SIZE(ew_hooks);

@@ -100,18 +100,21 @@ err_config:
 }
 
 /*
- * Reverse order: no more decisions (hooks), no more events, no more
- * requests (netlink), protection changes and device events (registry) that
- * could revoke, then
- * the QP records, the jobs and their peers.
+ * First whatever could revoke: requests (netlink; unregistering waits for
+ * handlers in flight), the admission lease timer, the protection worker,
+ * then revokers themselves (a device event may still ask), so that none
+ * outlives the destroy hook. Then no more decisions (hooks), no more
+ * events, no more devices, and last the QP records, the jobs and their
+ * peers: the hooks judge against a policy store that still exists.
  */
 static void __exit ew_exit(void)
 {
-	ew_hooks_exit();
-	ew_events_exit();
 	ew_netlink_exit();
 	ew_admission_exit();
 	ew_protect_exit();
+	ew_qptrack_stop();
+	ew_hooks_exit();
+	ew_events_exit();
 	ew_registry_exit();
 	ew_qptrack_exit();
 	ew_requests_undo();

@@ -270,6 +270,10 @@ void ew_request_merge(struct ew_request *rec, const struct ew_request *req)
 		rec->has_qkey = true;
 		rec->qkey = req->qkey;
 	}
+	if (req->has_dest_qpn) {
+		rec->has_dest_qpn = true;
+		rec->dest_qpn = req->dest_qpn;
+	}
 
 	rec->n_paths = 0;
 	if (has_av)

@@ -59,6 +59,9 @@ struct ew_request {
 	u16 pkey_index;
 	u32 alt_port;
 	u16 alt_pkey_index;
+	/* RC, UC, XRC: the QP on the far end (IB_QP_DEST_QPN). */
+	bool has_dest_qpn;
+	u32 dest_qpn;
 	u8 n_paths;
 	struct ew_path paths[2];
 	/* paths[] holds the primary path (IB_QP_AV) and/or the alternate. */

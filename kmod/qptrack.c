@@ -71,6 +71,7 @@
 #include "fault.h"
 #include "hooks.h"
 #include "job.h"
+#include "localgid.h"
 #include "qptrack.h"
 
 #define EW_QP_HASH_BITS	12
@@ -102,6 +103,8 @@ struct ew_qp {
 	bool detached;
 	/* Why it is being revoked (enum eastwest_reason), while `revoking`. */
 	u32 reason;
+	/* Its destination is a QP on this node (counted in ew_qp_n_local). */
+	bool local;
 	/* What the QP was last allowed to do, re-checked on policy changes. */
 	struct ew_request req;
 };
@@ -112,6 +115,20 @@ static DEFINE_SPINLOCK(ew_qp_lock);
 static unsigned int ew_qp_n_records;
 static struct mutex ew_qp_modify_locks[1 << EW_QP_MODIFY_LOCK_BITS];
 static DEFINE_MUTEX(ew_revoke_mutex);
+/* Set under ew_revoke_mutex on unload: no revocation starts any more. */
+static bool ew_revokers_stopped;
+
+/*
+ * DOC: Local destinations that go away - a record whose destination is a
+ * QP on this node (ew_dest_is_foreign()) was judged against that QP's
+ * owner. Once that QP is destroyed its number may be given to a QP of
+ * another job, which the old connection would then reach. So before a QP
+ * is brought to INIT, while such records exist, those aimed at its number
+ * are checked again and revoked if the number is now another job's: no QP
+ * that reuses a number can be connected before that. A kernel QP reusing
+ * the number is not checked (kernel QPs never pass the hooks).
+ */
+static atomic_t ew_qp_n_local = ATOMIC_INIT(0);
 static DECLARE_WAIT_QUEUE_HEAD(ew_revoke_wq);
 static struct kmem_cache *ew_qp_cache;
 /* The per-QP revocation lines; each revocation also logs a summary. */
@@ -220,6 +237,8 @@ static void ew_qp_drop_locked(struct ew_qp *rec)
 	lockdep_assert_held(&ew_qp_lock);
 	hash_del(&rec->node);
 	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records - 1);
+	if (rec->local)
+		atomic_dec(&ew_qp_n_local);
 	if (!rec->revoked)
 		ew_qp_count(rec->job_id, -1);
 }
@@ -273,8 +292,12 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 		ew_qp_count(rec->job_id, 1);
 	}
 	if (rec) {
-		if (chg->judged)
+		if (chg->judged) {
 			rec->req = chg->req;
+			if (rec->local != chg->local)
+				atomic_add(chg->local ? 1 : -1, &ew_qp_n_local);
+			rec->local = chg->local;
+		}
 		if (chg->to_state)
 			rec->state = chg->next_state;
 		/* Pairs with the revoker's fully ordered increment. */
@@ -411,6 +434,9 @@ struct ew_revoke_sel {
 	struct ib_device *dev;
 	bool protection;
 	bool all;
+	/* Records aimed at QP @local_qpn of this node. */
+	bool local;
+	u32 local_qpn;
 };
 
 /* Check a record against its job's rules with its indices resolved anew. */
@@ -451,12 +477,26 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 }
 
 /* Why this record must be revoked, or 0 to keep it. */
+/* Whether a record's local destination is still a QP of its job. */
+static u32 ew_qp_recheck_local(const struct ew_qp *rec)
+{
+	bool foreign;
+
+	rcu_read_lock();
+	foreign = ew_dest_is_foreign(ew_job_find(rec->job_id), &rec->req, NULL);
+	rcu_read_unlock();
+	return foreign ? EASTWEST_REASON_FOREIGN_QP : 0;
+}
+
 static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel)
 {
 	const struct ew_job_policy *pol;
 	struct ew_request req;
 	u32 reason;
 
+	if (sel->local)
+		return rec->local && rec->req.dest_qpn == sel->local_qpn ?
+		       ew_qp_recheck_local(rec) : 0;
 	if (sel->protection)
 		return ew_qp_recheck(rec, true);
 	if (sel->all)
@@ -520,7 +560,8 @@ static bool ew_revoke_audited(const struct ew_revoke_sel *sel)
 static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 {
 	/* A deleted job's records answer to nobody: they go. */
-	bool job_gone = !sel->job && !sel->dev && !sel->protection && !sel->all;
+	bool job_gone = !sel->job && !sel->dev && !sel->protection && !sel->all &&
+			!sel->local;
 	struct hlist_node *tmp;
 	unsigned int bkt, n = 0;
 	struct ew_qp *rec;
@@ -676,12 +717,16 @@ static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 
 	/* Before collecting: see ew_qp_commit(). */
 	atomic_inc_return(&ew_qp_policy_seq);
-	if (ew_revoke_audited(sel)) {
-		ew_qp_audit_revoke(sel);
+	mutex_lock(&ew_revoke_mutex);
+	if (ew_revokers_stopped) {
+		mutex_unlock(&ew_revoke_mutex);
 		return 0;
 	}
-
-	mutex_lock(&ew_revoke_mutex);
+	if (ew_revoke_audited(sel)) {
+		ew_qp_audit_revoke(sel);
+		mutex_unlock(&ew_revoke_mutex);
+		return 0;
+	}
 	/* Until a pass finds nothing: QPs may be tracked behind us. */
 	while (ew_qp_collect(sel, &doomed)) {
 		list_for_each_entry_safe(rec, tmp, &doomed, revoke_node) {
@@ -765,6 +810,21 @@ unsigned int ew_qp_revalidate_all(void)
 }
 
 /**
+ * ew_qp_revalidate_local() - a QP of this node comes up: revoke the QPs
+ * aimed at its number that are not of its job
+ * @qpn: its number
+ *
+ * Context: process context, sleeps; holds no modify lock.
+ */
+void ew_qp_revalidate_local(u32 qpn)
+{
+	struct ew_revoke_sel sel = { .local = true, .local_qpn = qpn };
+
+	if (atomic_read(&ew_qp_n_local))
+		ew_qp_revoke(&sel);
+}
+
+/**
  * ew_qptrack_init() - create the record cache
  */
 int ew_qptrack_init(void)
@@ -777,6 +837,21 @@ int ew_qptrack_init(void)
 		mutex_init(&ew_qp_modify_locks[i]);
 	ew_qp_cache = KMEM_CACHE(ew_qp, 0);
 	return ew_qp_cache ? 0 : -ENOMEM;
+}
+
+/**
+ * ew_qptrack_stop() - no revocation from here on; waits for the one running
+ *
+ * Unload: revocations may still be asked for by device events until the
+ * registry goes, and a revoker must not outlive the destroy hook, which
+ * keeps a destroy from freeing the QP under it.
+ * Context: process context, sleeps.
+ */
+void ew_qptrack_stop(void)
+{
+	mutex_lock(&ew_revoke_mutex);
+	ew_revokers_stopped = true;
+	mutex_unlock(&ew_revoke_mutex);
 }
 
 /**

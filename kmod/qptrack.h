@@ -22,6 +22,7 @@ struct ew_qp;
  * @to_state: the modify changes the state, to @next_state
  * @next_state: enum ib_qp_state
  * @seq: ew_qp_policy_seq_read() before the rules were read
+ * @local: @req's destination is on this node (a QP of the caller's job)
  * @fresh: a record for an untracked QP, allocated before the decision
  */
 struct ew_qp_change {
@@ -32,6 +33,7 @@ struct ew_qp_change {
 	bool to_state;
 	u8 next_state;
 	unsigned int seq;
+	bool local;
 	struct ew_qp *fresh;
 };
 
@@ -50,7 +52,9 @@ unsigned int ew_qp_revalidate_job(struct ew_job *job);
 unsigned int ew_qp_revalidate_dev(struct ib_device *dev);
 unsigned int ew_qp_revalidate_protection(void);
 unsigned int ew_qp_revalidate_all(void);
+void ew_qp_revalidate_local(u32 qpn);
 int ew_qptrack_init(void);
+void ew_qptrack_stop(void);
 void ew_qptrack_exit(void);
 
 #endif /* _EW_QPTRACK_H */

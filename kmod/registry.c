@@ -13,6 +13,7 @@
 
 #include "events.h"
 #include "fault.h"
+#include "localgid.h"
 #include "qptrack.h"
 #include "registry.h"
 
@@ -46,6 +47,10 @@ static void ew_dev_event(struct ib_event_handler *handler, struct ib_event *even
 		 */
 		pr_debug("%s: port %u: %s\n", dev_name(&event->device->dev),
 			 event->element.port_num, ib_event_msg(event->event));
+		if (event->event == IB_EVENT_GID_CHANGE &&
+		    ew_local_gids_refresh(event->device))
+			pr_warn_ratelimited("%s: cannot read the GID table: local destinations may be missed\n",
+					    dev_name(&event->device->dev));
 		ew_qp_revalidate_dev(event->device);
 		break;
 	default:
@@ -56,6 +61,7 @@ static void ew_dev_event(struct ib_event_handler *handler, struct ib_event *even
 static int ew_dev_add(struct ib_device *ibdev)
 {
 	struct ew_dev *dev;
+	int ret;
 
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	EW_FAIL_ALLOC(dev, kfree(dev));
@@ -64,6 +70,16 @@ static int ew_dev_add(struct ib_device *ibdev)
 
 	dev->ibdev = ibdev;
 	kref_init(&dev->refcount);
+	/*
+	 * The GIDs first, then the handler that keeps them current: a change
+	 * between the two is read by the handler's first refresh at the
+	 * latest (the core dispatches after updating its cache).
+	 */
+	ret = ew_local_gids_refresh(ibdev);
+	if (ret) {
+		kfree(dev);
+		return ret;
+	}
 	INIT_IB_EVENT_HANDLER(&dev->event_handler, ibdev, ew_dev_event);
 	ib_register_event_handler(&dev->event_handler);
 	ib_set_client_data(ibdev, &ew_ib_client, dev);
@@ -89,6 +105,7 @@ static void ew_dev_remove(struct ib_device *ibdev, void *client_data)
 	mutex_unlock(&ew_registry_mutex);
 
 	ib_unregister_event_handler(&dev->event_handler);
+	ew_local_gids_forget(ibdev);
 	pr_info("%s: unregistered\n", dev_name(&ibdev->dev));
 	ew_event_dev(EASTWEST_CMD_DEV_DEL_NTF, ibdev);
 	kref_put(&dev->refcount, ew_dev_release);

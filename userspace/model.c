@@ -31,6 +31,7 @@ const char *const ew_counter_names[EW_N_COUNTERS] = {
 	[EASTWEST_A_COUNTERS_DENIED_QP_STATE] = "denied_qp_state",
 	[EASTWEST_A_COUNTERS_DENIED_REVOKED] = "denied_revoked",
 	[EASTWEST_A_COUNTERS_DENIED_QP_OWNER] = "denied_qp_owner",
+	[EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP] = "denied_foreign_qp",
 };
 
 void ew_peers_add(struct ew_peers *ps, const struct ew_peer *p)

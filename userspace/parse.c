@@ -45,6 +45,7 @@ static const char *const reason_names[] = {
 	[EASTWEST_REASON_QP_STATE] = "qp-state",
 	[EASTWEST_REASON_REVOKED] = "revoked",
 	[EASTWEST_REASON_QP_OWNER] = "qp-owner",
+	[EASTWEST_REASON_FOREIGN_QP] = "foreign-qp",
 };
 
 static const char *const op_names[] = {

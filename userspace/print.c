@@ -112,6 +112,8 @@ void ew_print_counters(const struct ew_counters *c)
 	       v[EASTWEST_A_COUNTERS_DENIED_QP_STATE],
 	       v[EASTWEST_A_COUNTERS_DENIED_REVOKED],
 	       v[EASTWEST_A_COUNTERS_DENIED_QP_OWNER]);
+	printf(INDENT "        foreign-qp %llu\n",
+	       v[EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP]);
 }
 
 /* " protection macsec macsec-dev ew-eth0 (offload off) offload-caps none mtu 1468" */

@@ -320,8 +320,10 @@ static void ew_test_request_merge(struct kunit *test)
 	struct ew_request rec = { .op = EASTWEST_OP_MODIFY_QP };
 	struct ew_request init = { .has_pkey = true, .pkey = 0xffff,
 				   .has_qkey = true, .qkey = 0x1234 };
-	struct ew_request rtr = { .has_av = true, .n_paths = 1 };
+	struct ew_request rtr = { .has_av = true, .n_paths = 1,
+				  .has_dest_qpn = true, .dest_qpn = 0x11 };
 	struct ew_request alt = { .has_alt = true, .n_paths = 1 };
+	struct ew_request rts = { .op = EASTWEST_OP_MODIFY_QP };
 
 	rtr.paths[0].has_grh = true;
 	rtr.paths[0].dgid[15] = 1;
@@ -347,6 +349,19 @@ static void ew_test_request_merge(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec.n_paths, 2);
 	KUNIT_EXPECT_EQ(test, rec.paths[0].dgid[15], 3);
 	KUNIT_EXPECT_EQ(test, rec.paths[1].dgid[15], 2);
+
+	/*
+	 * The far QP named at RTR stays with the record: a later modify that
+	 * names none is judged against it (the same-host ownership rule).
+	 */
+	KUNIT_EXPECT_TRUE(test, rec.has_dest_qpn);
+	KUNIT_EXPECT_EQ(test, rec.dest_qpn, 0x11);
+	ew_request_merge(&rec, &rts);
+	KUNIT_EXPECT_TRUE(test, rec.has_dest_qpn);
+	KUNIT_EXPECT_EQ(test, rec.dest_qpn, 0x11);
+	rtr.dest_qpn = 0x12;
+	ew_request_merge(&rec, &rtr);
+	KUNIT_EXPECT_EQ(test, rec.dest_qpn, 0x12);
 }
 
 static struct kunit_case ew_qpgate_cases[] = {

@@ -70,6 +70,9 @@ enum eastwest_encrypt {
  *   destroyed.
  * @EASTWEST_REASON_QP_OWNER: The QP is tracked for another job (or the caller
  *   is in no job): a QP answers to the job that configured it.
+ * @EASTWEST_REASON_FOREIGN_QP: The destination is a GID of this node and the
+ *   destination QP is not one of the caller's job's (or a UD address handle
+ *   aims at this node, where it could reach any job's QP).
  */
 enum eastwest_reason {
 	EASTWEST_REASON_NO_JOB = 1,
@@ -85,6 +88,7 @@ enum eastwest_reason {
 	EASTWEST_REASON_QP_STATE,
 	EASTWEST_REASON_REVOKED,
 	EASTWEST_REASON_QP_OWNER,
+	EASTWEST_REASON_FOREIGN_QP,
 
 	/* private: */
 	__EASTWEST_REASON_MAX,
@@ -220,6 +224,7 @@ enum {
 	EASTWEST_A_COUNTERS_DENIED_QP_STATE,
 	EASTWEST_A_COUNTERS_DENIED_REVOKED,
 	EASTWEST_A_COUNTERS_DENIED_QP_OWNER,
+	EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP,
 
 	__EASTWEST_A_COUNTERS_MAX,
 	EASTWEST_A_COUNTERS_MAX = (__EASTWEST_A_COUNTERS_MAX - 1)

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: Local GIDs - which destination GIDs are this node's own
+ *
+ * A connection whose destination GID belongs to this node ends in a QP on
+ * this node, and that QP may be another job's: two jobs that are both
+ * allowed the node's address (a Slurm job's peers are all its nodes, this
+ * one included) would otherwise reach each other's QPs. The modify and
+ * create-AH hooks ask here whether a destination is local, and on which
+ * device, in one hash probe.
+ *
+ * The set mirrors the GID tables of the registered devices: it is filled
+ * when a device registers and refilled for a device on each GID change
+ * event (the core dispatches it after its cache changed), and a device's
+ * entries go when it unregisters. Readers use RCU; writers hold
+ * ew_local_gid_lock and free entries after a grace period. An entry's
+ * device pointer is valid inside the reader's RCU section: the registry's
+ * remove callback drops the device's entries and waits for readers before
+ * the core may free the device.
+ */
+
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/cgroup.h>
+#include <rdma/ib_cache.h>
+#include <rdma/restrack.h>
+
+#include "fault.h"
+#include "job.h"
+#include "localgid.h"
+#include "policy.h"
+
+#define EW_LOCAL_GID_BITS	8
+/* GID entries read per device at once; doubled while the tables hold more. */
+#define EW_LOCAL_GID_FIRST	64
+#define EW_LOCAL_GID_MAX	65536
+
+struct ew_local_gid {
+	struct hlist_node node;
+	u8 gid[16];
+	struct ib_device *dev;
+	struct rcu_head rcu;
+};
+
+static DEFINE_HASHTABLE(ew_local_gids, EW_LOCAL_GID_BITS);
+static DEFINE_SPINLOCK(ew_local_gid_lock);
+
+static u32 ew_local_gid_hash(const u8 *gid)
+{
+	return jhash(gid, 16, 0);
+}
+
+/**
+ * ew_local_gid_dev() - the device of this node that has GID @gid
+ * @gid: 16 bytes, network order
+ *
+ * Context: rcu_read_lock(); the device stays valid until it is dropped.
+ * Return: the device, or NULL if @gid is not one of this node's.
+ */
+struct ib_device *ew_local_gid_dev(const u8 *gid)
+{
+	struct ew_local_gid *e;
+
+	hash_for_each_possible_rcu(ew_local_gids, e, node,
+				   ew_local_gid_hash(gid))
+		if (!memcmp(e->gid, gid, sizeof(e->gid)))
+			return e->dev;
+	return NULL;
+}
+
+static void ew_local_gids_unhash(struct ib_device *dev)
+{
+	struct hlist_node *tmp;
+	struct ew_local_gid *e;
+	unsigned int bkt;
+
+	lockdep_assert_held(&ew_local_gid_lock);
+	hash_for_each_safe(ew_local_gids, bkt, tmp, e, node) {
+		if (e->dev != dev)
+			continue;
+		hash_del_rcu(&e->node);
+		kfree_rcu(e, rcu);
+	}
+}
+
+/* The valid entries of @dev's GID tables, all ports: a kvmalloc'ed array. */
+static struct ib_uverbs_gid_entry *ew_gid_table_read(struct ib_device *dev,
+						     ssize_t *n)
+{
+	struct ib_uverbs_gid_entry *ents;
+	size_t max = EW_LOCAL_GID_FIRST;
+
+	for (;;) {
+		ents = kvcalloc(max, sizeof(*ents), GFP_KERNEL);
+		EW_FAIL_ALLOC(ents, kvfree(ents));
+		if (!ents)
+			return ERR_PTR(-ENOMEM);
+		*n = rdma_query_gid_table(dev, ents, max);
+		if (*n >= 0)
+			return ents;
+		kvfree(ents);
+		/* -EINVAL: more valid entries than @max. */
+		if (*n != -EINVAL || max >= EW_LOCAL_GID_MAX)
+			return ERR_PTR(*n);
+		max *= 2;
+	}
+}
+
+/**
+ * ew_local_gids_refresh() - make the set hold exactly @dev's GIDs
+ * @dev: a registered device
+ *
+ * On failure the device's old entries stay (the set may then miss a GID
+ * added meanwhile: a later change refreshes it again).
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int ew_local_gids_refresh(struct ib_device *dev)
+{
+	struct ib_uverbs_gid_entry *ents;
+	struct ew_local_gid **fresh;
+	ssize_t n, i, used = 0;
+	int ret = 0;
+
+	ents = ew_gid_table_read(dev, &n);
+	if (IS_ERR(ents))
+		return PTR_ERR(ents);
+	fresh = kvcalloc(n ? n : 1, sizeof(*fresh), GFP_KERNEL);
+	EW_FAIL_ALLOC(fresh, kvfree(fresh));
+	if (!fresh) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		fresh[used] = kzalloc(sizeof(*fresh[used]), GFP_KERNEL);
+		EW_FAIL_ALLOC(fresh[used], kfree(fresh[used]));
+		if (!fresh[used]) {
+			ret = -ENOMEM;
+			goto free;
+		}
+		memcpy(fresh[used]->gid, ents[i].gid, sizeof(fresh[used]->gid));
+		fresh[used]->dev = dev;
+		used++;
+	}
+
+	spin_lock(&ew_local_gid_lock);
+	ew_local_gids_unhash(dev);
+	for (i = 0; i < used; i++) {
+		/* RoCE v1 and v2 entries share a GID: keep one. */
+		if (ew_local_gid_dev(fresh[i]->gid) == dev) {
+			kfree(fresh[i]);
+			continue;
+		}
+		hash_add_rcu(ew_local_gids, &fresh[i]->node,
+			     ew_local_gid_hash(fresh[i]->gid));
+	}
+	spin_unlock(&ew_local_gid_lock);
+	used = 0;
+free:
+	while (used--)
+		kfree(fresh[used]);
+	kvfree(fresh);
+out:
+	kvfree(ents);
+	return ret;
+}
+
+/**
+ * ew_local_gids_forget() - drop @dev's GIDs (the device unregisters)
+ * @dev: the device
+ *
+ * Waits for readers that may have found the device here, so that none uses
+ * it once the remove callback returned and the core may free it.
+ * Context: process context, sleeps.
+ */
+void ew_local_gids_forget(struct ib_device *dev)
+{
+	spin_lock(&ew_local_gid_lock);
+	ew_local_gids_unhash(dev);
+	spin_unlock(&ew_local_gid_lock);
+	synchronize_rcu();
+}
+
+/**
+ * ew_res_job() - the job of the process that created a user object of the
+ * RDMA core (its restrack entry names the task)
+ * @res: a user object's entry (@res->task set)
+ *
+ * Context: rcu_read_lock().
+ * Return: the job, or NULL for a process in no job.
+ */
+struct ew_job *ew_res_job(const struct rdma_restrack_entry *res)
+{
+	u64 cgid;
+
+	return ew_job_lookup_by_cgroup(task_dfl_cgroup(res->task), &cgid);
+}
+
+/**
+ * ew_dest_is_foreign() - whether a path of @req ends on this node in a QP
+ * that is not @job's
+ * @job: the caller's (or a record's) job
+ * @req: the whole configuration of the QP
+ * @local: if not NULL, set to whether a path ends on this node
+ *
+ * The peer rules cannot tell two jobs apart that may both reach this node
+ * (a job's peers are all its nodes, this one included), so a local
+ * destination must be a QP that a process of @job created; a kernel QP or
+ * none at all is foreign too, as is a local destination with no QP named
+ * (a UD address handle). Paths without a GRH (InfiniBand by LID) are not
+ * recognised as local.
+ *
+ * Context: rcu_read_lock(); atomic-safe (takes the restrack table lock).
+ */
+bool ew_dest_is_foreign(const struct ew_job *job, const struct ew_request *req,
+			bool *local)
+{
+	struct rdma_restrack_entry *res;
+	struct ib_device *ldev;
+	unsigned int i;
+	bool foreign;
+
+	if (local)
+		*local = false;
+	for (i = 0; i < req->n_paths && i < ARRAY_SIZE(req->paths); i++) {
+		if (!req->paths[i].has_grh)
+			continue;
+		ldev = ew_local_gid_dev(req->paths[i].dgid);
+		if (!ldev)
+			continue;
+		if (local)
+			*local = true;
+		if (!req->has_dest_qpn)
+			return true;
+		res = rdma_restrack_get_byid(ldev, RDMA_RESTRACK_QP,
+					     req->dest_qpn);
+		if (IS_ERR(res))
+			return true;
+		foreign = !res->user || !res->task || ew_res_job(res) != job;
+		rdma_restrack_put(res);
+		if (foreign)
+			return true;
+	}
+	return false;
+}
