@@ -49,12 +49,12 @@ sys.exit(0 if ok else 1)' "$1" "$2"
 
 # hold OUT: a live RC QP of job A in RTS, in the background.
 hold() {
-	ew_in_cg /ewA stdbuf -oL "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" 0x11 60 >"$1" 2>&1 &
+	ew_in_cg /ewA stdbuf -oL "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" self 60 >"$1" 2>&1 &
 	ew_wait_for 20 grep -q connected "$1"
 }
 
 connect_rc() {
-	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 }
 
 ew_plan 44

@@ -47,7 +47,7 @@ sys.exit(0 if str(json.load(sys.stdin).get(sys.argv[1])) == sys.argv[2] else 1)'
 }
 
 connect_rc() {
-	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 }
 
 ew_plan 12

@@ -66,7 +66,7 @@ sys.exit(0 if str(v) == sys.argv[2] else 1)' "$1" "$2"
 }
 
 connect_rc() {
-	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 }
 
 # One re-attestation round through the verifier's stdio service.
@@ -188,7 +188,7 @@ ew_check "attest unwrap (TPM2_ActivateCredential) writes the key" \
 ew_check "the unwrapped key has the same bytes" cmp -s "$W/path.key" "$W/got.key"
 ew_check "the unwrapped key file is mode 0600" test "$(stat -c %a "$W/got.key")" = 600
 
-ew_in_cg /ewA stdbuf -oL "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" 0x11 120 \
+ew_in_cg /ewA stdbuf -oL "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" self 120 \
 	>"$W/hold" 2>&1 &
 ew_check "a live job-A QP in RTS" ew_wait_for 30 grep -q connected "$W/hold"
 

@@ -73,7 +73,7 @@ jobs_are() {
 	[ "$got" = "$1" ] || { echo "jobs: '$got', expected '$1'" >&2; return 1; }
 }
 config_field() { "$CTL" -j config show | jq -r ".$1"; }
-connect_static() { ew_in_cg /ewboot.slice "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11; }
+connect_static() { ew_in_cg /ewboot.slice "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self; }
 
 ew_plan 21
 

@@ -126,7 +126,7 @@ for o in ewchurn $OTHERS; do
 done
 ew_check "job churn, no peer yet" "$CTL" job add churn cgroup /ewchurn peer 10.255.0.0/16
 ew_expect_rc 13 "before the churn: the connect is refused" \
-	ew_in_cg /ewchurn "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	ew_in_cg /ewchurn "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 
 slab_snapshot >"$T/slab.before"
 ew_dmesg_mark
@@ -162,7 +162,7 @@ ew_check "no kmalloc cache grew by more than $LEAK_SLACK objects plus 2 slabs pe
 no_splat() { ! ew_dmesg_since_mark 'WARNING:|BUG:|Oops|refcount_t|suspicious RCU|list_(add|del) corruption'; }
 ew_check "no kernel splat during the churn" no_splat
 ew_expect_rc 13 "after the churn: the connect is refused again" \
-	ew_in_cg /ewchurn "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	ew_in_cg /ewchurn "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 ew_check "the module unloads" ew_unload
 
 ew_done

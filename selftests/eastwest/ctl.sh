@@ -99,7 +99,7 @@ ew_check "enforce / deny by default" out_has '"default_action": *"deny"'
 "$CTL" -j monitor >"$EW_TMP/events" 2>&1 &
 MON=$!
 ew_check "monitor -j has joined the events group" ew_monitor_wait "$MON"
-"$VERBS" rc-connect rxe0 1 127.0.0.1 0x11 >/dev/null 2>&1
+"$VERBS" rc-connect rxe0 1 127.0.0.1 self >/dev/null 2>&1
 ew_check "monitor -j prints the denial as JSON" \
 	ew_wait_for 10 grep -q '"reason": *"no-job"' "$EW_TMP/events"
 ew_dummy_add ewctl0 198.51.100.50/24

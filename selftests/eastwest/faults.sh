@@ -81,7 +81,7 @@ apply_and_compare() {
 
 # connect_as CGROUP: one RC QP from CGROUP to ADDR through INIT->RTR.
 connect_as() {
-	ew_in_cg "$1" "$VERBS" rc-connect "$DEV" "$IDX" "$ADDR" 0x11
+	ew_in_cg "$1" "$VERBS" rc-connect "$DEV" "$IDX" "$ADDR" self
 }
 
 # enforcement_ok: job ewF connects, ewG is refused with EACCES (13).
@@ -101,7 +101,7 @@ enforcement_ok() {
 
 # hold OUT: a live RC QP of job ewF in RTS, in the background (HOLD_PID).
 hold() {
-	ew_in_cg_bg /ewF stdbuf -oL "$VERBS" rc-hold "$DEV" "$IDX" "$ADDR" 0x11 120 >"$1" 2>&1
+	ew_in_cg_bg /ewF stdbuf -oL "$VERBS" rc-hold "$DEV" "$IDX" "$ADDR" self 120 >"$1" 2>&1
 	HOLD_PID=$EW_BG_PID
 	ew_wait_for 20 grep -q connected "$1"
 }
@@ -333,7 +333,7 @@ check_walk() {
 FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
 FP=/sys/module/eastwest/parameters
 ENABLED=/sys/kernel/tracing/enabled_functions
-HOOKED_ERE="ib_modify_qp_with_udata|rdma_create_user_ah|ib_create_qp_user|ib_destroy_qp_user|ib_attach_mcast"
+HOOKED_ERE="ib_modify_qp_with_udata|rdma_create_user_ah|ib_create_qp_user|ib_destroy_qp_user|ib_attach_mcast|rdma_restrack_get|rdma_restrack_get_byid"
 
 # slab_refs: for each of the module's kmem caches, how many caches share
 # the slab cache it lives in. SLUB merges ew_peer and ew_qp into compatible

@@ -270,7 +270,7 @@ ew_check "b/job A: counter denied-qp-state of job A rose by 2" \
 
 out=$EW_TMP/av-change
 ew_check "c: job A may reach $OTHER too" "$CTL" peer add ewA "$OTHER"
-start_bg "$out" /ewA "$VERBS" rts-av-change "$DEV" "$IDX" "$LOOP" 0x11 "$OTHER" 120
+start_bg "$out" /ewA "$VERBS" rts-av-change "$DEV" "$IDX" "$LOOP" self "$OTHER" 120
 pid=$BG_PID
 ew_check "c: job A's RC QP is connected to $LOOP (RTS)" \
 	ew_wait_for 60 grep -qx connected "$out"
@@ -301,7 +301,7 @@ out=$EW_TMP/step-b
 mkfifo "$EW_TMP/fifo-b"
 exec 3<>"$EW_TMP/fifo-b"
 BG_STDIN=$EW_TMP/fifo-b
-start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" 0x11
+start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
 pid=$BG_PID
 BG_STDIN=
 ew_check "d/job B: job A's process has its QP in INIT" line_is "$out" init OK 60
@@ -322,7 +322,7 @@ out=$EW_TMP/step-none
 mkfifo "$EW_TMP/fifo-none"
 exec 3<>"$EW_TMP/fifo-none"
 BG_STDIN=$EW_TMP/fifo-none
-start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" 0x11
+start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
 pid=$BG_PID
 BG_STDIN=
 ew_check "d/no-job: job A's process has its QP in INIT" line_is "$out" init OK 60
@@ -361,7 +361,7 @@ ew_check "e: the group is removed again" "$CTL" peer del ewA "$MGID"
 ew_check "g: rmmod is refused while a job exists (the module is still loaded)" \
 	sh -c "! rmmod eastwest 2>/dev/null && test -d /sys/module/eastwest"
 ew_expect_rc 13 "g: and a process in no job is still refused" \
-	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 
 # --- teardown -------------------------------------------------------------------
 

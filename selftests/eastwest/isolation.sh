@@ -40,7 +40,7 @@ revoked_since_mark() {
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 
-ew_plan 47
+ew_plan 48
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -50,7 +50,7 @@ mkdir -p "$CG/ewA/sub" "$CG/ewB"
 
 # --- fail-closed default --------------------------------------------------
 ew_expect_rc 13 "process in no job is refused (enforce, default deny)" \
-	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 ew_check "the refusal is counted as no-job" \
 	test "$(ew_counter - denied-no-job)" -ge 1
 
@@ -93,7 +93,11 @@ ew_check "logged with job, reason and victim QPN" \
 	ew_dmesg_wait "denied modify_qp: peer not allowed: job [0-9]+ .*dqpn ${VQPN:-0x11}"
 ew_expect_rc 13 "job B cannot create an address handle to job A's GID" \
 	ew_in_cg /ewB "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
-ew_expect_rc 0 "job A can" ew_in_cg /ewA "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
+before=$(ew_counter ewA denied-foreign-qp)
+ew_expect_rc 13 "job A cannot either: a UD address handle to this node names no QP" \
+	ew_in_cg /ewA "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
+ew_check "counted as denied-foreign-qp for job A" \
+	test "$(ew_counter ewA denied-foreign-qp)" -eq $((before + 1))
 pkill -f ibv_rc_pingpong
 wait
 
@@ -150,11 +154,11 @@ ew_dummy_add ewdum0 198.51.100.1/24
 ew_check "job B may reach $LOOP, but only from ewdum0" \
 	"$CTL" job set ewB peer "$LOOP" netdev ewdum0
 ew_expect_rc 13 "job B's QP sourced from lo is refused (src-netdev)" \
-	ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 ew_check "counted as denied-src-netdev" test "$(ew_counter ewB denied-src-netdev)" -ge 1
 ew_check "job B's netdev rule switched to lo" "$CTL" job set ewB netdev lo
 ew_expect_rc 0 "now job B's QP from lo may connect" \
-	ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 
 # --- Q_Key and QP type --------------------------------------------------------
 ew_check "job A gets Q_Key 0x1234" "$CTL" job set ewA qkey 0x1234
@@ -169,7 +173,7 @@ ew_expect_rc 13 "RAW_PACKET QP from a job is refused" ew_in_cg /ewA "$VERBS" raw
 ew_check "global audit mode" "$CTL" config set mode audit
 before=$(ew_counter - audited)
 ew_expect_rc 0 "audit: a process in no job may connect" \
-	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	"$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 ew_check "audit: the violation is counted" test "$(ew_counter - audited)" -gt "$before"
 ew_check "back to enforce" "$CTL" config set mode enforce
 

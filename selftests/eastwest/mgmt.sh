@@ -288,7 +288,7 @@ ew_check "outsiders reach port 22 again" is open "$OUT4" "$HOST4" 22
 ew_check "module loads" ew_load
 ew_check "rxe0 on lo" ew_rxe_add rxe0 lo
 # No job, default deny: refused (EACCES).
-"$VERBS" rc-connect rxe0 1 127.0.0.1 0x11 >/dev/null 2>&1
+"$VERBS" rc-connect rxe0 1 127.0.0.1 self >/dev/null 2>&1
 ew_expect_rc 0 "stats prometheus" "$CTL" stats prometheus
 ew_check "counts the no-job denial, with HELP and TYPE lines" sh -c "
 	grep -Eq '^eastwest_denied_total\{reason=\"no-job\"\} [1-9][0-9]*$' '$EW_OUT' &&

@@ -223,14 +223,14 @@ ew_check "and so are their claims" test -z "$(ls -A "$STATE")"
 # ----------------------------------------------------------------------------
 # No annotation: no job, default deny; the template's peers only
 
-bundle plain - "[\"$VERBS\", \"rc-connect\", \"$DEV\", \"$IDX\", \"$LOOP\", \"0x11\"]"
+bundle plain - "[\"$VERBS\", \"rc-connect\", \"$DEV\", \"$IDX\", \"$LOOP\", \"self\"]"
 before=$(no_job_denials)
 ew_expect_rc 13 "a container without the annotation is refused (EACCES): it is in no job" \
 	run_show plain
 ew_check "counted as no-job" test "$(no_job_denials)" -eq $((before + 1))
 ew_check "no job was created for it" no_trace plain
 
-bundle far far "[\"$VERBS\", \"rc-connect\", \"$DEV\", \"$IDX\", \"$LOOP\", \"0x11\"]"
+bundle far far "[\"$VERBS\", \"rc-connect\", \"$DEV\", \"$IDX\", \"$LOOP\", \"self\"]"
 ew_dmesg_mark
 ew_expect_rc 13 "a container whose template does not list $LOOP is refused connecting there" \
 	run_show far

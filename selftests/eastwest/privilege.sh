@@ -130,17 +130,17 @@ ew_check "nothing changed" cmp -s "$EW_TMP/before.json" "$EW_TMP/after.json"
 ew_check_not "sysctl kernel.ftrace_enabled=0 is refused" sysctl -w kernel.ftrace_enabled=0
 ew_check "ftrace is still enabled" test "$(sysctl -n kernel.ftrace_enabled)" = 1
 ew_expect_rc 13 "and job A's connect to a stranger is still refused" \
-	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$STRANGER" 0x11
+	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$STRANGER" self
 
 # --- a job's process cannot leave its job ---------------------------------------
 ew_expect_rc 13 "in new user+net namespaces, still job A: stranger refused" \
-	ew_in_cg /ewA unshare -Urn "$VERBS" rc-connect "$DEV" "$IDX" "$STRANGER" 0x11
+	ew_in_cg /ewA unshare -Urn "$VERBS" rc-connect "$DEV" "$IDX" "$STRANGER" self
 ew_expect_rc 13 "in a new cgroup namespace, still job A: stranger refused" \
-	ew_in_cg /ewA unshare -C "$VERBS" rc-connect "$DEV" "$IDX" "$STRANGER" 0x11
+	ew_in_cg /ewA unshare -C "$VERBS" rc-connect "$DEV" "$IDX" "$STRANGER" self
 ew_check_not "an unprivileged job process cannot move itself to the root cgroup" \
 	ew_in_cg /ewA setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 		sh -c "echo \$\$ > $CG/cgroup.procs"
 ew_expect_rc 0 "job A still reaches its own peer" \
-	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11
+	ew_in_cg /ewA "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 
 ew_done

@@ -113,7 +113,7 @@ xfrm_unprotect() {
 
 # hold JOB DEV IDX DEST OUT: a live RC QP of JOB in RTS, in the background.
 hold() {
-	ew_in_cg "/$1" stdbuf -oL "$VERBS" rc-hold "$2" "$3" "$4" 0x11 60 >"$5" 2>&1 &
+	ew_in_cg "/$1" stdbuf -oL "$VERBS" rc-hold "$2" "$3" "$4" self 60 >"$5" 2>&1 &
 	ew_wait_for 20 grep -q connected "$5"
 }
 
@@ -165,11 +165,11 @@ ew_check "dev dump: the plain GID reports its MTU" \
 
 # --- encrypt macsec -----------------------------------------------------------
 ew_expect_rc 0 "encrypt macsec: connects over the MACsec path" \
-	ew_in_cg /ewM "$VERBS" rc-connect ewrxe1 "$S" "$SEC_PEER" 0x11
+	ew_in_cg /ewM "$VERBS" rc-connect ewrxe1 "$S" "$SEC_PEER" self
 before=$(ew_counter ewM denied-unprotected-path)
 ew_dmesg_mark
 ew_expect_rc 13 "encrypt macsec: refused over the plain path" \
-	ew_in_cg /ewM "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+	ew_in_cg /ewM "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
 ew_check "counted as denied-unprotected-path" \
 	test "$(ew_counter ewM denied-unprotected-path)" -eq $((before + 1))
 ew_check "logged with the reason" ew_dmesg_wait "unprotected path: job [0-9]+"
@@ -178,22 +178,22 @@ ew_expect_rc 13 "encrypt macsec: no address handle over the plain path" \
 ew_expect_rc 0 "encrypt macsec: address handle over the MACsec path" \
 	ew_in_cg /ewM "$VERBS" create-ah ewrxe1 "$S" "$SEC_PEER"
 ew_expect_rc 0 "encrypt none: the plain path is fine" \
-	ew_in_cg /ewZ "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+	ew_in_cg /ewZ "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
 
 # --- encrypt ipsec ------------------------------------------------------------
 ew_expect_rc 13 "encrypt ipsec: refused without an ESP policy" \
-	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
 ew_expect_rc 13 "encrypt ipsec: MACsec is not IPsec" \
-	ew_in_cg /ewI "$VERBS" rc-connect ewrxe1 "$S" "$SEC_PEER" 0x11
+	ew_in_cg /ewI "$VERBS" rc-connect ewrxe1 "$S" "$SEC_PEER" self
 ew_check "ESP transport state and port-less UDP policy added" xfrm_protect
 ew_check "path-get: the plain path is now ipsec" \
 	test "$(protection ewrxe0 "$P" "$PLAIN_PEER")" = ipsec
 ew_check "path-get: reports the SPI of the ESP state (0x1001)" \
 	path_field_is ewrxe0 "$P" "$PLAIN_PEER" ipsec-spi 4097
 ew_expect_rc 0 "encrypt ipsec: connects over the ESP-covered path" \
-	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
 ew_expect_rc 0 "encrypt any: so does a job requiring any protection" \
-	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
 
 # --- revocation when protection goes away -------------------------------------
 hold ewI ewrxe0 "$P" "$PLAIN_PEER" "$EW_TMP/holdI"
@@ -205,7 +205,7 @@ ew_check "the live QP is revoked (QP_FATAL)" \
 ew_check "the revocation is logged as unprotected path" \
 	ew_dmesg_wait "job [0-9]+: revoked qpn 0x[0-9a-f]+ on ewrxe0: unprotected path"
 ew_expect_rc 13 "encrypt any: refused once the ESP policy is gone" \
-	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
 
 hold ewM ewrxe1 "$S" "$SEC_PEER" "$EW_TMP/holdM"
 ew_check "a live macsec-job QP in RTS" grep -q connected "$EW_TMP/holdM"
@@ -222,13 +222,13 @@ ew_check "fabric-set declares the veth a dedicated fabric" \
 ew_check "path-get: the plain path is now physical" \
 	test "$(protection ewrxe0 "$P" "$PLAIN_PEER")" = physical
 ew_expect_rc 0 "encrypt any: a declared fabric is enough" \
-	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
 ew_expect_rc 13 "encrypt ipsec: a declared fabric is not IPsec" \
-	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
 ew_check "config-get lists the declared netdev" config_lists_physical "$VETHIF"
 ew_ynl_do fabric-set "{\"ifindex\": $VETHIF, \"physical\": 0}" >/dev/null
 ew_expect_rc 13 "withdrawn: encrypt any is refused again" \
-	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" 0x11
+	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
 
 # --- bad requests --------------------------------------------------------------
 ew_check "fabric-set of a missing ifindex is refused, naming it" \

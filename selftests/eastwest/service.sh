@@ -58,7 +58,7 @@ peers_of_static() {
 	"$CTL" -j peer show static | jq -r '(if type == "array" then .[0] else . end).peers | sort | join(" ")'
 }
 config_field() { "$CTL" -j config show | jq -r ".$1"; }
-connect_static() { ew_in_cg /ewsvc-static "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" 0x11; }
+connect_static() { ew_in_cg /ewsvc-static "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self; }
 
 ew_plan 27
 

@@ -369,7 +369,7 @@ elapsed "the batch job is done"
 # --- 2. the partition's encryption requirement --------------------------------
 before=$(ew_counter - denied-unprotected-path)
 ew_expect_rc 13 "a job of partition secure (encrypt macsec) cannot connect over plain $NETDEV" \
-	srun -p secure "$VERBS" rc-connect "$DEV" "$IDX" "$ADDR" 0x11
+	srun -p secure "$VERBS" rc-connect "$DEV" "$IDX" "$ADDR" self
 ew_check "... refused as an unprotected path" \
 	test "$(ew_counter - denied-unprotected-path)" -eq $((before + 1))
 K=$(squeue -h -t all -p secure -o %i | tail -n 1)

@@ -209,7 +209,7 @@ ew_check "the kernel's path check: rxem to the peer is macsec" \
 ew_check "job M requires macsec" \
 	"$CTL" job add ewM cgroup /ewM peer "$EW_PEER_IP" peer "$SEC_PEER" encrypt macsec
 ew_expect_rc 13 "job M is refused over the plain GID" \
-	ew_in_cg /ewM "$VERBS" rc-connect rxe0 "$PIDX" "$EW_PEER_IP" 0x11
+	ew_in_cg /ewM "$VERBS" rc-connect rxe0 "$PIDX" "$EW_PEER_IP" self
 barrier macsec-ready
 capture_start macsec
 ew_check "job M: rc_pingpong over MACsec, $ITERS checked round trips" \

@@ -234,16 +234,16 @@ ew_check "monitor ends cleanly on SIGTERM (exit $_rc)" test "$_rc" -eq 0
 # --- no job: default deny; audit mode (7) --------------------------------------
 _before=$(ew_counter - denied_no_job)
 ew_expect_rc 13 "a process in no job is refused (enforce, default deny)" \
-	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" 0x11
+	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" self
 ew_check "counted as denied_no_job" test "$(ew_counter - denied_no_job)" -eq $((_before + 1))
 ew_check "config set mode audit" "$CTL" config set mode audit
 _before=$(ew_counter - audited)
 ew_expect_rc 0 "audit: the process in no job may connect" \
-	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" 0x11
+	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" self
 ew_check "audit: counted as audited" test "$(ew_counter - audited)" -gt "$_before"
 ew_check "config set mode enforce" "$CTL" config set mode enforce
 ew_expect_rc 13 "enforce again: the process in no job is refused" \
-	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" 0x11
+	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" self
 
 # --- Q_Key (3) -------------------------------------------------------------------
 ew_check "job set A qkey 0x1234" "$CTL" job set A qkey 0x1234

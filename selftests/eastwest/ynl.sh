@@ -110,7 +110,7 @@ ew_check "job-del" ynl --do job-del --json '{"id": 42}'
 # says so (the refused INITs below are observed before they are refused).
 ew_rxe_add rxe0 lo
 for i in 1 2 3 4; do
-	"$EW_TOP/selftests/tools/ew_verbs" rc-connect rxe0 1 127.0.0.1 0x11 >/dev/null 2>&1
+	"$EW_TOP/selftests/tools/ew_verbs" rc-connect rxe0 1 127.0.0.1 self >/dev/null 2>&1
 done
 ynl --dump dev-get >"$EW_TMP/dev" 2>&1
 ew_check "dev-get reports 4 observed QPNs, 3 of them sequential" \

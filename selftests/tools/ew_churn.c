@@ -579,7 +579,8 @@ static int to_rtr(struct ibv_qp *qp, const struct churn *ch)
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTR,
 		.path_mtu = IBV_MTU_1024,
-		.dest_qp_num = 0x11,
+		/* Itself: on this node a job may only reach its own QPs. */
+		.dest_qp_num = qp->qp_num,
 		.rq_psn = 0,
 		.max_dest_rd_atomic = 1,
 		.min_rnr_timer = 12,

@@ -7,7 +7,9 @@
  * GID, QPN and PSN.
  *
  *   ew_verbs rc-connect DEV GID_INDEX DGID DQPN [PSN]
- *       create an RC QP, RESET->INIT->RTR towards DGID/DQPN
+ *       create an RC QP, RESET->INIT->RTR towards DGID/DQPN; a DQPN of
+ *       "self" (every command that takes one) names the QP itself: on
+ *       this node a connect must end in a QP of the caller's job
  *   ew_verbs ud-qkey DEV QKEY    create a UD QP, RESET->INIT with QKEY
  *   ew_verbs raw-qp DEV          create a RAW_PACKET QP
  *   ew_verbs create-ah DEV GID_INDEX DGID
@@ -86,6 +88,8 @@
 #include <unistd.h>
 
 #define EXIT_REFUSED 13
+/* A destination QPN argument of "self": the QP's own number. */
+#define EW_SELF_QPN UINT32_MAX
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct ctx {
@@ -188,7 +192,7 @@ static int rc_to_rtr(struct ibv_qp *qp, int gid_index, const union ibv_gid *dgid
 		.qp_state = IBV_QPS_RTR,
 		.cur_qp_state = cur,
 		.path_mtu = IBV_MTU_1024,
-		.dest_qp_num = dqpn,
+		.dest_qp_num = dqpn == EW_SELF_QPN ? qp->qp_num : dqpn,
 		.rq_psn = psn,
 		.max_dest_rd_atomic = 1,
 		.min_rnr_timer = 12,
@@ -957,6 +961,12 @@ static unsigned long num(const char *s)
 	return v;
 }
 
+/* A destination QPN argument: a number, or "self" (EW_SELF_QPN). */
+static uint32_t dqpn_arg(const char *s)
+{
+	return strcmp(s, "self") ? (uint32_t)num(s) : EW_SELF_QPN;
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx c = {};
@@ -972,10 +982,10 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (!strcmp(argv[1], "rc-connect") && (argc == 6 || argc == 7))
-		return rc_connect(&c, num(argv[3]), argv[4], num(argv[5]),
+		return rc_connect(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
 				  argc == 7 ? num(argv[6]) : 0);
 	if (!strcmp(argv[1], "rc-hold") && argc == 7)
-		return rc_hold(&c, num(argv[3]), argv[4], num(argv[5]),
+		return rc_hold(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
 			       num(argv[6]));
 	if (!strcmp(argv[1], "ud-qkey") && argc == 4)
 		return ud_init(&c, num(argv[3]));
@@ -988,14 +998,14 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "claim-state") && argc == 6)
 		return claim_state(&c, argv[3], argv[4], argv[5]);
 	if (!strcmp(argv[1], "rts-av-change") && argc == 8)
-		return rts_av_change(&c, num(argv[3]), argv[4], num(argv[5]),
+		return rts_av_change(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
 				     argv[6], num(argv[7]));
 	if (!strcmp(argv[1], "rc-stepwise") && argc == 6)
-		return rc_stepwise(&c, num(argv[3]), argv[4], num(argv[5]));
+		return rc_stepwise(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]));
 	if (!strcmp(argv[1], "mcast-attach") && argc == 4)
 		return mcast_attach(&c, argv[3]);
 	if (!strcmp(argv[1], "qp-storm") && argc == 7)
-		return qp_storm(&c, num(argv[3]), argv[4], num(argv[5]),
+		return qp_storm(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
 				num(argv[6]));
 	fprintf(stderr, "ew_verbs: bad arguments\n");
 	return 2;
