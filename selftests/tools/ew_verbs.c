@@ -69,6 +69,25 @@
  *       create a UD QP, RESET->INIT (Q_Key 0x1234), and attach it to the
  *       multicast group MGID (an IPv6 or IPv4 address, as for DGIDs)
  *
+ * Co-located jobs on one node (colocated.sh):
+ *
+ *   ew_verbs rc-pair-hold DEV GID_INDEX MESSAGES
+ *       the victim: two RC QPs of this process connected to each other over
+ *       the GID at GID_INDEX with random PSNs, a receive posted on each;
+ *       prints "qpN qpn 0xQPN sq-psn 0xPSN rq-psn 0xPSN" for both and
+ *       "connected", then waits for a line on stdin (or EOF) and carries
+ *       MESSAGES numbered messages each way (QP1->QP2, then back), checking
+ *       every byte. The first wrong message or error completion is printed
+ *       ("message K: ...") and exits 1; else "verified K messages each way",
+ *       exit 0. Anything injected into either QP while it waited fails it.
+ *   ew_verbs rc-inject DEV GID_INDEX DGID DQPN PSN
+ *       the injection itself: rc-connect towards DGID/DQPN, RTR->RTS with
+ *       SQ PSN = PSN (the victim's next expected PSN) and one SEND of the
+ *       text "ew_verbs: injected"; prints "injected" once it is posted, then
+ *       the send's completion status after up to 3 s (the victim acks its
+ *       real peer, not this QP: a retry error does not mean it was missed).
+ *       Exit 0 once posted.
+ *
  * Exit: 0 done, 13 (EACCES) refused with EACCES, 1 other failure, 2 usage,
  * 3 (rc-hold, rts-av-change, rc-pair-revive) not revoked in time.
  * The failing step and errno are printed on stderr.
@@ -638,7 +657,8 @@ static int pair_post_recv(struct pair *p, int i)
 	return ibv_post_recv(p->qp[i], &wr, &bad);
 }
 
-static int pair_post_send(struct pair *p, int i)
+/* Send @text (zero-padded to PAIR_MSG bytes) from QP @i. */
+static int pair_post_text(struct pair *p, int i, const char *text)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)pair_slot(p, i, false),
@@ -650,9 +670,17 @@ static int pair_post_send(struct pair *p, int i)
 		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
 	}, *bad;
 
-	snprintf(pair_slot(p, i, false), PAIR_MSG, "ew_verbs: qp%d says hello",
-		 i + 1);
+	memset(pair_slot(p, i, false), 0, PAIR_MSG);
+	snprintf(pair_slot(p, i, false), PAIR_MSG, "%s", text);
 	return ibv_post_send(p->qp[i], &wr, &bad);
+}
+
+static int pair_post_send(struct pair *p, int i)
+{
+	char text[PAIR_MSG];
+
+	snprintf(text, sizeof(text), "ew_verbs: qp%d says hello", i + 1);
+	return pair_post_text(p, i, text);
 }
 
 static long ms_since(const struct timespec *t0)
@@ -845,6 +873,48 @@ static int pair_attempt(struct pair *p, const char *what, const char *name,
 	return (r1 ? 0 : 1) | (r2 ? 0 : 2);
 }
 
+/*
+ * The pair's buffer, MR, CQs and two RC QPs (in INIT); prints "qpN qpn
+ * 0xQPN" for each if @print. p->gid_index must be set. An exit code.
+ */
+static int pair_open(struct ctx *c, struct pair *p, bool print)
+{
+	int i, ret;
+
+	if (ibv_query_gid(c->ctx, 1, p->gid_index, &p->gid))
+		return fail("ibv_query_gid", errno);
+	p->buf = calloc(4, PAIR_SLOT);
+	if (!p->buf)
+		return fail("calloc", errno);
+	p->mr = ibv_reg_mr(c->pd, p->buf, 4 * PAIR_SLOT, IBV_ACCESS_LOCAL_WRITE);
+	if (!p->mr)
+		return fail("ibv_reg_mr", errno);
+	for (i = 0; i < 2; i++) {
+		struct ibv_qp_init_attr init = {
+			.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+				 .max_send_sge = 1, .max_recv_sge = 1 },
+			.qp_type = IBV_QPT_RC,
+		};
+
+		p->cq[i] = ibv_create_cq(c->ctx, 64, NULL, NULL, 0);
+		if (!p->cq[i])
+			return fail("ibv_create_cq", errno);
+		init.send_cq = p->cq[i];
+		init.recv_cq = p->cq[i];
+		p->qp[i] = ibv_create_qp(c->pd, &init);
+		if (!p->qp[i])
+			return fail("ibv_create_qp(RC)", errno);
+		if (print)
+			printf("qp%d qpn 0x%x\n", i + 1, p->qp[i]->qp_num);
+	}
+	for (i = 0; i < 2; i++) {
+		ret = to_init(p->qp[i], 0, 0);
+		if (ret)
+			return fail("modify RESET->INIT", ret);
+	}
+	return 0;
+}
+
 static int rc_pair_revive(struct ctx *c, int gid_index, int seconds)
 {
 	static const struct attempt claims[] = {
@@ -865,36 +935,9 @@ static int rc_pair_revive(struct ctx *c, int gid_index, int seconds)
 	unsigned int k;
 	int i, ret;
 
-	if (ibv_query_gid(c->ctx, 1, gid_index, &p.gid))
-		return fail("ibv_query_gid", errno);
-	p.buf = calloc(4, PAIR_SLOT);
-	if (!p.buf)
-		return fail("calloc", errno);
-	p.mr = ibv_reg_mr(c->pd, p.buf, 4 * PAIR_SLOT, IBV_ACCESS_LOCAL_WRITE);
-	if (!p.mr)
-		return fail("ibv_reg_mr", errno);
-	for (i = 0; i < 2; i++) {
-		struct ibv_qp_init_attr init = {
-			.cap = { .max_send_wr = 16, .max_recv_wr = 16,
-				 .max_send_sge = 1, .max_recv_sge = 1 },
-			.qp_type = IBV_QPT_RC,
-		};
-
-		p.cq[i] = ibv_create_cq(c->ctx, 64, NULL, NULL, 0);
-		if (!p.cq[i])
-			return fail("ibv_create_cq", errno);
-		init.send_cq = p.cq[i];
-		init.recv_cq = p.cq[i];
-		p.qp[i] = ibv_create_qp(c->pd, &init);
-		if (!p.qp[i])
-			return fail("ibv_create_qp(RC)", errno);
-		printf("qp%d qpn 0x%x\n", i + 1, p.qp[i]->qp_num);
-	}
-	for (i = 0; i < 2; i++) {
-		ret = to_init(p.qp[i], 0, 0);
-		if (ret)
-			return fail("modify RESET->INIT", ret);
-	}
+	ret = pair_open(c, &p, true);
+	if (ret)
+		return ret;
 	for (i = 0; i < 2; i++) {
 		ret = try_rtr(&p, i);
 		if (ret)
@@ -949,6 +992,147 @@ static int rc_pair_revive(struct ctx *c, int gid_index, int seconds)
 	return p.carried || revived || reached_rtr ? 1 : 0;
 }
 
+/*
+ * rc-pair-hold: wait up to 10 s for message @k from QP @s to arrive intact
+ * at the other QP (and for its send completion); re-posts the receive.
+ */
+static int hold_step(struct pair *p, int s, int k)
+{
+	int r = !s, got_send = 0, got_recv = 0, i, n;
+	char want[PAIR_MSG] = { 0 };
+	struct timespec t0;
+	struct ibv_wc wc;
+	bool recv;
+	int ret;
+
+	snprintf(want, sizeof(want), "ew_verbs: qp%d message %d", s + 1, k);
+	ret = pair_post_text(p, s, want);
+	if (ret) {
+		printf("message %d: post_send qp%d: %s\n", k, s + 1, err_name(ret));
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!got_send || !got_recv) {
+		for (i = 0; i < 2; i++) {
+			while ((n = ibv_poll_cq(p->cq[i], 1, &wc)) > 0) {
+				recv = (wc.wr_id & ~0xffUL) == PAIR_WR_RECV;
+				if (wc.status != IBV_WC_SUCCESS) {
+					printf("message %d: qp%d %s completion: %s\n",
+					       k, i + 1, recv ? "receive" : "send",
+					       ibv_wc_status_str(wc.status));
+					return 1;
+				}
+				if (!recv) {
+					got_send = 1;
+					continue;
+				}
+				if (i != r || wc.byte_len != PAIR_MSG ||
+				    memcmp(pair_slot(p, i, true), want, PAIR_MSG)) {
+					printf("message %d: qp%d received '%.*s' (%u bytes), wanted '%s' at qp%d\n",
+					       k, i + 1, PAIR_MSG,
+					       pair_slot(p, i, true), wc.byte_len,
+					       want, r + 1);
+					return 1;
+				}
+				got_recv = 1;
+				ret = pair_post_recv(p, i);
+				if (ret) {
+					printf("message %d: post_recv qp%d: %s\n",
+					       k, i + 1, err_name(ret));
+					return 1;
+				}
+			}
+			if (n < 0)
+				return fail("ibv_poll_cq", EIO);
+		}
+		if (ms_since(&t0) > 10000) {
+			printf("message %d: qp%d->qp%d: no %s within 10 s\n", k,
+			       s + 1, r + 1, got_recv ? "send completion" : "receive");
+			return 1;
+		}
+		if (!got_send || !got_recv)
+			usleep(1000);
+	}
+	return 0;
+}
+
+static int rc_pair_hold(struct ctx *c, int gid_index, int messages)
+{
+	struct pair p = { .gid_index = gid_index };
+	uint32_t psn[2];
+	int i, k, ret;
+
+	ret = pair_open(c, &p, false);
+	if (ret)
+		return ret;
+	srand48(getpid() ^ time(NULL));
+	for (i = 0; i < 2; i++)
+		psn[i] = lrand48() & 0xffffff;
+	for (i = 0; i < 2; i++) {
+		ret = rc_to_rtr(p.qp[i], gid_index, &p.gid, p.qp[!i]->qp_num,
+				psn[!i], 0, IBV_QPS_INIT);
+		if (ret)
+			return fail("modify INIT->RTR", ret);
+	}
+	for (i = 0; i < 2; i++) {
+		ret = rc_to_rts(p.qp[i], psn[i], 0, IBV_QPS_RTR);
+		if (ret)
+			return fail("modify RTR->RTS", ret);
+		ret = pair_post_recv(&p, i);
+		if (ret)
+			return fail("ibv_post_recv", ret);
+	}
+	for (i = 0; i < 2; i++)
+		printf("qp%d qpn 0x%x sq-psn 0x%x rq-psn 0x%x\n", i + 1,
+		       p.qp[i]->qp_num, psn[i], psn[!i]);
+	printf("connected\n");
+	fflush(stdout);
+	wait_line();
+	for (k = 1; k <= messages; k++)
+		for (i = 0; i < 2; i++)
+			if (hold_step(&p, i, k))
+				return 1;
+	printf("verified %d messages each way\n", messages);
+	return 0;
+}
+
+static int rc_inject(struct ctx *c, int gid_index, const char *dgid_s,
+		     uint32_t dqpn, uint32_t psn)
+{
+	static char buf[PAIR_MSG] = "ew_verbs: injected";
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = PAIR_MSG };
+	struct ibv_send_wr wr = {
+		.wr_id = PAIR_WR_SEND, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	struct timespec t0;
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+	int ret, n;
+
+	mr = ibv_reg_mr(c->pd, buf, sizeof(buf), 0);
+	if (!mr)
+		return fail("ibv_reg_mr", errno);
+	sge.lkey = mr->lkey;
+	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
+	if (ret)
+		return ret;
+	ret = rc_to_rts(c->qp, psn, 0, IBV_QPS_RTR);
+	if (ret)
+		return fail("modify RTR->RTS", ret);
+	ret = ibv_post_send(c->qp, &wr, &bad);
+	if (ret)
+		return fail("ibv_post_send", ret);
+	printf("injected\n");
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((n = ibv_poll_cq(c->cq, 1, &wc)) == 0 && ms_since(&t0) < 3000)
+		usleep(10000);
+	printf("send completion: %s\n", n > 0 ? ibv_wc_status_str(wc.status) :
+	       n == 0 ? "none within 3 s" : "poll error");
+	return 0;
+}
+
 static unsigned long num(const char *s)
 {
 	char *end;
@@ -975,7 +1159,7 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|create-ah|\n"
 			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise|\n"
-			"       mcast-attach|qp-storm DEV ...\n");
+			"       mcast-attach|qp-storm|rc-pair-hold|rc-inject DEV ...\n");
 		return 2;
 	}
 	ret = open_dev(argv[2], &c);
@@ -1007,6 +1191,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "qp-storm") && argc == 7)
 		return qp_storm(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
 				num(argv[6]));
+	if (!strcmp(argv[1], "rc-pair-hold") && argc == 5)
+		return rc_pair_hold(&c, num(argv[3]), num(argv[4]));
+	if (!strcmp(argv[1], "rc-inject") && argc == 7)
+		return rc_inject(&c, num(argv[3]), argv[4], num(argv[5]),
+				 num(argv[6]));
 	fprintf(stderr, "ew_verbs: bad arguments\n");
 	return 2;
 }
