@@ -484,14 +484,17 @@ static bool ew_check_create_qp(struct ib_device *dev,
 	struct ew_request req = { .op = EASTWEST_OP_CREATE_QP };
 	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
 				.op = EASTWEST_OP_CREATE_QP };
+	u32 driver_id = dev->ops.driver_id;
 	struct ew_caller c;
 	bool deny;
 
 	/*
-	 * Only raw packet QPs are policed at creation (they can forge frames),
-	 * and every QP of an mlx5 device whose DEVX contexts go unpoliced.
+	 * Types whose destinations the other hooks judge pass without a
+	 * caller lookup; the rest (raw packet, and UD or driver QPs whose
+	 * destinations can bypass the kernel) need the caller's job, and so
+	 * does every QP of an mlx5 device whose DEVX contexts go unpoliced.
 	 */
-	if (init->qp_type != IB_QPT_RAW_PACKET && !ew_devx_blind(dev))
+	if (!ew_qp_type_policed(init->qp_type, driver_id) && !ew_devx_blind(dev))
 		return false;
 
 	rcu_read_lock();
@@ -500,7 +503,9 @@ static bool ew_check_create_qp(struct ib_device *dev,
 		rcu_read_unlock();
 		return false;
 	}
-	req.raw_packet = init->qp_type == IB_QPT_RAW_PACKET;
+	req.has_qp_type = true;
+	req.qp_type = init->qp_type;
+	req.driver_id = driver_id;
 	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
 	ev.port = init->port_num;
 	deny = ew_judge(&c, &req, ew_devx_blind(dev) && c.job ?

@@ -223,6 +223,10 @@ static void ew_policy_apply_spec(struct ew_job_policy *pol,
 		pol->encrypt = spec->encrypt;
 	if (spec->has_qkey)
 		pol->qkey = spec->qkey;
+	if (spec->has_ud)
+		pol->ud = spec->ud;
+	if (spec->has_dc)
+		pol->dc = spec->dc;
 	if (spec->has_netdevs) {
 		pol->n_netdevs = spec->n_netdevs;
 		memcpy(pol->netdevs, spec->netdevs,

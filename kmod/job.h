@@ -40,6 +40,9 @@ struct ew_job_policy {
 	u32 mode;	/* enum eastwest_mode */
 	u32 encrypt;	/* enum eastwest_encrypt */
 	u32 qkey;	/* 0: no Q_Key rule */
+	/* May create UD QPs, driver QPs (mlx5 DC): see ew_qp_type_check(). */
+	bool ud;
+	bool dc;
 	u16 n_netdevs;
 	u16 n_pkeys;
 	struct ew_netdev_rule netdevs[EW_MAX_NETDEVS];
@@ -114,8 +117,10 @@ struct ew_job_spec {
 	u32 id;
 	bool has_name, has_mode, has_encrypt, has_qkey;
 	bool has_cgroups, has_netdevs, has_pkeys;
+	bool has_ud, has_dc;
 	char name[EASTWEST_JOB_NAME_MAX];
 	u32 mode, encrypt, qkey;
+	bool ud, dc;
 	u16 n_netdevs, n_pkeys;
 	struct ew_netdev_rule netdevs[EW_MAX_NETDEVS];
 	u16 pkeys[EW_MAX_PKEYS];

@@ -180,6 +180,15 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 		}
 		spec->has_qkey = true;
 	}
+	/* The policy admits 0 and 1 only (netlink-gen.c). */
+	if (attrs[EASTWEST_A_JOB_UD]) {
+		spec->ud = nla_get_u8(attrs[EASTWEST_A_JOB_UD]);
+		spec->has_ud = true;
+	}
+	if (attrs[EASTWEST_A_JOB_DC]) {
+		spec->dc = nla_get_u8(attrs[EASTWEST_A_JOB_DC]);
+		spec->has_dc = true;
+	}
 
 	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
 		switch (nla_type(attr)) {
@@ -347,6 +356,8 @@ static int ew_nl_put_job(struct sk_buff *skb, const struct ew_job *job)
 	    nla_put_u32(skb, EASTWEST_A_JOB_MODE, pol->mode) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_ENCRYPT, pol->encrypt) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_QKEY, pol->qkey) ||
+	    nla_put_u8(skb, EASTWEST_A_JOB_UD, pol->ud) ||
+	    nla_put_u8(skb, EASTWEST_A_JOB_DC, pol->dc) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_PEER_COUNT, job->n_peers) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_QP_COUNT, atomic_read(&job->n_qps)))
 		return -EMSGSIZE;

@@ -8,13 +8,15 @@
  * (an empty peer list admits nothing); the source netdev must match one of
  * the job's netdev rules and the P_Key one of its P_Keys (empty lists do not
  * restrict); a UD Q_Key must never be privileged and must equal the job's
- * Q_Key when it has one; jobs may not create RAW_PACKET QPs; a job that
- * requires encryption may only use paths with that protection; nobody may
- * reach a revoked node; and when admission is required, jobs may do nothing
- * policed until this node is admitted.
+ * Q_Key when it has one; jobs may not create RAW_PACKET QPs, nor UD or
+ * driver QPs (whose destinations can bypass the kernel) unless they opted
+ * in; a job that requires encryption may only use paths with that
+ * protection; nobody may reach a revoked node; and when admission is
+ * required, jobs may do nothing policed until this node is admitted.
  */
 
 #include <linux/export.h>
+#include <rdma/ib_verbs.h>
 
 #include "job.h"
 #include "nodes.h"
@@ -110,6 +112,61 @@ bool ew_encrypt_satisfied(u32 encrypt, u32 protection)
 	return false;
 }
 
+/**
+ * ew_qp_type_policed() - may creating a QP of @qp_type be refused at all?
+ * @qp_type: enum ib_qp_type asked for
+ * @driver_id: enum rdma_driver_id of the device
+ *
+ * False for the types whose every destination the other hooks judge (RC,
+ * UC, XRC: an address vector in a modify), and for UD and driver QPs on
+ * EFA: the create-qp hook then need not look up the caller, since
+ * ew_qp_type_check() allows them to every job.
+ */
+bool ew_qp_type_policed(u32 qp_type, u32 driver_id)
+{
+	switch (qp_type) {
+	case IB_QPT_RC:
+	case IB_QPT_UC:
+	case IB_QPT_XRC_INI:
+	case IB_QPT_XRC_TGT:
+		return false;
+	case IB_QPT_UD:
+	case IB_QPT_DRIVER:
+		return driver_id != RDMA_DRIVER_EFA;
+	}
+	return true;
+}
+
+/**
+ * ew_qp_type_check() - may a job create a QP of @qp_type on this device?
+ * @pol: the job's rules
+ * @qp_type: enum ib_qp_type asked for
+ * @driver_id: enum rdma_driver_id of the device
+ *
+ * A RAW_PACKET QP forges any frame: never. A UD send names its destination
+ * per work request, and on most providers that destination need not pass
+ * the kernel: rxe reads an address vector from user memory when the work
+ * request carries no kernel AH number, mlx4, mlx5 and hns take it from the
+ * WQE; a driver QP (IB_QPT_DRIVER, mlx5 DC) likewise. Those need the job's
+ * opt-in (@pol->ud, @pol->dc), after which only the P_Key and Q_Key rules
+ * police them. EFA's UD and SRD sends name kernel AH numbers, made by
+ * rdma_create_user_ah(), which create-ah judges: allowed. RC, UC and XRC
+ * are judged at their modifies; any other type is refused (fail closed).
+ *
+ * Return: 0 if allowed, else EASTWEST_REASON_QP_TYPE.
+ */
+u32 ew_qp_type_check(const struct ew_job_policy *pol, u32 qp_type,
+		     u32 driver_id)
+{
+	if (!ew_qp_type_policed(qp_type, driver_id))
+		return 0;
+	if (qp_type == IB_QPT_UD && pol->ud)
+		return 0;
+	if (qp_type == IB_QPT_DRIVER && pol->dc)
+		return 0;
+	return EASTWEST_REASON_QP_TYPE;
+}
+
 static u32 ew_path_check(const struct ew_job *job,
 			 const struct ew_job_policy *pol,
 			 const struct ew_path *path)
@@ -154,8 +211,11 @@ u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
 	unsigned int i;
 	u32 reason;
 
-	if (req->raw_packet)
-		return EASTWEST_REASON_QP_TYPE;
+	if (req->has_qp_type) {
+		reason = ew_qp_type_check(pol, req->qp_type, req->driver_id);
+		if (reason)
+			return reason;
+	}
 
 	if (req->has_qkey) {
 		if (req->qkey & EW_QKEY_PRIVILEGED)

@@ -47,7 +47,10 @@ struct ew_path {
  */
 struct ew_request {
 	u32 op;			/* enum eastwest_op */
-	bool raw_packet;	/* creating a RAW_PACKET QP */
+	/* Creating a QP: its type and its device's driver. */
+	bool has_qp_type;
+	u32 qp_type;		/* enum ib_qp_type */
+	u32 driver_id;		/* enum rdma_driver_id */
 	bool has_pkey;
 	u16 pkey;		/* P_Key value behind the pkey index */
 	bool has_alt_pkey;
@@ -93,6 +96,9 @@ bool ew_pkey_allowed(const struct ew_job_policy *pol, u16 pkey);
 bool ew_encrypt_satisfied(u32 encrypt, u32 protection);
 bool ew_admission_closed(const struct ew_global *global);
 bool ew_src_allowed(const struct ew_job_policy *pol, const struct ew_src *src);
+bool ew_qp_type_policed(u32 qp_type, u32 driver_id);
+u32 ew_qp_type_check(const struct ew_job_policy *pol, u32 qp_type,
+		     u32 driver_id);
 u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
 		    const struct ew_request *req);
 void ew_request_merge(struct ew_request *rec, const struct ew_request *req);

@@ -66,6 +66,10 @@ static void print_scalars(FILE *f, const struct ew_job *job, uint32_t mask)
 		fprintf(f, " encrypt %s", ew_enum_name(&ew_encrypt_names, job->encrypt));
 	if (mask & EW_JOB_QKEY)
 		fprintf(f, " qkey 0x%x", job->qkey);
+	if (mask & EW_JOB_UD)
+		fprintf(f, " ud %s", job->ud ? "on" : "off");
+	if (mask & EW_JOB_DC)
+		fprintf(f, " dc %s", job->dc ? "on" : "off");
 }
 
 /* The step as an eastwestctl command line. */
@@ -156,7 +160,8 @@ static struct json_object *json_step(const struct ew_step *s)
 			{ EW_JOB_NAME, "name" }, { EW_JOB_MODE, "mode" },
 			{ EW_JOB_ENCRYPT, "encrypt" }, { EW_JOB_QKEY, "qkey" },
 			{ EW_JOB_CGROUPS, "cgroups" }, { EW_JOB_NETDEVS, "netdevs" },
-			{ EW_JOB_PKEYS, "pkeys" },
+			{ EW_JOB_PKEYS, "pkeys" }, { EW_JOB_UD, "ud" },
+			{ EW_JOB_DC, "dc" },
 		};
 
 		set = json_object_new_object();

@@ -113,6 +113,10 @@ uint32_t ew_job_diff(const struct ew_job *want, const struct ew_job *have)
 		mask |= EW_JOB_ENCRYPT;
 	if (want->qkey_auto ? !have->qkey : want->qkey != have->qkey)
 		mask |= EW_JOB_QKEY;
+	if (want->ud != have->ud)
+		mask |= EW_JOB_UD;
+	if (want->dc != have->dc)
+		mask |= EW_JOB_DC;
 	if (!cgroups_equal(want, have))
 		mask |= EW_JOB_CGROUPS;
 	if (want->n_netdevs != have->n_netdevs) {
@@ -157,6 +161,8 @@ static void add_set(struct ew_plan *plan, const struct ew_job *want,
 	j->mode = want->mode;
 	j->encrypt = want->encrypt;
 	j->qkey = want->qkey;
+	j->ud = want->ud;
+	j->dc = want->dc;
 	for (i = 0; i < want->n_cgroups; i++)
 		if (!keep || has_cgroup(keep, want->cgroups[i].path))
 			ew_job_add_cgroup(j, want->cgroups[i].path, 0);

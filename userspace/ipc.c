@@ -160,6 +160,12 @@ static bool put_job(struct ewnl *nl, struct nlmsghdr *nlh, const struct ew_job *
 	if ((mask & EW_JOB_QKEY) &&
 	    !mnl_attr_put_u32_check(nlh, nl->slen, EASTWEST_A_JOB_QKEY, job->qkey))
 		return false;
+	if ((mask & EW_JOB_UD) &&
+	    !mnl_attr_put_u8_check(nlh, nl->slen, EASTWEST_A_JOB_UD, job->ud))
+		return false;
+	if ((mask & EW_JOB_DC) &&
+	    !mnl_attr_put_u8_check(nlh, nl->slen, EASTWEST_A_JOB_DC, job->dc))
+		return false;
 	if (mask & EW_JOB_CGROUPS) {
 		for (i = 0; i < job->n_cgroups; i++)
 			if (!put_cgroup(nl, nlh, job->cgroups[i].path))
@@ -387,6 +393,16 @@ static int job_cb(const struct nlmsghdr *nlh, void *data)
 				return proto_err();
 			snprintf(job->name, sizeof(job->name), "%s", mnl_attr_get_str(a));
 			job->present |= EW_JOB_NAME;
+			break;
+		case EASTWEST_A_JOB_UD:
+		case EASTWEST_A_JOB_DC:
+			if (!ok_u8(a))
+				return proto_err();
+			if (type == EASTWEST_A_JOB_UD)
+				job->ud = mnl_attr_get_u8(a);
+			else
+				job->dc = mnl_attr_get_u8(a);
+			job->present |= type == EASTWEST_A_JOB_UD ? EW_JOB_UD : EW_JOB_DC;
 			break;
 		case EASTWEST_A_JOB_CGROUP:
 			ret = ok_nest(a) ? parse_cgroup(a, job) : -1;

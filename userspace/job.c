@@ -21,8 +21,11 @@ void job_usage(FILE *f)
 		"ATTRIBUTES := [mode { enforce | audit }] [encrypt { none | any | macsec | ipsec }]\n"
 		"              [qkey { N | auto }] [cgroup PATH]... [peer ADDR[/LEN]]... [lid N]...\n"
 		"              [netdev IFNAME]... [vlan VID]... [vrf IFNAME]... [pkey PKEY]...\n"
+		"              [ud { on | off }] [dc { on | off }]\n"
 		"job set replaces each list given; \"cgroup none\", \"peer none\", \"netdev none\"\n"
-		"(with vlan and vrf entries) and \"pkey none\" empty it.\n");
+		"(with vlan and vrf entries) and \"pkey none\" empty it.\n"
+		"ud on / dc on let the job create UD / driver (mlx5 DC) QPs, policed by\n"
+		"P_Key/Q_Key only: where they send is not judged (default off; EFA needs neither).\n");
 }
 
 static int job_add(int argc, char *argv[])

@@ -126,6 +126,8 @@ static const struct {
 	{ "vlan",	EW_JOB_NETDEVS,	true,	true,	true },
 	{ "vrf",	EW_JOB_NETDEVS,	true,	true,	true },
 	{ "pkey",	EW_JOB_PKEYS,	true,	true,	true },
+	{ "ud",		EW_JOB_UD,	true,	true,	false },
+	{ "dc",		EW_JOB_DC,	true,	true,	false },
 };
 
 /* "job set" clears these lists with "none" (use "/none" for such a cgroup). */
@@ -170,6 +172,11 @@ static int one_keyword(const char *kw, const char *val, struct ew_job *job)
 		return enum_arg(kw, &ew_mode_names, val, &job->mode);
 	} else if (!strcmp(kw, "encrypt")) {
 		return enum_arg(kw, &ew_encrypt_names, val, &job->encrypt);
+	} else if (!strcmp(kw, "ud") || !strcmp(kw, "dc")) {
+		ret = enum_arg(kw, &ew_on_off_names, val, &v);
+		if (!ret)
+			*(kw[0] == 'u' ? &job->ud : &job->dc) = v;
+		return ret;
 	} else if (!strcmp(kw, "qkey")) {
 		if (!strcmp(val, "auto")) {
 			job->qkey = ew_random_qkey();

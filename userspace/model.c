@@ -171,7 +171,7 @@ void ew_job_normalize(struct ew_job *job)
 /*
  * A job as the kernel holds it: what it does not report, and what a policy
  * file leaves out, has the default value (enforce, no encryption, no Q_Key,
- * empty lists).
+ * no UD or driver QPs, empty lists).
  */
 void ew_job_fill_defaults(struct ew_job *job)
 {
@@ -181,8 +181,13 @@ void ew_job_fill_defaults(struct ew_job *job)
 		job->encrypt = EASTWEST_ENCRYPT_NONE;
 	if (!(job->present & EW_JOB_QKEY))
 		job->qkey = 0;
+	if (!(job->present & EW_JOB_UD))
+		job->ud = false;
+	if (!(job->present & EW_JOB_DC))
+		job->dc = false;
 	job->present |= EW_JOB_MODE | EW_JOB_ENCRYPT | EW_JOB_QKEY |
-			EW_JOB_CGROUPS | EW_JOB_NETDEVS | EW_JOB_PKEYS;
+			EW_JOB_CGROUPS | EW_JOB_NETDEVS | EW_JOB_PKEYS |
+			EW_JOB_UD | EW_JOB_DC;
 }
 
 struct ew_job *ew_state_add_job(struct ew_state *st)

@@ -29,12 +29,14 @@ enum {
 	EW_JOB_PEER_COUNT	= 1U << 9,
 	EW_JOB_QP_COUNT		= 1U << 10,
 	EW_JOB_COUNTERS		= 1U << 11,
+	EW_JOB_UD		= 1U << 12,
+	EW_JOB_DC		= 1U << 13,
 };
 
 /* The attributes job-set can change (peers change with peer-add/del). */
 #define EW_JOB_SETTABLE (EW_JOB_NAME | EW_JOB_MODE | EW_JOB_ENCRYPT | \
 			 EW_JOB_QKEY | EW_JOB_CGROUPS | EW_JOB_NETDEVS | \
-			 EW_JOB_PKEYS)
+			 EW_JOB_PKEYS | EW_JOB_UD | EW_JOB_DC)
 
 enum {
 	EW_CFG_MODE		= 1U << 0,
@@ -91,6 +93,8 @@ struct ew_job {
 	uint32_t encrypt;
 	uint32_t qkey;
 	bool qkey_auto;		/* keep the current non-zero Q_Key, else qkey */
+	bool ud;		/* may create UD QPs (policed by P_Key/Q_Key only) */
+	bool dc;		/* may create driver QPs (mlx5 DC), likewise */
 	struct ew_cgroup *cgroups;
 	size_t n_cgroups, cap_cgroups;
 	struct ew_netdev *netdevs;

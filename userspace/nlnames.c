@@ -46,6 +46,8 @@ static const struct ew_attr_desc job_attrs[] = {
 	[EASTWEST_A_JOB_PEER_COUNT] = { .name = "peer-count" },
 	[EASTWEST_A_JOB_QP_COUNT] = { .name = "qp-count" },
 	[EASTWEST_A_JOB_COUNTERS] = { .name = "counters" },
+	[EASTWEST_A_JOB_UD] = { .name = "ud" },
+	[EASTWEST_A_JOB_DC] = { .name = "dc" },
 };
 
 static const struct ew_attr_desc peer_list_attrs[] = {

@@ -4,7 +4,8 @@
  *
  *   { "config": { "mode": "enforce", "default_action": "deny" },
  *     "jobs": [ { "id": 1, "name": "a", "mode": "enforce", "encrypt": "none",
- *                 "qkey": 0, "cgroups": ["/x"], "peers": ["192.0.2.2/32"],
+ *                 "qkey": 0, "ud": false, "dc": false,
+ *                 "cgroups": ["/x"], "peers": ["192.0.2.2/32"],
  *                 "netdevs": [{"ifname": "eth0"}, {"vlan": 100}],
  *                 "pkeys": ["0x8001"] } ] }
  *
@@ -79,6 +80,15 @@ static int get_enum(struct ew_json_err *c, const char *path, struct json_object 
 		return ew_json_fail(c, path, "\"%s\" is not one of %s",
 				    json_object_get_string(v),
 				    ew_enum_list(names, list, sizeof(list)));
+	return 0;
+}
+
+static int get_bool(struct ew_json_err *c, const char *path, struct json_object *v,
+		    bool *out)
+{
+	if (ew_json_want(c, path, v, json_type_boolean, "true or false"))
+		return -EINVAL;
+	*out = json_object_get_boolean(v);
 	return 0;
 }
 
@@ -281,6 +291,12 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 				ret = get_uint(c, sub, v, 0, EW_QKEY_MAX, &job->qkey);
 			}
 			job->present |= EW_JOB_QKEY;
+		} else if (!strcmp(key, "ud")) {
+			ret = get_bool(c, sub, v, &job->ud);
+			job->present |= EW_JOB_UD;
+		} else if (!strcmp(key, "dc")) {
+			ret = get_bool(c, sub, v, &job->dc);
+			job->present |= EW_JOB_DC;
 		} else if (!strcmp(key, "cgroups") || !strcmp(key, "peers") ||
 			   !strcmp(key, "netdevs") || !strcmp(key, "pkeys")) {
 			ret = parse_list(c, sub, v, job, key);

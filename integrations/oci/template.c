@@ -5,7 +5,7 @@
  * itself for each container ("name", "id", "cgroups"):
  *
  *   {"peers": ["10.100.0.0/24"], "netdevs": [{"vlan": 100}], "qkey": 4660,
- *    "encrypt": "macsec", "mode": "enforce", "pkeys": ["0x8001"]}
+ *    "encrypt": "macsec", "mode": "enforce", "pkeys": ["0x8001"], "ud": true}
  *
  * It becomes the attribute words of "eastwestctl job add" (peer ADDR vlan 100
  * ...). The structure and types are checked here, so that a mistake names
@@ -107,6 +107,17 @@ static int enum_key(struct json_object *o, const char *key,
 	}
 	ewoci_strv_add(words, key);
 	ewoci_strv_add(words, json_object_get_string(o));
+	return 0;
+}
+
+/* "ud": true -> "ud on" (the job's UD QPs, policed by P_Key/Q_Key only). */
+static int bool_key(struct json_object *o, const char *key,
+		    struct ewoci_strv *words, char *why, size_t len)
+{
+	if (!json_object_is_type(o, json_type_boolean))
+		return ewoci_bad(why, len, "\"%s\" must be true or false", key);
+	ewoci_strv_add(words, key);
+	ewoci_strv_add(words, json_object_get_boolean(o) ? "on" : "off");
 	return 0;
 }
 
@@ -230,7 +241,7 @@ static const char *const per_container[] = { "name", "id", "cgroups", NULL };
 static const char *const notes[] = { "$schema", "description", NULL };
 /* Every other key a template may have, in the order their words are emitted. */
 static const char *const attributes[] = {
-	"mode", "encrypt", "qkey", "peers", "netdevs", "pkeys", NULL
+	"mode", "encrypt", "qkey", "ud", "dc", "peers", "netdevs", "pkeys", NULL
 };
 
 /**
@@ -289,6 +300,8 @@ int ewoci_template_words(const char *text, size_t len, struct ewoci_strv *words,
 			ret = enum_key(o, "encrypt", encrypts, words, why, whylen);
 		else if (!strcmp(attributes[k], "qkey"))
 			ret = qkey_key(o, words, why, whylen);
+		else if (!strcmp(attributes[k], "ud") || !strcmp(attributes[k], "dc"))
+			ret = bool_key(o, attributes[k], words, why, whylen);
 		else if (!strcmp(attributes[k], "peers"))
 			ret = peers_key(o, words, why, whylen);
 		else if (!strcmp(attributes[k], "netdevs"))

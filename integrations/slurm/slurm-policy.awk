@@ -127,7 +127,8 @@ function partition_line(    name, i, k, v, n, out, nets, once) {
 			fail(FILENAME, FNR, "\"" k "\" needs a value")
 			return
 		}
-		if (k == "encrypt" || k == "mode" || k == "qkey") {
+		if (k == "encrypt" || k == "mode" || k == "qkey" || k == "ud" ||
+		    k == "dc") {
 			if (index(once, " " k " ")) {
 				fail(FILENAME, FNR, "\"" k "\" is given twice")
 				return
@@ -172,6 +173,11 @@ function partition_line(    name, i, k, v, n, out, nets, once) {
 				}
 				v = n
 			}
+		} else if (k == "ud" || k == "dc") {
+			if (v != "on" && v != "off") {
+				fail(FILENAME, FNR, "bad " k " \"" v "\" (on or off)")
+				return
+			}
 		} else if (k == "net") {
 			if (!is_name(v)) {
 				fail(FILENAME, FNR, "bad net \"" v "\" (letters, digits, . _ -)")
@@ -181,7 +187,7 @@ function partition_line(    name, i, k, v, n, out, nets, once) {
 			continue
 		} else {
 			fail(FILENAME, FNR, "unknown setting \"" k "\" (netdev, vlan, vrf, " \
-			     "pkey, encrypt, mode, qkey, net)")
+			     "pkey, encrypt, mode, qkey, ud, dc, net)")
 			return
 		}
 		out = out k "\n" v "\n"

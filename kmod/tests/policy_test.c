@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <asm/unaligned.h>
+#include <rdma/ib_verbs.h>
 
 #include "config.h"
 #include "job.h"
@@ -224,8 +225,15 @@ static const struct ew_decide_case ew_decide_cases[] = {
 	  EASTWEST_REASON_QKEY },
 	{ "privileged Q_Key", MODIFY(.has_qkey = true, .qkey = 0x80010000),
 	  EASTWEST_REASON_QKEY },
-	{ "raw packet QP", { .op = EASTWEST_OP_CREATE_QP, .raw_packet = true },
+	{ "raw packet QP", { .op = EASTWEST_OP_CREATE_QP, .has_qp_type = true,
+	  .qp_type = IB_QPT_RAW_PACKET, .driver_id = RDMA_DRIVER_RXE },
 	  EASTWEST_REASON_QP_TYPE },
+	{ "UD QP without the ud setting", { .op = EASTWEST_OP_CREATE_QP,
+	  .has_qp_type = true, .qp_type = IB_QPT_UD,
+	  .driver_id = RDMA_DRIVER_RXE }, EASTWEST_REASON_QP_TYPE },
+	{ "RC QP (judged at its modifies)", { .op = EASTWEST_OP_CREATE_QP,
+	  .has_qp_type = true, .qp_type = IB_QPT_RC,
+	  .driver_id = RDMA_DRIVER_RXE }, 0 },
 	{ "nothing policed", MODIFY(.n_paths = 0), 0 },
 };
 

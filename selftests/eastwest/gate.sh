@@ -14,13 +14,14 @@
 #      a plain RTS, RESET->INIT->RTR) must be refused and no byte may flow.
 #   b. no state claims, no skipping INIT: one modify of a fresh QP from RESET
 #      to RTS/RTR naming another current state, by a process in no job and
-#      by a job's process, must be refused.
+#      by a job's process, must be refused (a process in no job may not
+#      create the UD QP in the first place).
 #   c. the record follows the driver: an RTS->RTS address change the driver
 #      refuses must not change what revocation judges.
 #   d. another job's QP: job A's QP modified by job B's process, or by a
 #      process in no job, must be refused.
 #   e. multicast attach: job A's UD QP may join only a group that is one of
-#      its peers.
+#      its peers; job B, without the ud opt-in, gets no UD QP to join with.
 #   f. control: job A's ibv_rc_pingpong over the loopback GID still works.
 #   g. unloading is not an off switch: rmmod is refused while a job exists.
 # The denial counters of the new reasons (qp-state, revoked, qp-owner) are
@@ -185,7 +186,7 @@ pingpong() {
 	reap "$_srv" 30 >/dev/null
 }
 
-ew_plan 69
+ew_plan 72
 
 # --- setup -----------------------------------------------------------------
 
@@ -194,7 +195,8 @@ ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
 IDX=$(ew_wait_gid_index "$DEV" "$LOOP" 20)
 ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
 mkdir -p "$CG/ewA" "$CG/ewB"
-ew_check "job A created (peer $LOOP)" "$CTL" job add ewA cgroup /ewA peer "$LOOP"
+# Job A opts in to UD QPs (b and e use them); job B does not.
+ew_check "job A created (peer $LOOP, ud on)" "$CTL" job add ewA cgroup /ewA peer "$LOOP" ud on
 ew_check "job B created (peer $LOOP)" "$CTL" job add ewB cgroup /ewB peer "$LOOP"
 
 pingpong before
@@ -243,21 +245,26 @@ revive_case peer-del chain-rtr ewA "$CTL" peer del ewA "$LOOP"
 "$CTL" peer add ewA "$LOOP" >/dev/null 2>&1
 # The job gone, the process is in no job: the chain stops at INIT.
 revive_case job-del chain-init - "$CTL" job del ewA
-ew_check "job A created again" "$CTL" job add ewA cgroup /ewA peer "$LOOP"
+ew_check "job A created again" "$CTL" job add ewA cgroup /ewA peer "$LOOP" ud on
 
 # --- b. no skipping INIT, no state claims ------------------------------------
 
+# A process in no job may not even create a UD QP (create-qp, no-job): its
+# UD claims never reach the gate. Its RC claim does.
 before=$(ctr - denied-qp-state)
+before_nj=$(ctr - denied-no-job)
 ew_expect_rc 13 "b/no-job: UD RESET->RTS naming CUR_STATE=RTR is refused" \
 	"$VERBS" claim-state "$DEV" ud rtr rts
 ew_expect_rc 13 "b/no-job: UD RESET->RTS naming CUR_STATE=RTS is refused" \
 	"$VERBS" claim-state "$DEV" ud rts rts
 ew_expect_rc 13 "b/no-job: UD RESET->RTR naming CUR_STATE=INIT is refused" \
 	"$VERBS" claim-state "$DEV" ud init rtr
+ew_check "b/no-job: the three UD QPs were refused at creation (denied-no-job rose by 3)" \
+	ctr_grew - denied-no-job "$before_nj" 3
 ew_expect_rc 13 "b/no-job: RC RESET->RTS naming CUR_STATE=RTR is refused" \
 	"$VERBS" claim-state "$DEV" rc rtr rts
-ew_check "b/no-job: counter denied-qp-state (node) rose by 4" \
-	ctr_grew - denied-qp-state "$before" 4
+ew_check "b/no-job: counter denied-qp-state (node) rose by 1" \
+	ctr_grew - denied-qp-state "$before" 1
 before=$(ctr ewA denied-qp-state)
 ew_expect_rc 13 "b/job A: UD RESET->RTS naming CUR_STATE=RTR is refused" \
 	ew_in_cg /ewA "$VERBS" claim-state "$DEV" ud rtr rts
@@ -355,6 +362,11 @@ ew_check "e: the group is made a peer of job A" "$CTL" peer add ewA "$MGID"
 ew_expect_rc 0 "e: now job A's UD QP joins it" \
 	ew_in_cg /ewA "$VERBS" mcast-attach "$DEV" "$MGID"
 ew_check "e: the group is removed again" "$CTL" peer del ewA "$MGID"
+before=$(ctr ewB denied-qp-type)
+ew_expect_rc 13 "e: job B (no ud opt-in) gets no UD QP to join with" \
+	ew_in_cg /ewB "$VERBS" mcast-attach "$DEV" "$MGID"
+ew_check "e: refused at creation: counter denied-qp-type of job B rose" \
+	ctr_grew ewB denied-qp-type "$before"
 
 # --- g. unloading is not an off switch -------------------------------------------
 

@@ -7,8 +7,9 @@
 # (cgroups /ewA and /ewB) share one soft-RoCE device on lo. A connection in
 # job A works; job B's attempt to inject into it with the victim's GID, QPN
 # and PSN (the NeVerMore attack) is refused and reported; so are processes
-# in no job, foreign source netdevs, foreign Q_Keys, raw packet QPs and
-# address handles to strangers. Audit mode allows and counts instead.
+# in no job, foreign source netdevs, foreign Q_Keys, raw packet QPs, UD QPs
+# of a job that did not opt in to them (ud off) and address handles to
+# strangers. Audit mode allows and counts instead.
 # Finally the module is unloaded with live QPs and the device deleted while
 # policies reference it.
 
@@ -40,7 +41,7 @@ revoked_since_mark() {
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 
-ew_plan 48
+ew_plan 66
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -161,13 +162,54 @@ ew_expect_rc 0 "now job B's QP from lo may connect" \
 	ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 
 # --- Q_Key and QP type --------------------------------------------------------
+# A UD send's destination need not pass the kernel (rxe reads the address
+# vector from user memory when the work request names no kernel AH): a job
+# creates UD QPs only with the ud opt-in, and then only P_Key and Q_Key
+# police them. A process in no job (default deny) may not create one at all.
 ew_check "job A gets Q_Key 0x1234" "$CTL" job set ewA qkey 0x1234
+before=$(ew_counter ewA denied-qp-type)
+ew_dmesg_mark
+ew_expect_rc 13 "job A's UD QP is refused at creation without the ud opt-in" \
+	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1234
+ew_check "counted as denied-qp-type for job A" \
+	test "$(ew_counter ewA denied-qp-type)" -eq $((before + 1))
+ew_check "logged as a create_qp refusal for the QP type" \
+	ew_dmesg_wait "denied create_qp: QP type not allowed: job [1-9][0-9]* "
+ew_dmesg_mark
+ew_expect_rc 13 "a process in no job may not create a UD QP (default deny)" \
+	"$VERBS" ud-qkey "$DEV" 0x1234
+ew_check "it is refused at creation (no-job), not at its first modify" \
+	ew_dmesg_wait "denied create_qp: no job: job 0 "
+ew_check "job A opts in to UD QPs (ud on)" "$CTL" job set ewA ud on
+ew_check "job show says ud on dc off" \
+	sh -c "'$CTL' job show ewA | grep -q ' ud on dc off'"
+ew_check "job show -j says ud true, dc false" sh -c "'$CTL' -j job show ewA | python3 -c '
+import json, sys
+j = json.load(sys.stdin)[0]
+sys.exit(0 if j[\"ud\"] is True and j[\"dc\"] is False else 1)'"
 ew_expect_rc 0 "UD QP with the job's Q_Key" ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1234
 ew_expect_rc 13 "UD QP with another Q_Key is refused" \
 	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1235
 ew_expect_rc 13 "UD QP with a privileged Q_Key is refused" \
 	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x80010000
-ew_expect_rc 13 "RAW_PACKET QP from a job is refused" ew_in_cg /ewA "$VERBS" raw-qp "$DEV"
+ew_expect_rc 13 "RAW_PACKET QP from a job is refused (ud on)" ew_in_cg /ewA "$VERBS" raw-qp "$DEV"
+ew_check "job A withdraws the opt-in (ud off)" "$CTL" job set ewA ud off
+before=$(ew_counter ewA denied-qp-type)
+ew_expect_rc 13 "ud off applies to the next UD QP: refused" \
+	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1234
+ew_check "counted as denied-qp-type again" \
+	test "$(ew_counter ewA denied-qp-type)" -eq $((before + 1))
+ew_check "job A in audit mode" "$CTL" job set ewA mode audit
+before=$(ew_counter ewA audited)
+ew_expect_rc 0 "audit: job A's UD QP without the opt-in is created" \
+	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1234
+ew_check "audit: counted as audited" \
+	test "$(ew_counter ewA audited)" -gt "$before"
+ew_check "job A back to enforce" "$CTL" job set ewA mode enforce
+ew_check "default action allow" "$CTL" config set default allow
+ew_expect_rc 0 "default allow: a process in no job creates a UD QP (not policed)" \
+	"$VERBS" ud-qkey "$DEV" 0x1234
+ew_check "default action deny again" "$CTL" config set default deny
 
 # --- audit mode ----------------------------------------------------------------
 ew_check "global audit mode" "$CTL" config set mode audit

@@ -246,7 +246,7 @@ ew_expect_rc 13 "enforce again: the process in no job is refused" \
 	"$VERBS" rc-connect "$DEV" "$IDX" "$EW_PEER_IP" self
 
 # --- Q_Key (3) -------------------------------------------------------------------
-ew_check "job set A qkey 0x1234" "$CTL" job set A qkey 0x1234
+ew_check "job set A qkey 0x1234 ud on" "$CTL" job set A qkey 0x1234 ud on
 ew_expect_rc 13 "job A's UD QP with Q_Key 0x1235 is refused" \
 	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1235
 ew_expect_rc 0 "job A's UD QP with its Q_Key 0x1234 is allowed" \

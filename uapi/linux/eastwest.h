@@ -54,7 +54,9 @@ enum eastwest_encrypt {
  * @EASTWEST_REASON_PKEY: The P_Key behind the pkey index is not one of the
  *   job's.
  * @EASTWEST_REASON_QKEY: The Q_Key is not the job's Q_Key, or is privileged.
- * @EASTWEST_REASON_QP_TYPE: The QP type is refused for jobs (raw packet).
+ * @EASTWEST_REASON_QP_TYPE: The QP type is refused: raw packet, or a UD or
+ *   driver (mlx5 DC) QP of a job without the ud or dc setting (their
+ *   destinations can bypass the kernel, see the job's ud attribute).
  * @EASTWEST_REASON_UNPROTECTED_PATH: The path does not have the protection the
  *   job requires.
  * @EASTWEST_REASON_NOT_ADMITTED: The node is not admitted to the fabric.
@@ -243,6 +245,8 @@ enum {
 	EASTWEST_A_JOB_PEER_COUNT,
 	EASTWEST_A_JOB_QP_COUNT,
 	EASTWEST_A_JOB_COUNTERS,
+	EASTWEST_A_JOB_UD,
+	EASTWEST_A_JOB_DC,
 
 	__EASTWEST_A_JOB_MAX,
 	EASTWEST_A_JOB_MAX = (__EASTWEST_A_JOB_MAX - 1)

@@ -124,6 +124,10 @@ static void kernel(struct ew_state *have, const struct ew_plan *plan)
 				j->encrypt = st->job.encrypt;
 			if (st->mask & EW_JOB_QKEY)
 				j->qkey = st->job.qkey;
+			if (st->mask & EW_JOB_UD)
+				j->ud = st->job.ud;
+			if (st->mask & EW_JOB_DC)
+				j->dc = st->job.dc;
 			copy_lists(j, &st->job, st->mask);
 			break;
 		case EW_STEP_PEER_ADD:
@@ -153,6 +157,8 @@ static void kernel(struct ew_state *have, const struct ew_plan *plan)
 			j->mode = st->src->mode;
 			j->encrypt = st->src->encrypt;
 			j->qkey = st->src->qkey;
+			j->ud = st->src->ud;
+			j->dc = st->src->dc;
 			copy_lists(j, st->src, EW_JOB_SETTABLE);
 			for (i = 0; i < st->src->peers.n; i++)
 				ew_peers_add(&j->peers, &st->src->peers.v[i]);
@@ -253,6 +259,25 @@ static void test_set_attributes(void **state)
 	assert_int_equal(plan.steps[0].id, 4);
 	assert_int_equal(plan.steps[0].mask, EW_JOB_MODE | EW_JOB_QKEY | EW_JOB_NETDEVS);
 	assert_int_equal(plan.steps[0].job.mode, EASTWEST_MODE_AUDIT);
+	ew_plan_free(&plan);
+
+	/* The UD and DC settings, each alone, and both back off. */
+	w->ud = true;
+	run(&want, &have, &plan, OPS(EW_STEP_JOB_SET));
+	assert_int_equal(plan.steps[0].mask, EW_JOB_UD);
+	assert_true(plan.steps[0].job.ud);
+	assert_true(have.jobs[0].ud);
+	ew_plan_free(&plan);
+	w->dc = true;
+	run(&want, &have, &plan, OPS(EW_STEP_JOB_SET));
+	assert_int_equal(plan.steps[0].mask, EW_JOB_DC);
+	ew_plan_free(&plan);
+	w->ud = false;
+	w->dc = false;
+	run(&want, &have, &plan, OPS(EW_STEP_JOB_SET));
+	assert_int_equal(plan.steps[0].mask, EW_JOB_UD | EW_JOB_DC);
+	assert_false(plan.steps[0].job.ud || plan.steps[0].job.dc);
+	assert_false(have.jobs[0].ud || have.jobs[0].dc);
 	ew_plan_free(&plan);
 
 	/* Emptying a list is a change too. */

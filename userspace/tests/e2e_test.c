@@ -98,7 +98,7 @@ static void test_job_lifecycle(void **state)
 	assert_int_equal(fake.st.jobs[0].peers.n, 2);
 
 	assert_int_equal(RUN("job", "show"), EW_OK);
-	has(out, "job a id 1 mode audit encrypt none qkey 0x1234\n");
+	has(out, "job a id 1 mode audit encrypt none qkey 0x1234 ud off dc off\n");
 	has(out, "    cgroup /x (id 1000)\n");
 	has(out, "    netdev lo\n");
 	has(out, "    vlan 100\n");
@@ -107,8 +107,9 @@ static void test_job_lifecycle(void **state)
 
 	assert_int_equal(RUN("-j", "job", "show", "a"), EW_OK);
 	assert_string_equal(out, "[{\"id\":1,\"name\":\"a\",\"mode\":\"audit\",\"encrypt\":\"none\","
-			    "\"qkey\":4660,\"cgroups\":[\"/x\"],\"netdevs\":[{\"ifname\":\"lo\"},"
-			    "{\"vlan\":100}],\"pkeys\":[\"0x8001\"],\"peer_count\":2,\"qp_count\":2}]\n");
+			    "\"qkey\":4660,\"ud\":false,\"dc\":false,\"cgroups\":[\"/x\"],"
+			    "\"netdevs\":[{\"ifname\":\"lo\"},{\"vlan\":100}],\"pkeys\":[\"0x8001\"],"
+			    "\"peer_count\":2,\"qp_count\":2}]\n");
 
 	/* job set: replace lists, empty one, rename. */
 	assert_int_equal(RUN("job", "set", "a", "cgroup", "none", "vlan", "5",
@@ -130,6 +131,36 @@ static void test_job_lifecycle(void **state)
 	assert_int_equal(fake.st.n_jobs, 0);
 	assert_int_equal(RUN("job", "del", "id", "1"), EW_NOENT);
 	has(err, "job del id 1: no such job");
+}
+
+/* ud and dc: set on their own, shown by both outputs, sent only when given. */
+static void test_job_ud_dc(void **state)
+{
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a", "ud", "on"), EW_OK);
+	assert_true(fake.st.jobs[0].ud);
+	assert_false(fake.st.jobs[0].dc);
+	assert_int_equal(RUN("job", "show", "a"), EW_OK);
+	has(out, "job a id 1 mode enforce encrypt none qkey 0x0 ud on dc off\n");
+
+	/* job set changes only what it names. */
+	assert_int_equal(RUN("job", "set", "a", "dc", "on"), EW_OK);
+	assert_true(fake.st.jobs[0].ud && fake.st.jobs[0].dc);
+	assert_int_equal(RUN("job", "set", "a", "ud", "off", "mode", "audit"), EW_OK);
+	assert_int_equal(RUN("-j", "job", "show"), EW_OK);
+	has(out, "\"mode\":\"audit\",\"encrypt\":\"none\",\"qkey\":0,\"ud\":false,\"dc\":true,");
+	assert_int_equal(RUN("job", "set", "a", "dc", "off"), EW_OK);
+	assert_false(fake.st.jobs[0].ud || fake.st.jobs[0].dc);
+	assert_int_equal(RUN("job", "add", "b"), EW_OK);
+	assert_false(fake.st.jobs[1].ud || fake.st.jobs[1].dc);
+
+	/* Bad values send nothing and say what is expected. */
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	assert_int_equal(RUN("job", "set", "a", "ud", "true"), EW_USAGE);
+	assert_string_equal(err, "eastwestctl: ud \"true\": expected off|on\n");
+	assert_int_equal(RUN("job", "add", "c", "dc", "2"), EW_USAGE);
+	assert_string_equal(err, "eastwestctl: dc \"2\": expected off|on\n");
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_SET] + fake.msgs[EASTWEST_CMD_JOB_NEW], 0);
 }
 
 static void test_peers_chunked(void **state)
@@ -239,7 +270,7 @@ static void test_show_apply_roundtrip(void **state)
 	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "192.0.2.0/24",
 			     "peer", "fe80::1", "lid", "5", "vlan", "100", "netdev", "lo",
 			     "pkey", "0x8001", "qkey", "auto", "encrypt", "ipsec"), EW_OK);
-	assert_int_equal(RUN("job", "add", "b", "id", "40", "cgroup", "/y"), EW_OK);
+	assert_int_equal(RUN("job", "add", "b", "id", "40", "cgroup", "/y", "ud", "on"), EW_OK);
 	assert_int_equal(RUN("config", "set", "mode", "audit", "default", "allow"), EW_OK);
 
 	assert_int_equal(RUN("-j", "show"), EW_OK);
@@ -249,6 +280,8 @@ static void test_show_apply_roundtrip(void **state)
 	fclose(f);
 	has(out, "\"peers\":[\"192.0.2.0/24\",\"fe80::1/128\",\"lid:5\"]");
 	has(out, "\"config\":{\"mode\":\"audit\",\"default_action\":\"allow\"");
+	has(out, "\"name\":\"b\",\"mode\":\"enforce\",\"encrypt\":\"none\",\"qkey\":0,"
+	    "\"ud\":true,\"dc\":false,");
 
 	memset(fake.msgs, 0, sizeof(fake.msgs));
 	assert_int_equal(RUN("apply", "-f", path), EW_OK);
@@ -262,22 +295,23 @@ static void test_show_apply_roundtrip(void **state)
 	assert_int_equal(RUN("job", "add", "intruder", "cgroup", "/system.slice/job_42"), EW_OK);
 	assert_int_equal(RUN("peer", "add", "a", "198.51.100.1"), EW_OK);
 	assert_int_equal(RUN("peer", "del", "a", "lid:5"), EW_OK);
-	assert_int_equal(RUN("job", "set", "a", "mode", "audit", "cgroup", "none"), EW_OK);
+	assert_int_equal(RUN("job", "set", "a", "mode", "audit", "cgroup", "none", "dc", "on"),
+			 EW_OK);
 	assert_int_equal(RUN("config", "set", "default", "deny"), EW_OK);
 
 	assert_int_equal(RUN("apply", "--dry-run", "-f", path), EW_OK);
 	has(out, "job del id 2 # intruder\n");
-	has(out, "job set id 1 mode enforce cgroup /x # a\n");
+	has(out, "job set id 1 mode enforce dc off cgroup /x # a\n");
 	has(out, "peer add id 1 lid:5 # a\n");
 	has(out, "peer del id 1 198.51.100.1/32 # a\n");
-	has(out, "job add b id 40 mode enforce encrypt none qkey 0x0 cgroup /y\n");
+	has(out, "job add b id 40 mode enforce encrypt none qkey 0x0 ud on dc off cgroup /y\n");
 	has(out, "config set default allow\n");
 	has(out, "would apply 6 steps: jobs 1 added, 1 changed, 1 deleted; peers 1 added, 1 removed; config changed\n");
 	assert_int_equal(fake.st.n_jobs, 2);
 
 	assert_int_equal(RUN("-j", "apply", "--dry-run", "-f", path), EW_OK);
 	has(out, "{\"dry_run\":true,\"changes\":6,\"plan\":[{\"op\":\"job-del\",\"id\":2,\"name\":\"intruder\"},");
-	has(out, "{\"op\":\"job-set\",\"id\":1,\"name\":\"a\",\"set\":{\"mode\":\"enforce\",\"cgroups\":[\"/x\"]}}");
+	has(out, "{\"op\":\"job-set\",\"id\":1,\"name\":\"a\",\"set\":{\"mode\":\"enforce\",\"cgroups\":[\"/x\"],\"dc\":false}}");
 
 	assert_int_equal(RUN("apply", "-f", path), EW_OK);
 	assert_string_equal(out, "applied 6 steps: jobs 1 added, 1 changed, 1 deleted; peers 1 added, 1 removed; config changed\n");
@@ -407,6 +441,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_job_lifecycle, reset),
+		cmocka_unit_test_setup(test_job_ud_dc, reset),
 		cmocka_unit_test_setup(test_peers_chunked, reset),
 		cmocka_unit_test_setup(test_errors, reset),
 		cmocka_unit_test_setup(test_dump_intr, reset),

@@ -194,6 +194,8 @@ static void put_job(struct nlmsghdr *nlh, const struct ew_job *j)
 	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_MODE, j->mode);
 	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_ENCRYPT, j->encrypt);
 	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_QKEY, j->qkey);
+	mnl_attr_put_u8(nlh, EASTWEST_A_JOB_UD, j->ud);
+	mnl_attr_put_u8(nlh, EASTWEST_A_JOB_DC, j->dc);
 	for (i = 0; i < j->n_cgroups; i++) {
 		n = mnl_attr_nest_start(nlh, EASTWEST_A_JOB_CGROUP);
 		mnl_attr_put_strz(nlh, EASTWEST_A_CGROUP_PATH, j->cgroups[i].path);
@@ -279,6 +281,19 @@ static int apply_job_attrs(const struct nlmsghdr *req, struct ew_job *j, bool se
 				return EINVAL;
 			}
 			break;
+		case EASTWEST_A_JOB_UD:
+		case EASTWEST_A_JOB_DC:
+			/* The policy's NLA_POLICY_MAX(NLA_U8, 1). */
+			if (mnl_attr_get_payload_len(a) != 1 || mnl_attr_get_u8(a) > 1) {
+				*msg = "integer out of range";
+				*offs = off(req, a);
+				return ERANGE;
+			}
+			if (mnl_attr_get_type(a) == EASTWEST_A_JOB_UD)
+				j->ud = mnl_attr_get_u8(a);
+			else
+				j->dc = mnl_attr_get_u8(a);
+			break;
 		case EASTWEST_A_JOB_CGROUP:
 			if (!cg) {
 				for (i = 0; i < j->n_cgroups; i++)
@@ -354,6 +369,8 @@ static void copy_job(struct ew_job *dst, const struct ew_job *src)
 	dst->mode = src->mode;
 	dst->encrypt = src->encrypt;
 	dst->qkey = src->qkey;
+	dst->ud = src->ud;
+	dst->dc = src->dc;
 	for (i = 0; i < src->n_cgroups; i++)
 		ew_job_add_cgroup(dst, src->cgroups[i].path, 0);
 	for (i = 0; i < src->n_netdevs; i++)

@@ -34,15 +34,18 @@ static void test_add_all(void **state)
 			       "cgroup", "system.slice/job_42", "peer", "192.0.2.0/24",
 			       "peer", "fe80::1", "lid", "5", "peer", "lid:6",
 			       "netdev", "lo", "vlan", "100", "vrf", "lo",
-			       "pkey", "0x8001", "pkey", "0x7fff"), EW_OK);
+			       "pkey", "0x8001", "pkey", "0x7fff", "ud", "on",
+			       "dc", "off"), EW_OK);
 	assert_string_equal(job.name, "a");
 	assert_int_equal(job.id, 7);
 	assert_int_equal(job.mode, EASTWEST_MODE_AUDIT);
 	assert_int_equal(job.encrypt, EASTWEST_ENCRYPT_MACSEC);
 	assert_int_equal(job.qkey, 0x1234);
+	assert_true(job.ud);
+	assert_false(job.dc);
 	assert_int_equal(job.present, EW_JOB_NAME | EW_JOB_ID | EW_JOB_MODE |
 			 EW_JOB_ENCRYPT | EW_JOB_QKEY | EW_JOB_CGROUPS | EW_JOB_PEERS |
-			 EW_JOB_NETDEVS | EW_JOB_PKEYS);
+			 EW_JOB_NETDEVS | EW_JOB_PKEYS | EW_JOB_UD | EW_JOB_DC);
 	/* Normalized: sorted sets. */
 	assert_int_equal(job.n_cgroups, 2);
 	assert_string_equal(job.cgroups[0].path, "/system.slice/job_42");
@@ -76,6 +79,13 @@ static void test_add_minimal(void **state)
 	assert_int_equal(PARSE(false, "job_42"), EW_OK);
 	assert_int_equal(job.present, EW_JOB_NAME);
 	assert_int_equal(job.id, 0);
+	assert_false(job.ud || job.dc);
+	ew_job_free(&job);
+
+	assert_int_equal(PARSE(false, "a", "dc", "on"), EW_OK);
+	assert_int_equal(job.present, EW_JOB_NAME | EW_JOB_DC);
+	assert_true(job.dc);
+	assert_false(job.ud);
 	ew_job_free(&job);
 
 	/* Repeated list keywords accumulate; duplicates collapse. */
@@ -114,6 +124,12 @@ static void test_add_errors(void **state)
 	expect_error(PARSE(false, "a", "qkey", "0x80000000"),
 		     "Q_Keys with bit 31 set are privileged");
 	expect_error(PARSE(false, "a", "qkey", "-1"), "bad qkey");
+	expect_error(PARSE(false, "a", "ud", "yes"), "ud \"yes\": expected off|on");
+	expect_error(PARSE(false, "a", "dc", "1"), "dc \"1\": expected off|on");
+	expect_error(PARSE(false, "a", "ud", "ON"), "expected off|on");
+	expect_error(PARSE(false, "a", "ud"), "\"ud\" needs an argument");
+	expect_error(PARSE(false, "a", "ud", "on", "ud", "off"),
+		     "\"ud\" is given twice");
 	expect_error(PARSE(false, "a", "id", "0"), "bad job id \"0\"");
 	expect_error(PARSE(false, "a", "id", "4294967296"), "bad job id");
 	expect_error(PARSE(false, "a", "vlan", "0"), "bad vlan \"0\" (1..4094)");
@@ -159,6 +175,18 @@ static void test_set(void **state)
 	assert_int_equal(job.n_cgroups + job.peers.n + job.n_pkeys + job.n_netdevs, 0);
 	ew_job_free(&job);
 
+	/* ud off is a change, not an absence. */
+	assert_int_equal(PARSE(true, "a", "ud", "off"), EW_OK);
+	assert_int_equal(job.present, EW_JOB_UD);
+	assert_false(job.ud);
+	assert_true(job.present & EW_JOB_SETTABLE);
+	ew_job_free(&job);
+
+	assert_int_equal(PARSE(true, "id", "3", "dc", "on", "ud", "on"), EW_OK);
+	assert_int_equal(job.present, EW_JOB_UD | EW_JOB_DC);
+	assert_true(job.ud && job.dc);
+	ew_job_free(&job);
+
 	assert_int_equal(PARSE(true, "a", "vlan", "7", "vlan", "8"), EW_OK);
 	assert_int_equal(job.present, EW_JOB_NETDEVS);
 	assert_int_equal(job.n_netdevs, 2);
@@ -176,6 +204,7 @@ static void test_set(void **state)
 		     "cleared with \"none\"");
 	expect_error(PARSE(true, "a", "name", "id"), "reserved");
 	expect_error(PARSE(true, "a", "vlan", "none"), "bad vlan");
+	expect_error(PARSE(true, "a", "ud", "none"), "ud \"none\": expected off|on");
 }
 
 static void test_peerlist(void **state)

@@ -69,6 +69,8 @@ static void test_example(void **state)
 	assert_int_equal(j->id, 42);
 	assert_int_equal(j->qkey, 305419896);
 	assert_false(j->qkey_auto);
+	assert_true(j->ud);
+	assert_false(j->dc);
 	assert_int_equal(j->n_cgroups, 1);
 	assert_int_equal(j->peers.n, 3);
 	assert_string_equal(ew_peer_format(&j->peers.v[2], buf, sizeof(buf)),
@@ -115,6 +117,9 @@ static void test_defaults_and_sections(void **state)
 	assert_int_equal(st.jobs[0].mode, EASTWEST_MODE_ENFORCE);
 	assert_int_equal(st.jobs[0].encrypt, EASTWEST_ENCRYPT_NONE);
 	assert_int_equal(st.jobs[0].qkey, 0);
+	assert_false(st.jobs[0].ud || st.jobs[0].dc);
+	assert_true((st.jobs[0].present & (EW_JOB_UD | EW_JOB_DC)) ==
+		    (EW_JOB_UD | EW_JOB_DC));
 	assert_false(st.jobs[0].present & EW_JOB_ID);
 	assert_true(st.jobs[0].present & EW_JOB_CGROUPS);
 	ew_state_free(&st);
@@ -125,8 +130,11 @@ static void test_defaults_and_sections(void **state)
 			       "\"job_count\":1,\"peer_count\":0},\"jobs\":[{\"id\":3,"
 			       "\"name\":\"a\",\"qkey\":\"0x10\",\"pkeys\":[32769,\"0xffff\"],"
 			       "\"netdevs\":[{\"ifindex\":1},{\"vrf\":7}],\"peer_count\":0,"
-			       "\"qp_count\":4}]}\n\n", &st, err, sizeof(err)), 0);
+			       "\"qp_count\":4,\"ud\":false,\"dc\":true}]}\n\n", &st, err,
+			       sizeof(err)), 0);
 	assert_int_equal(st.jobs[0].qkey, 16);
+	assert_false(st.jobs[0].ud);
+	assert_true(st.jobs[0].dc);
 	assert_int_equal(st.jobs[0].pkeys[0], 0x8001);
 	assert_int_equal(st.jobs[0].netdevs[1].value, 7);
 	ew_state_free(&st);
@@ -183,6 +191,12 @@ static void test_structure_errors(void **state)
 	       "t.json: jobs[0].id: expected an integer, got a string");
 	expect("{\"jobs\": [{\"name\": \"a\", \"qkey\": 2147483648}]}",
 	       "t.json: jobs[0].qkey: Q_Keys with bit 31 set are privileged and refused");
+	expect("{\"jobs\": [{\"name\": \"a\", \"ud\": \"on\"}]}",
+	       "t.json: jobs[0].ud: expected true or false, got a string");
+	expect("{\"jobs\": [{\"name\": \"a\", \"dc\": 1}]}",
+	       "t.json: jobs[0].dc: expected true or false, got an integer");
+	expect("{\"jobs\": [{\"name\": \"a\", \"ud\": null}]}",
+	       "t.json: jobs[0].ud: expected true or false, got null");
 	expect("{\"jobs\": [{\"name\": \"a\", \"qkey\": -1}]}",
 	       "t.json: jobs[0].qkey: -1 is out of range (0..2147483647)");
 	expect("{\"jobs\": [{\"name\": \"a\", \"qkey\": \"x\"}]}",

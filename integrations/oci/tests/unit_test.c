@@ -179,6 +179,8 @@ static void test_template_words(void **unused)
 		     "pkey 0x8001 pkey 0x8002");
 	expect_words("{\"qkey\":\"auto\"}", "qkey auto");
 	expect_words("{\"qkey\":\"0x1234\"}", "qkey 0x1234");
+	expect_words("{\"dc\":false,\"peers\":[\"10.0.0.1\"],\"ud\":true}",
+		     "ud on dc off peer 10.0.0.1");
 	expect_words("{\"peers\":[]}", "");
 }
 
@@ -196,6 +198,8 @@ static void test_template_refused(void **unused)
 	expect_refused("{", "not one JSON object");
 	expect_refused("{\"mode\":\"permissive\"}", "\"mode\" must be one of enforce, audit");
 	expect_refused("{\"encrypt\":true}", "\"encrypt\" must be one of");
+	expect_refused("{\"ud\":\"on\"}", "\"ud\" must be true or false");
+	expect_refused("{\"dc\":1}", "\"dc\" must be true or false");
 	expect_refused("{\"qkey\":-1}", "\"qkey\"");
 	expect_refused("{\"qkey\":2147483648}", "\"qkey\"");
 	expect_refused("{\"qkey\":\"1 2\"}", "\"qkey\"");
