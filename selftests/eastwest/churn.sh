@@ -135,7 +135,7 @@ for o in $OTHERS; do
 	set -- "$@" -o "/$o"
 done
 rc=0
-ew_in_cg /ewchurn "$CHURN" -d "$DEV" -g "$IDX" -j churn -p "$LOOP" "$@" \
+ew_in_cg /ewchurn "$CHURN" -d "$DEV" -g "$IDX" -j churn -p "$LOOP" -l "$@" \
 	-t "$SECONDS_TO_RUN" -q 3 -a 1 -w 300 >"$T/out" 2>&1 || rc=$?
 while read -r line; do
 	ew_diag "$line"

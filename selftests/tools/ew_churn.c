@@ -5,7 +5,7 @@
  * spawns, so that the decisions come at the rate the kernel allows.
  *
  *   ew_churn -d DEV -g GID_INDEX -j JOB -p PEER -o CGROUP [-o CGROUP]...
- *            [-t SECONDS] [-q QP_THREADS] [-a AH_THREADS] [-w USEC] [-s SEED]
+ *            [-t SECONDS] [-q QP_THREADS] [-a AH_THREADS] [-w USEC] [-s SEED] [-l]
  *
  * Run it as root and as a member of JOB's cgroup: the verbs calls are
  * checked against the caller's job. JOB must not allow PEER (an IPv4
@@ -29,6 +29,8 @@
  *     state) while it waits in RESET or INIT: a RESET->INIT that fails
  *     because of that is counted ("revoked idle") and the round restarts;
  *   - AH_THREADS (default 1) threads time ibv_create_ah towards PEER's GID.
+ *     With -l, PEER is a GID of this node: a job may never aim a UD address
+ *     handle there (it names no QP), so every create_ah must be refused.
  * A decision is 0 (allowed) or EACCES (refused); any other errno, or a
  * failure of the steps around it, is an error ("other"). One exception: the
  * module refuses only with EACCES, and after it allowed an INIT->RTR, a
@@ -373,6 +375,7 @@ struct churn {
 	union ibv_gid dgid;	/* PEER, IPv4-mapped: also its peer address */
 	const char *others[MAX_OTHERS];
 	unsigned int n_others, seconds, n_qp, n_ah, hold_us;
+	bool peer_local;	/* -l: address handles to PEER are always refused */
 	uint64_t seed;
 
 	uint32_t job;
@@ -877,14 +880,18 @@ struct verdict {
 	int other_err;			/* the first other errno */
 };
 
-static void judge(const struct windows *w, const struct log *l, struct verdict *v)
+static void judge(const struct windows *w, const struct log *l,
+		  bool peer_local, struct verdict *v)
 {
 	size_t i;
 
 	for (i = 0; i < l->n; i++) {
 		const struct event *d = &l->v[i];
-		bool may = overlaps_may(w, d), sure = inside_sure(w, d);
 		int kind = d->kind == EV_AH;
+		/* An AH to this node is refused whatever the peer list says. */
+		bool pinned = kind && peer_local;
+		bool may = !pinned && overlaps_may(w, d);
+		bool sure = !pinned && inside_sure(w, d);
 
 		v->decisions++;
 		v->pinned_refuse += !may;
@@ -912,7 +919,7 @@ static void judge(const struct windows *w, const struct log *l, struct verdict *
 static void usage(void)
 {
 	fputs("usage: ew_churn -d DEV -g GID_INDEX -j JOB -p PEER -o CGROUP [-o CGROUP]...\n"
-	      "                [-t SECONDS] [-q QP_THREADS] [-a AH_THREADS] [-w USEC] [-s SEED]\n",
+	      "                [-t SECONDS] [-q QP_THREADS] [-a AH_THREADS] [-w USEC] [-s SEED] [-l]\n",
 	      stderr);
 	exit(EXIT_USAGE);
 }
@@ -940,7 +947,7 @@ static void parse_args(int argc, char **argv, struct churn *ch)
 	ch->n_ah = 1;
 	ch->gid_index = -1;
 	ch->seed = (uint64_t)now_ns();
-	while ((opt = getopt(argc, argv, "d:g:j:p:o:t:q:a:w:s:h")) != -1) {
+	while ((opt = getopt(argc, argv, "d:g:j:p:o:t:q:a:w:s:lh")) != -1) {
 		switch (opt) {
 		case 'd': ch->dev_name = optarg; break;
 		case 'g': ch->gid_index = (int)num(optarg, 0, 255); break;
@@ -956,6 +963,7 @@ static void parse_args(int argc, char **argv, struct churn *ch)
 		case 'a': ch->n_ah = (unsigned int)num(optarg, 0, MAX_VERBS); break;
 		case 'w': ch->hold_us = (unsigned int)num(optarg, 0, 1000000); break;
 		case 's': ch->seed = num(optarg, 0, ULONG_MAX); break;
+		case 'l': ch->peer_local = true; break;
 		default: usage();
 		}
 	}
@@ -1045,7 +1053,7 @@ int main(int argc, char **argv)
 
 	build_windows(&tog.changes, &w);
 	for (i = 0; i < n_verbs; i++) {
-		judge(&w, &verbs[i].decisions, &vd);
+		judge(&w, &verbs[i].decisions, ch.peer_local, &vd);
 		other_steps += verbs[i].failed.count;
 		revoked_idle += verbs[i].revoked_idle;
 		if (verbs[i].failed.count)
