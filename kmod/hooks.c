@@ -115,9 +115,9 @@ static bool ew_caller_unpoliced(const struct ew_caller *c)
 	       c->global.default_action == EASTWEST_DEFAULT_ACTION_ALLOW;
 }
 
-/* Resolve the source GID's netdev: ifindex, VLAN id and VRF. */
+/* Resolve the source GID and its netdev: ifindex, VLAN id and VRF. */
 static int ew_resolve_src(struct ib_device *dev, u32 port, u32 sgid_index,
-			  struct ew_src *src)
+			  struct ew_src *src, u8 *sgid)
 {
 	const struct ib_gid_attr *attr;
 	struct net_device *ndev;
@@ -128,6 +128,7 @@ static int ew_resolve_src(struct ib_device *dev, u32 port, u32 sgid_index,
 	attr = rdma_get_gid_attr(dev, port, sgid_index);
 	if (IS_ERR(attr))
 		return PTR_ERR(attr);
+	memcpy(sgid, attr->gid.raw, sizeof(attr->gid.raw));
 
 	ndev = rdma_read_gid_attr_ndev_rcu(attr);
 	if (IS_ERR(ndev)) {
@@ -193,7 +194,7 @@ int ew_request_refresh(struct ib_device *dev, struct ew_request *req)
 		if (!path->has_grh)
 			continue;
 		ret = ew_resolve_src(dev, path->port, path->sgid_index,
-				     &path->src);
+				     &path->src, path->sgid);
 		if (ret && ret != -ENODEV)
 			return ret;
 		path->has_src = !ret;
@@ -223,7 +224,7 @@ static bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah
 	path->port = port;
 	path->sgid_index = grh->sgid_index;
 	memcpy(path->dgid, grh->dgid.raw, sizeof(path->dgid));
-	ret = ew_resolve_src(dev, port, grh->sgid_index, &path->src);
+	ret = ew_resolve_src(dev, port, grh->sgid_index, &path->src, path->sgid);
 	if (!ret)
 		path->has_src = true;
 	else if (ret != -ENODEV)
@@ -338,6 +339,45 @@ static u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
 }
 
 /*
+ * Keyed PSNs (job option psn keyed): the PSNs this allowed modify sets are
+ * replaced by the keyed hash of the connection's two ends, from the
+ * record's whole configuration (source GID, destination GID and QPN).
+ * Paths without a GRH (InfiniBand by LID) keep the application's PSNs.
+ */
+static void ew_keyed_psns(const struct ew_job_policy *pol,
+			  const struct ib_qp *real, int mask,
+			  struct ew_qp_change *chg)
+{
+	const struct ew_request *req = &chg->req;
+	const struct ew_path *p = &req->paths[0];
+
+	if (pol->psn != EASTWEST_PSN_KEYED || !req->has_av || !p->has_grh ||
+	    !req->has_dest_qpn)
+		return;
+	switch (real->qp_type) {
+	case IB_QPT_RC:
+	case IB_QPT_UC:
+	case IB_QPT_XRC_INI:
+	case IB_QPT_XRC_TGT:
+		break;
+	default:
+		return;
+	}
+	if (mask & IB_QP_RQ_PSN) {
+		chg->set_rq_psn = true;
+		chg->rq_psn = ew_keyed_psn(&pol->psn_key, p->dgid,
+					   req->dest_qpn, p->sgid,
+					   real->qp_num);
+	}
+	if (mask & IB_QP_SQ_PSN) {
+		chg->set_sq_psn = true;
+		chg->sq_psn = ew_keyed_psn(&pol->psn_key, p->sgid,
+					   real->qp_num, p->dgid,
+					   req->dest_qpn);
+	}
+}
+
+/*
  * Judge a modify of @real (see "QP state gate" in qpgate.c) and fill @chg
  * with what the record must become once the driver applied it. Returns
  * true if the modify must be refused.
@@ -377,6 +417,9 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 	m.job_id = c.job ? c.job->id : 0;
 	gate = ew_qp_gate(&chg->view, &m, &internal);
 	if (gate == EW_GATE_PASS) {
+		/* RTR->RTS of a tracked QP: its send PSN, from the record. */
+		if (c.job && chg->view.tracked)
+			ew_keyed_psns(c.pol, real, mask, chg);
 		rcu_read_unlock();
 		return false;
 	}
@@ -429,6 +472,8 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 	}
 	chg->judged = gate == EW_GATE_JUDGE && !internal;
 	chg->job_id = m.job_id;
+	if (chg->judged && !v.deny && c.job)
+		ew_keyed_psns(c.pol, real, mask, chg);
 	deny = ew_judge_report(&c, &chg->req, v, &ev);
 	rcu_read_unlock();
 	return deny;
@@ -577,6 +622,11 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 	if (ew_check_modify_qp(real, attr, mask, &chg)) {
 		ret = -EACCES;
 	} else {
+		/* uverbs' own copy of the attributes: the caller's stay. */
+		if (chg.set_rq_psn)
+			attr->rq_psn = chg.rq_psn;
+		if (chg.set_sq_psn)
+			attr->sq_psn = chg.sq_psn;
 		ret = ib_modify_qp_with_udata(qp, attr, mask, udata);
 		if (!ret)
 			ew_qp_commit(real, &chg);

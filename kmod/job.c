@@ -63,6 +63,7 @@ void ew_job_spec_release(struct ew_job_spec *spec)
 		kfree(b);
 	}
 	spec->n_cgroups = 0;
+	memzero_explicit(&spec->psn_key, sizeof(spec->psn_key));
 }
 
 /**
@@ -198,11 +199,22 @@ struct ew_job_policy *ew_job_policy(const struct ew_job *job)
 				     lockdep_is_held(&ew_config_lock));
 }
 
+/* A policy may hold the job's PSN key: never left in freed memory. */
+static void ew_policy_free(struct ew_job_policy *pol)
+{
+	kfree_sensitive(pol);
+}
+
+static void ew_policy_free_rcu(struct rcu_head *rcu)
+{
+	ew_policy_free(container_of(rcu, struct ew_job_policy, rcu));
+}
+
 static void ew_job_free_rcu(struct rcu_head *rcu)
 {
 	struct ew_job *job = container_of(rcu, struct ew_job, rcu);
 
-	kfree(rcu_dereference_protected(job->policy, 1));
+	ew_policy_free(rcu_dereference_protected(job->policy, 1));
 	free_percpu(job->counters);
 	kfree(job);
 }
@@ -227,6 +239,13 @@ static void ew_policy_apply_spec(struct ew_job_policy *pol,
 		pol->ud = spec->ud;
 	if (spec->has_dc)
 		pol->dc = spec->dc;
+	if (spec->has_psn_key)
+		pol->psn_key = spec->psn_key;
+	if (spec->has_psn) {
+		pol->psn = spec->psn;
+		if (pol->psn == EASTWEST_PSN_APP)
+			memzero_explicit(&pol->psn_key, sizeof(pol->psn_key));
+	}
 	if (spec->has_netdevs) {
 		pol->n_netdevs = spec->n_netdevs;
 		memcpy(pol->netdevs, spec->netdevs,
@@ -237,6 +256,24 @@ static void ew_policy_apply_spec(struct ew_job_policy *pol,
 		memcpy(pol->pkeys, spec->pkeys,
 		       spec->n_pkeys * sizeof(spec->pkeys[0]));
 	}
+}
+
+/*
+ * Keyed PSNs need a key, and a key means keyed PSNs: @had_key says whether
+ * the job's current rules hold one.
+ */
+static int ew_psn_check(const struct ew_job_spec *spec, u32 psn, bool had_key,
+			struct netlink_ext_ack *extack)
+{
+	if (psn == EASTWEST_PSN_KEYED && !spec->has_psn_key && !had_key) {
+		NL_SET_ERR_MSG_MOD(extack, "keyed PSNs need a psn-key");
+		return -EINVAL;
+	}
+	if (psn == EASTWEST_PSN_APP && spec->has_psn_key) {
+		NL_SET_ERR_MSG_MOD(extack, "a psn-key needs psn keyed");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Every cgroup of @spec must be free or already bound to @self. */
@@ -339,6 +376,10 @@ int ew_job_create(struct ew_job_spec *spec, struct netlink_ext_ack *extack,
 	ret = ew_bindings_check(spec, NULL, extack);
 	if (ret)
 		return ret;
+	ret = ew_psn_check(spec, spec->has_psn ? spec->psn : EASTWEST_PSN_APP,
+			   false, extack);
+	if (ret)
+		return ret;
 
 	/* The id's slot, so that publishing the job below cannot fail. */
 	ret = EW_FAIL_CALL(xa_reserve(&ew_jobs_by_id, spec->id, GFP_KERNEL));
@@ -385,7 +426,7 @@ err_nomem:
 err_free:
 	if (job && job->counters)
 		free_percpu(job->counters);
-	kfree(pol);
+	ew_policy_free(pol);
 	kfree(job);
 	xa_release(&ew_jobs_by_id, spec->id);
 	return ret;
@@ -424,8 +465,12 @@ int ew_job_change(struct ew_job *job, struct ew_job_spec *spec,
 	}
 
 	old = ew_job_policy(job);
+	ret = ew_psn_check(spec, spec->has_psn ? spec->psn : old->psn,
+			   old->psn == EASTWEST_PSN_KEYED, extack);
+	if (ret)
+		return ret;
 	pol = kmemdup(old, sizeof(*old), GFP_KERNEL);
-	EW_FAIL_ALLOC(pol, kfree(pol));
+	EW_FAIL_ALLOC(pol, ew_policy_free(pol));
 	if (!pol)
 		return -ENOMEM;
 	ew_policy_apply_spec(pol, spec);
@@ -438,7 +483,7 @@ int ew_job_change(struct ew_job *job, struct ew_job_spec *spec,
 			 ew_job_name_hash(job->name));
 	}
 	rcu_assign_pointer(job->policy, pol);
-	kfree_rcu(old, rcu);
+	call_rcu(&old->rcu, ew_policy_free_rcu);
 	if (spec->has_cgroups) {
 		LIST_HEAD(old_bindings);
 

@@ -7,6 +7,7 @@
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/siphash.h>
 #include <linux/types.h>
 #include <linux/eastwest.h>
 
@@ -43,6 +44,9 @@ struct ew_job_policy {
 	/* May create UD QPs, driver QPs (mlx5 DC): see ew_qp_type_check(). */
 	bool ud;
 	bool dc;
+	u32 psn;	/* enum eastwest_psn */
+	/* Under EASTWEST_PSN_KEYED; wiped when the policy is freed. */
+	siphash_key_t psn_key;
 	u16 n_netdevs;
 	u16 n_pkeys;
 	struct ew_netdev_rule netdevs[EW_MAX_NETDEVS];
@@ -115,12 +119,13 @@ struct ew_binding {
  */
 struct ew_job_spec {
 	u32 id;
-	bool has_name, has_mode, has_encrypt, has_qkey;
+	bool has_name, has_mode, has_encrypt, has_qkey, has_psn, has_psn_key;
 	bool has_cgroups, has_netdevs, has_pkeys;
 	bool has_ud, has_dc;
 	char name[EASTWEST_JOB_NAME_MAX];
-	u32 mode, encrypt, qkey;
+	u32 mode, encrypt, qkey, psn;
 	bool ud, dc;
+	siphash_key_t psn_key;
 	u16 n_netdevs, n_pkeys;
 	struct ew_netdev_rule netdevs[EW_MAX_NETDEVS];
 	u16 pkeys[EW_MAX_PKEYS];

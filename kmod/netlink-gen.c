@@ -35,12 +35,14 @@ const struct nla_policy eastwest_job_get_nl_policy[EASTWEST_A_JOB_NAME + 1] = {
 };
 
 /* EASTWEST_CMD_JOB_NEW - do */
-const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_DC + 1] = {
+const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PSN_KEY + 1] = {
 	[EASTWEST_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_LEN, },
 	[EASTWEST_A_JOB_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
 	[EASTWEST_A_JOB_ENCRYPT] = NLA_POLICY_MAX(NLA_U32, 3),
 	[EASTWEST_A_JOB_QKEY] = { .type = NLA_U32, },
+	[EASTWEST_A_JOB_PSN] = NLA_POLICY_MAX(NLA_U32, 1),
+	[EASTWEST_A_JOB_PSN_KEY] = NLA_POLICY_EXACT_LEN(16),
 	[EASTWEST_A_JOB_CGROUP] = NLA_POLICY_NESTED(eastwest_cgroup_nl_policy),
 	[EASTWEST_A_JOB_PEER] = NLA_POLICY_NESTED(eastwest_peer_nl_policy),
 	[EASTWEST_A_JOB_NETDEV] = NLA_POLICY_NESTED(eastwest_netdev_nl_policy),
@@ -50,12 +52,14 @@ const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_DC + 1] = {
 };
 
 /* EASTWEST_CMD_JOB_SET - do */
-const struct nla_policy eastwest_job_set_nl_policy[EASTWEST_A_JOB_DC + 1] = {
+const struct nla_policy eastwest_job_set_nl_policy[EASTWEST_A_JOB_PSN_KEY + 1] = {
 	[EASTWEST_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_LEN, },
 	[EASTWEST_A_JOB_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
 	[EASTWEST_A_JOB_ENCRYPT] = NLA_POLICY_MAX(NLA_U32, 3),
 	[EASTWEST_A_JOB_QKEY] = { .type = NLA_U32, },
+	[EASTWEST_A_JOB_PSN] = NLA_POLICY_MAX(NLA_U32, 1),
+	[EASTWEST_A_JOB_PSN_KEY] = NLA_POLICY_EXACT_LEN(16),
 	[EASTWEST_A_JOB_CGROUP] = NLA_POLICY_NESTED(eastwest_cgroup_nl_policy),
 	[EASTWEST_A_JOB_NETDEV] = NLA_POLICY_NESTED(eastwest_netdev_nl_policy),
 	[EASTWEST_A_JOB_PKEY] = { .type = NLA_U16, },
@@ -142,14 +146,14 @@ const struct genl_ops eastwest_nl_ops[13] = {
 		.cmd		= EASTWEST_CMD_JOB_NEW,
 		.doit		= eastwest_nl_job_new_doit,
 		.policy		= eastwest_job_new_nl_policy,
-		.maxattr	= EASTWEST_A_JOB_DC,
+		.maxattr	= EASTWEST_A_JOB_PSN_KEY,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
 		.cmd		= EASTWEST_CMD_JOB_SET,
 		.doit		= eastwest_nl_job_set_doit,
 		.policy		= eastwest_job_set_nl_policy,
-		.maxattr	= EASTWEST_A_JOB_DC,
+		.maxattr	= EASTWEST_A_JOB_PSN_KEY,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{

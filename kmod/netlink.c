@@ -189,6 +189,20 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 		spec->dc = nla_get_u8(attrs[EASTWEST_A_JOB_DC]);
 		spec->has_dc = true;
 	}
+	if (attrs[EASTWEST_A_JOB_PSN]) {
+		spec->psn = nla_get_u32(attrs[EASTWEST_A_JOB_PSN]);
+		spec->has_psn = true;
+	}
+	if (attrs[EASTWEST_A_JOB_PSN_KEY]) {
+		__le64 key[2];
+
+		/* SipHash's key is two little-endian words on every host. */
+		memcpy(key, nla_data(attrs[EASTWEST_A_JOB_PSN_KEY]), sizeof(key));
+		spec->psn_key.key[0] = le64_to_cpu(key[0]);
+		spec->psn_key.key[1] = le64_to_cpu(key[1]);
+		memzero_explicit(key, sizeof(key));
+		spec->has_psn_key = true;
+	}
 
 	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
 		switch (nla_type(attr)) {
@@ -358,6 +372,7 @@ static int ew_nl_put_job(struct sk_buff *skb, const struct ew_job *job)
 	    nla_put_u32(skb, EASTWEST_A_JOB_QKEY, pol->qkey) ||
 	    nla_put_u8(skb, EASTWEST_A_JOB_UD, pol->ud) ||
 	    nla_put_u8(skb, EASTWEST_A_JOB_DC, pol->dc) ||
+	    nla_put_u32(skb, EASTWEST_A_JOB_PSN, pol->psn) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_PEER_COUNT, job->n_peers) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_QP_COUNT, atomic_read(&job->n_qps)))
 		return -EMSGSIZE;

@@ -343,3 +343,35 @@ void ew_request_merge(struct ew_request *rec, const struct ew_request *req)
 	rec->has_av = has_av;
 	rec->has_alt = has_alt;
 }
+
+/**
+ * ew_keyed_psn() - the PSN of one direction of a connection under keyed PSNs
+ * @key: the job's PSN key
+ * @from_gid: the sender's GID (16 bytes, network order)
+ * @from_qpn: the sender's QPN
+ * @to_gid: the receiver's GID
+ * @to_qpn: the receiver's QPN
+ *
+ * The sender's send PSN and the receiver's receive PSN of a direction are
+ * the same function of the same four values, so both ends compute it alone:
+ * a QP's receive PSN is ew_keyed_psn(peer, peer QPN, self, own QPN), its
+ * send PSN ew_keyed_psn(self, own QPN, peer, peer QPN).
+ *
+ * Return: a 24-bit PSN.
+ */
+u32 ew_keyed_psn(const siphash_key_t *key, const u8 *from_gid, u32 from_qpn,
+		 const u8 *to_gid, u32 to_qpn)
+{
+	struct {
+		u8 from_gid[16];
+		u8 to_gid[16];
+		__be32 from_qpn;
+		__be32 to_qpn;
+	} __aligned(SIPHASH_ALIGNMENT) in;
+
+	memcpy(in.from_gid, from_gid, sizeof(in.from_gid));
+	memcpy(in.to_gid, to_gid, sizeof(in.to_gid));
+	in.from_qpn = cpu_to_be32(from_qpn);
+	in.to_qpn = cpu_to_be32(to_qpn);
+	return siphash(&in, sizeof(in), key) & 0xffffff;
+}

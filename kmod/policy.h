@@ -2,6 +2,7 @@
 #ifndef _EW_POLICY_H
 #define _EW_POLICY_H
 
+#include <linux/siphash.h>
 #include <linux/types.h>
 #include <linux/eastwest.h>
 
@@ -39,6 +40,8 @@ struct ew_path {
 	/* Where @src came from, to resolve it again after GID changes. */
 	u32 port;
 	u32 sgid_index;
+	/* The source GID itself (keyed PSNs), network order. */
+	u8 sgid[16];
 };
 
 /**
@@ -106,5 +109,7 @@ struct ew_verdict ew_decide(const struct ew_global *global,
 			    const struct ew_job *job,
 			    const struct ew_job_policy *pol,
 			    const struct ew_request *req);
+u32 ew_keyed_psn(const siphash_key_t *key, const u8 *from_gid, u32 from_qpn,
+		 const u8 *to_gid, u32 to_qpn);
 
 #endif /* _EW_POLICY_H */

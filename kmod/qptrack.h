@@ -23,6 +23,10 @@ struct ew_qp;
  * @next_state: enum ib_qp_state
  * @seq: ew_qp_policy_seq_read() before the rules were read
  * @local: @req's destination is on this node (a QP of the caller's job)
+ * @set_rq_psn: keyed PSNs: the modify's receive PSN becomes @rq_psn
+ * @set_sq_psn: likewise its send PSN, @sq_psn
+ * @rq_psn: see @set_rq_psn
+ * @sq_psn: see @set_sq_psn
  * @fresh: a record for an untracked QP, allocated before the decision
  */
 struct ew_qp_change {
@@ -34,6 +38,8 @@ struct ew_qp_change {
 	u8 next_state;
 	unsigned int seq;
 	bool local;
+	bool set_rq_psn, set_sq_psn;
+	u32 rq_psn, sq_psn;
 	struct ew_qp *fresh;
 };
 

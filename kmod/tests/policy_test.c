@@ -711,6 +711,32 @@ static void ew_test_revoked_nodes(struct kunit *test)
 	ew_test_job_delete(job);
 }
 
+/*
+ * Keyed PSNs: both ends of a connection compute the same PSN for each
+ * direction alone, and the values are SipHash-2-4's (a reference
+ * implementation in Python gave them for key 00..0f: a node running
+ * another build must agree).
+ */
+static void ew_test_keyed_psn(struct kunit *test)
+{
+	siphash_key_t key = { { 0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL } };
+	siphash_key_t other = key;
+	u8 a[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 1 };
+	u8 b[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 2 };
+	u32 a_to_b = ew_keyed_psn(&key, a, 0x11, b, 0x12);
+	u32 b_to_a = ew_keyed_psn(&key, b, 0x12, a, 0x11);
+
+	KUNIT_EXPECT_EQ(test, a_to_b, 0x4c3db5);
+	KUNIT_EXPECT_EQ(test, b_to_a, 0xced5f5);
+	/* Each value and each key changes it; PSNs are 24 bits. */
+	KUNIT_EXPECT_NE(test, ew_keyed_psn(&key, a, 0x13, b, 0x12), a_to_b);
+	KUNIT_EXPECT_NE(test, ew_keyed_psn(&key, a, 0x11, b, 0x13), a_to_b);
+	KUNIT_EXPECT_NE(test, ew_keyed_psn(&key, b, 0x11, b, 0x12), a_to_b);
+	other.key[1] ^= 1;
+	KUNIT_EXPECT_NE(test, ew_keyed_psn(&other, a, 0x11, b, 0x12), a_to_b);
+	KUNIT_EXPECT_EQ(test, a_to_b & ~0xffffffU, 0U);
+}
+
 static struct kunit_case ew_policy_cases[] = {
 	KUNIT_CASE_PARAM(ew_test_pkey, ew_pkey_gen_params),
 	KUNIT_CASE_PARAM(ew_test_src, ew_src_gen_params),
@@ -727,6 +753,7 @@ static struct kunit_case ew_policy_cases[] = {
 	KUNIT_CASE(ew_test_job_change_swaps_policy),
 	KUNIT_CASE(ew_test_encrypt_satisfied),
 	KUNIT_CASE(ew_test_encrypt_decide),
+	KUNIT_CASE(ew_test_keyed_psn),
 	KUNIT_CASE(ew_test_admission_gate),
 	KUNIT_CASE(ew_test_revoked_nodes),
 	{}

@@ -43,6 +43,21 @@ enum eastwest_encrypt {
 };
 
 /**
+ * enum eastwest_psn - Who chooses the packet sequence numbers of a job's
+ *   connections.
+ * @EASTWEST_PSN_APP: The application's PSNs are used as they are.
+ * @EASTWEST_PSN_KEYED: eastwest sets both PSNs of every RC, UC and XRC
+ *   connection of the job to a keyed hash (SipHash-2-4 under the job's
+ *   psn-key) of the sending GID and QPN and the receiving GID and QPN, so that
+ *   both ends agree without the application's help and PSN 0 (NCCL, UCX) tells
+ *   an attacker nothing.
+ */
+enum eastwest_psn {
+	EASTWEST_PSN_APP,
+	EASTWEST_PSN_KEYED,
+};
+
+/**
  * enum eastwest_reason - Why an operation was (or, in audit mode, would have
  *   been) refused.
  * @EASTWEST_REASON_NO_JOB: The caller belongs to no job and the default action
@@ -247,6 +262,8 @@ enum {
 	EASTWEST_A_JOB_COUNTERS,
 	EASTWEST_A_JOB_UD,
 	EASTWEST_A_JOB_DC,
+	EASTWEST_A_JOB_PSN,
+	EASTWEST_A_JOB_PSN_KEY,
 
 	__EASTWEST_A_JOB_MAX,
 	EASTWEST_A_JOB_MAX = (__EASTWEST_A_JOB_MAX - 1)
