@@ -70,6 +70,11 @@ static void print_scalars(FILE *f, const struct ew_job *job, uint32_t mask)
 		fprintf(f, " ud %s", job->ud ? "on" : "off");
 	if (mask & EW_JOB_DC)
 		fprintf(f, " dc %s", job->dc ? "on" : "off");
+	if (mask & EW_JOB_PSN)
+		fprintf(f, " psn %s", ew_enum_name(&ew_psn_names, job->psn));
+	/* A key is never printed. */
+	if (mask & EW_JOB_PSN_KEY)
+		fputs(" psn-key (secret)", f);
 }
 
 /* The step as an eastwestctl command line. */
@@ -161,7 +166,7 @@ static struct json_object *json_step(const struct ew_step *s)
 			{ EW_JOB_ENCRYPT, "encrypt" }, { EW_JOB_QKEY, "qkey" },
 			{ EW_JOB_CGROUPS, "cgroups" }, { EW_JOB_NETDEVS, "netdevs" },
 			{ EW_JOB_PKEYS, "pkeys" }, { EW_JOB_UD, "ud" },
-			{ EW_JOB_DC, "dc" },
+			{ EW_JOB_DC, "dc" }, { EW_JOB_PSN, "psn" },
 		};
 
 		set = json_object_new_object();

@@ -117,6 +117,12 @@ uint32_t ew_job_diff(const struct ew_job *want, const struct ew_job *have)
 		mask |= EW_JOB_UD;
 	if (want->dc != have->dc)
 		mask |= EW_JOB_DC;
+	/*
+	 * The kernel never reports the key: it is sent with a change of
+	 * mode (a new key for a keyed job: job set NAME psn-key or psn-keyfile).
+	 */
+	if (want->psn != have->psn)
+		mask |= EW_JOB_PSN | (want->present & EW_JOB_PSN_KEY);
 	if (!cgroups_equal(want, have))
 		mask |= EW_JOB_CGROUPS;
 	if (want->n_netdevs != have->n_netdevs) {
@@ -163,6 +169,8 @@ static void add_set(struct ew_plan *plan, const struct ew_job *want,
 	j->qkey = want->qkey;
 	j->ud = want->ud;
 	j->dc = want->dc;
+	j->psn = want->psn;
+	memcpy(j->psn_key, want->psn_key, sizeof(j->psn_key));
 	for (i = 0; i < want->n_cgroups; i++)
 		if (!keep || has_cgroup(keep, want->cgroups[i].path))
 			ew_job_add_cgroup(j, want->cgroups[i].path, 0);

@@ -166,6 +166,13 @@ static bool put_job(struct ewnl *nl, struct nlmsghdr *nlh, const struct ew_job *
 	if ((mask & EW_JOB_DC) &&
 	    !mnl_attr_put_u8_check(nlh, nl->slen, EASTWEST_A_JOB_DC, job->dc))
 		return false;
+	if ((mask & EW_JOB_PSN) &&
+	    !mnl_attr_put_u32_check(nlh, nl->slen, EASTWEST_A_JOB_PSN, job->psn))
+		return false;
+	if ((mask & EW_JOB_PSN_KEY) &&
+	    !mnl_attr_put_check(nlh, nl->slen, EASTWEST_A_JOB_PSN_KEY,
+				sizeof(job->psn_key), job->psn_key))
+		return false;
 	if (mask & EW_JOB_CGROUPS) {
 		for (i = 0; i < job->n_cgroups; i++)
 			if (!put_cgroup(nl, nlh, job->cgroups[i].path))
@@ -403,6 +410,12 @@ static int job_cb(const struct nlmsghdr *nlh, void *data)
 			else
 				job->dc = mnl_attr_get_u8(a);
 			job->present |= type == EASTWEST_A_JOB_UD ? EW_JOB_UD : EW_JOB_DC;
+			break;
+		case EASTWEST_A_JOB_PSN:
+			if (!ok_u32(a))
+				return proto_err();
+			job->psn = mnl_attr_get_u32(a);
+			job->present |= EW_JOB_PSN;
 			break;
 		case EASTWEST_A_JOB_CGROUP:
 			ret = ok_nest(a) ? parse_cgroup(a, job) : -1;

@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgroup.h"
 #include "ewctl.h"
 #include "jobspec.h"
+#include "keys.h"
 #include "parse.h"
 
 #define HINT(obj) "(try \"" EW_PROG " " obj " help\")"
@@ -128,6 +130,10 @@ static const struct {
 	{ "pkey",	EW_JOB_PKEYS,	true,	true,	true },
 	{ "ud",		EW_JOB_UD,	true,	true,	false },
 	{ "dc",		EW_JOB_DC,	true,	true,	false },
+	{ "psn",	EW_JOB_PSN,	true,	true,	false },
+	/* Both set the key: one or the other. */
+	{ "psn-key",	EW_JOB_PSN_KEY,	true,	true,	false },
+	{ "psn-keyfile", EW_JOB_PSN_KEY, true,	true,	false },
 };
 
 /* "job set" clears these lists with "none" (use "/none" for such a cgroup). */
@@ -145,6 +151,56 @@ static int enum_arg(const char *kw, const struct ew_names *names,
 	if (ew_enum_parse(names, s, out)) {
 		ew_err("%s \"%s\": expected %s", kw, s,
 		       ew_enum_list(names, list, sizeof(list)));
+		return EW_USAGE;
+	}
+	return EW_OK;
+}
+
+/**
+ * ew_job_derive_psn_key() - the PSN key from the job's psn_keyfile
+ * @job: a job with psn_keyfile set; psn_key is set, psn_keyfile freed
+ * @name: the job's name, the same on every node of the job
+ * @why: what went wrong, on failure
+ * @why_len: its size
+ *
+ * Every node of the job derives the same key alone (ew_kdf_psn()).
+ * Return: 0 or a negative errno.
+ */
+int ew_job_derive_psn_key(struct ew_job *job, const char *name, char *why,
+			  size_t why_len)
+{
+	struct ew_secret s;
+	int ret;
+
+	ret = ew_secret_load(job->psn_keyfile, getuid(), &s, why, why_len);
+	if (ret)
+		return ret;
+	ret = ew_kdf_psn(&s, name, job->psn_key);
+	ew_secret_free(&s);
+	if (ret) {
+		snprintf(why, why_len, "key derivation failed");
+		return ret;
+	}
+	free(job->psn_keyfile);
+	job->psn_keyfile = NULL;
+	return 0;
+}
+
+/* psn-keyfile FILE: derive with the job's name (after a rename: the new). */
+static int psn_key_derive(struct ew_job *job, bool set,
+			  const struct ew_jobref *ref)
+{
+	const char *name;
+	char why[128];
+
+	name = (job->present & EW_JOB_NAME) ? job->name :
+	       (set && ref->name[0]) ? ref->name : NULL;
+	if (!name) {
+		ew_err("psn-keyfile needs the job's name (job set NAME ...)");
+		return EW_USAGE;
+	}
+	if (ew_job_derive_psn_key(job, name, why, sizeof(why))) {
+		ew_err("psn-keyfile %s: %s", job->psn_keyfile, why);
 		return EW_USAGE;
 	}
 	return EW_OK;
@@ -177,6 +233,16 @@ static int one_keyword(const char *kw, const char *val, struct ew_job *job)
 		if (!ret)
 			*(kw[0] == 'u' ? &job->ud : &job->dc) = v;
 		return ret;
+	} else if (!strcmp(kw, "psn")) {
+		return enum_arg(kw, &ew_psn_names, val, &job->psn);
+	} else if (!strcmp(kw, "psn-key")) {
+		if (ew_parse_hex(val, job->psn_key, sizeof(job->psn_key))) {
+			ew_err("bad psn-key: expected %zu hex digits",
+			       2 * sizeof(job->psn_key));
+			return EW_USAGE;
+		}
+	} else if (!strcmp(kw, "psn-keyfile")) {
+		job->psn_keyfile = ew_strdup(val);
 	} else if (!strcmp(kw, "qkey")) {
 		if (!strcmp(val, "auto")) {
 			job->qkey = ew_random_qkey();
@@ -297,6 +363,8 @@ int ew_jobspec_parse(int argc, char *argv[], bool set, struct ew_jobref *ref,
 		ew_err("job set: nothing to change " HINT("job"));
 		goto err;
 	}
+	if (job->psn_keyfile && psn_key_derive(job, set, ref))
+		goto err;
 	ew_job_normalize(job);
 	return EW_OK;
 err:

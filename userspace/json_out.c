@@ -83,6 +83,7 @@ struct json_object *ew_json_job(const struct ew_job *job, unsigned int flags)
 	add(o, "qkey", json_object_new_int64(job->qkey));
 	add(o, "ud", json_object_new_boolean(job->ud));
 	add(o, "dc", json_object_new_boolean(job->dc));
+	add(o, "psn", json_object_new_string(ew_enum_name(&ew_psn_names, job->psn)));
 	a = json_object_new_array();
 	for (i = 0; i < job->n_cgroups; i++)
 		json_object_array_add(a, json_object_new_string(job->cgroups[i].path));

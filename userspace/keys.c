@@ -31,11 +31,13 @@
 
 #include "ewctl.h"
 #include "keys.h"
+#include "parse.h"
 
 /* HKDF salt of version 1 (RFC 5869 section 3.1: a constant is fine). */
 static const char kdf_salt[] = "eastwest-kdf-v1";
 static const char macsec_label[] = "eastwest v1 macsec sa";
 static const char esp_label[] = "eastwest v1 esp sa";
+static const char psn_label[] = "eastwest v1 psn key";
 
 void ew_wipe(void *p, size_t len)
 {
@@ -52,17 +54,6 @@ void ew_secret_free(struct ew_secret *s)
 	free(s->buf);
 	s->buf = NULL;
 	s->len = 0;
-}
-
-static int hexval(uint8_t c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /**
@@ -92,7 +83,7 @@ int ew_secret_parse(const uint8_t *data, size_t len, struct ew_secret *s,
 		digits--;
 	hex = digits > 0;
 	for (i = 0; i < digits && hex; i++)
-		hex = hexval(data[i]) >= 0;
+		hex = ew_hexval(data[i]) >= 0;
 	if (hex && digits % 2) {
 		snprintf(why, why_len, "odd number of hexadecimal digits (%zu)", digits);
 		return -EINVAL;
@@ -102,7 +93,7 @@ int ew_secret_parse(const uint8_t *data, size_t len, struct ew_secret *s,
 	mlock(s->buf, EW_KEYFILE_MAX);
 	if (hex) {
 		for (i = 0; i < digits; i += 2)
-			s->buf[i / 2] = (uint8_t)(hexval(data[i]) << 4 | hexval(data[i + 1]));
+			s->buf[i / 2] = (uint8_t)(ew_hexval(data[i]) << 4 | ew_hexval(data[i + 1]));
 		s->len = digits / 2;
 	} else {
 		memcpy(s->buf, data, len);
@@ -333,4 +324,28 @@ int ew_kdf_esp(const struct ew_secret *s, const uint8_t src[16],
 	}
 	ew_wipe(okm, sizeof(okm));
 	return ret;
+}
+
+/**
+ * ew_kdf_psn() - a job's PSN key (keyed PSNs), the same on every node
+ * @s: the secret (the cluster's key file)
+ * @job: the job's name, the same on every node of the job
+ * @key: the key
+ *
+ * key = HKDF-SHA256(salt "eastwest-kdf-v1", IKM secret,
+ *                   info "eastwest v1 psn key" 0x00 || job name, L 16)
+ *
+ * Return: 0 or -EIO.
+ */
+int ew_kdf_psn(const struct ew_secret *s, const char *job,
+	       uint8_t key[EW_PSN_KEY_LEN])
+{
+	uint8_t info[sizeof(psn_label) + EASTWEST_JOB_NAME_MAX];
+	size_t n, len = strnlen(job, EASTWEST_JOB_NAME_MAX - 1);
+
+	n = put_label(info, psn_label);
+	memcpy(info + n, job, len);
+	n += len;
+	return ew_hkdf_sha256(s->buf, s->len, (const uint8_t *)kdf_salt,
+			      strlen(kdf_salt), info, n, key, EW_PSN_KEY_LEN);
 }

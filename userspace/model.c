@@ -80,6 +80,8 @@ void ew_job_free(struct ew_job *job)
 	free(job->netdevs);
 	free(job->pkeys);
 	ew_peers_free(&job->peers);
+	explicit_bzero(job->psn_key, sizeof(job->psn_key));
+	free(job->psn_keyfile);
 	ew_job_init(job);
 }
 
@@ -185,9 +187,11 @@ void ew_job_fill_defaults(struct ew_job *job)
 		job->ud = false;
 	if (!(job->present & EW_JOB_DC))
 		job->dc = false;
+	if (!(job->present & EW_JOB_PSN))
+		job->psn = EASTWEST_PSN_APP;
 	job->present |= EW_JOB_MODE | EW_JOB_ENCRYPT | EW_JOB_QKEY |
 			EW_JOB_CGROUPS | EW_JOB_NETDEVS | EW_JOB_PKEYS |
-			EW_JOB_UD | EW_JOB_DC;
+			EW_JOB_UD | EW_JOB_DC | EW_JOB_PSN;
 }
 
 struct ew_job *ew_state_add_job(struct ew_state *st)

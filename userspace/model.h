@@ -31,12 +31,15 @@ enum {
 	EW_JOB_COUNTERS		= 1U << 11,
 	EW_JOB_UD		= 1U << 12,
 	EW_JOB_DC		= 1U << 13,
+	EW_JOB_PSN		= 1U << 14,
+	EW_JOB_PSN_KEY		= 1U << 15,	/* psn_key set (never read back) */
 };
 
 /* The attributes job-set can change (peers change with peer-add/del). */
 #define EW_JOB_SETTABLE (EW_JOB_NAME | EW_JOB_MODE | EW_JOB_ENCRYPT | \
 			 EW_JOB_QKEY | EW_JOB_CGROUPS | EW_JOB_NETDEVS | \
-			 EW_JOB_PKEYS | EW_JOB_UD | EW_JOB_DC)
+			 EW_JOB_PKEYS | EW_JOB_UD | EW_JOB_DC | EW_JOB_PSN | \
+			 EW_JOB_PSN_KEY)
 
 enum {
 	EW_CFG_MODE		= 1U << 0,
@@ -95,6 +98,9 @@ struct ew_job {
 	bool qkey_auto;		/* keep the current non-zero Q_Key, else qkey */
 	bool ud;		/* may create UD QPs (policed by P_Key/Q_Key only) */
 	bool dc;		/* may create driver QPs (mlx5 DC), likewise */
+	uint32_t psn;		/* enum eastwest_psn */
+	uint8_t psn_key[16];	/* with EW_JOB_PSN_KEY; wiped by ew_job_free() */
+	char *psn_keyfile;	/* the key is to be derived from it (malloc'd) */
 	struct ew_cgroup *cgroups;
 	size_t n_cgroups, cap_cgroups;
 	struct ew_netdev *netdevs;

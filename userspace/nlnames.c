@@ -48,6 +48,8 @@ static const struct ew_attr_desc job_attrs[] = {
 	[EASTWEST_A_JOB_COUNTERS] = { .name = "counters" },
 	[EASTWEST_A_JOB_UD] = { .name = "ud" },
 	[EASTWEST_A_JOB_DC] = { .name = "dc" },
+	[EASTWEST_A_JOB_PSN] = { .name = "psn" },
+	[EASTWEST_A_JOB_PSN_KEY] = { .name = "psn-key" },
 };
 
 static const struct ew_attr_desc peer_list_attrs[] = {

@@ -77,6 +77,11 @@ static const char *const admission_names[] = {
 
 static const char *const on_off_names[] = { "off", "on" };
 
+static const char *const psn_names[] = {
+	[EASTWEST_PSN_APP] = "app",
+	[EASTWEST_PSN_KEYED] = "keyed",
+};
+
 /* Flag sets: entry i names bit i. */
 static const char *const protection_names[] = { "macsec", "ipsec", "physical" };
 static const char *const offload_caps_names[] = { "macsec", "esp-crypto", "esp-packet" };
@@ -92,6 +97,7 @@ const struct ew_names ew_default_names = NAMES(default_names);
 const struct ew_names ew_encrypt_names = NAMES(encrypt_names);
 const struct ew_names ew_admission_names = NAMES(admission_names);
 const struct ew_names ew_on_off_names = NAMES(on_off_names);
+const struct ew_names ew_psn_names = NAMES(psn_names);
 const struct ew_names ew_reason_names = NAMES(reason_names);
 const struct ew_names ew_op_names = NAMES(op_names);
 const struct ew_names ew_link_layer_names = NAMES(link_layer_names);
@@ -109,6 +115,42 @@ static int digit(char c, unsigned int base)
 	if (base == 16 && c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+/* The value of one hexadecimal digit, or -1. */
+int ew_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/**
+ * ew_parse_hex() - exactly 2 * @len hexadecimal digits into @len bytes
+ * @s: the digits (no prefix, no separators)
+ * @out: the bytes; left unspecified on failure
+ * @len: their number
+ *
+ * Return: 0, or -1 if @s is not exactly that.
+ */
+int ew_parse_hex(const char *s, uint8_t *out, size_t len)
+{
+	size_t i;
+
+	if (strlen(s) != 2 * len)
+		return -1;
+	for (i = 0; i < len; i++) {
+		int hi = ew_hexval(s[2 * i]), lo = ew_hexval(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
 }
 
 /**

@@ -28,6 +28,7 @@ extern const struct ew_names ew_default_names;
 extern const struct ew_names ew_encrypt_names;
 extern const struct ew_names ew_admission_names;
 extern const struct ew_names ew_on_off_names;
+extern const struct ew_names ew_psn_names;
 extern const struct ew_names ew_reason_names;
 extern const struct ew_names ew_op_names;
 extern const struct ew_names ew_link_layer_names;
@@ -38,6 +39,8 @@ extern const struct ew_names ew_macsec_offload_names;
 
 int ew_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int ew_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+int ew_hexval(int c);
+int ew_parse_hex(const char *s, uint8_t *out, size_t len);
 int ew_enum_parse(const struct ew_names *names, const char *s, uint32_t *out);
 const char *ew_enum_name(const struct ew_names *names, uint32_t v);
 char *ew_enum_list(const struct ew_names *names, char *buf, size_t len);

@@ -4,7 +4,7 @@
  *
  *   { "config": { "mode": "enforce", "default_action": "deny" },
  *     "jobs": [ { "id": 1, "name": "a", "mode": "enforce", "encrypt": "none",
- *                 "qkey": 0, "ud": false, "dc": false,
+ *                 "qkey": 0, "ud": false, "dc": false, "psn": "app",
  *                 "cgroups": ["/x"], "peers": ["192.0.2.2/32"],
  *                 "netdevs": [{"ifname": "eth0"}, {"vlan": 100}],
  *                 "pkeys": ["0x8001"] } ] }
@@ -24,6 +24,7 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@
 #include "cgroup.h"
 #include "ewctl.h"
 #include "json_err.h"
+#include "jobspec.h"
 #include "parse.h"
 #include "policy.h"
 
@@ -297,6 +299,26 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 		} else if (!strcmp(key, "dc")) {
 			ret = get_bool(c, sub, v, &job->dc);
 			job->present |= EW_JOB_DC;
+		} else if (!strcmp(key, "psn")) {
+			ret = get_enum(c, sub, v, &ew_psn_names, &job->psn);
+			job->present |= EW_JOB_PSN;
+		} else if (!strcmp(key, "psn_key")) {
+			ret = ew_json_want(c, sub, v, json_type_string, "a string");
+			if (!ret && (job->present & EW_JOB_PSN_KEY))
+				ret = ew_json_fail(c, sub, "psn_key and psn_keyfile: one or the other");
+			if (!ret && ew_parse_hex(json_object_get_string(v), job->psn_key,
+						 sizeof(job->psn_key)))
+				ret = ew_json_fail(c, sub, "expected %zu hex digits",
+						   2 * sizeof(job->psn_key));
+			job->present |= EW_JOB_PSN_KEY;
+		} else if (!strcmp(key, "psn_keyfile")) {
+			ret = ew_json_want(c, sub, v, json_type_string, "a string");
+			if (!ret && (job->present & EW_JOB_PSN_KEY))
+				ret = ew_json_fail(c, sub, "psn_key and psn_keyfile: one or the other");
+			/* Read by ew_policy_resolve(): parsing touches no file. */
+			if (!ret)
+				job->psn_keyfile = ew_strdup(json_object_get_string(v));
+			job->present |= EW_JOB_PSN_KEY;
 		} else if (!strcmp(key, "cgroups") || !strcmp(key, "peers") ||
 			   !strcmp(key, "netdevs") || !strcmp(key, "pkeys")) {
 			ret = parse_list(c, sub, v, job, key);
@@ -550,6 +572,14 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 						    job->cgroups[k].path, why);
 			free(job->cgroups[k].path);
 			job->cgroups[k].path = ew_strdup(cg);
+		}
+		if (job->psn_keyfile) {
+			char reason[128], file[PATH_MAX];
+
+			snprintf(file, sizeof(file), "%s", job->psn_keyfile);
+			mkpath(path, sizeof(path), "jobs[%zu].psn_keyfile", i);
+			if (ew_job_derive_psn_key(job, job->name, reason, sizeof(reason)))
+				return ew_json_fail(&c, path, "%s: %s", file, reason);
 		}
 		for (k = 0; k < job->n_netdevs; k++) {
 			struct ew_netdev *nd = &job->netdevs[k];

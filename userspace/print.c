@@ -2,7 +2,7 @@
 /*
  * Human-readable output, in the command line's own words:
  *
- *   job a id 1 mode enforce encrypt none qkey 0x1234abcd ud off dc off
+ *   job a id 1 mode enforce encrypt none qkey 0x1234abcd ud off dc off psn app
  *       cgroup /system.slice/job_42
  *       netdev eth0
  *       vlan 100
@@ -38,10 +38,11 @@ void ew_print_job(const struct ew_job *job, bool peers)
 	char buf[EW_PEER_STRLEN + IF_NAMESIZE];
 	size_t i;
 
-	printf("job %s id %u mode %s encrypt %s qkey 0x%x ud %s dc %s\n",
+	printf("job %s id %u mode %s encrypt %s qkey 0x%x ud %s dc %s psn %s\n",
 	       job->name, job->id, ew_enum_name(&ew_mode_names, job->mode),
 	       ew_enum_name(&ew_encrypt_names, job->encrypt), job->qkey,
-	       job->ud ? "on" : "off", job->dc ? "on" : "off");
+	       job->ud ? "on" : "off", job->dc ? "on" : "off",
+	       ew_enum_name(&ew_psn_names, job->psn));
 	for (i = 0; i < job->n_cgroups; i++) {
 		if (job->cgroups[i].id)
 			printf(INDENT "cgroup %s (id %llu)\n", job->cgroups[i].path,

@@ -8,6 +8,11 @@ implementations agree bit for bit.
 
   ew_kdf.py macsec KEYFILE SCI_HEX EPOCH     -> "SAK_HEX KI_HEX SALT_HEX SSCI_HEX"
   ew_kdf.py esp KEYFILE SRC DST EPOCH        -> "KEYSALT_HEX SPI_HEX"
+  ew_kdf.py psn-key KEYFILE JOB              -> "KEY_HEX" (a job's PSN key)
+
+and of the kernel's keyed PSNs (SipHash-2-4, kmod/policy.c ew_keyed_psn()):
+
+  ew_kdf.py keyed-psn KEY_HEX FROM_ADDR FROM_QPN TO_ADDR TO_QPN -> "PSN"
 """
 import hashlib
 import hmac
@@ -26,6 +31,37 @@ def hkdf(ikm, salt, info, length):
         out += t
         i += 1
     return out[:length]
+
+
+M64 = (1 << 64) - 1
+
+
+def siphash24(key, msg):
+    def rotl(x, b):
+        return ((x << b) | (x >> (64 - b))) & M64
+
+    k0, k1 = int.from_bytes(key[:8], "little"), int.from_bytes(key[8:], "little")
+    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D,
+         k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
+
+    def rounds(n):
+        for _ in range(n):
+            v[0] = (v[0] + v[1]) & M64; v[1] = rotl(v[1], 13) ^ v[0]; v[0] = rotl(v[0], 32)
+            v[2] = (v[2] + v[3]) & M64; v[3] = rotl(v[3], 16) ^ v[2]
+            v[0] = (v[0] + v[3]) & M64; v[3] = rotl(v[3], 21) ^ v[0]
+            v[2] = (v[2] + v[1]) & M64; v[1] = rotl(v[1], 17) ^ v[2]; v[2] = rotl(v[2], 32)
+
+    tail = len(msg) // 8 * 8
+    words = [int.from_bytes(msg[i:i + 8], "little") for i in range(0, tail, 8)]
+    words.append(int.from_bytes(msg[tail:] + b"\0" * (8 - len(msg) + tail), "little")
+                 | (len(msg) & 0xFF) << 56)
+    for m in words:
+        v[3] ^= m
+        rounds(2)
+        v[0] ^= m
+    v[2] ^= 0xFF
+    rounds(4)
+    return v[0] ^ v[1] ^ v[2] ^ v[3]
 
 
 def secret(path):
@@ -55,8 +91,16 @@ def main(argv):
         spi = int.from_bytes(okm[36:40], "big")
         spi = spi if spi >= 0x100 else spi + 0x100
         print(okm[:36].hex(), "0x%08x" % spi)
+    elif argv[1] == "psn-key":
+        s, job = secret(argv[2]), argv[3].encode()
+        print(hkdf(s, SALT, b"eastwest v1 psn key\0" + job, 16).hex())
+    elif argv[1] == "keyed-psn":
+        key = bytes.fromhex(argv[2])
+        msg = addr16(argv[3]) + addr16(argv[5]) + \
+            int(argv[4], 0).to_bytes(4, "big") + int(argv[6], 0).to_bytes(4, "big")
+        print(siphash24(key, msg) & 0xFFFFFF)
     else:
-        sys.exit("usage: ew_kdf.py macsec|esp ...")
+        sys.exit("usage: ew_kdf.py macsec|esp|psn-key|keyed-psn ...")
 
 
 if __name__ == "__main__":

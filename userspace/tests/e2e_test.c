@@ -98,7 +98,7 @@ static void test_job_lifecycle(void **state)
 	assert_int_equal(fake.st.jobs[0].peers.n, 2);
 
 	assert_int_equal(RUN("job", "show"), EW_OK);
-	has(out, "job a id 1 mode audit encrypt none qkey 0x1234 ud off dc off\n");
+	has(out, "job a id 1 mode audit encrypt none qkey 0x1234 ud off dc off psn app\n");
 	has(out, "    cgroup /x (id 1000)\n");
 	has(out, "    netdev lo\n");
 	has(out, "    vlan 100\n");
@@ -107,7 +107,7 @@ static void test_job_lifecycle(void **state)
 
 	assert_int_equal(RUN("-j", "job", "show", "a"), EW_OK);
 	assert_string_equal(out, "[{\"id\":1,\"name\":\"a\",\"mode\":\"audit\",\"encrypt\":\"none\","
-			    "\"qkey\":4660,\"ud\":false,\"dc\":false,\"cgroups\":[\"/x\"],"
+			    "\"qkey\":4660,\"ud\":false,\"dc\":false,\"psn\":\"app\",\"cgroups\":[\"/x\"],"
 			    "\"netdevs\":[{\"ifname\":\"lo\"},{\"vlan\":100}],\"pkeys\":[\"0x8001\"],"
 			    "\"peer_count\":2,\"qp_count\":2}]\n");
 
@@ -141,7 +141,7 @@ static void test_job_ud_dc(void **state)
 	assert_true(fake.st.jobs[0].ud);
 	assert_false(fake.st.jobs[0].dc);
 	assert_int_equal(RUN("job", "show", "a"), EW_OK);
-	has(out, "job a id 1 mode enforce encrypt none qkey 0x0 ud on dc off\n");
+	has(out, "job a id 1 mode enforce encrypt none qkey 0x0 ud on dc off psn app\n");
 
 	/* job set changes only what it names. */
 	assert_int_equal(RUN("job", "set", "a", "dc", "on"), EW_OK);
@@ -304,7 +304,7 @@ static void test_show_apply_roundtrip(void **state)
 	has(out, "job set id 1 mode enforce dc off cgroup /x # a\n");
 	has(out, "peer add id 1 lid:5 # a\n");
 	has(out, "peer del id 1 198.51.100.1/32 # a\n");
-	has(out, "job add b id 40 mode enforce encrypt none qkey 0x0 ud on dc off cgroup /y\n");
+	has(out, "job add b id 40 mode enforce encrypt none qkey 0x0 ud on dc off psn app cgroup /y\n");
 	has(out, "config set default allow\n");
 	has(out, "would apply 6 steps: jobs 1 added, 1 changed, 1 deleted; peers 1 added, 1 removed; config changed\n");
 	assert_int_equal(fake.st.n_jobs, 2);

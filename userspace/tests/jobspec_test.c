@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -265,6 +266,59 @@ static void test_jobref(void **state)
 	expect_error(ew_jobref_parse(&argc, &argv, &ref), "missing job");
 }
 
+/* Keyed PSNs: the key from hex or derived from a key file and the name. */
+static void test_psn(void **state)
+{
+	static const uint8_t want[16] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05,
+					  0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b,
+					  0x0c, 0x0d, 0x0e, 0x0f };
+	char keyfile[] = "/tmp/ew-psn-XXXXXX";
+	struct ew_jobref ref;
+	struct ew_job job, other;
+	uint8_t first[16];
+	int fd;
+
+	(void)state;
+	assert_int_equal(PARSE(false, "a", "psn", "keyed", "psn-key",
+			       "000102030405060708090a0b0c0d0e0f"), EW_OK);
+	assert_int_equal(job.psn, EASTWEST_PSN_KEYED);
+	assert_memory_equal(job.psn_key, want, sizeof(want));
+	assert_true(job.present & EW_JOB_PSN_KEY);
+	ew_job_free(&job);
+
+	expect_error(PARSE(false, "a", "psn", "random"), "expected app|keyed");
+	expect_error(PARSE(false, "a", "psn-key", "0001"), "32 hex digits");
+	expect_error(PARSE(false, "a", "psn-key",
+			   "000102030405060708090a0b0c0d0e0g"), "32 hex digits");
+	expect_error(PARSE(false, "a", "psn-key", "000102030405060708090a0b0c0d0e0f",
+			   "psn-keyfile", "/nonexistent"), "given twice");
+	expect_error(PARSE(false, "a", "psn-keyfile", "/nonexistent/key"),
+		     "psn-keyfile /nonexistent/key");
+	expect_error(PARSE(true, "id", "3", "psn-keyfile", "/etc/hostname"),
+		     "needs the job's name");
+
+	/* The same file and name give the same key; another name another. */
+	fd = mkstemp(keyfile);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "00112233445566778899aabbccddeeff"
+			       "00112233445566778899aabbccddeeff\n", 65), 65);
+	close(fd);
+	assert_int_equal(PARSE(false, "a", "psn", "keyed", "psn-keyfile", keyfile),
+			 EW_OK);
+	memcpy(first, job.psn_key, sizeof(first));
+	assert_null(job.psn_keyfile);
+	ew_job_free(&job);
+	assert_int_equal(PARSE(true, "a", "psn-keyfile", keyfile), EW_OK);
+	assert_memory_equal(job.psn_key, first, sizeof(first));
+	ew_job_free(&job);
+	assert_int_equal(ew_jobspec_parse(NARGS("b", "psn-keyfile", keyfile),
+					  ARGS("b", "psn-keyfile", keyfile), false,
+					  &ref, &other), EW_OK);
+	assert_memory_not_equal(other.psn_key, first, sizeof(first));
+	ew_job_free(&other);
+	unlink(keyfile);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_peerlist),
 		cmocka_unit_test(test_jobref),
+		cmocka_unit_test(test_psn),
 	};
 
 	return cmocka_run_group_tests_name("jobspec", tests, test_cgroup_setup,

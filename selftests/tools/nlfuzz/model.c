@@ -56,6 +56,8 @@ static const struct nf_attr job_attrs[] = {
 	{ .type = EASTWEST_A_JOB_QP_COUNT, .name = "qp-count", .kind = NF_U32 },
 	{ .type = EASTWEST_A_JOB_UD, .name = "ud", .kind = NF_U8, MAX(1) },
 	{ .type = EASTWEST_A_JOB_DC, .name = "dc", .kind = NF_U8, MAX(1) },
+	{ .type = EASTWEST_A_JOB_PSN, .name = "psn", .kind = NF_U32, MAX(EASTWEST_PSN_KEYED) },
+	{ .type = EASTWEST_A_JOB_PSN_KEY, .name = "psn-key", .kind = NF_BINARY, .len = 16 },
 };
 static const struct nf_set job_set = SET(job_attrs, "job", EASTWEST_A_JOB_MAX);
 
@@ -118,12 +120,13 @@ const struct nf_op nf_ops[] = {
 	  REQ(EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME, EASTWEST_A_JOB_MODE,
 	      EASTWEST_A_JOB_ENCRYPT, EASTWEST_A_JOB_QKEY, EASTWEST_A_JOB_CGROUP,
 	      EASTWEST_A_JOB_PEER, EASTWEST_A_JOB_NETDEV, EASTWEST_A_JOB_PKEY,
-	      EASTWEST_A_JOB_UD, EASTWEST_A_JOB_DC) },
+	      EASTWEST_A_JOB_UD, EASTWEST_A_JOB_DC, EASTWEST_A_JOB_PSN,
+	      EASTWEST_A_JOB_PSN_KEY) },
 	{ EASTWEST_CMD_JOB_SET, "job-set", true, true, false, &job_set,
 	  REQ(EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME, EASTWEST_A_JOB_MODE,
 	      EASTWEST_A_JOB_ENCRYPT, EASTWEST_A_JOB_QKEY, EASTWEST_A_JOB_CGROUP,
 	      EASTWEST_A_JOB_NETDEV, EASTWEST_A_JOB_PKEY, EASTWEST_A_JOB_UD,
-	      EASTWEST_A_JOB_DC) },
+	      EASTWEST_A_JOB_DC, EASTWEST_A_JOB_PSN, EASTWEST_A_JOB_PSN_KEY) },
 	{ EASTWEST_CMD_JOB_DEL, "job-del", true, true, false, &job_set,
 	  REQ(EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME) },
 	{ EASTWEST_CMD_PEER_ADD, "peer-add", true, true, false, &peer_list_set,

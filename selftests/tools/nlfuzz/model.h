@@ -49,7 +49,7 @@ struct nf_set {
 	const struct nf_attr *attrs;
 };
 
-#define NF_MAX_REQ 12
+#define NF_MAX_REQ 16
 
 struct nf_op {
 	uint8_t cmd;

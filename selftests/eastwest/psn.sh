@@ -1,0 +1,177 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 300
+#
+# Keyed PSNs (job option psn keyed), on one node with real clients:
+#   - the key comes from the cluster's key file and the job's name
+#     (psn-keyfile); it is never shown;
+#   - a pair of RC QPs connected to each other with random PSNs of the
+#     application's (ew_verbs rc-pair-hold) gets the PSNs the module
+#     computes: `rdma res show qp` (root) shows, for each QP, the receive
+#     and send PSN that an independent SipHash-2-4 (ew_kdf.py) gives for
+#     the two ends' GIDs and QPNs under the key derived (independently,
+#     ew_kdf.py) from the key file, not the application's; and the pair
+#     still carries its messages, verified (both ends agree);
+#   - a connect that asks for PSN 0 (NCCL, UCX) gets the keyed PSN;
+#   - ibv_rc_pingpong (exchanges its own PSNs) and rping (rdma_cm) work;
+#   - psn app: the application's PSNs again;
+#   - bad input: keyed without a key, a short or non-hex key, a key with
+#     psn app, an unknown mode: refused, and the job unchanged.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CG=/sys/fs/cgroup
+CTL=$EW_TOP/userspace/eastwestctl
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+KDF=$EW_TOP/selftests/tools/ew_kdf.py
+LOOP=127.0.0.1
+
+ew_require_root
+ew_require_cmd rdma python3 ibv_rc_pingpong mkfifo
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+
+EW_TMP=$(mktemp -d)
+ew_defer "rm -rf $EW_TMP"
+ew_defer "rmdir $CG/ewA $CG/ewC"
+ew_defer "rdma link delete $DEV"
+ew_defer "ew_rmmod"
+ew_defer "pkill -f ibv_rc_pingpong; pkill -f rping; pkill -f rc-pair-hold"
+
+# qp_psns LQPN: "RQPN RQ_PSN SQ_PSN" of QP LQPN (decimal) as root sees it.
+qp_psns() {
+	rdma -j res show qp | python3 -c '
+import json, sys
+for q in json.load(sys.stdin):
+    if q.get("lqpn") == int(sys.argv[1]):
+        print(q["rqpn"], q["rq-psn"], q["sq-psn"])' "$1"
+}
+
+# keyed FROM_QPN TO_QPN: the PSN of that direction over lo, under $KEY.
+keyed() {
+	python3 "$KDF" keyed-psn "$KEY" "$LOOP" "$1" "$LOOP" "$2"
+}
+
+# psns_keyed LQPN APP_RQ APP_SQ: QP LQPN's PSNs are the keyed ones of its
+# connection, and not the application's.
+psns_keyed() {
+	set -- "$1" "$2" "$3" $(qp_psns "$1")
+	[ $# -eq 6 ] || { echo "# QP $1 not found"; return 1; }
+	_rq=$(keyed "$4" "$1")
+	_sq=$(keyed "$1" "$4")
+	echo "# QP $1 -> $4: rq-psn $5 sq-psn $6; keyed $_rq $_sq; application's $(($2)) $(($3))"
+	[ "$5" = "$_rq" ] && [ "$6" = "$_sq" ] && [ "$5" != $(($2)) ]
+}
+
+ew_plan 22
+
+ew_check "eastwest.ko loads" ew_load
+ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
+IDX=$(ew_wait_gid_index "$DEV" "$LOOP" 20)
+ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
+mkdir -p "$CG/ewA" "$CG/ewC"
+
+# The cluster's key file; every node derives job A's key from it alone.
+KEYFILE=$EW_TMP/cluster.key
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$KEYFILE"
+chmod 600 "$KEYFILE"
+KEY=$(python3 "$KDF" psn-key "$KEYFILE" ewA)
+ew_check "job A: keyed PSNs, key from the cluster key file and its name" \
+	"$CTL" job add ewA cgroup /ewA peer "$LOOP" psn keyed psn-keyfile "$KEYFILE"
+ew_check "job show says psn keyed (text and JSON)" sh -c "
+	'$CTL' job show ewA | grep -q ' psn keyed\$' &&
+	'$CTL' -j job show ewA | grep -q '\"psn\":\"keyed\"'"
+ew_check "the key appears in no output" sh -c "
+	! { '$CTL' job show ewA; '$CTL' -j job show ewA; '$CTL' -j stats; } |
+	grep -qi '$KEY'"
+
+# --- a pair with the application's random PSNs gets the keyed ones ------------
+mkfifo "$EW_TMP/go"
+exec 3<>"$EW_TMP/go"
+ew_in_cg /ewA "$VERBS" rc-pair-hold "$DEV" "${IDX:-1}" 20 <"$EW_TMP/go" \
+	>"$EW_TMP/pair" 2>&1 &
+PAIR=$!
+ew_check "job A's pair of RC QPs is connected" \
+	ew_wait_for 60 grep -qx connected "$EW_TMP/pair"
+sed 's/^/# pair: /' "$EW_TMP/pair"
+field() { sed -n "s/^$1 .* $2 \(0x[0-9a-f]*\).*/\1/p" "$EW_TMP/pair"; }
+Q1=$(($(sed -n 's/^qp1 qpn \(0x[0-9a-f]*\) .*/\1/p' "$EW_TMP/pair")))
+Q2=$(($(sed -n 's/^qp2 qpn \(0x[0-9a-f]*\) .*/\1/p' "$EW_TMP/pair")))
+ew_check "QP1's PSNs are the keyed ones of QP1<->QP2, not the application's" \
+	psns_keyed "$Q1" "$(field qp1 rq-psn)" "$(field qp1 sq-psn)"
+ew_check "QP2's likewise" \
+	psns_keyed "$Q2" "$(field qp2 rq-psn)" "$(field qp2 sq-psn)"
+echo go >&3
+wait $PAIR
+PAIR_RC=$?
+ew_check "both ends agree: 20 messages each way carried and verified" \
+	sh -c "[ $PAIR_RC -eq 0 ] && grep -q 'verified 20 messages each way' '$EW_TMP/pair'"
+exec 3>&-
+tail -n 3 "$EW_TMP/pair" | sed 's/^/# pair: /'
+
+# --- PSN 0 from the application ------------------------------------------------
+ew_in_cg /ewA "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 30 \
+	>"$EW_TMP/zero" 2>&1 &
+HOLD=$!
+ew_check "a connect asking for PSN 0 (as NCCL does) is allowed" \
+	ew_wait_for 30 grep -qx connected "$EW_TMP/zero"
+QZ=$(($(sed -n 's/^qpn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/zero")))
+ew_check "it got the keyed PSNs, not 0" psns_keyed "$QZ" 0 0
+kill $HOLD 2>/dev/null
+wait $HOLD 2>/dev/null
+
+# --- real clients ------------------------------------------------------------
+# Limited in time: PSNs that do not agree make both sides wait forever.
+ew_in_cg /ewA timeout 60 ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c \
+	>"$EW_TMP/srv" 2>&1 &
+SRV=$!
+ew_wait_listen 18515
+ew_expect_rc 0 "ibv_rc_pingpong (exchanges its own PSNs): 20 verified round trips" \
+	ew_in_cg /ewA timeout 60 ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c "$LOOP"
+wait $SRV
+if command -v rping >/dev/null; then
+	ew_in_cg /ewA timeout 60 rping -s -a "$LOOP" -C 5 -v >"$EW_TMP/rping-s" 2>&1 &
+	RS=$!
+	sleep 2
+	ew_expect_rc 0 "rping (rdma_cm): 5 verified pings" \
+		ew_in_cg /ewA timeout 60 rping -c -a "$LOOP" -C 5 -v
+	wait $RS
+else
+	ew_skip_one "rping (rdma_cm): 5 verified pings" "rping (rdmacm-utils) is not installed"
+fi
+
+# --- bad input changes nothing ----------------------------------------------------
+ew_expect_rc 1 "job C: psn keyed without a key is refused by the kernel" \
+	"$CTL" job add ewC cgroup /ewC peer "$LOOP" psn keyed
+ew_check "... and job C does not exist" sh -c "! '$CTL' job show ewC >/dev/null 2>&1"
+ew_expect_rc 2 "a psn-key of 31 hex digits is a usage error" \
+	"$CTL" job add ewC cgroup /ewC psn keyed psn-key 000102030405060708090a0b0c0d0e0
+ew_expect_rc 2 "a psn-key with a non-hex digit is a usage error" \
+	"$CTL" job add ewC cgroup /ewC psn keyed psn-key 000102030405060708090a0b0c0d0e0g
+ew_expect_rc 1 "a psn-key with psn app is refused" \
+	"$CTL" job set ewA psn app psn-key 000102030405060708090a0b0c0d0e0f
+ew_expect_rc 2 "psn random is a usage error" "$CTL" job set ewA psn random
+ew_check "job A is still keyed" sh -c "'$CTL' job show ewA | grep -q ' psn keyed\$'"
+
+# --- psn app: the application's PSNs again; the key is forgotten --------------
+ew_check "job A back to psn app" "$CTL" job set ewA psn app
+ew_expect_rc 1 "psn keyed again without a key is refused (the key was forgotten)" \
+	"$CTL" job set ewA psn keyed
+ew_in_cg /ewA "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 30 \
+	>"$EW_TMP/app" 2>&1 &
+HOLD=$!
+ew_wait_for 30 grep -qx connected "$EW_TMP/app"
+QA=$(($(sed -n 's/^qpn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/app")))
+ew_check "with psn app a connect keeps the application's PSN 0" \
+	sh -c "qp=\$(rdma -j res show qp | python3 -c '
+import json, sys
+print([q for q in json.load(sys.stdin) if q[\"lqpn\"] == $QA][0][\"rq-psn\"])'); [ \"\$qp\" = 0 ]"
+kill $HOLD 2>/dev/null
+wait $HOLD 2>/dev/null
+
+ew_check "rxe0 deleted" rdma link delete "$DEV"
+ew_check "eastwest unloads" ew_unload
+ew_done
