@@ -37,6 +37,8 @@ EW_LIB_DIR=$(dirname "$(readlink -f "$0")")
 EW_CONF_DIR=${EW_CONF_DIR:-/etc/eastwest}
 EW_INVENTORY=$EW_CONF_DIR/inventory
 EW_PARTITIONS=$EW_CONF_DIR/slurm-partitions
+# The cluster's key file: keyed PSNs derive each job's key from it (psn keyed).
+EW_PSN_KEYFILE=${EW_PSN_KEYFILE:-$EW_CONF_DIR/cluster.key}
 EW_JOB_PREFIX=slurm-
 
 # ew_log MESSAGE: to stderr (slurmd puts a failed hook's output in its log)
@@ -135,6 +137,7 @@ ew_policy() {
 	done
 	_ew_rc=0
 	_ew_out=$(awk -v pfile="$EW_PARTITIONS" -v ifile="$EW_INVENTORY" \
+		-v psnkeyfile="$EW_PSN_KEYFILE" \
 		-v part="$1" -v nodes="$(printf '%s\n' "$2" | tr '\n' ' ')" \
 		-f "$EW_LIB_DIR/slurm-policy.awk" \
 		"$EW_PARTITIONS" "$EW_INVENTORY" 2>&1) || _ew_rc=$?

@@ -128,7 +128,7 @@ function partition_line(    name, i, k, v, n, out, nets, once) {
 			return
 		}
 		if (k == "encrypt" || k == "mode" || k == "qkey" || k == "ud" ||
-		    k == "dc") {
+		    k == "dc" || k == "psn") {
 			if (index(once, " " k " ")) {
 				fail(FILENAME, FNR, "\"" k "\" is given twice")
 				return
@@ -178,6 +178,17 @@ function partition_line(    name, i, k, v, n, out, nets, once) {
 				fail(FILENAME, FNR, "bad " k " \"" v "\" (on or off)")
 				return
 			}
+		} else if (k == "psn") {
+			if (v != "app" && v != "keyed") {
+				fail(FILENAME, FNR, "bad psn \"" v "\" (app or keyed)")
+				return
+			}
+			# Every node derives the job's key from the cluster key file.
+			if (v == "keyed") {
+				out = out "psn\nkeyed\npsn-keyfile\n" \
+				      (psnkeyfile != "" ? psnkeyfile : "/etc/eastwest/cluster.key") "\n"
+				continue
+			}
 		} else if (k == "net") {
 			if (!is_name(v)) {
 				fail(FILENAME, FNR, "bad net \"" v "\" (letters, digits, . _ -)")
@@ -187,7 +198,7 @@ function partition_line(    name, i, k, v, n, out, nets, once) {
 			continue
 		} else {
 			fail(FILENAME, FNR, "unknown setting \"" k "\" (netdev, vlan, vrf, " \
-			     "pkey, encrypt, mode, qkey, ud, dc, net)")
+			     "pkey, encrypt, mode, qkey, ud, dc, psn, net)")
 			return
 		}
 		out = out k "\n" v "\n"

@@ -66,6 +66,7 @@ gpu     vlan 100 net v100 encrypt macsec pkey 0xFFFF
 ib      pkey 0x8001 pkey 32769 qkey auto
 lab     netdev eth0 vrf vrf-a vlan 0x10 qkey 0x20 mode audit encrypt any
 ucx     ud on dc off qkey auto
+keyed   psn keyed
 EOF
 
 policy "partition with a net: the nodes' tagged addresses" gpu "gpu01 gpu02" 0 \
@@ -78,6 +79,8 @@ policy "numbers are passed on in decimal" lab "gpu02" 0 \
 	"netdev eth0 vrf vrf-a vlan 16 qkey 32 mode audit encrypt any peer 10.0.0.2 "
 policy "ud and dc are passed on" ucx "gpu02" 0 \
 	"ud on dc off qkey auto peer 10.0.0.2 "
+policy "psn keyed: the key derived from the cluster key file" keyed "gpu02" 0 \
+	"psn keyed psn-keyfile /etc/eastwest/cluster.key peer 10.0.0.2 "
 policy "an address listed twice is a peer once" other "gpu01 gpu01" 0 \
 	"mode enforce peer 10.0.0.1 peer fe80::1 "
 policy "a node missing from the inventory" gpu "gpu01 gpu09" 3 \
@@ -118,11 +121,13 @@ gpu8 net a/b
 ok1 vlan 4094 pkey 0x7fff qkey 2147483647
 gpu9 ud yes
 gpu10 dc on dc on
+gpu11 psn random
+gpu12 psn keyed psn app
 EOF
 policy "every bad line is reported with file and line" gpu "gpu01" 2 \
 	"parts:1: bad vlan \"0\" (1..4094)
 parts:2: \"vlan\" needs a value
-parts:3: unknown setting \"colour\" (netdev, vlan, vrf, pkey, encrypt, mode, qkey, ud, dc, net)
+parts:3: unknown setting \"colour\" (netdev, vlan, vrf, pkey, encrypt, mode, qkey, ud, dc, psn, net)
 parts:4: bad encrypt \"rot13\" (none, any, macsec or ipsec)
 parts:5: bad pkey \"0x8000\" (0x0001..0xffff, not 0x8000)
 parts:6: \"mode\" is given twice
@@ -131,6 +136,8 @@ parts:8: bad netdev \"this_is_a_very_long_name\" (an interface name)
 parts:9: bad net \"a/b\" (letters, digits, . _ -)
 parts:11: bad ud \"yes\" (on or off)
 parts:12: \"dc\" is given twice
+parts:13: bad psn \"random\" (app or keyed)
+parts:14: \"psn\" is given twice
 inv:2: node gpu01 is already listed on line 1
 inv:3: bad address \"10.0.0.256\" (an IPv4 or IPv6 address, a GID, or lid:N, each optionally NET=...)
 inv:4: bad address \"1::2::3\" (an IPv4 or IPv6 address, a GID, or lid:N, each optionally NET=...)
