@@ -66,7 +66,7 @@ psns_keyed() {
 	[ "$5" = "$_rq" ] && [ "$6" = "$_sq" ] && [ "$5" != $(($2)) ]
 }
 
-ew_plan 22
+ew_plan 26
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -132,13 +132,35 @@ ew_wait_listen 18515
 ew_expect_rc 0 "ibv_rc_pingpong (exchanges its own PSNs): 20 verified round trips" \
 	ew_in_cg /ewA timeout 60 ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c "$LOOP"
 wait $SRV
-if command -v rping >/dev/null; then
-	ew_in_cg /ewA timeout 60 rping -s -a "$LOOP" -C 5 -v >"$EW_TMP/rping-s" 2>&1 &
-	RS=$!
+# rping CGROUP: 5 verified rdma_cm pings over lo between two processes in
+# CGROUP; the client's output in $EW_TMP/rping-c.
+rping_pair() {
+	ew_in_cg "$1" timeout 60 rping -s -a "$LOOP" -C 5 -v >"$EW_TMP/rping-s" 2>&1 &
+	_rs=$!
 	sleep 2
-	ew_expect_rc 0 "rping (rdma_cm): 5 verified pings" \
-		ew_in_cg /ewA timeout 60 rping -c -a "$LOOP" -C 5 -v
-	wait $RS
+	ew_in_cg "$1" timeout 60 rping -c -a "$LOOP" -C 5 -v >"$EW_TMP/rping-c" 2>&1
+	_rc=$?
+	kill $_rs 2>/dev/null
+	wait $_rs 2>/dev/null
+	return $_rc
+}
+if command -v rping >/dev/null; then
+	if rping_pair /ewA; then
+		ew_ok "rping (rdma_cm): 5 verified pings"
+	else
+		# rdma_cm on this bed may not resolve a route over lo at all:
+		# the same pings by a job with the application's PSNs tell.
+		_keyed=$(tr '\n' ' ' <"$EW_TMP/rping-c")
+		"$CTL" job add ewC cgroup /ewC peer "$LOOP" >/dev/null
+		if rping_pair /ewC; then
+			ew_not_ok "rping (rdma_cm): 5 verified pings" \
+				"keyed: $_keyed; with psn app it works"
+		else
+			ew_skip_one "rping (rdma_cm): 5 verified pings" \
+				"rdma_cm over lo fails with psn app too: $(tr '\n' ' ' <"$EW_TMP/rping-c")"
+		fi
+		"$CTL" job del ewC >/dev/null
+	fi
 else
 	ew_skip_one "rping (rdma_cm): 5 verified pings" "rping (rdmacm-utils) is not installed"
 fi
