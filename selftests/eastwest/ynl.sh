@@ -47,11 +47,27 @@ expect_fail_msg() {
 	fi
 }
 
+# job_has ID KEY VALUE...: job-get of job ID replies KEY VALUE for each pair.
+job_has() {
+	_id=$1
+	shift
+	ynl --do job-get --json "{\"id\": $_id}" >"$EW_TMP/job" 2>&1 &&
+		python3 - "$EW_TMP/job" "$@" <<'EOF'
+import ast, sys
+d = ast.literal_eval(open(sys.argv[1]).read())
+want = sys.argv[2:]
+bad = [k for k, v in zip(want[::2], want[1::2]) if str(d.get(k)) != v]
+for k in bad:
+    print("# %s: %r" % (k, d.get(k)))
+sys.exit(1 if bad else 0)
+EOF
+}
+
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 mkdir -p "$CG/ewy"
 
-ew_plan 19
+ew_plan 22
 
 ew_check "eastwest.ko loads" ew_load
 
@@ -79,6 +95,14 @@ expect_fail_msg "deleting a peer the job does not have changes nothing" "not a p
 	--do peer-del --json '{"job-id": 42, "peer": [{"addr": "00000000000000000000ffffc0000202"}, {"addr": "00000000000000000000ffffc0000209"}]}'
 ew_check "the first peer of that failed request is still there" \
 	sh -c "'$CTL' -j peer show ynl-job | grep -q '192.0.2.2'"
+
+# The UD/DC opt-ins: 0 or 1, refused otherwise with the attribute named.
+ew_check "job-set ud 1 through the YNL CLI" \
+	ynl --do job-set --json '{"id": 42, "ud": 1}'
+ew_check "job-get reports ud 1, dc 0" job_has 42 ud 1 dc 0
+expect_fail_msg "job-new with ud 2 refused, extack naming the attribute" \
+	"bad-attr.*[.]ud|[.]ud.*bad-attr" \
+	--do job-new --json '{"name": "bad", "ud": 2}'
 
 # A dump of 3000 peers read with a small receive buffer: it must resume
 # across many messages and return every peer exactly once.
