@@ -24,14 +24,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/eastwest.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 
 #include "ewctl.h"
+#include "hex.h"
 #include "keys.h"
-#include "parse.h"
 
 /* HKDF salt of version 1 (RFC 5869 section 3.1: a constant is fine). */
 static const char kdf_salt[] = "eastwest-kdf-v1";

@@ -10,6 +10,7 @@
 #include <sys/random.h>
 
 #include "ewctl.h"
+#include "hex.h"
 #include "parse.h"
 
 #define NAMES(a) { a, EW_ARRAY_SIZE(a) }
@@ -113,18 +114,6 @@ static int digit(char c, unsigned int base)
 	if (base == 16 && c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
 	if (base == 16 && c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* The value of one hexadecimal digit, or -1. */
-int ew_hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
 }

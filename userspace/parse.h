@@ -39,7 +39,6 @@ extern const struct ew_names ew_macsec_offload_names;
 
 int ew_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int ew_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
-int ew_hexval(int c);
 int ew_parse_hex(const char *s, uint8_t *out, size_t len);
 int ew_enum_parse(const struct ew_names *names, const char *s, uint32_t *out);
 const char *ew_enum_name(const struct ew_names *names, uint32_t v);

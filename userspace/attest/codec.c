@@ -7,6 +7,7 @@
 
 #include <openssl/evp.h>
 
+#include "../hex.h"
 #include "ewa.h"
 
 char *ewa_hex(const uint8_t *p, size_t n, char *out)
@@ -27,17 +28,6 @@ char *ewa_hex_dup(const uint8_t *p, size_t n)
 	return ewa_hex(p, n, ewa_malloc(2 * n + 1));
 }
 
-static int nibble(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int ewa_unhex(const char *s, uint8_t *out, size_t max, size_t *len)
 {
 	size_t n = strlen(s), i;
@@ -45,7 +35,7 @@ int ewa_unhex(const char *s, uint8_t *out, size_t max, size_t *len)
 	if (n % 2 || n / 2 > max)
 		return -1;
 	for (i = 0; i < n / 2; i++) {
-		int hi = nibble(s[2 * i]), lo = nibble(s[2 * i + 1]);
+		int hi = ew_hexval(s[2 * i]), lo = ew_hexval(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -1;
