@@ -301,6 +301,14 @@ static u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
 	u32 port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
 	u32 internal = 0;
 
+	/*
+	 * The QP type too: a UD or driver QP is judged (and, recorded,
+	 * revoked) against the job's current ud and dc settings.
+	 */
+	req->has_qp_type = true;
+	req->qp_type = real->qp_type;
+	req->driver_id = dev->ops.driver_id;
+
 	if (mask & IB_QP_PKEY_INDEX) {
 		req->has_pkey = true;
 		req->port = port;
@@ -452,7 +460,7 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 	}
 	v = ew_verdict_of(&c, &chg->req, internal);
 	if (gate == EW_GATE_JUDGE && !v.reason && c.job &&
-	    ew_dest_is_foreign(c.job, &chg->req, &chg->local))
+	    ew_dest_is_foreign(c.job, dev, &chg->req, &chg->local))
 		v = ew_verdict_of(&c, &chg->req, EASTWEST_REASON_FOREIGN_QP);
 	/*
 	 * The record an allowed modify starts is allocated now, before the
@@ -503,7 +511,7 @@ static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
 	ev.port = rdma_ah_get_port_num(ah);
 	v = ew_verdict_of(&c, &req, internal);
 	/* A UD address handle names no QP: it could reach any on this node. */
-	if (!v.reason && c.job && ew_dest_is_foreign(c.job, &req, NULL))
+	if (!v.reason && c.job && ew_dest_is_foreign(c.job, dev, &req, NULL))
 		v = ew_verdict_of(&c, &req, EASTWEST_REASON_FOREIGN_QP);
 	deny = ew_judge_report(&c, &req, v, &ev);
 	rcu_read_unlock();

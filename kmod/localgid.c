@@ -46,6 +46,13 @@ struct ew_local_gid {
 
 static DEFINE_HASHTABLE(ew_local_gids, EW_LOCAL_GID_BITS);
 static DEFINE_SPINLOCK(ew_local_gid_lock);
+/*
+ * A refresh failed (no memory): the set may miss GIDs of this node. Then a
+ * destination missing from it is looked up in the QP's own device's table
+ * too (slower), so that loopback on one device is never mistaken for a
+ * remote destination. Stays set until unload.
+ */
+static bool ew_local_gids_incomplete;
 
 static u32 ew_local_gid_hash(const u8 *gid)
 {
@@ -125,8 +132,10 @@ int ew_local_gids_refresh(struct ib_device *dev)
 	int ret = 0;
 
 	ents = ew_gid_table_read(dev, &n);
-	if (IS_ERR(ents))
+	if (IS_ERR(ents)) {
+		WRITE_ONCE(ew_local_gids_incomplete, true);
 		return PTR_ERR(ents);
+	}
 	fresh = kvcalloc(n ? n : 1, sizeof(*fresh), GFP_KERNEL);
 	EW_FAIL_ALLOC(fresh, kvfree(fresh));
 	if (!fresh) {
@@ -164,7 +173,30 @@ free:
 	kvfree(fresh);
 out:
 	kvfree(ents);
+	if (ret)
+		WRITE_ONCE(ew_local_gids_incomplete, true);
 	return ret;
+}
+
+/* @gid in @dev's own table (any GID type): the slow path, see above. */
+static bool ew_gid_on_dev(struct ib_device *dev, const u8 *gid)
+{
+	static const enum ib_gid_type types[] = {
+		IB_GID_TYPE_ROCE_UDP_ENCAP, IB_GID_TYPE_IB,
+	};
+	const struct ib_gid_attr *attr;
+	union ib_gid g;
+	unsigned int i;
+
+	memcpy(g.raw, gid, sizeof(g.raw));
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		attr = rdma_find_gid(dev, &g, types[i], NULL);
+		if (!IS_ERR(attr)) {
+			rdma_put_gid_attr(attr);
+			return true;
+		}
+	}
+	return false;
 }
 
 /**
@@ -202,6 +234,7 @@ struct ew_job *ew_res_job(const struct rdma_restrack_entry *res)
  * ew_dest_is_foreign() - whether a path of @req ends on this node in a QP
  * that is not @job's
  * @job: the caller's (or a record's) job
+ * @dev: the QP's (or AH's) device
  * @req: the whole configuration of the QP
  * @local: if not NULL, set to whether a path ends on this node
  *
@@ -214,8 +247,8 @@ struct ew_job *ew_res_job(const struct rdma_restrack_entry *res)
  *
  * Context: rcu_read_lock(); atomic-safe (takes the restrack table lock).
  */
-bool ew_dest_is_foreign(const struct ew_job *job, const struct ew_request *req,
-			bool *local)
+bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
+			const struct ew_request *req, bool *local)
 {
 	struct rdma_restrack_entry *res;
 	struct ib_device *ldev;
@@ -228,6 +261,9 @@ bool ew_dest_is_foreign(const struct ew_job *job, const struct ew_request *req,
 		if (!req->paths[i].has_grh)
 			continue;
 		ldev = ew_local_gid_dev(req->paths[i].dgid);
+		if (!ldev && READ_ONCE(ew_local_gids_incomplete) &&
+		    ew_gid_on_dev(dev, req->paths[i].dgid))
+			ldev = dev;
 		if (!ldev)
 			continue;
 		if (local)

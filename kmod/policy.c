@@ -334,6 +334,11 @@ void ew_request_merge(struct ew_request *rec, const struct ew_request *req)
 		rec->has_dest_qpn = true;
 		rec->dest_qpn = req->dest_qpn;
 	}
+	if (req->has_qp_type) {
+		rec->has_qp_type = true;
+		rec->qp_type = req->qp_type;
+		rec->driver_id = req->driver_id;
+	}
 
 	rec->n_paths = 0;
 	if (has_av)

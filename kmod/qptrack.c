@@ -483,7 +483,8 @@ static u32 ew_qp_recheck_local(const struct ew_qp *rec)
 	bool foreign;
 
 	rcu_read_lock();
-	foreign = ew_dest_is_foreign(ew_job_find(rec->job_id), &rec->req, NULL);
+	foreign = ew_dest_is_foreign(ew_job_find(rec->job_id), rec->qp->device,
+				     &rec->req, NULL);
 	rcu_read_unlock();
 	return foreign ? EASTWEST_REASON_FOREIGN_QP : 0;
 }
