@@ -11,6 +11,10 @@
  *       "self" (every command that takes one) names the QP itself: on
  *       this node a connect must end in a QP of the caller's job
  *   ew_verbs ud-qkey DEV QKEY    create a UD QP, RESET->INIT with QKEY
+ *   ew_verbs ud-hold DEV QKEY SECONDS
+ *       ud-qkey, then on to RTS, print "ready", and wait up to SECONDS for
+ *       the QP to be revoked (QP_FATAL): prints "revoked" and exits 0, or
+ *       exits 3 if it was still alive
  *   ew_verbs raw-qp DEV          create a RAW_PACKET QP
  *   ew_verbs create-ah DEV GID_INDEX DGID
  *   ew_verbs rc-hold DEV GID_INDEX DGID DQPN SECONDS
@@ -87,6 +91,18 @@
  *       the send's completion status after up to 3 s (the victim acks its
  *       real peer, not this QP: a retry error does not mean it was missed).
  *       Exit 0 once posted.
+ *
+ * Connections across nodes (two-node-psn.sh):
+ *
+ *   ew_verbs rc-peer DEV GID_INDEX DGID MESSAGES
+ *       one end of a connection with the application's PSNs at 0 (as NCCL
+ *       and UCX do): one RC QP, prints "qpn 0xQPN", reads the far QP's
+ *       number from a line on stdin, connects towards DGID with receive
+ *       and send PSN 0, posts a receive, prints "connected", waits for a
+ *       line on stdin, then sends MESSAGES numbered messages and receives
+ *       the far end's, checking every byte. The first wrong message or
+ *       error completion is printed ("message K: ...") and exits 1; else
+ *       "verified K messages each way", exit 0.
  *
  * Exit: 0 done, 13 (EACCES) refused with EACCES, 1 other failure, 2 usage,
  * 3 (rc-hold, rts-av-change, rc-pair-revive) not revoked in time.
@@ -339,6 +355,27 @@ static int ud_init(struct ctx *c, uint32_t qkey)
 	if (ret)
 		return fail("modify RESET->INIT (qkey)", ret);
 	return 0;
+}
+
+/* ud_init(), RTR and RTS, then wait for the module to revoke the QP. */
+static int ud_hold(struct ctx *c, uint32_t qkey, int seconds)
+{
+	struct ibv_qp_attr rtr = { .qp_state = IBV_QPS_RTR };
+	struct ibv_qp_attr rts = { .qp_state = IBV_QPS_RTS };
+	int ret;
+
+	ret = ud_init(c, qkey);
+	if (ret)
+		return ret;
+	ret = ibv_modify_qp(c->qp, &rtr, IBV_QP_STATE);
+	if (ret)
+		return fail("modify INIT->RTR (UD)", ret);
+	ret = ibv_modify_qp(c->qp, &rts, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	if (ret)
+		return fail("modify RTR->RTS (UD)", ret);
+	printf("ready\n");
+	fflush(stdout);
+	return wait_revoked(c, &c->qp, 1, seconds);
 }
 
 /* One QP of the storm back to RTR; counts the outcome. */
@@ -1133,6 +1170,121 @@ static int rc_inject(struct ctx *c, int gid_index, const char *dgid_s,
 	return 0;
 }
 
+/* rc-peer: one message of @k each way; 0, or 1 with the reason printed. */
+static int peer_step(struct pair *p, int k)
+{
+	char want[PAIR_MSG] = { 0 };
+	int got_send = 0, got_recv = 0, ret, n;
+	struct timespec t0;
+	struct ibv_wc wc;
+	bool recv;
+
+	snprintf(want, sizeof(want), "ew_verbs: peer message %d", k);
+	ret = pair_post_text(p, 0, want);
+	if (ret) {
+		printf("message %d: post_send: %s\n", k, err_name(ret));
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!got_send || !got_recv) {
+		while ((n = ibv_poll_cq(p->cq[0], 1, &wc)) > 0) {
+			recv = (wc.wr_id & ~0xffUL) == PAIR_WR_RECV;
+			if (wc.status != IBV_WC_SUCCESS) {
+				printf("message %d: %s completion: %s\n", k,
+				       recv ? "receive" : "send",
+				       ibv_wc_status_str(wc.status));
+				return 1;
+			}
+			if (!recv) {
+				got_send = 1;
+				continue;
+			}
+			if (wc.byte_len != PAIR_MSG ||
+			    memcmp(pair_slot(p, 0, true), want, PAIR_MSG)) {
+				printf("message %d: received '%.*s' (%u bytes), wanted '%s'\n",
+				       k, PAIR_MSG, pair_slot(p, 0, true),
+				       wc.byte_len, want);
+				return 1;
+			}
+			got_recv = 1;
+			ret = pair_post_recv(p, 0);
+			if (ret) {
+				printf("message %d: post_recv: %s\n", k, err_name(ret));
+				return 1;
+			}
+		}
+		if (n < 0)
+			return fail("ibv_poll_cq", EIO);
+		if (ms_since(&t0) > 10000) {
+			printf("message %d: no %s within 10 s\n", k,
+			       got_recv ? "send completion" : "receive");
+			return 1;
+		}
+		usleep(1000);
+	}
+	return 0;
+}
+
+static int rc_peer(struct ctx *c, int gid_index, const char *dgid_s,
+		   int messages)
+{
+	struct ibv_qp_init_attr init = {
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+	struct pair p = { .gid_index = gid_index };
+	char line[64], *end;
+	union ibv_gid dgid;
+	unsigned long far;
+	int k, ret;
+
+	if (parse_gid(dgid_s, &dgid))
+		return 2;
+	p.buf = calloc(4, PAIR_SLOT);
+	if (!p.buf)
+		return fail("calloc", errno);
+	p.mr = ibv_reg_mr(c->pd, p.buf, 4 * PAIR_SLOT, IBV_ACCESS_LOCAL_WRITE);
+	if (!p.mr)
+		return fail("ibv_reg_mr", errno);
+	p.cq[0] = ibv_create_cq(c->ctx, 64, NULL, NULL, 0);
+	if (!p.cq[0])
+		return fail("ibv_create_cq", errno);
+	init.send_cq = p.cq[0];
+	init.recv_cq = p.cq[0];
+	p.qp[0] = ibv_create_qp(c->pd, &init);
+	if (!p.qp[0])
+		return fail("ibv_create_qp(RC)", errno);
+	printf("qpn 0x%x\n", p.qp[0]->qp_num);
+	fflush(stdout);
+	if (!fgets(line, sizeof(line), stdin))
+		return fail("reading the far QPN", EIO);
+	far = strtoul(line, &end, 0);
+	if (end == line || far > 0xffffff)
+		return fail("the far QPN", EINVAL);
+	ret = to_init(p.qp[0], 0, 0);
+	if (ret)
+		return fail("modify RESET->INIT", ret);
+	ret = rc_to_rtr(p.qp[0], gid_index, &dgid, (uint32_t)far, 0, 0,
+			IBV_QPS_INIT);
+	if (ret)
+		return fail("modify INIT->RTR", ret);
+	ret = rc_to_rts(p.qp[0], 0, 0, IBV_QPS_RTR);
+	if (ret)
+		return fail("modify RTR->RTS", ret);
+	ret = pair_post_recv(&p, 0);
+	if (ret)
+		return fail("ibv_post_recv", ret);
+	printf("connected\n");
+	fflush(stdout);
+	wait_line();
+	for (k = 1; k <= messages; k++)
+		if (peer_step(&p, k))
+			return 1;
+	printf("verified %d messages each way\n", messages);
+	return 0;
+}
+
 static unsigned long num(const char *s)
 {
 	char *end;
@@ -1159,7 +1311,7 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|create-ah|\n"
 			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise|\n"
-			"       mcast-attach|qp-storm|rc-pair-hold|rc-inject DEV ...\n");
+			"       mcast-attach|qp-storm|rc-pair-hold|rc-inject|rc-peer DEV ...\n");
 		return 2;
 	}
 	ret = open_dev(argv[2], &c);
@@ -1171,6 +1323,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "rc-hold") && argc == 7)
 		return rc_hold(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
 			       num(argv[6]));
+	if (!strcmp(argv[1], "ud-hold") && argc == 5)
+		return ud_hold(&c, num(argv[3]), num(argv[4]));
 	if (!strcmp(argv[1], "ud-qkey") && argc == 4)
 		return ud_init(&c, num(argv[3]));
 	if (!strcmp(argv[1], "raw-qp") && argc == 3)
@@ -1193,6 +1347,8 @@ int main(int argc, char **argv)
 				num(argv[6]));
 	if (!strcmp(argv[1], "rc-pair-hold") && argc == 5)
 		return rc_pair_hold(&c, num(argv[3]), num(argv[4]));
+	if (!strcmp(argv[1], "rc-peer") && argc == 6)
+		return rc_peer(&c, num(argv[3]), argv[4], num(argv[5]));
 	if (!strcmp(argv[1], "rc-inject") && argc == 7)
 		return rc_inject(&c, num(argv[3]), argv[4], num(argv[5]),
 				 num(argv[6]));
