@@ -380,27 +380,36 @@ nothing_left() {
 
 # init_walk: insmod the fault build with fault_nth=N, N = 1, 2, ... (the
 # parameter is set before init runs). A load that fails must fail with
-# ENOMEM and leave nothing behind. One load succeeds with a failure
-# injected: at the device registry's record for $DEV, which the IB core
-# ignores; its N is REG_N. The first load with no failure injected ends the
-# walk: INIT_POINTS points before it.
+# ENOMEM and leave nothing behind. Loads that succeed with a failure
+# injected are the device registry's allocations for $DEV (its record, then
+# its GIDs for the local-destination set), whose failure the IB core
+# ignores: they must be consecutive, and each leaves $DEV out of the
+# registry; the first (the record's) N is REG_N. The first load with no
+# failure injected ends the walk: INIT_POINTS points before it.
 init_walk() {
 	SLAB_REFS=$(slab_refs)
 	REG_N=
+	REG_LAST=
 	_n=1
 	while [ "$_n" -le 32 ]; do
 		if insmod "$FAULT_KO" fault_nth="$_n" 2>"$EW_TMP/ins"; then
 			read -r _inj <"$FP/fault_injected"
 			echo 0 >"$FP/fault_nth"
+			_registered=0
+			"$CTL" dev show | grep -q "^dev $DEV " && _registered=1
 			rmmod eastwest || { echo "N=$_n: rmmod fails"; return 1; }
 			if [ "$_inj" -eq 0 ]; then
 				INIT_POINTS=$((_n - 1))
-				echo "$INIT_POINTS points, the registry record's is N=$REG_N; slab aliases $SLAB_REFS"
+				echo "$INIT_POINTS points, the registry's for $DEV N=$REG_N..$REG_LAST; slab aliases $SLAB_REFS"
 				[ -n "$REG_N" ] || { echo "no load with the registry record failing"; return 1; }
 				return 0
 			fi
-			[ -z "$REG_N" ] || { echo "N=$_n: a second load with a failure (the first: N=$REG_N)"; return 1; }
-			REG_N=$_n
+			[ "$_registered" -eq 0 ] ||
+				{ echo "N=$_n: a load with a failure, and $DEV registered"; return 1; }
+			[ -z "$REG_N" ] || [ "$REG_LAST" -eq $((_n - 1)) ] ||
+				{ echo "N=$_n: a load with a failure after N=$REG_LAST, not next to it"; return 1; }
+			REG_N=${REG_N:-$_n}
+			REG_LAST=$_n
 		else
 			grep -q 'Cannot allocate memory' "$EW_TMP/ins" ||
 				{ echo "N=$_n: insmod fails, but not with ENOMEM:"; cat "$EW_TMP/ins"; return 1; }

@@ -41,7 +41,7 @@ revoked_since_mark() {
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 
-ew_plan 66
+ew_plan 68
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -193,7 +193,14 @@ ew_expect_rc 13 "UD QP with another Q_Key is refused" \
 ew_expect_rc 13 "UD QP with a privileged Q_Key is refused" \
 	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x80010000
 ew_expect_rc 13 "RAW_PACKET QP from a job is refused (ud on)" ew_in_cg /ewA "$VERBS" raw-qp "$DEV"
+ew_in_cg /ewA stdbuf -oL "$VERBS" ud-hold "$DEV" 0x1234 60 >"$EW_TMP/ud-hold" 2>&1 &
+UDH=$!
+ew_check "job A holds a live UD QP (RTS)" ew_wait_for 30 grep -qx ready "$EW_TMP/ud-hold"
 ew_check "job A withdraws the opt-in (ud off)" "$CTL" job set ewA ud off
+ew_check "ud off revokes job A's live UD QP (QP_FATAL)" \
+	ew_wait_for 10 grep -qx revoked "$EW_TMP/ud-hold"
+kill $UDH 2>/dev/null
+wait $UDH 2>/dev/null
 before=$(ew_counter ewA denied-qp-type)
 ew_expect_rc 13 "ud off applies to the next UD QP: refused" \
 	ew_in_cg /ewA "$VERBS" ud-qkey "$DEV" 0x1234

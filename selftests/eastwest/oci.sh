@@ -57,7 +57,7 @@ ew_defer "rdma link delete $DEV"
 ew_defer "kill \$SLEEPER"
 ew_defer "for c in \$(runc --root $RUNC_ROOT list -q); do runc --root $RUNC_ROOT delete -f \$c; done"
 
-ew_plan 29
+ew_plan 30
 
 # ----------------------------------------------------------------------------
 # Helpers
@@ -204,7 +204,8 @@ DEVS=$(devices) || ew_bail "no RDMA device nodes"
 took "set up"
 
 # ----------------------------------------------------------------------------
-# Two containers of template team-a connect to each other
+# Two containers of template team-a are two jobs: on one node, neither may
+# reach the other's QPs (foreign-qp), whatever the template's peers say
 
 bundle srv-a team-a "[\"ibv_rc_pingpong\", \"-d\", \"$DEV\", \"-g\", \"$IDX\", \"-n\", \"20\", \"-c\"]"
 bundle cli-a team-a "[\"ibv_rc_pingpong\", \"-d\", \"$DEV\", \"-g\", \"$IDX\", \"-n\", \"20\", \"-c\", \"$LOOP\"]"
@@ -212,10 +213,15 @@ runc_run srv-a &
 SRV=$!
 ew_check "the server container runs and listens" ew_wait_listen 18515 90
 ew_check "its job oci-srv-a is bound to its cgroup, with the template's peer and qkey" srv_job_ok
-ew_expect_rc 0 "a container of the same template connects to it over RC (20 verified round trips)" \
+before=$(ew_counter - denied-foreign-qp)
+ew_check_not "a container of the same template, another job, cannot connect to it on this node" \
 	run_show cli-a
+ew_check "refused as foreign-qp (the node's counter rose)" \
+	test "$(ew_counter - denied-foreign-qp)" -gt "$before"
 wait "$SRV"
-ew_check "the server container completes its 20 round trips" test $? -eq 0
+SRV_RC=$?
+ew_check "the server container carried nothing (exit $SRV_RC)" \
+	sh -c "[ $SRV_RC -ne 0 ] && ! grep -q iters '$W/out.srv-a'"
 ew_diag "$(tail -n 2 "$W/out.srv-a")"
 ew_check "after both stopped, their jobs are gone" jobs_gone srv-a cli-a
 ew_check "and so are their claims" test -z "$(ls -A "$STATE")"
