@@ -15,7 +15,8 @@
 #     the PSN could have stopped it);
 #   - psn keyed (the key derived on each node from the same cluster key
 #     file and the job's name): nothing of job B's lands, and job A's 20
-#     messages each way verify on both nodes.
+#     messages each way verify on both nodes, and rping (rdma_cm) between
+#     the nodes still connects.
 # Every node runs the same number of assertions.
 
 . "$(dirname "$0")/../lib.sh"
@@ -27,7 +28,7 @@ MESSAGES=20
 
 ew_require_root
 ew_require_nodes 2
-ew_require_cmd rdma mkfifo timeout
+ew_require_cmd rdma mkfifo timeout rping
 [ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
 [ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
 [ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
@@ -97,7 +98,7 @@ verified() {
 		grep -qx "verified $MESSAGES messages each way" "$EW_TMP/$1.peer"
 }
 
-ew_plan 13
+ew_plan 14
 
 # --- setup (6) -------------------------------------------------------------------
 ew_check "eastwest.ko loads" ew_load
@@ -140,6 +141,25 @@ else
 fi
 ew_check "psn keyed: job A's end on node $EW_NODE verified $MESSAGES messages each way" \
 	verified keyed
+
+# rdma_cm under keyed PSNs: each end's module sets the PSNs the CM agreed
+# on to the keyed ones, the same on both sides.
+if [ "$EW_NODE" -eq 0 ]; then
+	ew_in_cg /ewA timeout 60 rping -s -a "$EW_LOCAL_IP" -C 5 -v >"$EW_TMP/rping" 2>&1 &
+	_rs=$!
+	sleep 2
+	barrier rping-listen
+	barrier rping-done
+	wait $_rs
+	_rc=$?
+	ew_check "psn keyed: the rping server on node 0 answered 5 pings (exit $_rc)" \
+		test "$_rc" -eq 0
+else
+	barrier rping-listen
+	ew_expect_rc 0 "psn keyed: rping (rdma_cm) from node 1: 5 verified pings" \
+		ew_in_cg /ewA timeout 60 rping -c -a "$EW_PEER_IP" -C 5 -v
+	barrier rping-done
+fi
 
 # --- (2) ---------------------------------------------------------------------------
 ew_check "rxe0 deleted" rdma link delete "$DEV"

@@ -1170,11 +1170,16 @@ static int rc_inject(struct ctx *c, int gid_index, const char *dgid_s,
 	return 0;
 }
 
-/* rc-peer: one message of @k each way; 0, or 1 with the reason printed. */
-static int peer_step(struct pair *p, int k)
+/*
+ * rc-peer: send message @k and wait for its completion and for the far
+ * end's message @k; the far end may be one message ahead, so receives are
+ * checked in order against *@next (the far end's next message number).
+ * Returns 0, or 1 with the reason printed.
+ */
+static int peer_step(struct pair *p, int k, int *next)
 {
-	char want[PAIR_MSG] = { 0 };
-	int got_send = 0, got_recv = 0, ret, n;
+	char want[PAIR_MSG];
+	int got_send = 0, ret, n;
 	struct timespec t0;
 	struct ibv_wc wc;
 	bool recv;
@@ -1186,7 +1191,7 @@ static int peer_step(struct pair *p, int k)
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!got_send || !got_recv) {
+	while (!got_send || *next <= k) {
 		while ((n = ibv_poll_cq(p->cq[0], 1, &wc)) > 0) {
 			recv = (wc.wr_id & ~0xffUL) == PAIR_WR_RECV;
 			if (wc.status != IBV_WC_SUCCESS) {
@@ -1199,14 +1204,17 @@ static int peer_step(struct pair *p, int k)
 				got_send = 1;
 				continue;
 			}
+			memset(want, 0, sizeof(want));
+			snprintf(want, sizeof(want), "ew_verbs: peer message %d",
+				 *next);
 			if (wc.byte_len != PAIR_MSG ||
 			    memcmp(pair_slot(p, 0, true), want, PAIR_MSG)) {
 				printf("message %d: received '%.*s' (%u bytes), wanted '%s'\n",
-				       k, PAIR_MSG, pair_slot(p, 0, true),
+				       *next, PAIR_MSG, pair_slot(p, 0, true),
 				       wc.byte_len, want);
 				return 1;
 			}
-			got_recv = 1;
+			(*next)++;
 			ret = pair_post_recv(p, 0);
 			if (ret) {
 				printf("message %d: post_recv: %s\n", k, err_name(ret));
@@ -1217,7 +1225,7 @@ static int peer_step(struct pair *p, int k)
 			return fail("ibv_poll_cq", EIO);
 		if (ms_since(&t0) > 10000) {
 			printf("message %d: no %s within 10 s\n", k,
-			       got_recv ? "send completion" : "receive");
+			       got_send ? "receive" : "send completion");
 			return 1;
 		}
 		usleep(1000);
@@ -1237,7 +1245,7 @@ static int rc_peer(struct ctx *c, int gid_index, const char *dgid_s,
 	char line[64], *end;
 	union ibv_gid dgid;
 	unsigned long far;
-	int k, ret;
+	int k, ret, next = 1;
 
 	if (parse_gid(dgid_s, &dgid))
 		return 2;
@@ -1279,7 +1287,7 @@ static int rc_peer(struct ctx *c, int gid_index, const char *dgid_s,
 	fflush(stdout);
 	wait_line();
 	for (k = 1; k <= messages; k++)
-		if (peer_step(&p, k))
+		if (peer_step(&p, k, &next))
 			return 1;
 	printf("verified %d messages each way\n", messages);
 	return 0;
