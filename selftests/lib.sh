@@ -575,3 +575,55 @@ ew_ynl_refused() {
 	sed 's/^/# /' "$EW_YNL_OUT"
 	return 1
 }
+
+# ----------------------------------------------------------------------------
+# Background processes: each one recorded, waited for, or killed
+
+EW_BG_PIDS=
+
+# ew_start_bg OUT CGROUP CMD...: start CMD in CGROUP (below $EW_CG), output
+# to OUT, stdin from $EW_BG_STDIN (default /dev/null); sets EW_BG_PID (CMD's
+# own pid) and records it for ew_reap_all.
+ew_start_bg() {
+	_ew_out=$1
+	_ew_cg=$2
+	shift 2
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$EW_CG$_ew_cg" "$@" \
+		<"${EW_BG_STDIN:-/dev/null}" >"$_ew_out" 2>&1 3>&- 4>&- &
+	EW_BG_PID=$!
+	EW_BG_PIDS="$EW_BG_PIDS $EW_BG_PID"
+}
+
+# ew_gone PID: process PID has exited (a zombie counts as exited).
+ew_gone() {
+	_ew_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0
+	case $_ew_st in
+	Z* | X* | '') return 0 ;;
+	esac
+	return 1
+}
+
+# ew_reap PID TIMEOUT: wait up to TIMEOUT s for PID to exit, else kill it;
+# EW_REAP_RC is its exit status (or "killed"). Fails if it had to be killed.
+ew_reap() {
+	EW_BG_PIDS=$(echo " $EW_BG_PIDS " | sed "s/ $1 / /")
+	if ew_wait_for "$2" ew_gone "$1"; then
+		wait "$1"
+		EW_REAP_RC=$?
+		return 0
+	fi
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	EW_REAP_RC=killed
+	echo "# process $1 did not exit within $2 s: killed"
+	return 1
+}
+
+# ew_reap_all: kill and wait for every process ew_start_bg started.
+ew_reap_all() {
+	for _ew_p in $EW_BG_PIDS; do
+		kill "$_ew_p" 2>/dev/null
+		wait "$_ew_p" 2>/dev/null
+	done
+	EW_BG_PIDS=
+}

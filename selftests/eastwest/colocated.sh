@@ -49,10 +49,10 @@ ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewA $CG/ewB"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
-ew_defer "reap_all"
+ew_defer "ew_reap_all"
 
 # $NOBODY CMD...: run CMD as uid/gid 65534 with no capabilities at all (a
-# job's ordinary user); combine with ew_in_cg / start_bg for the cgroup.
+# job's ordinary user); combine with ew_in_cg / ew_start_bg for the cgroup.
 NOBODY=$EW_TMP/nobody
 cat >"$NOBODY" <<'EOF'
 #!/bin/sh
@@ -63,52 +63,6 @@ chmod 755 "$NOBODY"
 
 # --- background processes: every one is recorded and reaped (as gate.sh) --
 
-BG_PIDS=
-
-# start_bg OUT CGROUP CMD...: start CMD in CGROUP (under $CG), output to
-# OUT, stdin from $BG_STDIN (default /dev/null); sets BG_PID (CMD's own pid).
-start_bg() {
-	_out=$1
-	_cg=$2
-	shift 2
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG$_cg" "$@" \
-		<"${BG_STDIN:-/dev/null}" >"$_out" 2>&1 3>&- 4>&- &
-	BG_PID=$!
-	BG_PIDS="$BG_PIDS $BG_PID"
-}
-
-# gone PID: process PID has exited (a zombie counts as exited).
-gone() {
-	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0
-	case $_st in
-	Z* | X* | '') return 0 ;;
-	esac
-	return 1
-}
-
-# reap PID TIMEOUT: wait up to TIMEOUT s for PID to exit, else kill it;
-# REAP_RC is its exit status (or "killed"). Fails if it had to be killed.
-reap() {
-	BG_PIDS=$(echo " $BG_PIDS " | sed "s/ $1 / /")
-	if ew_wait_for "$2" gone "$1"; then
-		wait "$1"
-		REAP_RC=$?
-		return 0
-	fi
-	kill "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
-	REAP_RC=killed
-	echo "# process $1 did not exit within $2 s: killed"
-	return 1
-}
-
-reap_all() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-		wait "$_p" 2>/dev/null
-	done
-	BG_PIDS=
-}
 
 # --- helpers ---------------------------------------------------------------
 
@@ -310,10 +264,10 @@ ew_diag "ifindex of $DEV: ${IFINDEX:-none}; job B's id: ${BID:-none}"
 mkfifo "$EW_TMP/fifo-a" "$EW_TMP/fifo-b"
 exec 3<>"$EW_TMP/fifo-a"
 exec 4<>"$EW_TMP/fifo-b"
-BG_STDIN=$EW_TMP/fifo-a
-start_bg "$EW_TMP/victim" /ewA "$NOBODY" "$VERBS" rc-pair-hold "$DEV" "${IDX:-1}" "$MESSAGES"
-APID=$BG_PID
-BG_STDIN=
+EW_BG_STDIN=$EW_TMP/fifo-a
+ew_start_bg "$EW_TMP/victim" /ewA "$NOBODY" "$VERBS" rc-pair-hold "$DEV" "${IDX:-1}" "$MESSAGES"
+APID=$EW_BG_PID
+EW_BG_STDIN=
 ew_check "job A's victim (uid 65534, pid $APID): two RC QPs connected to each other" \
 	ew_wait_for 60 grep -qx connected "$EW_TMP/victim"
 sed 's/^/# victim: /' "$EW_TMP/victim"
@@ -364,17 +318,17 @@ ew_check "2/job B: rdma res show qp link $DEV/1 lqpn $Q2 prints nothing of job A
 ew_check "2/job B: the nldev QP query (doit) for lqpn $Q2 fails (ENOENT-like)" \
 	qp_doit_refused /ewB "$Q2"
 if command -v rping >/dev/null 2>&1; then
-	start_bg "$EW_TMP/rping-srv" /ewA "$NOBODY" rping -s -a "$LOOP" -C 1000000 -v
-	RPS=$BG_PID
+	ew_start_bg "$EW_TMP/rping-srv" /ewA "$NOBODY" rping -s -a "$LOOP" -C 1000000 -v
+	RPS=$EW_BG_PID
 	sleep 2
-	start_bg "$EW_TMP/rping-cli" /ewA "$NOBODY" rping -c -a "$LOOP" -C 1000000 -d
-	RPC=$BG_PID
+	ew_start_bg "$EW_TMP/rping-cli" /ewA "$NOBODY" rping -c -a "$LOOP" -C 1000000 -d
+	RPC=$EW_BG_PID
 	ew_wait_for 20 sh -c "rdma -j res show cm_id | grep -q '\"pid\":$RPC'"
 	A_CM_IDS=$(rdma_root cm_id | python3 "$EW_TMP/res.py" ids cm_id "$RPS" | tr ' ' ,)
 	ew_check "2/job B: rdma res show cm_id lists none of job A's cm_ids (${A_CM_IDS:-none})" \
 		res_none b /ewB cm_id "$A_CM_IDS" "$RPS,$RPC"
-	reap "$RPC" 1 >/dev/null
-	reap "$RPS" 1 >/dev/null
+	ew_reap "$RPC" 1 >/dev/null
+	ew_reap "$RPS" 1 >/dev/null
 else
 	ew_skip_one "2/job B: rdma res show cm_id lists none of job A's cm_ids" \
 		"rping (rdmacm-utils) is not installed: job A has no cm_id to look for"
@@ -398,7 +352,7 @@ ew_check "2/root: uid 0 (CAP_NET_ADMIN) sees job A's QPs (dump and query), CQs, 
 
 "$CTL" -j monitor >"$EW_TMP/events" 2>&1 &
 MON=$!
-BG_PIDS="$BG_PIDS $MON"
+EW_BG_PIDS="$EW_BG_PIDS $MON"
 ew_monitor_wait "$MON" || ew_bail "eastwestctl monitor did not join the events group"
 
 before=$(ctr ewB denied-foreign-qp)
@@ -415,17 +369,17 @@ ew_expect_rc 13 "1/job B: a UD address handle to this node's GID ($LOOP) is refu
 	ew_in_cg /ewB "$NOBODY" "$VERBS" create-ah "$DEV" "${IDX:-1}" "$LOOP"
 
 # Job B's own pair of QPs: connecting onto those stays allowed.
-BG_STDIN=$EW_TMP/fifo-b
-start_bg "$EW_TMP/own-b" /ewB "$NOBODY" "$VERBS" rc-pair-hold "$DEV" "${IDX:-1}" 1
-BPID=$BG_PID
-BG_STDIN=
+EW_BG_STDIN=$EW_TMP/fifo-b
+ew_start_bg "$EW_TMP/own-b" /ewB "$NOBODY" "$VERBS" rc-pair-hold "$DEV" "${IDX:-1}" 1
+BPID=$EW_BG_PID
+EW_BG_STDIN=
 ew_wait_for 60 grep -qx connected "$EW_TMP/own-b"
 B1=$(sed -n 's/^qp1 qpn \(0x[0-9a-f]*\) .*/\1/p' "$EW_TMP/own-b")
 B1RQ=$(sed -n 's/^qp1 .* rq-psn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/own-b")
 ew_expect_rc 0 "1/job B: RC connect onto job B's own QPN ${B1:-none} on this host is allowed" \
 	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" "${B1:-0x11}" "${B1RQ:-0}"
 echo go >&4
-reap "$BPID" 60 >/dev/null
+ew_reap "$BPID" 60 >/dev/null
 ew_expect_rc 0 "1/job A: RC connect onto job A's own QPN $V1 is allowed" \
 	ew_in_cg /ewA "$NOBODY" "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" "${V1:-0x11}" "${V1RQ:-0}"
 ew_expect_rc 13 "1/no job: uid 65534 in no job is refused onto job A's QPN (default deny)" \
@@ -449,9 +403,9 @@ ew_expect_rc 13 "1/job B: a SEND injected into job A's QPN $V2 at PSN ${PSN2:-no
 	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-inject "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
 echo go >&3
 exec 3>&- 4>&-
-reap "$APID" 90 >/dev/null
+ew_reap "$APID" 90 >/dev/null
 ew_check "1/job A: its transfer completes and verifies ($MESSAGES messages each way)" \
-	sh -c "test '$REAP_RC' = 0 && grep -qx 'verified $MESSAGES messages each way' '$EW_TMP/victim'"
+	sh -c "test '$EW_REAP_RC' = 0 && grep -qx 'verified $MESSAGES messages each way' '$EW_TMP/victim'"
 sed 's/^/# victim: /' "$EW_TMP/victim"
 
 kill "$MON" 2>/dev/null
@@ -461,7 +415,7 @@ sed 's/^/#   /' "$EW_TMP/events"
 
 # --- teardown -------------------------------------------------------------------
 
-reap_all
+ew_reap_all
 ew_check "$DEV deleted" ew_rxe_del "$DEV"
 ew_check "eastwest unloads" ew_unload
 

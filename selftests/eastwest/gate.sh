@@ -50,56 +50,10 @@ ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewA $CG/ewB"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
-ew_defer "reap_all"
+ew_defer "ew_reap_all"
 
 # --- background processes: every one is recorded and reaped ----------------
 
-BG_PIDS=
-
-# start_bg OUT CGROUP CMD...: start CMD in CGROUP (under $CG), output to
-# OUT, stdin from $BG_STDIN (default /dev/null); sets BG_PID (CMD's own pid).
-start_bg() {
-	_out=$1
-	_cg=$2
-	shift 2
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG$_cg" "$@" \
-		<"${BG_STDIN:-/dev/null}" >"$_out" 2>&1 3>&- &
-	BG_PID=$!
-	BG_PIDS="$BG_PIDS $BG_PID"
-}
-
-# gone PID: process PID has exited (a zombie counts as exited).
-gone() {
-	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0
-	case $_st in
-	Z* | X* | '') return 0 ;;
-	esac
-	return 1
-}
-
-# reap PID TIMEOUT: wait up to TIMEOUT s for PID to exit, else kill it;
-# REAP_RC is its exit status (or "killed"). Fails if it had to be killed.
-reap() {
-	BG_PIDS=$(echo " $BG_PIDS " | sed "s/ $1 / /")
-	if ew_wait_for "$2" gone "$1"; then
-		wait "$1"
-		REAP_RC=$?
-		return 0
-	fi
-	kill "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
-	REAP_RC=killed
-	echo "# process $1 did not exit within $2 s: killed"
-	return 1
-}
-
-reap_all() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-		wait "$_p" 2>/dev/null
-	done
-	BG_PIDS=
-}
 
 # --- helpers ---------------------------------------------------------------
 
@@ -178,12 +132,12 @@ show_output() {
 
 # pingpong TAG: job A's ibv_rc_pingpong, server and client in /ewA.
 pingpong() {
-	start_bg "$EW_TMP/pp-srv" /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c
-	_srv=$BG_PID
+	ew_start_bg "$EW_TMP/pp-srv" /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c
+	_srv=$EW_BG_PID
 	ew_wait_listen 18515 60
 	ew_expect_rc 0 "f/$1: job A's ibv_rc_pingpong over the loopback GID completes (20 verified round trips)" \
 		ew_in_cg /ewA ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c "$LOOP"
-	reap "$_srv" 30 >/dev/null
+	ew_reap "$_srv" 30 >/dev/null
 }
 
 ew_plan 72
@@ -213,8 +167,8 @@ revive_case() {
 	shift 3
 	_rout=$EW_TMP/revive-$_tag
 	_rbefore=$(ctr "$_cjob" denied-revoked)
-	start_bg "$_rout" /ewA "$VERBS" rc-pair-revive "$DEV" "$IDX" 120
-	_rpid=$BG_PID
+	ew_start_bg "$_rout" /ewA "$VERBS" rc-pair-revive "$DEV" "$IDX" 120
+	_rpid=$EW_BG_PID
 	ew_check "a/$_tag: job A's pair of RC QPs connected, a message carried" \
 		ew_wait_for 90 grep -qx connected "$_rout"
 	ew_check "a/$_tag: job A tracks both QPs (qp_count 2)" \
@@ -223,7 +177,7 @@ revive_case() {
 	ew_check "a/$_tag: both QPs get QP_FATAL" \
 		ew_wait_for 60 grep -qx revoked "$_rout"
 	ew_check "a/$_tag: the attacker tried every revival and exited" \
-		reap "$_rpid" 150
+		ew_reap "$_rpid" 150
 	for _a in rts-claim-rtr rts-claim-rts rts-claim-sqd rtr-claim-init; do
 		ew_check "a/$_tag: $_a (IBV_QP_CUR_STATE claim) refused with EACCES" \
 			attempt_is "$_rout" "$_a" EACCES
@@ -235,10 +189,10 @@ revive_case() {
 	ew_check "a/$_tag: no data flows after revocation (carried 0 bytes)" \
 		grep -qx 'carried 0 bytes' "$_rout"
 	ew_check "a/$_tag: rc-pair-revive exits 0 (nothing came back)" \
-		test "$REAP_RC" = 0
+		test "$EW_REAP_RC" = 0
 	ew_check "a/$_tag: counter denied-revoked rose (${_cjob})" \
 		ctr_grew "$_cjob" denied-revoked "$_rbefore"
-	show_output "a/$_tag (exit $REAP_RC)" "$_rout"
+	show_output "a/$_tag (exit $EW_REAP_RC)" "$_rout"
 }
 
 revive_case peer-del chain-rtr ewA "$CTL" peer del ewA "$LOOP"
@@ -277,8 +231,8 @@ ew_check "b/job A: counter denied-qp-state of job A rose by 2" \
 
 out=$EW_TMP/av-change
 ew_check "c: job A may reach $OTHER too" "$CTL" peer add ewA "$OTHER"
-start_bg "$out" /ewA "$VERBS" rts-av-change "$DEV" "$IDX" "$LOOP" self "$OTHER" 120
-pid=$BG_PID
+ew_start_bg "$out" /ewA "$VERBS" rts-av-change "$DEV" "$IDX" "$LOOP" self "$OTHER" 120
+pid=$EW_BG_PID
 ew_check "c: job A's RC QP is connected to $LOOP (RTS)" \
 	ew_wait_for 60 grep -qx connected "$out"
 ew_check "c: its RTS->RTS modify with an AV to $OTHER was answered" \
@@ -296,7 +250,7 @@ ew_check "c: the peer the QP really uses ($used) is removed" \
 ew_check "c: the QP is revoked" ew_wait_for 30 grep -qx revoked "$out"
 ew_check "c: job A tracks no QP any more (qp_count 0)" \
 	test "$(qp_count ewA)" -eq 0
-reap "$pid" 1 >/dev/null
+ew_reap "$pid" 1 >/dev/null
 show_output c "$out"
 "$CTL" peer del ewA "$OTHER" >/dev/null 2>&1
 "$CTL" peer add ewA "$LOOP" >/dev/null 2>&1
@@ -307,10 +261,10 @@ show_output c "$out"
 out=$EW_TMP/step-b
 mkfifo "$EW_TMP/fifo-b"
 exec 3<>"$EW_TMP/fifo-b"
-BG_STDIN=$EW_TMP/fifo-b
-start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
-pid=$BG_PID
-BG_STDIN=
+EW_BG_STDIN=$EW_TMP/fifo-b
+ew_start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
+pid=$EW_BG_PID
+EW_BG_STDIN=
 ew_check "d/job B: job A's process has its QP in INIT" line_is "$out" init OK 60
 before=$(ctr ewB denied-qp-owner)
 ew_check "d/job B: the process is moved to job B's cgroup" move_pid "$pid" /ewB
@@ -319,19 +273,19 @@ ew_check "d/job B: INIT->RTR of job A's QP by job B's process refused with EACCE
 	line_is "$out" rtr EACCES
 echo go >&3
 exec 3>&-
-reap "$pid" 30 >/dev/null
+ew_reap "$pid" 30 >/dev/null
 ew_check "d/job B: counter denied-qp-owner of job B rose" \
 	ctr_grew ewB denied-qp-owner "$before"
-show_output "d/job B (exit $REAP_RC)" "$out"
+show_output "d/job B (exit $EW_REAP_RC)" "$out"
 
 # Job A's process takes its QP to RTR, then leaves every job.
 out=$EW_TMP/step-none
 mkfifo "$EW_TMP/fifo-none"
 exec 3<>"$EW_TMP/fifo-none"
-BG_STDIN=$EW_TMP/fifo-none
-start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
-pid=$BG_PID
-BG_STDIN=
+EW_BG_STDIN=$EW_TMP/fifo-none
+ew_start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
+pid=$EW_BG_PID
+EW_BG_STDIN=
 ew_check "d/no-job: job A's process has its QP in INIT" line_is "$out" init OK 60
 echo go >&3
 ew_check "d/no-job: job A's process takes it to RTR (allowed peer)" \
@@ -343,10 +297,10 @@ echo go >&3
 ew_check "d/no-job: RTR->RTS of job A's QP by a process in no job refused with EACCES" \
 	line_is "$out" rts EACCES
 exec 3>&-
-reap "$pid" 30 >/dev/null
+ew_reap "$pid" 30 >/dev/null
 ew_check "d/no-job: counter denied-qp-owner (node) rose" \
 	ctr_grew - denied-qp-owner "$before"
-show_output "d/no-job (exit $REAP_RC)" "$out"
+show_output "d/no-job (exit $EW_REAP_RC)" "$out"
 
 # --- f. the gate still lets a job work ----------------------------------------
 
@@ -377,7 +331,7 @@ ew_expect_rc 13 "g: and a process in no job is still refused" \
 
 # --- teardown -------------------------------------------------------------------
 
-reap_all
+ew_reap_all
 ew_check "$DEV deleted" ew_rxe_del "$DEV"
 ew_check "eastwest unloads" ew_unload
 
