@@ -385,6 +385,23 @@ static void ew_keyed_psns(const struct ew_job_policy *pol,
 	}
 }
 
+/* What a refused or audited modify's event says of the QP. */
+static void ew_modify_event(struct ew_event *ev, const struct ib_qp *real,
+			    const struct ib_qp_attr *attr, int mask)
+{
+	*ev = (struct ew_event) { .cmd = EASTWEST_CMD_DENY_NTF,
+				  .op = EASTWEST_OP_MODIFY_QP };
+	strscpy(ev->dev_name, dev_name(&real->device->dev),
+		sizeof(ev->dev_name));
+	ev->port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
+	ev->has_qpn = true;
+	ev->qpn = real->qp_num;
+	if (mask & IB_QP_DEST_QPN) {
+		ev->has_dest_qpn = true;
+		ev->dest_qpn = attr->dest_qp_num;
+	}
+}
+
 /*
  * Judge a modify of @real (see "QP state gate" in qpgate.c) and fill @chg
  * with what the record must become once the driver applied it. Returns
@@ -396,8 +413,7 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 {
 	struct ib_device *dev = real->device;
 	struct ew_request req = { .op = EASTWEST_OP_MODIFY_QP };
-	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
-				.op = EASTWEST_OP_MODIFY_QP };
+	struct ew_event ev;
 	struct ew_qp_modify m = {
 		.qp_type = real->qp_type,
 		.mask = mask,
@@ -432,14 +448,6 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 		return false;
 	}
 
-	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
-	ev.port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
-	ev.has_qpn = true;
-	ev.qpn = real->qp_num;
-	if (mask & IB_QP_DEST_QPN) {
-		ev.has_dest_qpn = true;
-		ev.dest_qpn = attr->dest_qp_num;
-	}
 	if (gate == EW_GATE_JUDGE) {
 		/* The whole configuration: the record's, this modify folded in. */
 		internal = ew_request_from_modify(dev, real, attr, mask,
@@ -482,6 +490,9 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 	chg->job_id = m.job_id;
 	if (chg->judged && !v.deny && c.job)
 		ew_keyed_psns(c.pol, real, mask, chg);
+	/* The event of a denial or an audit; an allowed modify has none. */
+	if (v.reason)
+		ew_modify_event(&ev, real, attr, mask);
 	deny = ew_judge_report(&c, &chg->req, v, &ev);
 	rcu_read_unlock();
 	return deny;
@@ -846,7 +857,7 @@ static bool ew_res_visible(const struct rdma_restrack_entry *res)
 	u64 cgid;
 
 	if (!res->user || !res->task || res->type == RDMA_RESTRACK_COUNTER ||
-	    (current->flags & PF_KTHREAD))
+	    (current->flags & PF_KTHREAD) || ew_restrack_own_lookup())
 		return true;
 	rcu_read_lock();
 	same_job = ew_res_job(res) ==

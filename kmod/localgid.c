@@ -230,6 +230,41 @@ struct ew_job *ew_res_job(const struct rdma_restrack_entry *res)
 	return ew_job_lookup_by_cgroup(task_dfl_cgroup(res->task), &cgid);
 }
 
+/*
+ * Set on this CPU while ew_restrack_get_qp_unhidden() looks a QP up: the
+ * restrack hooks let this module's own lookups through (it judges the
+ * owner itself), without the visibility rule's job lookups.
+ */
+static DEFINE_PER_CPU(bool, ew_restrack_own);
+
+/**
+ * ew_restrack_own_lookup() - is this the module's own restrack lookup?
+ *
+ * Context: the restrack hooks.
+ */
+bool ew_restrack_own_lookup(void)
+{
+	return in_task() && this_cpu_read(ew_restrack_own);
+}
+
+/*
+ * rdma_restrack_get_byid() of a QP, seen by nobody's visibility rule. It
+ * does not sleep (the restrack xarray's lock), so the flag stays with this
+ * task for the call.
+ */
+static struct rdma_restrack_entry *
+ew_restrack_get_qp_unhidden(struct ib_device *dev, u32 qpn)
+{
+	struct rdma_restrack_entry *res;
+
+	preempt_disable();
+	this_cpu_write(ew_restrack_own, true);
+	res = rdma_restrack_get_byid(dev, RDMA_RESTRACK_QP, qpn);
+	this_cpu_write(ew_restrack_own, false);
+	preempt_enable();
+	return res;
+}
+
 /**
  * ew_dest_is_foreign() - whether a path of @req ends on this node in a QP
  * that is not @job's
@@ -270,8 +305,7 @@ bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
 			*local = true;
 		if (!req->has_dest_qpn)
 			return true;
-		res = rdma_restrack_get_byid(ldev, RDMA_RESTRACK_QP,
-					     req->dest_qpn);
+		res = ew_restrack_get_qp_unhidden(ldev, req->dest_qpn);
 		if (IS_ERR(res))
 			return true;
 		foreign = !res->user || !res->task || ew_res_job(res) != job;

@@ -295,24 +295,7 @@ struct ew_verdict ew_decide(const struct ew_global *global,
  */
 void ew_request_merge(struct ew_request *rec, const struct ew_request *req)
 {
-	bool has_av = rec->has_av, has_alt = rec->has_alt;
-	struct ew_path av, alt;
 	unsigned int i = 0;
-
-	memset(&av, 0, sizeof(av));
-	memset(&alt, 0, sizeof(alt));
-	if (rec->has_av)
-		av = rec->paths[0];
-	if (rec->has_alt)
-		alt = rec->paths[rec->has_av ? 1 : 0];
-	if (req->has_av) {
-		av = req->paths[i++];
-		has_av = true;
-	}
-	if (req->has_alt) {
-		alt = req->paths[i];
-		has_alt = true;
-	}
 
 	if (req->has_pkey) {
 		rec->has_pkey = true;
@@ -339,14 +322,24 @@ void ew_request_merge(struct ew_request *rec, const struct ew_request *req)
 		rec->qp_type = req->qp_type;
 		rec->driver_id = req->driver_id;
 	}
+	if (!req->has_av && !req->has_alt)
+		return;
 
-	rec->n_paths = 0;
-	if (has_av)
-		rec->paths[rec->n_paths++] = av;
-	if (has_alt)
-		rec->paths[rec->n_paths++] = alt;
-	rec->has_av = has_av;
-	rec->has_alt = has_alt;
+	/*
+	 * paths[] holds the primary path first, then the alternate: copy in
+	 * place, moving the recorded alternate when a primary is added.
+	 */
+	if (req->has_av) {
+		if (rec->has_alt && !rec->has_av)
+			rec->paths[1] = rec->paths[0];
+		rec->paths[0] = req->paths[i++];
+		rec->has_av = true;
+	}
+	if (req->has_alt) {
+		rec->paths[rec->has_av ? 1 : 0] = req->paths[i];
+		rec->has_alt = true;
+	}
+	rec->n_paths = rec->has_av + rec->has_alt;
 }
 
 /**

@@ -189,21 +189,23 @@ void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 	struct ew_qp *rec;
 
 	*view = (struct ew_qp_view) { .state = IB_QPS_RESET };
+	if (READ_ONCE(ew_qp_n_records)) {
+		spin_lock_bh(&ew_qp_lock);
+		rec = ew_qp_find(qp);
+		if (rec) {
+			view->tracked = true;
+			view->revoked = rec->revoked || rec->revoking;
+			view->state = rec->state;
+			view->job_id = rec->job_id;
+			if (req)
+				*req = rec->req;
+		}
+		spin_unlock_bh(&ew_qp_lock);
+		if (rec)
+			return;
+	}
 	if (req)
 		memset(req, 0, sizeof(*req));
-	if (!READ_ONCE(ew_qp_n_records))
-		return;
-	spin_lock_bh(&ew_qp_lock);
-	rec = ew_qp_find(qp);
-	if (rec) {
-		view->tracked = true;
-		view->revoked = rec->revoked || rec->revoking;
-		view->state = rec->state;
-		view->job_id = rec->job_id;
-		if (req)
-			*req = rec->req;
-	}
-	spin_unlock_bh(&ew_qp_lock);
 }
 
 /**
