@@ -103,7 +103,7 @@ struct ew_qp {
 	bool detached;
 	/* Why it is being revoked (enum eastwest_reason), while `revoking`. */
 	u32 reason;
-	/* Its destination is a QP on this node (counted in ew_qp_n_local). */
+	/* Its destination is a QP on this node (ew_qp_local_account()). */
 	bool local;
 	/* What the QP was last allowed to do, re-checked on policy changes. */
 	struct ew_request req;
@@ -123,12 +123,20 @@ static bool ew_revokers_stopped;
  * QP on this node (ew_dest_is_foreign()) was judged against that QP's
  * owner. Once that QP is destroyed its number may be given to a QP of
  * another job, which the old connection would then reach. So before a QP
- * is brought to INIT, while such records exist, those aimed at its number
- * are checked again and revoked if the number is now another job's: no QP
+ * is brought to INIT, if records may aim at its number (a counting filter
+ * by destination QPN, ew_qp_local_dests, says so), those aimed at it are
+ * checked again and revoked if the number is now another job's: no QP
  * that reuses a number can be connected before that. A kernel QP reusing
  * the number is not checked (kernel QPs never pass the hooks).
  */
-static atomic_t ew_qp_n_local = ATOMIC_INIT(0);
+#define EW_QP_LOCAL_BITS	10
+/*
+ * Records with a local destination, counted by a hash of the destination
+ * QPN (a counting filter): a QP brought to INIT whose number no such
+ * record aims at, which is the common case, skips the revocation pass.
+ * Under ew_qp_lock, read without it.
+ */
+static atomic_t ew_qp_local_dests[1 << EW_QP_LOCAL_BITS];
 static DECLARE_WAIT_QUEUE_HEAD(ew_revoke_wq);
 static struct kmem_cache *ew_qp_cache;
 /* The per-QP revocation lines; each revocation also logs a summary. */
@@ -234,13 +242,25 @@ void ew_qp_change_release(struct ew_qp_change *chg)
 	chg->fresh = NULL;
 }
 
+static atomic_t *ew_qp_local_slot(u32 qpn)
+{
+	return &ew_qp_local_dests[hash_32(qpn, EW_QP_LOCAL_BITS)];
+}
+
+/* Count (@delta 1) or uncount (-1) @rec's local destination, if it has one. */
+static void ew_qp_local_account(const struct ew_qp *rec, int delta)
+{
+	lockdep_assert_held(&ew_qp_lock);
+	if (rec->local)
+		atomic_add(delta, ew_qp_local_slot(rec->req.dest_qpn));
+}
+
 static void ew_qp_drop_locked(struct ew_qp *rec)
 {
 	lockdep_assert_held(&ew_qp_lock);
 	hash_del(&rec->node);
 	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records - 1);
-	if (rec->local)
-		atomic_dec(&ew_qp_n_local);
+	ew_qp_local_account(rec, -1);
 	if (!rec->revoked)
 		ew_qp_count(rec->job_id, -1);
 }
@@ -295,10 +315,10 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 	}
 	if (rec) {
 		if (chg->judged) {
+			ew_qp_local_account(rec, -1);
 			rec->req = chg->req;
-			if (rec->local != chg->local)
-				atomic_add(chg->local ? 1 : -1, &ew_qp_n_local);
 			rec->local = chg->local;
+			ew_qp_local_account(rec, 1);
 		}
 		if (chg->to_state)
 			rec->state = chg->next_state;
@@ -823,7 +843,7 @@ void ew_qp_revalidate_local(u32 qpn)
 {
 	struct ew_revoke_sel sel = { .local = true, .local_qpn = qpn };
 
-	if (atomic_read(&ew_qp_n_local))
+	if (atomic_read(ew_qp_local_slot(qpn)))
 		ew_qp_revoke(&sel);
 }
 
