@@ -8,6 +8,13 @@
  *                   Given to insmod, it is set before ew_init() runs, so
  *                   N counts from the first point of the module's init.
  *   fault_injected  how many failures were injected since load.
+ *   fault_modify_delay_ms
+ *                   write MS > 0: every allowed modify that sets an address
+ *                   vector sleeps MS milliseconds between its decision and
+ *                   the driver's modify (ew_fault_delay()), so that a test
+ *                   can land a narrowing policy change inside that window.
+ *   fault_modify_held
+ *                   how many modifies are sleeping there right now.
  *
  * A test walks N = 1, 2, ... over one operation: each run fails at the next
  * site on its path, until an N larger than the path leaves the countdown
@@ -15,6 +22,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
@@ -61,6 +69,40 @@ static const struct kernel_param_ops ew_fault_injected_ops = {
 };
 module_param_cb(fault_injected, &ew_fault_injected_ops, NULL, 0400);
 MODULE_PARM_DESC(fault_injected, "failures injected since load (test build only)");
+
+static unsigned int ew_fault_delay_ms;
+module_param_named(fault_modify_delay_ms, ew_fault_delay_ms, uint, 0600);
+MODULE_PARM_DESC(fault_modify_delay_ms,
+		 "sleep between a modify's decision and its commit (test build only)");
+
+/**
+ * ew_fault_delay() - widen the window between a decision and its commit
+ *
+ * Context: process context, may sleep.
+ */
+static atomic_t ew_fault_held = ATOMIC_INIT(0);
+
+static int ew_fault_held_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&ew_fault_held));
+}
+
+static const struct kernel_param_ops ew_fault_held_ops = {
+	.get = ew_fault_held_get,
+};
+module_param_cb(fault_modify_held, &ew_fault_held_ops, NULL, 0400);
+MODULE_PARM_DESC(fault_modify_held, "modifies held by fault_modify_delay_ms now (test build only)");
+
+void ew_fault_delay(void)
+{
+	unsigned int ms = READ_ONCE(ew_fault_delay_ms);
+
+	if (!ms)
+		return;
+	atomic_inc(&ew_fault_held);
+	msleep(ms);
+	atomic_dec(&ew_fault_held);
+}
 
 /**
  * ew_should_fail() - whether this injection point fails

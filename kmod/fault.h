@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Allocation-failure injection for tests (issue 9, R3).
+ * Allocation-failure injection for tests, and a delay that widens the
+ * window between a modify's decision and its commit.
  *
  * Debian kernels have no CONFIG_FAULT_INJECTION, so the module carries its
  * own injection points, compiled in only with "make module-fault" (Kbuild
@@ -15,10 +16,15 @@
 
 #ifdef EW_FAULT_INJECT
 bool ew_should_fail(void);
+void ew_fault_delay(void);
 #else
 static inline bool ew_should_fail(void)
 {
 	return false;
+}
+
+static inline void ew_fault_delay(void)
+{
 }
 #endif
 

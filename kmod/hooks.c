@@ -41,6 +41,7 @@
 
 #include "config.h"
 #include "events.h"
+#include "fault.h"
 #include "hooks.h"
 #include "job.h"
 #include "localgid.h"
@@ -646,6 +647,9 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 			attr->rq_psn = chg.rq_psn;
 		if (chg.set_sq_psn)
 			attr->sq_psn = chg.sq_psn;
+		/* Tests hold a connect here (the fault build only). */
+		if (mask & IB_QP_AV)
+			ew_fault_delay();
 		ret = ib_modify_qp_with_udata(qp, attr, mask, udata);
 		if (!ret)
 			ew_qp_commit(real, &chg);

@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 400
+#
+# No decision in flight escapes a narrowing change. A connect reads the
+# rules, is allowed, and only then reaches the driver and its record: a
+# peer del, job set, node revoke, admission closing or job del that runs
+# in between must still catch it. The fault build (eastwest-fault.ko) holds
+# every allowed modify that sets an address vector for
+# fault_modify_delay_ms between its decision and the driver's modify; the
+# test waits until a connect of job ewR (rxe0 on lo, towards 127.0.0.1,
+# its own QP) sleeps there (fault_modify_held), then narrows the rules.
+# The connect's INIT->RTR then reaches the driver (it was allowed), and
+# the QP must be revoked at once: the module logs "revoked qpn 0xQPN" for
+# it, and ew_verbs rc-hold sees QP_FATAL ("revoked") if it got as far as
+# RTS (its RTR->RTS may also be refused, as under admission closing: the
+# QP then sat in RTR, receiving, unless revoked). Never a live connection
+# left (rc-hold exit 3), nor a QP in RTR that was not revoked. Each case
+# also checks that the change returned while the connect was still held
+# (no "connected" yet); a control case with no change shows the held
+# connect stays up and is not revoked.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CG=/sys/fs/cgroup
+CTL=$EW_TOP/userspace/eastwestctl
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+LOOP=127.0.0.1
+FP=/sys/module/eastwest/parameters
+FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
+# How long the connect is held (ms).
+HOLD_MS=3000
+
+ew_require_root
+ew_require_cmd rdma
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$FAULT_KO" ] || ew_skip "no fault build at $FAULT_KO (make module-fault)"
+[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+
+EW_TMP=$(mktemp -d)
+ew_defer "rm -rf $EW_TMP"
+ew_defer "rmdir $CG/ewR"
+ew_defer "rdma link delete $DEV"
+ew_defer "ew_rmmod"
+ew_defer "ew_reap_all"
+
+# job_fresh: job ewR with the one peer 127.0.0.1, admission open.
+job_fresh() {
+	"$CTL" job del ewR >/dev/null 2>&1
+	"$CTL" node admit "$LOOP" >/dev/null 2>&1
+	"$CTL" config set admission-required off >/dev/null 2>&1
+	"$CTL" job add ewR cgroup /ewR peer "$LOOP" >/dev/null
+}
+
+# held NAME WANT CHANGE...: a connect of job ewR held inside the window,
+# CHANGE run once it sleeps there. WANT "revoked": the QP's revocation is
+# logged and rc-hold did not see it live after its wait; "kept": the
+# connection stayed up and nothing revoked it. With HELD_WAITS=1 the
+# change may wait for the held modify (job del revokes the job's QPs under
+# their modify locks, as does admission closing: every record fails), so
+# it need not return inside the window.
+held() {
+	_name=$1 _want=$2
+	shift 2
+	job_fresh || { echo "job ewR cannot be set up"; return 1; }
+	echo "$HOLD_MS" >"$FP/fault_modify_delay_ms" || return 1
+	ew_start_bg "$EW_TMP/$_name.out" /ewR "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" self 6
+	_pid=$EW_BG_PID
+	if ! ew_wait_for 60 grep -qx 1 "$FP/fault_modify_held"; then
+		echo 0 >"$FP/fault_modify_delay_ms"
+		ew_reap "$_pid" 30
+		sed 's/^/#   rc-hold: /' "$EW_TMP/$_name.out"
+		echo "# the connect never reached the window"
+		return 1
+	fi
+	_rc=0
+	if [ $# -gt 0 ]; then
+		"$@" >"$EW_TMP/$_name.change" 2>&1 || _rc=$?
+	fi
+	if grep -q connected "$EW_TMP/$_name.out"; then
+		_early=1
+	else
+		_early=0
+	fi
+	echo 0 >"$FP/fault_modify_delay_ms"
+	ew_reap "$_pid" 30
+	sed 's/^/#   rc-hold: /' "$EW_TMP/$_name.out"
+	[ "$_rc" -eq 0 ] || { echo "# the change failed ($_rc):"; sed 's/^/#   /' "$EW_TMP/$_name.change"; return 1; }
+	[ "$_early" -eq 0 ] || [ "${HELD_WAITS:-0}" -eq 1 ] ||
+		{ echo "# the connect was already up when the change returned: not in the window"; return 1; }
+	_qpn=$(sed -n 's/^qpn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/$_name.out")
+	[ -n "$_qpn" ] || { echo "# rc-hold printed no QPN"; return 1; }
+	if dmesg | grep -q "revoked qpn $_qpn "; then
+		_revoked=1
+	else
+		_revoked=0
+	fi
+	echo "# qpn $_qpn: rc-hold exit $EW_REAP_RC, revocation logged: $_revoked"
+	if [ "$_want" = kept ]; then
+		[ "$EW_REAP_RC" = 3 ] && [ "$_revoked" -eq 0 ]
+		return
+	fi
+	[ "$_revoked" -eq 1 ] || { echo "# the QP was not revoked"; return 1; }
+	[ "$EW_REAP_RC" != 3 ] || { echo "# the connection was left up"; return 1; }
+}
+
+ew_plan 10
+
+mkdir -p "$CG/ewR"
+ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
+IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
+ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
+EW_KO=$FAULT_KO
+ew_check "the fault build loads" ew_load
+ew_check "it has fault_modify_delay_ms" test -w "$FP/fault_modify_delay_ms"
+
+ew_check "control: a held connect with no change stays connected" held control kept
+ew_check "peer del while a connect is held: revoked when it lands" \
+	held peer-del revoked "$CTL" peer del ewR "$LOOP"
+ew_check "job set (other peers) while a connect is held: revoked when it lands" \
+	held job-set revoked "$CTL" job set ewR peer 192.0.2.1
+ew_check "node revoke while a connect is held: revoked when it lands" \
+	held node-revoke revoked "$CTL" node revoke "$LOOP"
+HELD_WAITS=1
+ew_check "admission closing while a connect is held: revoked when it lands" \
+	held admission revoked "$CTL" config set admission-required on
+"$CTL" config set admission-required off >/dev/null 2>&1
+ew_check "job del while a connect is held: revoked when it lands" \
+	held job-del revoked "$CTL" job del ewR
+HELD_WAITS=0
+"$CTL" job del ewR >/dev/null 2>&1
+ew_done
