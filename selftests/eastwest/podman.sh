@@ -60,7 +60,7 @@ ew_defer "pm rm -a -f -t 0"
 ew_defer "ew_reap_all"
 ew_defer "rm -f /dev/log"
 
-ew_plan 28
+ew_plan 29
 
 T0=$(date +%s)
 took() {
