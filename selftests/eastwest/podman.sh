@@ -21,7 +21,8 @@
 #   oci-<its 12-digit id>, bound to its own cgroup with the template's peer
 #   and Q_Key; its RDMA process (podman exec, ew_verbs rc-pair-hold) connects
 #   to its peer and carries verified data, counted as allowed in its job.
-# - podman stop: the job and the hook's claim are gone.
+# - podman stop: the job and the hook's claim are gone; so they are when a
+#   container (podman run --rm) exits by itself.
 # - A container without the annotation is refused (EACCES), counted as
 #   no-job.
 # - A broken template (a misspelt key): podman does not start the
@@ -60,7 +61,7 @@ ew_defer "pm rm -a -f -t 0"
 ew_defer "ew_reap_all"
 ew_defer "rm -f /dev/log"
 
-ew_plan 29
+ew_plan 31
 
 T0=$(date +%s)
 took() {
@@ -109,6 +110,13 @@ no_trace() {
 		echo "claims left: $(ls -A "$STATE")"
 		return 1
 	fi
+}
+
+# no_oci_jobs: no job of any container and no claim.
+no_oci_jobs() {
+	"$CTL" -j show | jq -e '[.jobs[] | select(.name | startswith("oci-"))] == []' >/dev/null ||
+		{ "$CTL" job show; return 1; }
+	no_trace none
 }
 
 # bound_ok ID: container ID's job holds exactly the cgroup of the
@@ -227,13 +235,20 @@ ew_check "podman stop stops it" pm stop -t 0 keep
 ew_check "its job and claim are gone once it stopped" ew_wait_for 30 no_trace "$ID"
 ew_check "podman rm removes it" pm rm keep
 
+# A container that runs to its end (podman run --rm): allowed while it
+# runs, its job gone when it has exited
+ew_expect_rc 0 "an annotated container's own connect is allowed (podman run --rm)" \
+	pm_run --rm --name once --annotation eastwest.io/job=team-a "$IMG" \
+	ew_verbs rc-connect "$DEV" "$IDX" "$LOOP" self
+ew_check "after it exited by itself, no job and no claim are left" no_oci_jobs
+
 # No annotation: no job, refused
 before=$("$CTL" -j stats | jq -e '.global.denied_no_job')
 ew_expect_rc 13 "a container without the annotation is refused (EACCES)" \
 	pm_run --rm "$IMG" ew_verbs rc-connect "$DEV" "$IDX" "$LOOP" self
 ew_check "counted as no-job" \
 	test "$("$CTL" -j stats | jq -e '.global.denied_no_job')" -eq $((before + 1))
-ew_check "no job was created for it" no_trace "nothing"
+ew_check "no job was created for it" no_oci_jobs
 
 # A broken template: the container does not start. crun reports only the
 # hook's exit code (it sends hooks' stderr to /dev/null): the hook's reason
