@@ -51,7 +51,7 @@ ew_defer "umount /etc /usr"
 ew_defer "ew_rmmod"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_reap_all"
-ew_defer "for c in \$(c containers list -q); do c task kill -s KILL \$c; c task delete -f \$c; c containers delete \$c; done"
+ew_defer "for c in \$(timeout 30 ctr --address $SOCK containers list -q); do timeout 30 ctr --address $SOCK task delete -f \$c; timeout 30 ctr --address $SOCK containers delete \$c; done"
 
 ew_plan 20
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-kernels: 6.12
-# ew-timeout: 420
+# ew-timeout: 600
 #
 # The OCI hook under a real container engine: Debian's podman (with crun and
 # conmon) runs containers from an image built here (podman import of a
