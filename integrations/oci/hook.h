@@ -10,6 +10,8 @@
 #include <stddef.h>
 
 #define EWOCI_PROG		"eastwest oci-hook"
+/* syslog identity of the messages (journalctl -t eastwest-oci-hook). */
+#define EWOCI_SYSLOG_IDENT	"eastwest-oci-hook"
 
 /* The annotation that selects a template, and where templates live. */
 #define EWOCI_ANNOTATION	"eastwest.io/job"

@@ -3,21 +3,25 @@
  * Messages and allocation.
  *
  * Every message is one line on stderr, "eastwest oci-hook: what is wrong":
- * the runtime puts a failing hook's stderr into its own error, which is what
- * the operator (or "kubectl describe pod") shows.
+ * runc puts a failing hook's stderr into its own error, which is what the
+ * operator (or "kubectl describe pod") shows. crun (podman's default
+ * runtime on Debian) sends a hook's stderr to /dev/null unless the
+ * container asks otherwise and reports only the exit code, so every message
+ * also goes to syslog (journalctl -t eastwest-oci-hook), where there is one.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "hook.h"
 
-static void vmsg(const char *kind, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+static void vmsg(int prio, const char *kind, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
-static void vmsg(const char *kind, const char *fmt, va_list ap)
+static void vmsg(int prio, const char *kind, const char *fmt, va_list ap)
 {
 	char msg[1024];
 	char *c;
@@ -28,6 +32,10 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
 			*c = ' ';
 	fprintf(stderr, "%s: %s%s\n", EWOCI_PROG, kind, msg);
+	/* Without a syslog socket this does nothing (no LOG_CONS). */
+	openlog(EWOCI_SYSLOG_IDENT, LOG_PID, LOG_DAEMON);
+	syslog(prio, "%s%s", kind, msg);
+	closelog();
 }
 
 void ewoci_err(const char *fmt, ...)
@@ -35,7 +43,7 @@ void ewoci_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("", fmt, ap);
+	vmsg(LOG_ERR, "", fmt, ap);
 	va_end(ap);
 }
 
@@ -44,7 +52,7 @@ void ewoci_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("warning: ", fmt, ap);
+	vmsg(LOG_WARNING, "warning: ", fmt, ap);
 	va_end(ap);
 }
 
