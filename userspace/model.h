@@ -14,6 +14,7 @@
 #include <linux/eastwest.h>
 
 #include "addr.h"
+#include "names-gen.h"
 
 /* Which members of struct ew_job are present (or to be changed). */
 enum {
@@ -85,8 +86,7 @@ struct ew_counters {
 	uint64_t v[EW_N_COUNTERS];	/* indexed by EASTWEST_A_COUNTERS_* */
 };
 
-/* Counter names for output, NULL for the pad attribute. */
-extern const char *const ew_counter_names[EW_N_COUNTERS];
+/* Counter names for output (ew_counter_names) come from names-gen.h. */
 
 struct ew_job {
 	uint32_t present;	/* EW_JOB_* */

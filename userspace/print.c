@@ -65,7 +65,7 @@ void ew_print_job(const struct ew_job *job, bool peers)
 void ew_print_config(const struct ew_config *cfg)
 {
 	printf("mode %s default %s\n", ew_enum_name(&ew_mode_names, cfg->mode),
-	       ew_enum_name(&ew_default_names, cfg->default_action));
+	       ew_enum_name(&ew_default_action_names, cfg->default_action));
 	printf("version %s jobs %u peers %u\n",
 	       cfg->present & EW_CFG_VERSION ? cfg->version : "unknown",
 	       cfg->job_count, cfg->peer_count);
