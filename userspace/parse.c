@@ -10,7 +10,6 @@
 #include <sys/random.h>
 
 #include "ewctl.h"
-#include "hex.h"
 #include "parse.h"
 
 /* Not an enum of the spec: the spelling of u8 flags such as ud and dc. */
@@ -20,13 +19,9 @@ const struct ew_names ew_on_off_names = { on_off_names, EW_ARRAY_SIZE(on_off_nam
 
 static int digit(char c, unsigned int base)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (base == 16 && c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (base == 16 && c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	int d = ew_hexval(c);
+
+	return d >= 0 && (unsigned int)d < base ? d : -1;
 }
 
 /**
@@ -39,18 +34,9 @@ static int digit(char c, unsigned int base)
  */
 int ew_parse_hex(const char *s, uint8_t *out, size_t len)
 {
-	size_t i;
+	size_t n;
 
-	if (strlen(s) != 2 * len)
-		return -1;
-	for (i = 0; i < len; i++) {
-		int hi = ew_hexval(s[2 * i]), lo = ew_hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
+	return ew_unhex(s, out, len, &n) || n != len ? -1 : 0;
 }
 
 /**

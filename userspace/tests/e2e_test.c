@@ -408,6 +408,23 @@ static void test_batch(void **state)
 	unlink(path);
 }
 
+/* The attestation commands' errors name the batch line like every other. */
+static void test_batch_attest_error(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	fputs("# the nonce is not hex\nattest quote nonce zz out /nonexistent/q.json\n", f);
+	fclose(f);
+	assert_int_equal(RUN("-b", path), EW_USAGE);
+	has(err, ":2: attest quote: nonce \"zz\": expected 16 to 64 bytes of hex\n");
+	unlink(path);
+}
+
 static void test_monitor(void **state)
 {
 	(void)state;
@@ -449,6 +466,7 @@ int main(void)
 		cmocka_unit_test_setup(test_refused_step, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
+		cmocka_unit_test_setup(test_batch_attest_error, reset),
 		cmocka_unit_test_setup(test_monitor, reset),
 	};
 
