@@ -32,12 +32,6 @@ void ew_peers_sort_unique(struct ew_peers *ps)
 	ps->n = o;
 }
 
-/* @ps must be sorted. */
-bool ew_peers_contains(const struct ew_peers *ps, const struct ew_peer *p)
-{
-	return ps->n && bsearch(p, ps->v, ps->n, sizeof(*ps->v), ew_peer_cmp);
-}
-
 void ew_peers_free(struct ew_peers *ps)
 {
 	free(ps->v);
@@ -181,16 +175,6 @@ struct ew_job *ew_state_add_job(struct ew_state *st)
 	job = &st->jobs[st->n_jobs++];
 	ew_job_init(job);
 	return job;
-}
-
-struct ew_job *ew_state_find_name(const struct ew_state *st, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < st->n_jobs; i++)
-		if (!strcmp(st->jobs[i].name, name))
-			return &st->jobs[i];
-	return NULL;
 }
 
 struct ew_job *ew_state_find_id(const struct ew_state *st, uint32_t id)
