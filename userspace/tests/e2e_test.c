@@ -411,15 +411,13 @@ static void test_batch(void **state)
 /* The attestation commands' errors name the batch line like every other. */
 static void test_batch_attest_error(void **state)
 {
+	static const char text[] =
+		"# the nonce is not hex\nattest quote nonce zz out /nonexistent/q.json\n";
 	char path[] = "/tmp/ewctl-e2e.XXXXXX";
-	FILE *f;
-	int fd;
 
 	(void)state;
-	fd = mkstemp(path);
-	f = fdopen(fd, "w");
-	fputs("# the nonce is not hex\nattest quote nonce zz out /nonexistent/q.json\n", f);
-	fclose(f);
+	close(mkstemp(path));
+	assert_int_equal(ew_write_file(path, text, strlen(text), 0600), 0);
 	assert_int_equal(RUN("-b", path), EW_USAGE);
 	has(err, ":2: attest quote: nonce \"zz\": expected 16 to 64 bytes of hex\n");
 	unlink(path);
