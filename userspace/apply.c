@@ -118,7 +118,7 @@ static void print_step(FILE *f, const struct ew_step *s)
 			fprintf(f, " mode %s", ew_enum_name(&ew_mode_names, s->config.mode));
 		if (s->mask & EW_CFG_DEFAULT)
 			fprintf(f, " default %s",
-				ew_enum_name(&ew_default_names, s->config.default_action));
+				ew_enum_name(&ew_default_action_names, s->config.default_action));
 		break;
 	}
 	fputc('\n', f);

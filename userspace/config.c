@@ -58,7 +58,7 @@ static int config_set(int argc, char *argv[])
 			bit = EW_CFG_MODE;
 			val = &cfg.mode;
 		} else if (!strcmp(argv[0], "default")) {
-			names = &ew_default_names;
+			names = &ew_default_action_names;
 			bit = EW_CFG_DEFAULT;
 			val = &cfg.default_action;
 		} else if (!strcmp(argv[0], "admission")) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * eastwestctl: declarations shared by every file (exit codes, global
- * options, messages, allocation).
+ * options; messages and allocation come from lib/ewlib.h).
  */
 #ifndef EWCTL_H
 #define EWCTL_H
@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* Messages, allocation, hex, files: shared with the attestation code. */
+#include "lib/ewlib.h"
 
 #ifndef EW_VERSION
 #define EW_VERSION "unknown"
@@ -32,22 +35,11 @@ struct ew_opts {
 };
 
 extern struct ew_opts ew_opts;
-extern bool ew_quiet;
-
-void ew_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void ew_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-const char *ew_last_error(void);
-void ew_set_location(const char *file, unsigned long line);
-
-void *ew_malloc(size_t size);
-void *ew_calloc(size_t n, size_t size);
-void *ew_reallocarray(void *p, size_t n, size_t size);
-char *ew_strdup(const char *s);
 
 /*
- * Reads all of PATH ("-": stdin) into *text (malloc'd, not NUL-terminated)
- * and *len. EW_OK, or EW_USAGE after a message: cannot open or read it, or
- * it has more than max_bytes.
+ * Reads all of PATH ("-": stdin) into *text (malloc'd, NUL-terminated past
+ * *len) and *len. EW_OK, or EW_USAGE after a message: cannot open or read
+ * it, or it has more than max_bytes.
  */
 int ew_read_file(const char *path, size_t max_bytes, char **text, size_t *len);
 

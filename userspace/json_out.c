@@ -120,7 +120,7 @@ struct json_object *ew_json_config(const struct ew_config *cfg)
 								   cfg->mode)));
 	if (cfg->present & EW_CFG_DEFAULT)
 		add(o, "default_action",
-		    json_object_new_string(ew_enum_name(&ew_default_names,
+		    json_object_new_string(ew_enum_name(&ew_default_action_names,
 							cfg->default_action)));
 	if (cfg->present & EW_CFG_VERSION)
 		add(o, "version", json_object_new_string(cfg->version));

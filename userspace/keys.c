@@ -31,7 +31,6 @@
 #include <openssl/params.h>
 
 #include "ewctl.h"
-#include "hex.h"
 #include "keys.h"
 
 /* HKDF salt of version 1 (RFC 5869 section 3.1: a constant is fine). */
@@ -93,9 +92,8 @@ int ew_secret_parse(const uint8_t *data, size_t len, struct ew_secret *s,
 	/* Keep it out of swap; failing that (RLIMIT_MEMLOCK) is not fatal. */
 	mlock(s->buf, EW_KEYFILE_MAX);
 	if (hex) {
-		for (i = 0; i < digits; i += 2)
-			s->buf[i / 2] = (uint8_t)(ew_hexval(data[i]) << 4 | ew_hexval(data[i + 1]));
-		s->len = digits / 2;
+		/* Cannot fail: even, all digits, half of EW_KEYFILE_MAX at most. */
+		ew_unhex_n((const char *)data, digits, s->buf, EW_KEYFILE_MAX, &s->len);
 	} else {
 		memcpy(s->buf, data, len);
 		s->len = len;

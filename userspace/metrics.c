@@ -33,27 +33,6 @@
 #include "metrics.h"
 #include "parse.h"
 
-/* Refusal reasons and their counters. */
-static const struct {
-	uint32_t reason;
-	unsigned int counter;
-} denials[] = {
-	{ EASTWEST_REASON_NO_JOB, EASTWEST_A_COUNTERS_DENIED_NO_JOB },
-	{ EASTWEST_REASON_PEER, EASTWEST_A_COUNTERS_DENIED_PEER },
-	{ EASTWEST_REASON_SRC_NETDEV, EASTWEST_A_COUNTERS_DENIED_SRC_NETDEV },
-	{ EASTWEST_REASON_PKEY, EASTWEST_A_COUNTERS_DENIED_PKEY },
-	{ EASTWEST_REASON_QKEY, EASTWEST_A_COUNTERS_DENIED_QKEY },
-	{ EASTWEST_REASON_QP_TYPE, EASTWEST_A_COUNTERS_DENIED_QP_TYPE },
-	{ EASTWEST_REASON_UNPROTECTED_PATH, EASTWEST_A_COUNTERS_DENIED_UNPROTECTED_PATH },
-	{ EASTWEST_REASON_NOT_ADMITTED, EASTWEST_A_COUNTERS_DENIED_NOT_ADMITTED },
-	{ EASTWEST_REASON_INTERNAL, EASTWEST_A_COUNTERS_DENIED_INTERNAL },
-	{ EASTWEST_REASON_DEVX, EASTWEST_A_COUNTERS_DENIED_DEVX },
-	{ EASTWEST_REASON_QP_STATE, EASTWEST_A_COUNTERS_DENIED_QP_STATE },
-	{ EASTWEST_REASON_REVOKED, EASTWEST_A_COUNTERS_DENIED_REVOKED },
-	{ EASTWEST_REASON_QP_OWNER, EASTWEST_A_COUNTERS_DENIED_QP_OWNER },
-	{ EASTWEST_REASON_FOREIGN_QP, EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP },
-};
-
 static const struct {
 	const char *verdict;
 	unsigned int counter;
@@ -122,7 +101,7 @@ static void node_state(const struct ew_config *cfg, FILE *f)
 			 "mode", &ew_mode_names, cfg->mode);
 	if (cfg->present & EW_CFG_DEFAULT)
 		stateset(f, "eastwest_default_action", "Verdict for processes of no job.",
-			 "action", &ew_default_names, cfg->default_action);
+			 "action", &ew_default_action_names, cfg->default_action);
 	if (cfg->present & EW_CFG_ADMISSION) {
 		stateset(f, "eastwest_admission", "This node's admission to the fabric (attestation).",
 			 "state", &ew_admission_names, cfg->admission);
@@ -152,10 +131,10 @@ static void node_counters(const struct ew_counters *c, FILE *f)
 		fprintf(f, "eastwest_decisions_total{verdict=\"%s\"} %" PRIu64 "\n",
 			verdicts[i].verdict, c->v[verdicts[i].counter]);
 	family(f, "eastwest_denied_total", "counter", "Operations refused, by reason.");
-	for (i = 0; i < EW_ARRAY_SIZE(denials); i++)
+	for (i = EASTWEST_REASON_NO_JOB; i <= EASTWEST_REASON_MAX; i++)
 		fprintf(f, "eastwest_denied_total{reason=\"%s\"} %" PRIu64 "\n",
-			ew_enum_name(&ew_reason_names, denials[i].reason),
-			c->v[denials[i].counter]);
+			ew_enum_name(&ew_reason_names, (uint32_t)i),
+			c->v[ew_reason_counter[i]]);
 	family(f, "eastwest_psn_zero_total", "counter", "QP modifies that set a PSN of 0.");
 	fprintf(f, "eastwest_psn_zero_total %" PRIu64 "\n",
 		c->v[EASTWEST_A_COUNTERS_PSN_ZERO]);
@@ -214,12 +193,12 @@ static void jobs(const struct ew_state *st, FILE *f)
 	family(f, "eastwest_job_denied_total", "counter",
 	       "Operations of a job's processes refused, by reason.");
 	for (i = 0; i < st->n_jobs; i++) {
-		for (k = 0; k < EW_ARRAY_SIZE(denials); k++) {
+		for (k = EASTWEST_REASON_NO_JOB; k <= EASTWEST_REASON_MAX; k++) {
 			fputs("eastwest_job_denied_total{", f);
 			job_labels(f, &st->jobs[i]);
 			fprintf(f, ",reason=\"%s\"} %" PRIu64 "\n",
-				ew_enum_name(&ew_reason_names, denials[k].reason),
-				st->jobs[i].counters.v[denials[k].counter]);
+				ew_enum_name(&ew_reason_names, (uint32_t)k),
+				st->jobs[i].counters.v[ew_reason_counter[k]]);
 		}
 	}
 	family(f, "eastwest_job_psn_zero_total", "counter",

@@ -13,27 +13,6 @@
 #include "model.h"
 #include "parse.h"
 
-const char *const ew_counter_names[EW_N_COUNTERS] = {
-	[EASTWEST_A_COUNTERS_ALLOWED] = "allowed",
-	[EASTWEST_A_COUNTERS_AUDITED] = "audited",
-	[EASTWEST_A_COUNTERS_DENIED] = "denied",
-	[EASTWEST_A_COUNTERS_DENIED_NO_JOB] = "denied_no_job",
-	[EASTWEST_A_COUNTERS_DENIED_PEER] = "denied_peer",
-	[EASTWEST_A_COUNTERS_DENIED_SRC_NETDEV] = "denied_src_netdev",
-	[EASTWEST_A_COUNTERS_DENIED_PKEY] = "denied_pkey",
-	[EASTWEST_A_COUNTERS_DENIED_QKEY] = "denied_qkey",
-	[EASTWEST_A_COUNTERS_DENIED_QP_TYPE] = "denied_qp_type",
-	[EASTWEST_A_COUNTERS_DENIED_UNPROTECTED_PATH] = "denied_unprotected_path",
-	[EASTWEST_A_COUNTERS_DENIED_NOT_ADMITTED] = "denied_not_admitted",
-	[EASTWEST_A_COUNTERS_DENIED_INTERNAL] = "denied_internal",
-	[EASTWEST_A_COUNTERS_PSN_ZERO] = "psn_zero",
-	[EASTWEST_A_COUNTERS_DENIED_DEVX] = "denied_devx",
-	[EASTWEST_A_COUNTERS_DENIED_QP_STATE] = "denied_qp_state",
-	[EASTWEST_A_COUNTERS_DENIED_REVOKED] = "denied_revoked",
-	[EASTWEST_A_COUNTERS_DENIED_QP_OWNER] = "denied_qp_owner",
-	[EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP] = "denied_foreign_qp",
-};
-
 void ew_peers_add(struct ew_peers *ps, const struct ew_peer *p)
 {
 	EW_GROW(ps->v, ps->n, ps->cap);
@@ -51,12 +30,6 @@ void ew_peers_sort_unique(struct ew_peers *ps)
 		if (!o || ew_peer_cmp(&ps->v[o - 1], &ps->v[i]))
 			ps->v[o++] = ps->v[i];
 	ps->n = o;
-}
-
-/* @ps must be sorted. */
-bool ew_peers_contains(const struct ew_peers *ps, const struct ew_peer *p)
-{
-	return ps->n && bsearch(p, ps->v, ps->n, sizeof(*ps->v), ew_peer_cmp);
 }
 
 void ew_peers_free(struct ew_peers *ps)
@@ -202,16 +175,6 @@ struct ew_job *ew_state_add_job(struct ew_state *st)
 	job = &st->jobs[st->n_jobs++];
 	ew_job_init(job);
 	return job;
-}
-
-struct ew_job *ew_state_find_name(const struct ew_state *st, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < st->n_jobs; i++)
-		if (!strcmp(st->jobs[i].name, name))
-			return &st->jobs[i];
-	return NULL;
 }
 
 struct ew_job *ew_state_find_id(const struct ew_state *st, uint32_t id)

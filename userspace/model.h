@@ -14,6 +14,7 @@
 #include <linux/eastwest.h>
 
 #include "addr.h"
+#include "names-gen.h"
 
 /* Which members of struct ew_job are present (or to be changed). */
 enum {
@@ -85,8 +86,7 @@ struct ew_counters {
 	uint64_t v[EW_N_COUNTERS];	/* indexed by EASTWEST_A_COUNTERS_* */
 };
 
-/* Counter names for output, NULL for the pad attribute. */
-extern const char *const ew_counter_names[EW_N_COUNTERS];
+/* Counter names for output (ew_counter_names) come from names-gen.h. */
 
 struct ew_job {
 	uint32_t present;	/* EW_JOB_* */
@@ -202,7 +202,6 @@ void ew_devs_free(struct ew_devs *devs);
 void ew_peers_add(struct ew_peers *ps, const struct ew_peer *p);
 void ew_peers_sort_unique(struct ew_peers *ps);
 void ew_peers_free(struct ew_peers *ps);
-bool ew_peers_contains(const struct ew_peers *ps, const struct ew_peer *p);
 
 void ew_job_init(struct ew_job *job);
 void ew_job_free(struct ew_job *job);
@@ -214,7 +213,6 @@ void ew_job_normalize(struct ew_job *job);
 void ew_job_fill_defaults(struct ew_job *job);
 
 struct ew_job *ew_state_add_job(struct ew_state *st);
-struct ew_job *ew_state_find_name(const struct ew_state *st, const char *name);
 struct ew_job *ew_state_find_id(const struct ew_state *st, uint32_t id);
 void ew_state_free(struct ew_state *st);
 

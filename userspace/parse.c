@@ -10,112 +10,18 @@
 #include <sys/random.h>
 
 #include "ewctl.h"
-#include "hex.h"
 #include "parse.h"
 
-#define NAMES(a) { a, EW_ARRAY_SIZE(a) }
-
-static const char *const mode_names[] = {
-	[EASTWEST_MODE_ENFORCE] = "enforce",
-	[EASTWEST_MODE_AUDIT] = "audit",
-};
-
-static const char *const default_names[] = {
-	[EASTWEST_DEFAULT_ACTION_DENY] = "deny",
-	[EASTWEST_DEFAULT_ACTION_ALLOW] = "allow",
-};
-
-static const char *const encrypt_names[] = {
-	[EASTWEST_ENCRYPT_NONE] = "none",
-	[EASTWEST_ENCRYPT_ANY] = "any",
-	[EASTWEST_ENCRYPT_MACSEC] = "macsec",
-	[EASTWEST_ENCRYPT_IPSEC] = "ipsec",
-};
-
-static const char *const reason_names[] = {
-	[EASTWEST_REASON_NO_JOB] = "no-job",
-	[EASTWEST_REASON_PEER] = "peer",
-	[EASTWEST_REASON_SRC_NETDEV] = "src-netdev",
-	[EASTWEST_REASON_PKEY] = "pkey",
-	[EASTWEST_REASON_QKEY] = "qkey",
-	[EASTWEST_REASON_QP_TYPE] = "qp-type",
-	[EASTWEST_REASON_UNPROTECTED_PATH] = "unprotected-path",
-	[EASTWEST_REASON_NOT_ADMITTED] = "not-admitted",
-	[EASTWEST_REASON_INTERNAL] = "internal",
-	[EASTWEST_REASON_DEVX] = "devx",
-	[EASTWEST_REASON_QP_STATE] = "qp-state",
-	[EASTWEST_REASON_REVOKED] = "revoked",
-	[EASTWEST_REASON_QP_OWNER] = "qp-owner",
-	[EASTWEST_REASON_FOREIGN_QP] = "foreign-qp",
-};
-
-static const char *const op_names[] = {
-	[EASTWEST_OP_MODIFY_QP] = "modify-qp",
-	[EASTWEST_OP_CREATE_AH] = "create-ah",
-	[EASTWEST_OP_CREATE_QP] = "create-qp",
-	[EASTWEST_OP_DEVX_CONTEXT] = "devx-context",
-	[EASTWEST_OP_REVOKE] = "revoke",
-	[EASTWEST_OP_ATTACH_MCAST] = "attach-mcast",
-};
-
-static const char *const link_layer_names[] = {
-	[EASTWEST_LINK_LAYER_UNSPECIFIED] = "unspecified",
-	[EASTWEST_LINK_LAYER_INFINIBAND] = "infiniband",
-	[EASTWEST_LINK_LAYER_ETHERNET] = "ethernet",
-};
-
-static const char *const gid_type_names[] = {
-	[EASTWEST_GID_TYPE_IB] = "ib",
-	[EASTWEST_GID_TYPE_ROCE_V1] = "roce-v1",
-	[EASTWEST_GID_TYPE_ROCE_V2] = "roce-v2",
-};
-
-static const char *const admission_names[] = {
-	[EASTWEST_ADMISSION_UNATTESTED] = "unattested",
-	[EASTWEST_ADMISSION_ADMITTED] = "admitted",
-	[EASTWEST_ADMISSION_REVOKED] = "revoked",
-};
-
+/* Not an enum of the spec: the spelling of u8 flags such as ud and dc. */
 static const char *const on_off_names[] = { "off", "on" };
 
-static const char *const psn_names[] = {
-	[EASTWEST_PSN_APP] = "app",
-	[EASTWEST_PSN_KEYED] = "keyed",
-};
-
-/* Flag sets: entry i names bit i. */
-static const char *const protection_names[] = { "macsec", "ipsec", "physical" };
-static const char *const offload_caps_names[] = { "macsec", "esp-crypto", "esp-packet" };
-
-static const char *const macsec_offload_names[] = {
-	[EASTWEST_MACSEC_OFFLOAD_OFF] = "off",
-	[EASTWEST_MACSEC_OFFLOAD_PHY] = "phy",
-	[EASTWEST_MACSEC_OFFLOAD_MAC] = "mac",
-};
-
-const struct ew_names ew_mode_names = NAMES(mode_names);
-const struct ew_names ew_default_names = NAMES(default_names);
-const struct ew_names ew_encrypt_names = NAMES(encrypt_names);
-const struct ew_names ew_admission_names = NAMES(admission_names);
-const struct ew_names ew_on_off_names = NAMES(on_off_names);
-const struct ew_names ew_psn_names = NAMES(psn_names);
-const struct ew_names ew_reason_names = NAMES(reason_names);
-const struct ew_names ew_op_names = NAMES(op_names);
-const struct ew_names ew_link_layer_names = NAMES(link_layer_names);
-const struct ew_names ew_gid_type_names = NAMES(gid_type_names);
-const struct ew_names ew_protection_names = NAMES(protection_names);
-const struct ew_names ew_offload_caps_names = NAMES(offload_caps_names);
-const struct ew_names ew_macsec_offload_names = NAMES(macsec_offload_names);
+const struct ew_names ew_on_off_names = { on_off_names, EW_ARRAY_SIZE(on_off_names) };
 
 static int digit(char c, unsigned int base)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (base == 16 && c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (base == 16 && c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	int d = ew_hexval(c);
+
+	return d >= 0 && (unsigned int)d < base ? d : -1;
 }
 
 /**
@@ -128,18 +34,9 @@ static int digit(char c, unsigned int base)
  */
 int ew_parse_hex(const char *s, uint8_t *out, size_t len)
 {
-	size_t i;
+	size_t n;
 
-	if (strlen(s) != 2 * len)
-		return -1;
-	for (i = 0; i < len; i++) {
-		int hi = ew_hexval(s[2 * i]), lo = ew_hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
+	return ew_unhex(s, out, len, &n) || n != len ? -1 : 0;
 }
 
 /**

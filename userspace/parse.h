@@ -23,19 +23,10 @@ struct ew_names {
 	size_t n;
 };
 
-extern const struct ew_names ew_mode_names;
-extern const struct ew_names ew_default_names;
-extern const struct ew_names ew_encrypt_names;
-extern const struct ew_names ew_admission_names;
+/* The enums and flag sets of the spec (generated), and on/off. */
+#include "names-gen.h"
+
 extern const struct ew_names ew_on_off_names;
-extern const struct ew_names ew_psn_names;
-extern const struct ew_names ew_reason_names;
-extern const struct ew_names ew_op_names;
-extern const struct ew_names ew_link_layer_names;
-extern const struct ew_names ew_gid_type_names;
-extern const struct ew_names ew_protection_names;	/* flags, by bit */
-extern const struct ew_names ew_offload_caps_names;	/* flags, by bit */
-extern const struct ew_names ew_macsec_offload_names;
 
 int ew_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int ew_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);

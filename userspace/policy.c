@@ -118,7 +118,7 @@ static int parse_config(struct ew_json_err *c, struct json_object *obj, struct e
 			ret = get_enum(c, path, v, &ew_mode_names, &cfg->mode);
 			cfg->present |= EW_CFG_MODE;
 		} else if (!strcmp(key, "default_action")) {
-			ret = get_enum(c, path, v, &ew_default_names, &cfg->default_action);
+			ret = get_enum(c, path, v, &ew_default_action_names, &cfg->default_action);
 			cfg->present |= EW_CFG_DEFAULT;
 		} else if (!strcmp(key, "version")) {
 			ret = ew_json_want(c, path, v, json_type_string, "a string");

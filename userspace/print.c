@@ -65,7 +65,7 @@ void ew_print_job(const struct ew_job *job, bool peers)
 void ew_print_config(const struct ew_config *cfg)
 {
 	printf("mode %s default %s\n", ew_enum_name(&ew_mode_names, cfg->mode),
-	       ew_enum_name(&ew_default_names, cfg->default_action));
+	       ew_enum_name(&ew_default_action_names, cfg->default_action));
 	printf("version %s jobs %u peers %u\n",
 	       cfg->present & EW_CFG_VERSION ? cfg->version : "unknown",
 	       cfg->job_count, cfg->peer_count);
@@ -90,32 +90,31 @@ void ew_print_config(const struct ew_config *cfg)
 	}
 }
 
+/*
+ * The decision counters, then the refusals by reason in the spec's order
+ * (names and counters from names-gen.h): five on the first line, four on
+ * each further one.
+ */
 void ew_print_counters(const struct ew_counters *c)
 {
-	unsigned long long v[EW_N_COUNTERS];
-	size_t i;
+	uint32_t r;
 
-	for (i = 0; i < EW_N_COUNTERS; i++)
-		v[i] = (unsigned long long)c->v[i];
 	printf(INDENT "allowed %llu audited %llu denied %llu psn-zero %llu\n",
-	       v[EASTWEST_A_COUNTERS_ALLOWED], v[EASTWEST_A_COUNTERS_AUDITED],
-	       v[EASTWEST_A_COUNTERS_DENIED], v[EASTWEST_A_COUNTERS_PSN_ZERO]);
-	printf(INDENT "denied: no-job %llu peer %llu src-netdev %llu pkey %llu qkey %llu\n",
-	       v[EASTWEST_A_COUNTERS_DENIED_NO_JOB], v[EASTWEST_A_COUNTERS_DENIED_PEER],
-	       v[EASTWEST_A_COUNTERS_DENIED_SRC_NETDEV],
-	       v[EASTWEST_A_COUNTERS_DENIED_PKEY], v[EASTWEST_A_COUNTERS_DENIED_QKEY]);
-	printf(INDENT "        qp-type %llu unprotected-path %llu not-admitted %llu internal %llu\n",
-	       v[EASTWEST_A_COUNTERS_DENIED_QP_TYPE],
-	       v[EASTWEST_A_COUNTERS_DENIED_UNPROTECTED_PATH],
-	       v[EASTWEST_A_COUNTERS_DENIED_NOT_ADMITTED],
-	       v[EASTWEST_A_COUNTERS_DENIED_INTERNAL]);
-	printf(INDENT "        devx %llu qp-state %llu revoked %llu qp-owner %llu\n",
-	       v[EASTWEST_A_COUNTERS_DENIED_DEVX],
-	       v[EASTWEST_A_COUNTERS_DENIED_QP_STATE],
-	       v[EASTWEST_A_COUNTERS_DENIED_REVOKED],
-	       v[EASTWEST_A_COUNTERS_DENIED_QP_OWNER]);
-	printf(INDENT "        foreign-qp %llu\n",
-	       v[EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP]);
+	       (unsigned long long)c->v[EASTWEST_A_COUNTERS_ALLOWED],
+	       (unsigned long long)c->v[EASTWEST_A_COUNTERS_AUDITED],
+	       (unsigned long long)c->v[EASTWEST_A_COUNTERS_DENIED],
+	       (unsigned long long)c->v[EASTWEST_A_COUNTERS_PSN_ZERO]);
+	for (r = EASTWEST_REASON_NO_JOB; r <= EASTWEST_REASON_MAX; r++) {
+		uint32_t i = r - EASTWEST_REASON_NO_JOB;
+
+		if (!i)
+			printf(INDENT "denied:");
+		else if (i >= 5 && !((i - 5) % 4))
+			printf("\n" INDENT "       ");
+		printf(" %s %llu", ew_enum_name(&ew_reason_names, r),
+		       (unsigned long long)c->v[ew_reason_counter[r]]);
+	}
+	printf("\n");
 }
 
 /* " protection macsec macsec-dev ew-eth0 (offload off) offload-caps none mtu 1468" */

@@ -273,56 +273,25 @@ static int check_out_dir(const char *path)
 	return ret;
 }
 
-/* Writes @st (NULL: eastwest_up 0) to a temporary file, renamed to @path. */
-static int write_atomic(const char *path, const struct ew_state *st)
+static int prom_fill(FILE *f, const void *arg)
 {
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	int dirlen = slash ? (int)(slash - path) : 1;
-	char *tmp;
-	FILE *f;
-	int fd;
+	const struct ew_state *st = arg;
 
-	if (asprintf(&tmp, "%.*s/.%s.XXXXXX", dirlen, slash ? path : ".", base) < 0) {
-		ew_err("out of memory");
-		return EW_FAIL;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		ew_err("stats prometheus: cannot create %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return EW_FAIL;
-	}
-	/* node_exporter runs as its own user: the file must be readable. */
-	f = fchmod(fd, 0644) ? NULL : fdopen(fd, "w");
-	if (!f) {
-		ew_err("stats prometheus: %s: %s", tmp, strerror(errno));
-		close(fd);
-		goto err;
-	}
 	if (st)
 		ew_prom_write(st, f);
 	else
 		ew_prom_write_down(f);
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		ew_err("stats prometheus: writing %s: %s", tmp, strerror(errno));
-		fclose(f);
-		goto err;
-	}
-	if (fclose(f)) {
-		ew_err("stats prometheus: writing %s: %s", tmp, strerror(errno));
-		goto err;
-	}
-	if (rename(tmp, path)) {
-		ew_err("stats prometheus: renaming %s to %s: %s", tmp, path, strerror(errno));
-		goto err;
-	}
-	free(tmp);
-	return EW_OK;
-err:
-	unlink(tmp);
-	free(tmp);
-	return EW_FAIL;
+	return 0;
+}
+
+/*
+ * Writes @st (NULL: eastwest_up 0) to @path atomically; node_exporter runs
+ * as its own user: the file must be readable.
+ */
+static int write_atomic(const char *path, const struct ew_state *st)
+{
+	return ew_write_atomic(path, 0644, prom_fill, st,
+			       "stats prometheus") ? EW_FAIL : EW_OK;
 }
 
 static int stats_prometheus(int argc, char *argv[])

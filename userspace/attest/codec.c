@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hex, base64 (RFC 4648, strict) and SHA-256. Evidence, enrollment and
- * manifest files carry binary TPM structures as base64 inside JSON.
+ * Hex, base64 (RFC 4648, strict), SHA-256 and UTC timestamps. Evidence,
+ * enrollment and manifest files carry binary TPM structures as base64
+ * inside JSON.
  */
 #include <string.h>
+#include <time.h>
 
 #include <openssl/evp.h>
 
-#include "../hex.h"
 #include "ewa.h"
 
 char *ewa_hex(const uint8_t *p, size_t n, char *out)
@@ -25,24 +26,7 @@ char *ewa_hex(const uint8_t *p, size_t n, char *out)
 
 char *ewa_hex_dup(const uint8_t *p, size_t n)
 {
-	return ewa_hex(p, n, ewa_malloc(2 * n + 1));
-}
-
-int ewa_unhex(const char *s, uint8_t *out, size_t max, size_t *len)
-{
-	size_t n = strlen(s), i;
-
-	if (n % 2 || n / 2 > max)
-		return -1;
-	for (i = 0; i < n / 2; i++) {
-		int hi = ew_hexval(s[2 * i]), lo = ew_hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	*len = n / 2;
-	return 0;
+	return ewa_hex(p, n, ew_malloc(2 * n + 1));
 }
 
 static const char b64[] =
@@ -50,7 +34,7 @@ static const char b64[] =
 
 char *ewa_base64(const uint8_t *p, size_t n)
 {
-	char *out = ewa_malloc((n + 2) / 3 * 4 + 1), *o = out;
+	char *out = ew_malloc((n + 2) / 3 * 4 + 1), *o = out;
 	size_t i;
 
 	for (i = 0; i + 2 < n; i += 3) {
@@ -96,7 +80,7 @@ int ewa_unbase64(const char *s, uint8_t **out, size_t *len)
 
 	if (n % 4)
 		return -1;
-	buf = ewa_malloc(n / 4 * 3 + 1);
+	buf = ew_malloc(n / 4 * 3 + 1);
 	for (i = 0; i < n; i += 4) {
 		int a = b64val(s[i]), b = b64val(s[i + 1]);
 		int c = b64val(s[i + 2]), d = b64val(s[i + 3]);
@@ -135,4 +119,13 @@ void ewa_sha256(const void *p, size_t n, uint8_t out[EWA_SHA256_LEN])
 		sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
 	if (!sha256 || !EVP_Digest(p, n, out, &len, sha256, NULL))
 		memset(out, 0, EWA_SHA256_LEN);
+}
+
+void ewa_utc_now(char *out, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

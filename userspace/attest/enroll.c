@@ -24,7 +24,7 @@
 #define SECRET_LEN	32
 
 /* The EK certificate must certify this very EK, and chain to @ca if given. */
-static int check_ek_cert(const struct ewa_buf *der, const TPM2B_PUBLIC *ek, const char *ca,
+static int check_ek_cert(const struct ew_buf *der, const TPM2B_PUBLIC *ek, const char *ca,
 			 bool *verified, char *why, size_t whylen)
 {
 	const unsigned char *p = der->data;
@@ -72,7 +72,7 @@ out:
 }
 
 static int load_public(struct json_object *o, const char *key, TPM2B_PUBLIC *pub,
-		       struct ewa_buf *raw, char *why, size_t whylen)
+		       struct ew_buf *raw, char *why, size_t whylen)
 {
 	if (ewa_json_b64(o, key, raw, why, whylen))
 		return -1;
@@ -95,7 +95,7 @@ bool ewa_node_name_ok(const char *s)
 
 int ewa_enroll_challenge(const struct ewa_vstate *s, const struct ewa_challenge_args *a)
 {
-	struct ewa_buf ek_raw = { 0 }, ak_raw = { 0 }, cert = { 0 };
+	struct ew_buf ek_raw = { 0 }, ak_raw = { 0 }, cert = { 0 };
 	struct json_object *o, *ch = NULL, *pending = NULL;
 	uint8_t name[EWA_NAME_MAX], claimed[EWA_NAME_MAX], secret[SECRET_LEN];
 	uint8_t secret_hash[EWA_SHA256_LEN], ek_hash[EWA_SHA256_LEN];
@@ -179,15 +179,15 @@ int ewa_enroll_challenge(const struct ewa_vstate *s, const struct ewa_challenge_
 	ret = ewa_json_save(ch, a->out, 0644);
 	goto out;
 bad:
-	ewa_err("enroll challenge: %s: %s", a->enrollment, why);
+	ew_err("enroll challenge: %s: %s", a->enrollment, why);
 out:
 	free(path);
 	json_object_put(ch);
 	json_object_put(pending);
 	json_object_put(o);
-	ewa_buf_free(&ek_raw);
-	ewa_buf_free(&ak_raw);
-	ewa_buf_free(&cert);
+	ew_buf_free(&ek_raw);
+	ew_buf_free(&ak_raw);
+	ew_buf_free(&cert);
 	return ret;
 }
 
@@ -206,7 +206,7 @@ int ewa_enroll_confirm(const struct ewa_vstate *s, const char *response, const c
 	if (ewa_json_check_format(r, EWA_ACTIVATION_FORMAT, EWA_ENROLL_VERSION, why, sizeof(why)) ||
 	    ewa_json_hex(r, "ak_name", name, sizeof(name), &name_len, why, sizeof(why)) ||
 	    ewa_json_hex(r, "secret", secret, sizeof(secret), &secret_len, why, sizeof(why))) {
-		ewa_err("enroll confirm: %s: %s", response, why);
+		ew_err("enroll confirm: %s: %s", response, why);
 		goto out;
 	}
 	ewa_hex(name, name_len, hex);
@@ -215,14 +215,14 @@ int ewa_enroll_confirm(const struct ewa_vstate *s, const char *response, const c
 	p = found ? ewa_json_load(ppath) : NULL;
 	if (!p) {
 		if (!found)
-			ewa_err("enroll confirm: no challenge is pending for AK %s", hex);
+			ew_err("enroll confirm: no challenge is pending for AK %s", hex);
 		goto out;
 	}
 	ewa_sha256(secret, secret_len, got);
 	if (ewa_json_hex(p, "secret_sha256", want, sizeof(want), &want_len, why, sizeof(why)) ||
 	    want_len != sizeof(want) || CRYPTO_memcmp(got, want, sizeof(want))) {
-		ewa_err("enroll confirm: AK %s: wrong secret: the AK and the EK are not in "
-			"the same TPM", hex);
+		ew_err("enroll confirm: AK %s: wrong secret: the AK and the EK are not in "
+		       "the same TPM", hex);
 		goto out;
 	}
 	node = ewa_json_str(p, "node");
@@ -240,7 +240,7 @@ int ewa_enroll_confirm(const struct ewa_vstate *s, const char *response, const c
 	if (ewa_json_save(rec, npath, 0600) || (out && ewa_json_save(rec, out, 0644)))
 		goto out;
 	unlink(ppath);
-	if (!ewa_quiet)
+	if (!ew_quiet)
 		printf("bound node %s ak %s\n", node, hex);
 	ret = 0;
 out:
@@ -256,8 +256,8 @@ int ewa_node_record_load(const char *path, TPM2B_PUBLIC *ak, char **node, char *
 			 char *why, size_t whylen)
 {
 	struct json_object *o;
-	struct ewa_buf raw = { 0 };
-	struct ewa_buf file = { 0 };
+	struct ew_buf raw = { 0 };
+	struct ew_buf file = { 0 };
 	const char *s;
 	int ret = -1, err;
 
@@ -268,7 +268,7 @@ int ewa_node_record_load(const char *path, TPM2B_PUBLIC *ak, char **node, char *
 		return -1;
 	}
 	o = ewa_json_parse((const char *)file.data, file.len, why, whylen);
-	ewa_buf_free(&file);
+	ew_buf_free(&file);
 	if (!o)
 		return -1;
 	if (ewa_json_check_format(o, EWA_NODE_FORMAT, EWA_ENROLL_VERSION, why, whylen)) {
@@ -284,31 +284,31 @@ int ewa_node_record_load(const char *path, TPM2B_PUBLIC *ak, char **node, char *
 	if (load_public(o, "ak_public", ak, &raw, why, whylen))
 		goto out;
 	s = ewa_json_str(o, "node");
-	*node = ewa_strdup(s ? s : "");
+	*node = ew_strdup(s ? s : "");
 	s = ewa_json_str(o, "hostname");
-	*hostname = s ? ewa_strdup(s) : NULL;
+	*hostname = s ? ew_strdup(s) : NULL;
 	ret = 0;
 out:
-	ewa_buf_free(&raw);
+	ew_buf_free(&raw);
 	json_object_put(o);
 	return ret;
 }
 
 int ewa_node_record_ek(const char *path, TPM2B_PUBLIC *ek, char *why, size_t whylen)
 {
-	struct ewa_buf raw = { 0 };
+	struct ew_buf raw = { 0 };
 	struct json_object *o;
 	int ret;
 
 	o = ewa_json_load(path);
 	if (!o) {
-		snprintf(why, whylen, "%s", ewa_last_error());
+		snprintf(why, whylen, "%s", ew_last_error());
 		return -1;
 	}
 	ret = load_public(o, "ek_public", ek, &raw, why, whylen);
 	if (!ret)
 		ret = ewa_check_ek_public(ek, why, whylen);
-	ewa_buf_free(&raw);
+	ew_buf_free(&raw);
 	json_object_put(o);
 	return ret;
 }

@@ -21,7 +21,7 @@ void ewa_qualifying_data(const uint8_t *nonce, size_t nonce_len, const uint8_t *
 
 int ewa_parse_nonce(const char *hex, uint8_t *out, size_t *len)
 {
-	if (ewa_unhex(hex, out, EWA_NONCE_MAX, len) || *len < EWA_NONCE_MIN)
+	if (ew_unhex(hex, out, EWA_NONCE_MAX, len) || *len < EWA_NONCE_MIN)
 		return -1;
 	return 0;
 }
@@ -77,8 +77,8 @@ char *ewa_evidence_text(const struct ewa_evidence *ev)
 	struct json_object *o = evidence_json(ev);
 	char *s;
 
-	s = ewa_strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						      JSON_C_TO_STRING_NOSLASHESCAPE));
+	s = ew_strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						     JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 	return s;
 }
@@ -140,7 +140,7 @@ int ewa_evidence_parse(const char *text, size_t len, struct ewa_evidence *ev,
 		goto out;
 	if (!ev->tpm) {
 		s = ewa_json_str(o, "no_tpm_reason");
-		ev->no_tpm_reason = ewa_strdup(s ? s : "no reason given");
+		ev->no_tpm_reason = ew_strdup(s ? s : "no reason given");
 		ret = 0;
 		goto out;
 	}
@@ -176,13 +176,13 @@ void ewa_evidence_free(struct ewa_evidence *ev)
 	size_t i;
 
 	free(ev->no_tpm_reason);
-	ewa_buf_free(&ev->report);
-	ewa_buf_free(&ev->attest);
-	ewa_buf_free(&ev->signature);
-	ewa_buf_free(&ev->pcr_selection);
+	ew_buf_free(&ev->report);
+	ew_buf_free(&ev->attest);
+	ew_buf_free(&ev->signature);
+	ew_buf_free(&ev->pcr_selection);
 	for (i = 0; i < EWA_MAX_PCR_CHUNKS; i++)
-		ewa_buf_free(&ev->pcr_values[i]);
-	ewa_buf_free(&ev->uefi_log);
-	ewa_buf_free(&ev->ima_log);
+		ew_buf_free(&ev->pcr_values[i]);
+	ew_buf_free(&ev->uefi_log);
+	ew_buf_free(&ev->ima_log);
 	memset(ev, 0, sizeof(*ev));
 }

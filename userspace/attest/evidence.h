@@ -36,18 +36,18 @@ struct ewa_evidence {
 	char *no_tpm_reason;
 	uint8_t nonce[EWA_NONCE_MAX];
 	size_t nonce_len;
-	struct ewa_buf report;
+	struct ew_buf report;
 	uint8_t ak_name[EWA_NAME_MAX];
 	size_t ak_name_len;
-	struct ewa_buf attest;		/* TPM2B_ATTEST */
-	struct ewa_buf signature;	/* TPMT_SIGNATURE */
-	struct ewa_buf pcr_selection;	/* TPML_PCR_SELECTION */
-	struct ewa_buf pcr_values[EWA_MAX_PCR_CHUNKS];	/* TPML_DIGEST */
+	struct ew_buf attest;		/* TPM2B_ATTEST */
+	struct ew_buf signature;	/* TPMT_SIGNATURE */
+	struct ew_buf pcr_selection;	/* TPML_PCR_SELECTION */
+	struct ew_buf pcr_values[EWA_MAX_PCR_CHUNKS];	/* TPML_DIGEST */
 	size_t n_pcr_values;
 	bool has_uefi_log;
-	struct ewa_buf uefi_log;
+	struct ew_buf uefi_log;
 	bool has_ima_log;
-	struct ewa_buf ima_log;
+	struct ew_buf ima_log;
 };
 
 /* qualifyingData = SHA256(nonce || SHA256(report)) */

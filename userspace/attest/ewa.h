@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Attestation (eastwestctl attest, eastwest-verifier): the helpers every
- * file shares -- messages, allocation, hex and base64, SHA-256, whole-file
- * reads and atomic writes.
+ * file shares -- hex and base64, SHA-256, whole-file reads. Messages,
+ * allocation, buffers and atomic writes are those of every binary
+ * (../lib/ewlib.h; ew_prog is "eastwest-verifier" in the verifier).
  */
 #ifndef EWA_H
 #define EWA_H
@@ -11,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "../lib/ewlib.h"
 
 /* Exit codes of both tools (eastwestctl's 0/1/2 keep their meaning). */
 enum ewa_exit {
@@ -24,35 +27,10 @@ enum ewa_exit {
 /* Evidence, enrollment and manifest files larger than this are refused. */
 #define EWA_FILE_MAX	(256U << 20)
 
-/* A growable byte buffer. */
-struct ewa_buf {
-	uint8_t *data;
-	size_t len;
-	size_t cap;
-};
-
-extern const char *ewa_prog;	/* "eastwestctl" or "eastwest-verifier" */
-extern bool ewa_quiet;		/* the tests silence messages */
-
-void ewa_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void ewa_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-const char *ewa_last_error(void);
-
-void *ewa_malloc(size_t size);
-void *ewa_calloc(size_t n, size_t size);
-void *ewa_realloc(void *p, size_t size);
-char *ewa_strdup(const char *s);
-char *ewa_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-void ewa_buf_add(struct ewa_buf *b, const void *p, size_t n);
-void ewa_buf_free(struct ewa_buf *b);
-
 /* Lower-case hex; @out needs 2 * n + 1 bytes. */
 char *ewa_hex(const uint8_t *p, size_t n, char *out);
 /* A malloc'ed hex string. */
 char *ewa_hex_dup(const uint8_t *p, size_t n);
-/* Parses exactly @max or fewer bytes of hex; -1 on a bad digit or odd length. */
-int ewa_unhex(const char *s, uint8_t *out, size_t max, size_t *len);
 
 char *ewa_base64(const uint8_t *p, size_t n);
 /* Strict: no white space, padding required; -1 on anything else. */
@@ -60,10 +38,14 @@ int ewa_unbase64(const char *s, uint8_t **out, size_t *len);
 
 void ewa_sha256(const void *p, size_t n, uint8_t out[EWA_SHA256_LEN]);
 
-/* Reads a whole file (at most EWA_FILE_MAX bytes, plus a NUL not counted). */
-int ewa_read_file(const char *path, struct ewa_buf *b);
-/* Writes through a temporary file and rename(): readers never see half a file. */
-int ewa_write_file(const char *path, const void *p, size_t n, unsigned int mode);
+/*
+ * Reads a whole file (at most EWA_FILE_MAX bytes, plus a NUL not counted);
+ * writes go through ew_write_file() (atomic).
+ */
+static inline int ewa_read_file(const char *path, struct ew_buf *b)
+{
+	return ew_read_path(path, EWA_FILE_MAX, b);
+}
 
 /* "2026-11-30T01:23:03Z" */
 void ewa_utc_now(char *out, size_t len);

@@ -41,21 +41,21 @@ struct json_object *ewa_json_parse(const char *text, size_t len, char *why, size
 
 struct json_object *ewa_json_load(const char *path)
 {
-	struct ewa_buf b = { 0 };
+	struct ew_buf b = { 0 };
 	struct json_object *o;
 	char why[256];
 	int ret;
 
 	ret = ewa_read_file(path, &b);
 	if (ret) {
-		ewa_err("%s: %s", path, strerror(-ret));
-		ewa_buf_free(&b);
+		ew_err("%s: %s", path, strerror(-ret));
+		ew_buf_free(&b);
 		return NULL;
 	}
 	o = ewa_json_parse((const char *)b.data, b.len, why, sizeof(why));
 	if (!o)
-		ewa_err("%s: %s", path, why);
-	ewa_buf_free(&b);
+		ew_err("%s: %s", path, why);
+	ew_buf_free(&b);
 	return o;
 }
 
@@ -83,12 +83,12 @@ int ewa_json_save(struct json_object *o, const char *path, unsigned int mode)
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 						       JSON_C_TO_STRING_SPACED |
 						       JSON_C_TO_STRING_NOSLASHESCAPE);
-	char *text = ewa_asprintf("%s\n", s);
-	int ret = ewa_write_file(path, text, strlen(text), mode);
+	char *text = ew_asprintf("%s\n", s);
+	int ret = ew_write_file(path, text, strlen(text), mode);
 
 	free(text);
 	if (ret)
-		ewa_err("%s: %s", path, strerror(-ret));
+		ew_err("%s: %s", path, strerror(-ret));
 	return ret ? -1 : 0;
 }
 
@@ -102,7 +102,7 @@ const char *ewa_json_str(struct json_object *o, const char *key)
 	return json_object_get_string(v);
 }
 
-int ewa_json_b64(struct json_object *o, const char *key, struct ewa_buf *out,
+int ewa_json_b64(struct json_object *o, const char *key, struct ew_buf *out,
 		 char *why, size_t whylen)
 {
 	const char *s = ewa_json_str(o, key);
@@ -117,7 +117,7 @@ int ewa_json_b64(struct json_object *o, const char *key, struct ewa_buf *out,
 		snprintf(why, whylen, "\"%s\" is not base64", key);
 		return -1;
 	}
-	ewa_buf_free(out);
+	ew_buf_free(out);
 	out->data = p;
 	out->len = n;
 	out->cap = n + 1;
@@ -133,7 +133,7 @@ int ewa_json_hex(struct json_object *o, const char *key, uint8_t *out, size_t ma
 		snprintf(why, whylen, "\"%s\" is missing or not a string", key);
 		return -1;
 	}
-	if (ewa_unhex(s, out, max, len)) {
+	if (ew_unhex(s, out, max, len)) {
 		snprintf(why, whylen, "\"%s\" is not hex of at most %zu bytes", key, max);
 		return -1;
 	}

@@ -11,19 +11,19 @@
 
 #include "ewa.h"
 
-/* Parses a whole file; NULL with ewa_err() naming the file on failure. */
+/* Parses a whole file; NULL with ew_err() naming the file on failure. */
 struct json_object *ewa_json_load(const char *path);
 struct json_object *ewa_json_parse(const char *text, size_t len, char *why, size_t whylen);
 /* Checks "format" and "version"; -1 with @why set otherwise. */
 int ewa_json_check_format(struct json_object *o, const char *format, int version,
 			  char *why, size_t whylen);
-/* Pretty JSON plus a newline, written atomically; ewa_err() on failure. */
+/* Pretty JSON plus a newline, written atomically; ew_err() on failure. */
 int ewa_json_save(struct json_object *o, const char *path, unsigned int mode);
 
 /* NULL when absent or not a string. */
 const char *ewa_json_str(struct json_object *o, const char *key);
 /* -1 when absent or not base64 (@why names @key). */
-int ewa_json_b64(struct json_object *o, const char *key, struct ewa_buf *out,
+int ewa_json_b64(struct json_object *o, const char *key, struct ew_buf *out,
 		 char *why, size_t whylen);
 int ewa_json_hex(struct json_object *o, const char *key, uint8_t *out, size_t max,
 		 size_t *len, char *why, size_t whylen);

@@ -51,7 +51,7 @@ int ewa_keyrel_seal(const uint8_t kek[EWA_KEYREL_KEK_LEN], const uint8_t *key, s
 		return -1;
 	}
 	r->ciphertext.len = 0;
-	ewa_buf_add(&r->ciphertext, out, len);
+	ew_buf_add(&r->ciphertext, out, len);
 	OPENSSL_cleanse(out, sizeof(out));
 	return 0;
 }
@@ -95,7 +95,7 @@ int ewa_keyrel_save(const struct ewa_keyrel *r, const char *path)
 static int fixed_b64(struct json_object *o, const char *key, uint8_t *out, size_t len,
 		     char *why, size_t whylen)
 {
-	struct ewa_buf b = { 0 };
+	struct ew_buf b = { 0 };
 	int ret = 0;
 
 	if (ewa_json_b64(o, key, &b, why, whylen))
@@ -106,7 +106,7 @@ static int fixed_b64(struct json_object *o, const char *key, uint8_t *out, size_
 	} else {
 		memcpy(out, b.data, len);
 	}
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	return ret;
 }
 
@@ -118,7 +118,7 @@ int ewa_keyrel_load(const char *path, struct ewa_keyrel *r, char *why, size_t wh
 
 	memset(r, 0, sizeof(*r));
 	if (!o) {
-		snprintf(why, whylen, "%s", ewa_last_error());
+		snprintf(why, whylen, "%s", ew_last_error());
 		return -1;
 	}
 	if (ewa_json_check_format(o, EWA_KEYREL_FORMAT, EWA_KEYREL_VERSION, why, whylen) ||
@@ -135,7 +135,7 @@ int ewa_keyrel_load(const char *path, struct ewa_keyrel *r, char *why, size_t wh
 		goto out;
 	}
 	s = ewa_json_str(o, "node");
-	r->node = s ? ewa_strdup(s) : NULL;
+	r->node = s ? ew_strdup(s) : NULL;
 	s = ewa_json_str(o, "released_at");
 	snprintf(r->released_at, sizeof(r->released_at), "%s", s ? s : "");
 	s = ewa_json_str(o, "verdict_at");
@@ -151,8 +151,8 @@ out:
 void ewa_keyrel_free(struct ewa_keyrel *r)
 {
 	free(r->node);
-	ewa_buf_free(&r->credential_blob);
-	ewa_buf_free(&r->encrypted_secret);
-	ewa_buf_free(&r->ciphertext);
+	ew_buf_free(&r->credential_blob);
+	ew_buf_free(&r->encrypted_secret);
+	ew_buf_free(&r->ciphertext);
 	memset(r, 0, sizeof(*r));
 }

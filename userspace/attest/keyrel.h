@@ -32,10 +32,10 @@ struct ewa_keyrel {
 	size_t ak_name_len;
 	char released_at[32];
 	char verdict_at[32];
-	struct ewa_buf credential_blob;		/* marshalled TPM2B_ID_OBJECT */
-	struct ewa_buf encrypted_secret;	/* marshalled TPM2B_ENCRYPTED_SECRET */
+	struct ew_buf credential_blob;		/* marshalled TPM2B_ID_OBJECT */
+	struct ew_buf encrypted_secret;	/* marshalled TPM2B_ENCRYPTED_SECRET */
 	uint8_t iv[EWA_KEYREL_IV_LEN];
-	struct ewa_buf ciphertext;
+	struct ew_buf ciphertext;
 	uint8_t tag[EWA_KEYREL_TAG_LEN];
 };
 

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/crypto.h>
@@ -29,7 +28,7 @@ static int parse_digest(struct json_object *v, uint8_t out[EWA_SHA256_LEN])
 	size_t len;
 
 	return !json_object_is_type(v, json_type_string) ||
-	       ewa_unhex(json_object_get_string(v), out, EWA_SHA256_LEN, &len) ||
+	       ew_unhex(json_object_get_string(v), out, EWA_SHA256_LEN, &len) ||
 	       len != EWA_SHA256_LEN ? -1 : 0;
 }
 
@@ -89,7 +88,7 @@ int ewa_manifest_parse(const char *text, size_t len, struct ewa_manifest *m,
 		goto out;
 	if (json_object_object_get_ex(o, "kernels", &v) && json_object_is_type(v, json_type_array)) {
 		n = json_object_array_length(v);
-		m->kernels = ewa_calloc(n, sizeof(*m->kernels));
+		m->kernels = ew_calloc(n, sizeof(*m->kernels));
 		for (i = 0; i < n; i++) {
 			struct json_object *k = json_object_array_get_idx(v, i);
 
@@ -97,12 +96,12 @@ int ewa_manifest_parse(const char *text, size_t len, struct ewa_manifest *m,
 				snprintf(why, whylen, "kernels[%zu] is not a string", i);
 				goto out;
 			}
-			m->kernels[m->n_kernels++] = ewa_strdup(json_object_get_string(k));
+			m->kernels[m->n_kernels++] = ew_strdup(json_object_get_string(k));
 		}
 	}
 	if (json_object_object_get_ex(o, "modules", &v) && json_object_is_type(v, json_type_array)) {
 		n = json_object_array_length(v);
-		m->modules = ewa_calloc(n, sizeof(*m->modules));
+		m->modules = ew_calloc(n, sizeof(*m->modules));
 		for (i = 0; i < n; i++) {
 			struct json_object *e = json_object_array_get_idx(v, i), *h;
 			const char *name = ewa_json_str(e, "name");
@@ -112,7 +111,7 @@ int ewa_manifest_parse(const char *text, size_t len, struct ewa_manifest *m,
 				snprintf(why, whylen, "modules[%zu].sha256 is not 32 bytes of hex", i);
 				goto out;
 			}
-			m->modules[i].name = ewa_strdup(name ? name : "");
+			m->modules[i].name = ew_strdup(name ? name : "");
 			m->n_modules++;
 		}
 		/* sha256 is the first member: sorting by it sorts by digest. */
@@ -121,7 +120,7 @@ int ewa_manifest_parse(const char *text, size_t len, struct ewa_manifest *m,
 	if (json_object_object_get_ex(o, "boot_digests", &v) &&
 	    json_object_is_type(v, json_type_array)) {
 		n = json_object_array_length(v);
-		m->boot_digests = ewa_calloc(n, sizeof(*m->boot_digests));
+		m->boot_digests = ew_calloc(n, sizeof(*m->boot_digests));
 		for (i = 0; i < n; i++) {
 			if (parse_digest(json_object_array_get_idx(v, i), m->boot_digests[i])) {
 				snprintf(why, whylen, "boot_digests[%zu] is not 32 bytes of hex", i);
@@ -224,11 +223,11 @@ static void key_id(EVP_PKEY *k, uint8_t out[EWA_SHA256_LEN])
 enum ewa_manifest_error ewa_manifest_load(const char *signed_path, const char *pubkey_path,
 					  struct ewa_manifest *m, char *why, size_t whylen)
 {
-	struct ewa_buf body = { 0 }, sig = { 0 };
+	struct ew_buf body = { 0 }, sig = { 0 };
 	enum ewa_manifest_error ret = EWA_MANIFEST_UNREADABLE;
 	struct json_object *o = NULL;
 	EVP_MD_CTX *ctx = NULL;
-	struct ewa_buf file = { 0 };
+	struct ew_buf file = { 0 };
 	EVP_PKEY *pub;
 	char inner[256];
 	int err;
@@ -268,35 +267,36 @@ out:
 	EVP_MD_CTX_free(ctx);
 	EVP_PKEY_free(pub);
 	json_object_put(o);
-	ewa_buf_free(&file);
-	ewa_buf_free(&body);
-	ewa_buf_free(&sig);
+	ew_buf_free(&file);
+	ew_buf_free(&body);
+	ew_buf_free(&sig);
 	return ret;
 }
 
-static int write_pem(const char *path, EVP_PKEY *k, bool private)
+struct pem {
+	EVP_PKEY *k;
+	bool private;
+};
+
+static int pem_fill(FILE *f, const void *arg)
 {
-	char *tmp = ewa_asprintf("%s.tmp", path);
-	FILE *f;
+	const struct pem *p = arg;
 	int ok;
 
-	/* The private key is created 0600 from the start. */
-	umask(077);
-	f = fopen(tmp, "wxe");
-	if (!f) {
-		ewa_err("%s: %s", tmp, strerror(errno));
-		free(tmp);
+	ok = p->private ? PEM_write_PrivateKey(f, p->k, NULL, NULL, 0, NULL, NULL) :
+			  PEM_write_PUBKEY(f, p->k);
+	return !ok;
+}
+
+/* The private key is 0600 from its creation (ew_write_atomic()). */
+static int write_pem(const char *path, EVP_PKEY *k, bool private)
+{
+	const struct pem p = { k, private };
+
+	if (ew_write_atomic(path, private ? 0600 : 0644, pem_fill, &p, NULL)) {
+		ew_err("%s: cannot write the key", path);
 		return -1;
 	}
-	ok = private ? PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL) :
-		       PEM_write_PUBKEY(f, k);
-	if (fclose(f) || !ok || (!private && chmod(tmp, 0644)) || rename(tmp, path)) {
-		ewa_err("%s: cannot write the key", path);
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
 	return 0;
 }
 
@@ -306,11 +306,11 @@ int ewa_manifest_keygen(const char *key_path, const char *pub_path)
 	int ret;
 
 	if (!k) {
-		ewa_err("manifest keygen: Ed25519 key generation failed");
+		ew_err("manifest keygen: Ed25519 key generation failed");
 		return -1;
 	}
 	if (!access(key_path, F_OK)) {
-		ewa_err("manifest keygen: %s exists (not overwriting a signing key)", key_path);
+		ew_err("manifest keygen: %s exists (not overwriting a signing key)", key_path);
 		EVP_PKEY_free(k);
 		return -1;
 	}
@@ -321,7 +321,7 @@ int ewa_manifest_keygen(const char *key_path, const char *pub_path)
 
 int ewa_manifest_sign(const char *in, const char *key_path, const char *out)
 {
-	struct ewa_buf body = { 0 };
+	struct ew_buf body = { 0 };
 	struct json_object *o = NULL;
 	uint8_t sig[64], kid[EWA_SHA256_LEN];
 	size_t siglen = sizeof(sig);
@@ -333,24 +333,24 @@ int ewa_manifest_sign(const char *in, const char *key_path, const char *out)
 
 	key = load_key(key_path, true, why, sizeof(why));
 	if (!key) {
-		ewa_err("manifest sign: %s", why);
+		ew_err("manifest sign: %s", why);
 		return -1;
 	}
 	err = ewa_read_file(in, &body);
 	if (err) {
-		ewa_err("manifest sign: %s: %s", in, strerror(-err));
+		ew_err("manifest sign: %s: %s", in, strerror(-err));
 		goto out;
 	}
 	/* Never sign what the verifier would refuse to read. */
 	if (ewa_manifest_parse((const char *)body.data, body.len, &m, why, sizeof(why))) {
-		ewa_err("manifest sign: %s: %s", in, why);
+		ew_err("manifest sign: %s: %s", in, why);
 		goto out;
 	}
 	ewa_manifest_free(&m);
 	ctx = EVP_MD_CTX_new();
 	if (!ctx || EVP_DigestSignInit(ctx, NULL, NULL, NULL, key) <= 0 ||
 	    EVP_DigestSign(ctx, sig, &siglen, body.data, body.len) <= 0) {
-		ewa_err("manifest sign: Ed25519 signing failed");
+		ew_err("manifest sign: Ed25519 signing failed");
 		goto out;
 	}
 	key_id(key, kid);
@@ -365,7 +365,7 @@ out:
 	json_object_put(o);
 	EVP_MD_CTX_free(ctx);
 	EVP_PKEY_free(key);
-	ewa_buf_free(&body);
+	ew_buf_free(&body);
 	return ret;
 }
 
@@ -412,7 +412,7 @@ int ewa_manifest_from_node(const char *evidence_path, uint64_t serial, const cha
 	struct ewa_uefi_log ulog = { 0 };
 	struct ewa_ima_log ilog = { 0 };
 	enum ewa_secure_boot sb = EWA_SB_UNKNOWN;
-	struct ewa_buf file = { 0 };
+	struct ew_buf file = { 0 };
 	struct ewa_report r = { 0 };
 	char why[256], now[32], name[256], *comment;
 	int ret = -1, err;
@@ -420,28 +420,28 @@ int ewa_manifest_from_node(const char *evidence_path, uint64_t serial, const cha
 
 	err = ewa_read_file(evidence_path, &file);
 	if (err) {
-		ewa_err("manifest from-node: %s: %s", evidence_path, strerror(-err));
+		ew_err("manifest from-node: %s: %s", evidence_path, strerror(-err));
 		goto out;
 	}
 	if (ewa_evidence_parse((const char *)file.data, file.len, &ev, why, sizeof(why)) ||
 	    ewa_report_parse(ev.report.data, ev.report.len, &r, why, sizeof(why))) {
-		ewa_err("manifest from-node: %s: %s", evidence_path, why);
+		ew_err("manifest from-node: %s: %s", evidence_path, why);
 		goto out;
 	}
 	if (!ev.tpm) {
-		ewa_err("manifest from-node: %s: the reference node has no TPM (%s)",
-			evidence_path, ev.no_tpm_reason);
+		ew_err("manifest from-node: %s: the reference node has no TPM (%s)",
+		       evidence_path, ev.no_tpm_reason);
 		goto out;
 	}
 	if (ev.has_ima_log && ewa_ima_parse(ev.ima_log.data, ev.ima_log.len, &ilog, why,
 					    sizeof(why))) {
-		ewa_err("manifest from-node: %s: IMA log: %s", evidence_path, why);
+		ew_err("manifest from-node: %s: IMA log: %s", evidence_path, why);
 		goto out;
 	}
 	if (ev.has_uefi_log && (ewa_uefi_parse(ev.uefi_log.data, ev.uefi_log.len, &ulog, why,
 					       sizeof(why)) ||
 				ewa_uefi_secure_boot(&ulog, &sb, why, sizeof(why)))) {
-		ewa_err("manifest from-node: %s: UEFI event log: %s", evidence_path, why);
+		ew_err("manifest from-node: %s: UEFI event log: %s", evidence_path, why);
 		goto out;
 	}
 	ewa_json_add_str(o, "format", EWA_MANIFEST_FORMAT);
@@ -449,8 +449,8 @@ int ewa_manifest_from_node(const char *evidence_path, uint64_t serial, const cha
 	json_object_object_add(o, "serial", json_object_new_uint64(serial));
 	ewa_utc_now(now, sizeof(now));
 	ewa_json_add_str(o, "created", now);
-	comment = ewa_asprintf("captured from %s (%s); review before signing",
-			       r.hostname ? r.hostname : "?", evidence_path);
+	comment = ew_asprintf("captured from %s (%s); review before signing",
+			      r.hostname ? r.hostname : "?", evidence_path);
 	ewa_json_add_str(o, "comment", comment);
 	free(comment);
 	req = json_object_new_object();
@@ -498,6 +498,6 @@ out:
 	ewa_ima_free(&ilog);
 	ewa_report_free(&r);
 	ewa_evidence_free(&ev);
-	ewa_buf_free(&file);
+	ew_buf_free(&file);
 	return ret;
 }

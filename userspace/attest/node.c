@@ -92,16 +92,16 @@ static int parse_args(int argc, char *argv[], const char *verb, const char *cons
 					slot = (const char **)((char *)a + keys[j].off);
 		}
 		if (!slot) {
-			ewa_err("attest %s: unknown keyword \"%s\" (try \"eastwestctl attest help\")",
-				verb, argv[0]);
+			ew_err("attest %s: unknown keyword \"%s\" (try \"eastwestctl attest help\")",
+			       verb, argv[0]);
 			return EWA_USAGE;
 		}
 		if (argc < 2) {
-			ewa_err("attest %s: \"%s\" needs an argument", verb, argv[0]);
+			ew_err("attest %s: \"%s\" needs an argument", verb, argv[0]);
 			return EWA_USAGE;
 		}
 		if (*slot) {
-			ewa_err("attest %s: \"%s\" is given twice", verb, argv[0]);
+			ew_err("attest %s: \"%s\" is given twice", verb, argv[0]);
 			return EWA_USAGE;
 		}
 		*slot = argv[1];
@@ -168,7 +168,7 @@ static int open_tpm(const char *tcti_opt, struct ewa_tpm *t)
 	const char *tcti = ewa_tcti_choose(tcti_opt, buf, sizeof(buf));
 
 	if (ewa_tpm_open(tcti, t, why, sizeof(why))) {
-		ewa_err("no TPM on node: %s", why);
+		ew_err("no TPM on node: %s", why);
 		return -1;
 	}
 	return 0;
@@ -178,7 +178,7 @@ static int cmd_enroll(int argc, char *argv[])
 {
 	static const char *const allowed[] = { "out", "tcti", NULL };
 	struct ewa_key ek = { .handle = ESYS_TR_NONE }, ak = { .handle = ESYS_TR_NONE };
-	struct ewa_buf cert = { 0 };
+	struct ew_buf cert = { 0 };
 	struct json_object *o;
 	struct node_args a;
 	struct ewa_tpm t;
@@ -201,13 +201,13 @@ static int cmd_enroll(int argc, char *argv[])
 	json_object_object_add(o, "version", json_object_new_int(EWA_ENROLL_VERSION));
 	host = NULL;
 	{
-		struct ewa_buf h = { 0 };
+		struct ew_buf h = { 0 };
 
 		if (!ewa_read_file("/proc/sys/kernel/hostname", &h)) {
 			h.data[strcspn((char *)h.data, "\n")] = '\0';
-			host = ewa_strdup((char *)h.data);
+			host = ew_strdup((char *)h.data);
 		}
-		ewa_buf_free(&h);
+		ew_buf_free(&h);
 	}
 	json_object_object_add(o, "hostname", host ? json_object_new_string(host) : NULL);
 	free(host);
@@ -220,7 +220,7 @@ static int cmd_enroll(int argc, char *argv[])
 	ewa_json_add_hex(o, "ak_name", ak.name->name, ak.name->size);
 	ret = save_json(o, a.out) ? EWA_FAIL : EWA_OK;
 	json_object_put(o);
-	if (!ret && a.out && strcmp(a.out, "-") && !ewa_quiet) {
+	if (!ret && a.out && strcmp(a.out, "-") && !ew_quiet) {
 		char name[2 * sizeof(ak.name->name) + 1];
 
 		if (ew_opts.json)
@@ -234,7 +234,7 @@ static int cmd_enroll(int argc, char *argv[])
 			       rc == 0 ? " certificate" : "");
 	}
 out:
-	ewa_buf_free(&cert);
+	ew_buf_free(&cert);
 	ewa_tpm_release(&t, &ak);
 	ewa_tpm_release(&t, &ek);
 	ewa_tpm_close(&t);
@@ -244,7 +244,7 @@ out:
 static int load_challenge(const char *path, uint8_t *ak_name, size_t *ak_name_len,
 			  TPM2B_ID_OBJECT *blob, TPM2B_ENCRYPTED_SECRET *secret)
 {
-	struct ewa_buf b1 = { 0 }, b2 = { 0 };
+	struct ew_buf b1 = { 0 }, b2 = { 0 };
 	struct json_object *o = ewa_json_load(path);
 	char why[256];
 	int ret = -1;
@@ -255,18 +255,18 @@ static int load_challenge(const char *path, uint8_t *ak_name, size_t *ak_name_le
 	    ewa_json_hex(o, "ak_name", ak_name, EWA_NAME_MAX, ak_name_len, why, sizeof(why)) ||
 	    ewa_json_b64(o, "credential_blob", &b1, why, sizeof(why)) ||
 	    ewa_json_b64(o, "encrypted_secret", &b2, why, sizeof(why))) {
-		ewa_err("%s: %s", path, why);
+		ew_err("%s: %s", path, why);
 		goto out;
 	}
 	if (Tss2_MU_TPM2B_ID_OBJECT_Unmarshal(b1.data, b1.len, NULL, blob) ||
 	    Tss2_MU_TPM2B_ENCRYPTED_SECRET_Unmarshal(b2.data, b2.len, NULL, secret)) {
-		ewa_err("%s: credential_blob or encrypted_secret is not a TPM structure", path);
+		ew_err("%s: credential_blob or encrypted_secret is not a TPM structure", path);
 		goto out;
 	}
 	ret = 0;
 out:
-	ewa_buf_free(&b1);
-	ewa_buf_free(&b2);
+	ew_buf_free(&b1);
+	ew_buf_free(&b2);
 	json_object_put(o);
 	return ret;
 }
@@ -289,7 +289,7 @@ static int cmd_activate(int argc, char *argv[])
 	if (ret)
 		return ret;
 	if (!a.challenge) {
-		ewa_err("attest activate: \"challenge FILE\" is required");
+		ew_err("attest activate: \"challenge FILE\" is required");
 		return EWA_USAGE;
 	}
 	if (load_challenge(a.challenge, want, &want_len, &blob, &secret))
@@ -302,8 +302,8 @@ static int cmd_activate(int argc, char *argv[])
 	if (want_len != ak.name->size || memcmp(want, ak.name->name, want_len)) {
 		char have[2 * EWA_NAME_MAX + 1];
 
-		ewa_err("%s: the challenge is for another AK (this TPM's AK is %s)",
-			a.challenge, ewa_hex(ak.name->name, ak.name->size, have));
+		ew_err("%s: the challenge is for another AK (this TPM's AK is %s)",
+		       a.challenge, ewa_hex(ak.name->name, ak.name->size, have));
 		goto out;
 	}
 	if (ewa_tpm_activate(&t, &ek, &ak, &blob, &secret, &cred))
@@ -324,7 +324,7 @@ out:
 }
 
 /* A log that is absent is not an error: the verifier decides if it needed it. */
-static int read_log(const char *path, const char *dflt, bool *present, struct ewa_buf *b)
+static int read_log(const char *path, const char *dflt, bool *present, struct ew_buf *b)
 {
 	int ret;
 
@@ -335,7 +335,7 @@ static int read_log(const char *path, const char *dflt, bool *present, struct ew
 	if (ret == -ENOENT && !path)
 		return 0;
 	if (ret) {
-		ewa_err("%s: %s", path ? path : dflt, strerror(-ret));
+		ew_err("%s: %s", path ? path : dflt, strerror(-ret));
 		return -1;
 	}
 	*present = true;
@@ -344,14 +344,14 @@ static int read_log(const char *path, const char *dflt, bool *present, struct ew
 
 static void pcr_digest(const TPML_DIGEST *chunks, size_t n, uint8_t out[EWA_SHA256_LEN])
 {
-	struct ewa_buf all = { 0 };
+	struct ew_buf all = { 0 };
 	size_t i, j;
 
 	for (i = 0; i < n; i++)
 		for (j = 0; j < chunks[i].count; j++)
-			ewa_buf_add(&all, chunks[i].digests[j].buffer, chunks[i].digests[j].size);
+			ew_buf_add(&all, chunks[i].digests[j].buffer, chunks[i].digests[j].size);
 	ewa_sha256(all.data, all.len, out);
-	ewa_buf_free(&all);
+	ew_buf_free(&all);
 }
 
 /*
@@ -365,7 +365,7 @@ static int quote_once(struct ewa_tpm *t, const struct ewa_key *ak, uint32_t pcrs
 	TPMT_SIGNATURE *sig = NULL;
 	TPML_DIGEST chunks[EWA_MAX_PCR_CHUNKS];
 	uint8_t digest[EWA_SHA256_LEN];
-	struct ewa_buf ima_after = { 0 };
+	struct ew_buf ima_after = { 0 };
 	TPML_PCR_SELECTION sel;
 	bool ima_present;
 	TPMS_ATTEST att;
@@ -373,7 +373,7 @@ static int quote_once(struct ewa_tpm *t, const struct ewa_key *ak, uint32_t pcrs
 	uint8_t buf[sizeof(TPM2B_ATTEST)];
 	int ret = -1;
 
-	ewa_buf_free(&ev->ima_log);
+	ew_buf_free(&ev->ima_log);
 	if (read_log(ima_log, IMA_LOG_PATH, &ev->has_ima_log, &ev->ima_log))
 		return -1;
 	if (ewa_tpm_pcr_read(t, pcrs, chunks, &n))
@@ -384,7 +384,7 @@ static int quote_once(struct ewa_tpm *t, const struct ewa_key *ak, uint32_t pcrs
 	off = 0;
 	if (Tss2_MU_TPMS_ATTEST_Unmarshal(quoted->attestationData, quoted->size, &off, &att) ||
 	    att.type != TPM2_ST_ATTEST_QUOTE) {
-		ewa_err("TPM2_Quote: the TPM returned no quote structure");
+		ew_err("TPM2_Quote: the TPM returned no quote structure");
 		goto out;
 	}
 	pcr_digest(chunks, n, digest);
@@ -403,25 +403,25 @@ static int quote_once(struct ewa_tpm *t, const struct ewa_key *ak, uint32_t pcrs
 	off = 0;
 	Tss2_MU_TPM2B_ATTEST_Marshal(quoted, buf, sizeof(buf), &off);
 	ev->attest.len = 0;
-	ewa_buf_add(&ev->attest, buf, off);
+	ew_buf_add(&ev->attest, buf, off);
 	off = 0;
 	Tss2_MU_TPMT_SIGNATURE_Marshal(sig, buf, sizeof(buf), &off);
 	ev->signature.len = 0;
-	ewa_buf_add(&ev->signature, buf, off);
+	ew_buf_add(&ev->signature, buf, off);
 	off = 0;
 	Tss2_MU_TPML_PCR_SELECTION_Marshal(&sel, buf, sizeof(buf), &off);
 	ev->pcr_selection.len = 0;
-	ewa_buf_add(&ev->pcr_selection, buf, off);
+	ew_buf_add(&ev->pcr_selection, buf, off);
 	for (i = 0; i < n; i++) {
 		off = 0;
 		Tss2_MU_TPML_DIGEST_Marshal(&chunks[i], buf, sizeof(buf), &off);
 		ev->pcr_values[i].len = 0;
-		ewa_buf_add(&ev->pcr_values[i], buf, off);
+		ew_buf_add(&ev->pcr_values[i], buf, off);
 	}
 	ev->n_pcr_values = n;
 	ret = 0;
 out:
-	ewa_buf_free(&ima_after);
+	ew_buf_free(&ima_after);
 	free(quoted);
 	free(sig);
 	return ret;
@@ -449,7 +449,7 @@ int ewa_node_evidence(const struct ewa_quote_opts *o, const uint8_t *nonce, size
 			 whylen)) {
 		/* Fail closed, and say so: the verifier reports "no TPM on node". */
 		ev->tpm = false;
-		ev->no_tpm_reason = ewa_strdup(why);
+		ev->no_tpm_reason = ew_strdup(why);
 		return 1;
 	}
 	ev->tpm = true;
@@ -469,14 +469,14 @@ int ewa_node_evidence(const struct ewa_quote_opts *o, const uint8_t *nonce, size
 			break;
 	}
 	if (attempt > QUOTE_ATTEMPTS) {
-		ewa_err("attest quote: PCRs kept changing during %d attempts", QUOTE_ATTEMPTS);
+		ew_err("attest quote: PCRs kept changing during %d attempts", QUOTE_ATTEMPTS);
 		goto out;
 	}
 	*attempts = attempt;
 	ret = 0;
 out:
 	if (ret)
-		snprintf(why, whylen, "%s", ewa_last_error());
+		snprintf(why, whylen, "%s", ew_last_error());
 	ewa_tpm_release(&t, &ak);
 	ewa_tpm_close(&t);
 	return ret;
@@ -498,18 +498,18 @@ static int cmd_quote(int argc, char *argv[])
 	if (ret)
 		return ret;
 	if (!a.nonce || !a.out) {
-		ewa_err("attest quote: \"nonce HEX\" and \"out FILE\" are required");
+		ew_err("attest quote: \"nonce HEX\" and \"out FILE\" are required");
 		return EWA_USAGE;
 	}
 	if (ewa_parse_nonce(a.nonce, nonce, &nonce_len)) {
-		ewa_err("attest quote: nonce \"%s\": expected %d to %d bytes of hex", a.nonce,
-			EWA_NONCE_MIN, EWA_NONCE_MAX);
+		ew_err("attest quote: nonce \"%s\": expected %d to %d bytes of hex", a.nonce,
+		       EWA_NONCE_MIN, EWA_NONCE_MAX);
 		return EWA_USAGE;
 	}
 	memset(&o, 0, sizeof(o));
 	if (ewa_parse_pcr_list(a.pcrs ? a.pcrs : EWA_DEFAULT_PCRS, &o.pcrs)) {
-		ewa_err("attest quote: pcrs \"%s\": expected PCR[-PCR][,...], PCRs 0 to 23",
-			a.pcrs);
+		ew_err("attest quote: pcrs \"%s\": expected PCR[-PCR][,...], PCRs 0 to 23",
+		       a.pcrs);
 		return EWA_USAGE;
 	}
 	o.tcti = a.tcti;
@@ -519,7 +519,7 @@ static int cmd_quote(int argc, char *argv[])
 	ret = ewa_node_evidence(&o, nonce, nonce_len, &ev, &attempts, why, sizeof(why));
 	if (ret == 1) {
 		ewa_evidence_save(&ev, a.out);
-		ewa_err("no TPM on node: %s (wrote no-TPM evidence to %s)", why, a.out);
+		ew_err("no TPM on node: %s (wrote no-TPM evidence to %s)", why, a.out);
 		ewa_evidence_free(&ev);
 		return EWA_FAIL;
 	}
@@ -527,7 +527,7 @@ static int cmd_quote(int argc, char *argv[])
 		ewa_evidence_free(&ev);
 		return EWA_FAIL;
 	}
-	if (ew_opts.json && !ewa_quiet)
+	if (ew_opts.json && !ew_quiet)
 		printf("{\"evidence\":\"%s\",\"attempts\":%d,\"ima_log\":%s,\"uefi_event_log\":%s}\n",
 		       a.out, attempts, ev.has_ima_log ? "true" : "false",
 		       ev.has_uefi_log ? "true" : "false");
@@ -558,23 +558,23 @@ static int cmd_unwrap(int argc, char *argv[])
 	if (ret)
 		return ret;
 	if (!a.in || !a.out) {
-		ewa_err("attest unwrap: \"in FILE\" and \"out FILE\" are required");
+		ew_err("attest unwrap: \"in FILE\" and \"out FILE\" are required");
 		return EWA_USAGE;
 	}
 	if (!strcmp(a.out, "-")) {
-		ewa_err("attest unwrap: the key is never printed: \"out\" must be a file");
+		ew_err("attest unwrap: the key is never printed: \"out\" must be a file");
 		return EWA_USAGE;
 	}
 	if (ewa_keyrel_load(a.in, &rel, why, sizeof(why))) {
-		ewa_err("attest unwrap: %s: %s", a.in, why);
+		ew_err("attest unwrap: %s: %s", a.in, why);
 		return EWA_FAIL;
 	}
 	if (Tss2_MU_TPM2B_ID_OBJECT_Unmarshal(rel.credential_blob.data, rel.credential_blob.len,
 					      NULL, &blob) ||
 	    Tss2_MU_TPM2B_ENCRYPTED_SECRET_Unmarshal(rel.encrypted_secret.data,
 						     rel.encrypted_secret.len, NULL, &secret)) {
-		ewa_err("attest unwrap: %s: credential_blob or encrypted_secret is not a TPM "
-			"structure", a.in);
+		ew_err("attest unwrap: %s: credential_blob or encrypted_secret is not a TPM "
+		       "structure", a.in);
 		ewa_keyrel_free(&rel);
 		return EWA_FAIL;
 	}
@@ -589,25 +589,25 @@ static int cmd_unwrap(int argc, char *argv[])
 							rel.ak_name_len)) {
 		char have[2 * EWA_NAME_MAX + 1];
 
-		ewa_err("attest unwrap: %s is for another TPM (node %s; this TPM's AK is %s)",
-			a.in, rel.node ? rel.node : "?",
-			ewa_hex(ak.name->name, ak.name->size, have));
+		ew_err("attest unwrap: %s is for another TPM (node %s; this TPM's AK is %s)",
+		       a.in, rel.node ? rel.node : "?",
+		       ewa_hex(ak.name->name, ak.name->size, have));
 		goto out;
 	}
 	if (ewa_tpm_activate(&t, &ek, &ak, &blob, &secret, &cred))
 		goto out;
 	if (cred->size != EWA_KEYREL_KEK_LEN || ewa_keyrel_open(cred->buffer, &rel, key)) {
-		ewa_err("attest unwrap: %s: the wrapped key does not decrypt (altered, or not "
-			"for this TPM)", a.in);
+		ew_err("attest unwrap: %s: the wrapped key does not decrypt (altered, or not "
+		       "for this TPM)", a.in);
 		goto out;
 	}
-	err = ewa_write_file(a.out, key, rel.ciphertext.len, 0600);
+	err = ew_write_file(a.out, key, rel.ciphertext.len, 0600);
 	OPENSSL_cleanse(key, sizeof(key));
 	if (err) {
-		ewa_err("attest unwrap: %s: %s", a.out, strerror(-err));
+		ew_err("attest unwrap: %s: %s", a.out, strerror(-err));
 		goto out;
 	}
-	if (!ewa_quiet) {
+	if (!ew_quiet) {
 		if (ew_opts.json)
 			printf("{\"unwrapped\":\"%s\",\"key_bytes\":%zu,\"node\":%s%s%s}\n",
 			       a.out, rel.ciphertext.len, rel.node ? "\"" : "",
@@ -673,9 +673,9 @@ int attest_main(int argc, char *argv[])
 		return EWA_OK;
 	}
 	if (argc == 0)
-		ewa_err("attest: missing command (try \"eastwestctl attest help\")");
+		ew_err("attest: missing command (try \"eastwestctl attest help\")");
 	else
-		ewa_err("attest: unknown command \"%s\" (try \"eastwestctl attest help\")",
-			argv[0]);
+		ew_err("attest: unknown command \"%s\" (try \"eastwestctl attest help\")",
+		       argv[0]);
 	return EWA_USAGE;
 }

@@ -107,7 +107,7 @@ int ewa_release_key(const struct ewa_vstate *s, const struct ewa_release_args *a
 
 	found = ewa_vstate_get_verdict(s, r->ak_name, &vr);
 	if (found < 0)
-		return refuse(r, "state-error", "%s", ewa_last_error());
+		return refuse(r, "state-error", "%s", ew_last_error());
 	if (found == 0)
 		return refuse(r, "not-admitted", "no verdict for node %s (AK %s): attest it first",
 			      r->node, r->ak_name);
@@ -142,16 +142,16 @@ int ewa_release_key(const struct ewa_vstate *s, const struct ewa_release_args *a
 	snprintf(rel.verdict_at, sizeof(rel.verdict_at), "%s", vr.at_utc);
 	off = 0;
 	Tss2_MU_TPM2B_ID_OBJECT_Marshal(&blob, buf, sizeof(buf), &off);
-	ewa_buf_add(&rel.credential_blob, buf, off);
+	ew_buf_add(&rel.credential_blob, buf, off);
 	off = 0;
 	Tss2_MU_TPM2B_ENCRYPTED_SECRET_Marshal(&enc, buf, sizeof(buf), &off);
-	ewa_buf_add(&rel.encrypted_secret, buf, off);
+	ew_buf_add(&rel.encrypted_secret, buf, off);
 	if (ewa_keyrel_seal(kek, key, key_len, &rel)) {
 		ret = refuse(r, "wrap-failed", "AES-256-GCM failed");
 		goto out;
 	}
 	if (ewa_keyrel_save(&rel, a->out)) {
-		ret = refuse(r, "wrap-failed", "%s", ewa_last_error());
+		ret = refuse(r, "wrap-failed", "%s", ew_last_error());
 		goto out;
 	}
 	r->released = true;
@@ -185,17 +185,17 @@ int ewa_revoke_node(const struct ewa_vstate *s, const char *enrollment, const ch
 
 	*ak_hex = *node = NULL;
 	if (ewa_node_record_load(enrollment, &ak, node, &hostname, why, sizeof(why))) {
-		ewa_err("revoke: %s", why);
+		ew_err("revoke: %s", why);
 		return -1;
 	}
 	free(hostname);
 	if (ewa_public_name(&ak, name, &len)) {
-		ewa_err("revoke: %s: the AK has no SHA-256 name", enrollment);
+		ew_err("revoke: %s: the AK has no SHA-256 name", enrollment);
 		return -1;
 	}
 	*ak_hex = ewa_hex_dup(name, len);
-	reason = why_opt ? ewa_asprintf("operator-revoked: %s", why_opt) :
-			   ewa_strdup("operator-revoked");
+	reason = why_opt ? ew_asprintf("operator-revoked: %s", why_opt) :
+			   ew_strdup("operator-revoked");
 	ret = ewa_vstate_put_verdict(s, *ak_hex, *node, false, reason);
 	free(reason);
 	return ret ? -1 : 0;

@@ -18,20 +18,20 @@
 
 static char *root_path(const char *root, const char *rel)
 {
-	return ewa_asprintf("%s/%s", *root ? root : "", rel);
+	return ew_asprintf("%s/%s", *root ? root : "", rel);
 }
 
 /* The first line of a small file, or NULL. */
 static char *read_line(const char *root, const char *rel)
 {
 	char *path = root_path(root, rel), *s = NULL;
-	struct ewa_buf b = { 0 };
+	struct ew_buf b = { 0 };
 
 	if (!ewa_read_file(path, &b)) {
 		b.data[strcspn((char *)b.data, "\n")] = '\0';
-		s = ewa_strdup((char *)b.data);
+		s = ew_strdup((char *)b.data);
 	}
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	free(path);
 	return s;
 }
@@ -76,7 +76,7 @@ static void module_name(const char *path, char *out, size_t len)
 
 /* The on-disk path of module @name from modules.dep, or NULL. */
 static char *module_path(const char *root, const char *release, const char *name,
-			 const struct ewa_buf *dep)
+			 const struct ew_buf *dep)
 {
 	const char *line = dep ? (const char *)dep->data : NULL;
 	char mname[256];
@@ -90,8 +90,8 @@ static char *module_path(const char *root, const char *release, const char *name
 			file[colon - line] = '\0';
 			module_name(file, mname, sizeof(mname));
 			if (!strcmp(mname, name))
-				return file[0] == '/' ? ewa_strdup(file) :
-					ewa_asprintf("/lib/modules/%s/%s", release, file);
+				return file[0] == '/' ? ew_strdup(file) :
+					ew_asprintf("/lib/modules/%s/%s", release, file);
 		}
 		line = nl ? nl + 1 : NULL;
 	}
@@ -108,7 +108,7 @@ static struct json_object *modules_json(const char *root, const char *release)
 {
 	struct json_object *a = json_object_new_array();
 	char *path = root_path(root, "proc/modules"), *dep_rel;
-	struct ewa_buf mods = { 0 }, dep = { 0 };
+	struct ew_buf mods = { 0 }, dep = { 0 };
 	char **names = NULL, *line, *save;
 	size_t n = 0, i;
 
@@ -117,10 +117,10 @@ static struct json_object *modules_json(const char *root, const char *release)
 		return a;	/* no loadable modules (or no /proc/modules) */
 	}
 	free(path);
-	dep_rel = ewa_asprintf("lib/modules/%s/modules.dep", release);
+	dep_rel = ew_asprintf("lib/modules/%s/modules.dep", release);
 	path = root_path(root, dep_rel);
 	if (ewa_read_file(path, &dep))
-		ewa_buf_free(&dep);
+		ew_buf_free(&dep);
 	free(path);
 	free(dep_rel);
 	for (line = strtok_r((char *)mods.data, "\n", &save); line;
@@ -128,7 +128,7 @@ static struct json_object *modules_json(const char *root, const char *release)
 		line[strcspn(line, " ")] = '\0';
 		if (!*line)
 			continue;
-		names = ewa_realloc(names, (n + 1) * sizeof(*names));
+		names = ew_reallocarray(names, n + 1, sizeof(*names));
 		names[n++] = line;
 	}
 	/* qsort()'s base must not be NULL, even with nothing to sort. */
@@ -157,8 +157,8 @@ static struct json_object *modules_json(const char *root, const char *release)
 		json_object_array_add(a, m);
 	}
 	free(names);
-	ewa_buf_free(&mods);
-	ewa_buf_free(&dep);
+	ew_buf_free(&mods);
+	ew_buf_free(&dep);
 	return a;
 }
 
@@ -167,11 +167,11 @@ static struct json_object *secure_boot_json(const char *root)
 {
 	char *path = root_path(root, EFI_SECURE_BOOT_VAR);
 	struct json_object *v = NULL;
-	struct ewa_buf b = { 0 };
+	struct ew_buf b = { 0 };
 
 	if (!ewa_read_file(path, &b) && b.len >= 5)
 		v = json_object_new_boolean(b.data[4] == 1);
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	free(path);
 	return v;
 }
@@ -185,7 +185,7 @@ static void add_line(struct json_object *o, const char *key, const char *root,
 	free(s);
 }
 
-int ewa_report_build(const char *root, struct ewa_buf *out)
+int ewa_report_build(const char *root, struct ew_buf *out)
 {
 	struct json_object *o = json_object_new_object();
 	char *release = read_line(root, "proc/sys/kernel/osrelease"), *efi;
@@ -207,7 +207,7 @@ int ewa_report_build(const char *root, struct ewa_buf *out)
 	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 					   JSON_C_TO_STRING_NOSLASHESCAPE);
 	out->len = 0;
-	ewa_buf_add(out, s, strlen(s));
+	ew_buf_add(out, s, strlen(s));
 	json_object_put(o);
 	free(release);
 	return 0;
@@ -217,7 +217,7 @@ static char *dup_member(struct json_object *o, const char *key)
 {
 	const char *s = ewa_json_str(o, key);
 
-	return s ? ewa_strdup(s) : NULL;
+	return s ? ew_strdup(s) : NULL;
 }
 
 int ewa_report_parse(const uint8_t *p, size_t len, struct ewa_report *r,
@@ -251,7 +251,7 @@ int ewa_report_parse(const uint8_t *p, size_t len, struct ewa_report *r,
 		goto out;
 	}
 	n = json_object_array_length(a);
-	r->modules = ewa_calloc(n, sizeof(*r->modules));
+	r->modules = ew_calloc(n, sizeof(*r->modules));
 	for (i = 0; i < n; i++) {
 		struct json_object *m = json_object_array_get_idx(a, i);
 		struct ewa_report_module *rm = &r->modules[r->n_modules];
@@ -266,7 +266,7 @@ int ewa_report_parse(const uint8_t *p, size_t len, struct ewa_report *r,
 		r->n_modules++;
 		rm->path = dup_member(m, "path");
 		if (hex) {
-			if (ewa_unhex(hex, rm->sha256, sizeof(rm->sha256), &dlen) ||
+			if (ew_unhex(hex, rm->sha256, sizeof(rm->sha256), &dlen) ||
 			    dlen != EWA_SHA256_LEN) {
 				snprintf(why, whylen, "report: module %s: bad sha256", rm->name);
 				goto out;

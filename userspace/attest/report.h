@@ -22,7 +22,7 @@
 
 #define EWA_REPORT_VERSION	1
 
-int ewa_report_build(const char *root, struct ewa_buf *out);
+int ewa_report_build(const char *root, struct ew_buf *out);
 
 /* The report's parsed form, for the verifier. */
 struct ewa_report_module {

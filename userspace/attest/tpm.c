@@ -197,13 +197,13 @@ static int create_primary(struct ewa_tpm *t, ESYS_TR hierarchy, const TPM2B_PUBL
 	free(ticket);
 	if (rc) {
 		k->handle = ESYS_TR_NONE;
-		ewa_err("%s: TPM2_CreatePrimary: %s", what, rcstr(rc));
+		ew_err("%s: TPM2_CreatePrimary: %s", what, rcstr(rc));
 		return -1;
 	}
 	k->transient = true;
 	rc = Esys_TR_GetName(t->esys, k->handle, &k->name);
 	if (rc) {
-		ewa_err("%s: name: %s", what, rcstr(rc));
+		ew_err("%s: name: %s", what, rcstr(rc));
 		return -1;
 	}
 	return 0;
@@ -259,7 +259,7 @@ static size_t der_length(const uint8_t *p, size_t n)
 	return 2 + nb + len <= n ? 2 + nb + len : 0;
 }
 
-int ewa_tpm_read_ek_cert(struct ewa_tpm *t, struct ewa_buf *der)
+int ewa_tpm_read_ek_cert(struct ewa_tpm *t, struct ew_buf *der)
 {
 	TPM2B_NV_PUBLIC *nvpub = NULL;
 	TPM2B_NAME *nvname = NULL;
@@ -276,7 +276,7 @@ int ewa_tpm_read_ek_cert(struct ewa_tpm *t, struct ewa_buf *der)
 	rc = Esys_NV_ReadPublic(t->esys, nv, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
 				&nvpub, &nvname);
 	if (rc) {
-		ewa_err("EK certificate: TPM2_NV_ReadPublic: %s", rcstr(rc));
+		ew_err("EK certificate: TPM2_NV_ReadPublic: %s", rcstr(rc));
 		goto out;
 	}
 	size = nvpub->nvPublic.dataSize;
@@ -287,10 +287,10 @@ int ewa_tpm_read_ek_cert(struct ewa_tpm *t, struct ewa_buf *der)
 		rc = Esys_NV_Read(t->esys, nv, nv, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
 				  chunk, off, &data);
 		if (rc) {
-			ewa_err("EK certificate: TPM2_NV_Read at %u: %s", off, rcstr(rc));
+			ew_err("EK certificate: TPM2_NV_Read at %u: %s", off, rcstr(rc));
 			goto out;
 		}
-		ewa_buf_add(der, data->buffer, data->size);
+		ew_buf_add(der, data->buffer, data->size);
 		off += data->size;
 		free(data);
 		if (!chunk)
@@ -298,7 +298,7 @@ int ewa_tpm_read_ek_cert(struct ewa_tpm *t, struct ewa_buf *der)
 	}
 	dlen = der_length(der->data, der->len);
 	if (!dlen) {
-		ewa_err("EK certificate at NV 0x%08x is not DER", EWA_EK_CERT_NV);
+		ew_err("EK certificate at NV 0x%08x is not DER", EWA_EK_CERT_NV);
 		goto out;
 	}
 	der->len = dlen;
@@ -323,7 +323,7 @@ static int ek_policy_session(struct ewa_tpm *t, ESYS_TR *session)
 				   TPM2_ALG_SHA256, session);
 	if (rc) {
 		*session = ESYS_TR_NONE;
-		ewa_err("EK policy: TPM2_StartAuthSession: %s", rcstr(rc));
+		ew_err("EK policy: TPM2_StartAuthSession: %s", rcstr(rc));
 		return -1;
 	}
 	rc = Esys_PolicySecret(t->esys, ESYS_TR_RH_ENDORSEMENT, *session, ESYS_TR_PASSWORD,
@@ -332,7 +332,7 @@ static int ek_policy_session(struct ewa_tpm *t, ESYS_TR *session)
 	free(timeout);
 	free(ticket);
 	if (rc) {
-		ewa_err("EK policy: TPM2_PolicySecret: %s", rcstr(rc));
+		ew_err("EK policy: TPM2_PolicySecret: %s", rcstr(rc));
 		Esys_FlushContext(t->esys, *session);
 		*session = ESYS_TR_NONE;
 		return -1;
@@ -354,7 +354,7 @@ int ewa_tpm_activate(struct ewa_tpm *t, const struct ewa_key *ek, const struct e
 	/* Flushed whatever happened: a failed command does not end the session. */
 	Esys_FlushContext(t->esys, session);
 	if (rc) {
-		ewa_err("TPM2_ActivateCredential: %s", rcstr(rc));
+		ew_err("TPM2_ActivateCredential: %s", rcstr(rc));
 		return -1;
 	}
 	return 0;
@@ -395,7 +395,7 @@ int ewa_tpm_pcr_read(struct ewa_tpm *t, uint32_t pcrs, TPML_DIGEST *chunks, size
 		rc = Esys_PCR_Read(t->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &sel,
 				   &update_counter, &sel_out, &values);
 		if (rc) {
-			ewa_err("TPM2_PCR_Read: %s", rcstr(rc));
+			ew_err("TPM2_PCR_Read: %s", rcstr(rc));
 			return -1;
 		}
 		want = sel_out->count == 1 ?
@@ -403,8 +403,8 @@ int ewa_tpm_pcr_read(struct ewa_tpm *t, uint32_t pcrs, TPML_DIGEST *chunks, size
 		       (uint32_t)sel_out->pcrSelections[0].pcrSelect[1] << 8 |
 		       (uint32_t)sel_out->pcrSelections[0].pcrSelect[2] << 16 : 0;
 		if (want != batch || values->count != (UINT32)count) {
-			ewa_err("TPM2_PCR_Read: the TPM returned %u of %d SHA-256 PCRs "
-				"(is the SHA-256 bank allocated?)", values->count, count);
+			ew_err("TPM2_PCR_Read: the TPM returned %u of %d SHA-256 PCRs "
+			       "(is the SHA-256 bank allocated?)", values->count, count);
 			free(sel_out);
 			free(values);
 			return -1;
@@ -429,7 +429,7 @@ int ewa_tpm_quote(struct ewa_tpm *t, const struct ewa_key *ak, const TPM2B_DATA 
 	rc = Esys_Quote(t->esys, ak->handle, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
 			qdata, &scheme, sel, quoted, sig);
 	if (rc) {
-		ewa_err("TPM2_Quote: %s", rcstr(rc));
+		ew_err("TPM2_Quote: %s", rcstr(rc));
 		return -1;
 	}
 	return 0;
@@ -447,7 +447,7 @@ static int count_handles(struct ewa_tpm *t, TPM2_HANDLE first, uint32_t *count)
 	rc = Esys_GetCapability(t->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
 				TPM2_CAP_HANDLES, first, TPM2_MAX_CAP_HANDLES, &more, &cap);
 	if (rc) {
-		ewa_err("TPM2_GetCapability(handles 0x%08x): %s", first, rcstr(rc));
+		ew_err("TPM2_GetCapability(handles 0x%08x): %s", first, rcstr(rc));
 		return -1;
 	}
 	/*

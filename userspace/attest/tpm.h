@@ -45,7 +45,7 @@ int ewa_tpm_load_ak(struct ewa_tpm *t, struct ewa_key *ak);
 void ewa_tpm_release(struct ewa_tpm *t, struct ewa_key *k);
 
 /* 0 with @der filled, 1 when there is no certificate, -1 on error. */
-int ewa_tpm_read_ek_cert(struct ewa_tpm *t, struct ewa_buf *der);
+int ewa_tpm_read_ek_cert(struct ewa_tpm *t, struct ew_buf *der);
 
 int ewa_tpm_activate(struct ewa_tpm *t, const struct ewa_key *ek, const struct ewa_key *ak,
 		     const TPM2B_ID_OBJECT *blob, const TPM2B_ENCRYPTED_SECRET *secret,

@@ -77,15 +77,15 @@ static int parse_kv(int argc, char *argv[], const char *cmd, const char *const *
 		for (i = 0; keys[i] && strcmp(keys[i], argv[0]); i++)
 			;
 		if (!keys[i]) {
-			ewa_err("%s: unknown keyword \"%s\" (try \"" PROG " help\")", cmd, argv[0]);
+			ew_err("%s: unknown keyword \"%s\" (try \"" PROG " help\")", cmd, argv[0]);
 			return EWA_USAGE;
 		}
 		if (argc < 2) {
-			ewa_err("%s: \"%s\" needs an argument", cmd, argv[0]);
+			ew_err("%s: \"%s\" needs an argument", cmd, argv[0]);
 			return EWA_USAGE;
 		}
 		if (vals[i]) {
-			ewa_err("%s: \"%s\" is given twice", cmd, argv[0]);
+			ew_err("%s: \"%s\" is given twice", cmd, argv[0]);
 			return EWA_USAGE;
 		}
 		vals[i] = argv[1];
@@ -99,7 +99,7 @@ static int require(const char *cmd, const char *const *keys, const char **vals, 
 
 	for (i = 0; i < n; i++) {
 		if (!vals[i]) {
-			ewa_err("%s: \"%s\" is required (try \"" PROG " help\")", cmd, keys[i]);
+			ew_err("%s: \"%s\" is required (try \"" PROG " help\")", cmd, keys[i]);
 			return EWA_USAGE;
 		}
 	}
@@ -125,9 +125,9 @@ static void verify_with_state(struct ewa_verify_input *in, const char *state,
 	if (ewa_vstate_open(state_dir(state), &st)) {
 		memset(v, 0, sizeof(*v));
 		v->secure_boot = "unknown";
-		v->reasons = ewa_calloc(1, sizeof(*v->reasons));
-		v->reasons[0].check = ewa_strdup("state-error");
-		v->reasons[0].detail = ewa_strdup(ewa_last_error());
+		v->reasons = ew_calloc(1, sizeof(*v->reasons));
+		v->reasons[0].check = ew_strdup("state-error");
+		v->reasons[0].detail = ew_strdup(ew_last_error());
 		v->n_reasons = 1;
 		return;
 	}
@@ -161,8 +161,8 @@ static int cmd_verify(int argc, char *argv[])
 	if (ret)
 		return ret;
 	if (ewa_parse_nonce(vals[1], in.nonce, &in.nonce_len)) {
-		ewa_err("verify: nonce \"%s\": expected %d to %d bytes of hex", vals[1],
-			EWA_NONCE_MIN, EWA_NONCE_MAX);
+		ew_err("verify: nonce \"%s\": expected %d to %d bytes of hex", vals[1],
+		       EWA_NONCE_MIN, EWA_NONCE_MAX);
 		return EWA_USAGE;
 	}
 	in.evidence = vals[0];
@@ -221,7 +221,7 @@ static int cmd_enroll(int argc, char *argv[])
 		ewa_vstate_close(&st);
 		return ret;
 	}
-	ewa_err("enroll: expected \"challenge\" or \"confirm\" (try \"" PROG " help\")");
+	ew_err("enroll: expected \"challenge\" or \"confirm\" (try \"" PROG " help\")");
 	return EWA_USAGE;
 }
 
@@ -231,7 +231,7 @@ static int manifest_show(const char *in, const char *pubkey)
 	char why[512];
 
 	if (ewa_manifest_load(in, pubkey, &m, why, sizeof(why)) != EWA_MANIFEST_OK) {
-		ewa_err("manifest show: %s", why);
+		ew_err("manifest show: %s", why);
 		return EWA_FAIL;
 	}
 	if (opt_json)
@@ -288,13 +288,13 @@ static int cmd_manifest(int argc, char *argv[])
 		if (vals[2]) {
 			serial = strtoull(vals[2], &end, 10);
 			if (*end || end == vals[2] || vals[2][0] == '-') {
-				ewa_err("manifest from-node: serial \"%s\": expected a number", vals[2]);
+				ew_err("manifest from-node: serial \"%s\": expected a number", vals[2]);
 				return EWA_USAGE;
 			}
 		}
 		return ewa_manifest_from_node(vals[0], serial, vals[1]) ? EWA_FAIL : EWA_OK;
 	}
-	ewa_err("manifest: expected keygen, sign, show or from-node (try \"" PROG " help\")");
+	ew_err("manifest: expected keygen, sign, show or from-node (try \"" PROG " help\")");
 	return EWA_USAGE;
 }
 
@@ -305,11 +305,11 @@ static int cmd_nonce(int argc, char *argv[])
 
 	(void)argv;
 	if (argc > 0) {
-		ewa_err("nonce: unexpected argument \"%s\"", argv[0]);
+		ew_err("nonce: unexpected argument \"%s\"", argv[0]);
 		return EWA_USAGE;
 	}
 	if (RAND_bytes(n, sizeof(n)) != 1) {
-		ewa_err("nonce: no randomness");
+		ew_err("nonce: no randomness");
 		return EWA_FAIL;
 	}
 	puts(ewa_hex(n, sizeof(n), hex));
@@ -324,7 +324,7 @@ static int parse_seconds(const char *cmd, const char *key, const char *s, uint64
 	errno = 0;
 	*out = strtoull(s, &end, 10);
 	if (s[0] < '0' || s[0] > '9' || *end || errno || *out == 0 || *out > 86400 * 365) {
-		ewa_err("%s: %s \"%s\": expected a number of seconds", cmd, key, s);
+		ew_err("%s: %s \"%s\": expected a number of seconds", cmd, key, s);
 		return EWA_USAGE;
 	}
 	return EWA_OK;
@@ -352,7 +352,7 @@ static int cmd_release(int argc, char *argv[])
 	if (ewa_vstate_open(state_dir(vals[4]), &st)) {
 		memset(&r, 0, sizeof(r));
 		r.reason = "state-error";
-		snprintf(r.detail, sizeof(r.detail), "%s", ewa_last_error());
+		snprintf(r.detail, sizeof(r.detail), "%s", ew_last_error());
 	} else {
 		ewa_release_key(&st, &a, &r);
 		ewa_vstate_close(&st);
@@ -426,7 +426,7 @@ static int cmd_serve(int argc, char *argv[])
 					    NULL };
 	const char *vals[5] = { NULL };
 	struct ewa_verify_input in = { 0 };
-	struct ewa_buf ev = { 0 };
+	struct ew_buf ev = { 0 };
 	struct json_object *o;
 	struct ewa_verdict v;
 	uint64_t timeout = 60;
@@ -443,13 +443,13 @@ static int cmd_serve(int argc, char *argv[])
 	if (ret)
 		return ret;
 	if (!ewa_node_name_ok(vals[0])) {
-		ewa_err("serve: node \"%s\": use letters, digits, '.', '_' and '-'", vals[0]);
+		ew_err("serve: node \"%s\": use letters, digits, '.', '_' and '-'", vals[0]);
 		return EWA_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	enrollment = ewa_asprintf("%s/nodes/%s.json", state_dir(vals[3]), vals[0]);
+	enrollment = ew_asprintf("%s/nodes/%s.json", state_dir(vals[3]), vals[0]);
 	if (RAND_bytes(in.nonce, 32) != 1) {
-		ewa_err("serve: no randomness");
+		ew_err("serve: no randomness");
 		free(enrollment);
 		return EWA_FAIL;
 	}
@@ -482,10 +482,10 @@ static int cmd_serve(int argc, char *argv[])
 			break;
 		if (ev.len + (size_t)n > EWA_FILE_MAX)
 			break;
-		ewa_buf_add(&ev, chunk, (size_t)n);
+		ew_buf_add(&ev, chunk, (size_t)n);
 	}
-	name = timed_out ? ewa_asprintf("stdin (no complete evidence within %llu s)",
-					(unsigned long long)timeout) : ewa_strdup("stdin");
+	name = timed_out ? ew_asprintf("stdin (no complete evidence within %llu s)",
+				       (unsigned long long)timeout) : ew_strdup("stdin");
 	in.evidence = name;
 	/* Timed out: judge nothing (a deny with evidence-invalid), not a prefix. */
 	in.evidence_data = timed_out || !ev.len ? (const uint8_t *)"" : ev.data;
@@ -500,7 +500,7 @@ static int cmd_serve(int argc, char *argv[])
 	json_object_put(o);
 	ret = v.admit ? EWA_OK : EWA_FAIL;
 	ewa_verdict_free(&v);
-	ewa_buf_free(&ev);
+	ew_buf_free(&ev);
 	free(name);
 	free(enrollment);
 	return ret;
@@ -516,7 +516,7 @@ int main(int argc, char *argv[])
 	};
 	int opt, ret;
 
-	ewa_prog = PROG;
+	ew_prog = PROG;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+jph", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -530,14 +530,14 @@ int main(int argc, char *argv[])
 			usage(stdout);
 			return EWA_OK;
 		default:
-			ewa_err("unknown option \"%s\" (try \"" PROG " help\")", argv[optind - 1]);
+			ew_err("unknown option \"%s\" (try \"" PROG " help\")", argv[optind - 1]);
 			return EWA_USAGE;
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc == 0) {
-		ewa_err("missing command (try \"" PROG " help\")");
+		ew_err("missing command (try \"" PROG " help\")");
 		return EWA_USAGE;
 	}
 	if (!strcmp(argv[0], "verify"))
@@ -558,11 +558,11 @@ int main(int argc, char *argv[])
 		usage(stdout);
 		ret = EWA_OK;
 	} else {
-		ewa_err("unknown command \"%s\" (try \"" PROG " help\")", argv[0]);
+		ew_err("unknown command \"%s\" (try \"" PROG " help\")", argv[0]);
 		ret = EWA_USAGE;
 	}
 	if (fflush(stdout) || ferror(stdout)) {
-		ewa_err("write error");
+		ew_err("write error");
 		if (!ret)
 			ret = EWA_FAIL;
 	}

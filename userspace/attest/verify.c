@@ -40,10 +40,10 @@ static void deny(struct ewa_verdict *v, const char *check, const char *fmt, ...)
 	if (vasprintf(&s, fmt, ap) < 0)
 		s = NULL;
 	va_end(ap);
-	v->reasons = ewa_realloc(v->reasons, (v->n_reasons + 1) * sizeof(*v->reasons));
+	v->reasons = ew_reallocarray(v->reasons, v->n_reasons + 1, sizeof(*v->reasons));
 	r = &v->reasons[v->n_reasons++];
-	r->check = ewa_strdup(check);
-	r->detail = s ? s : ewa_strdup("");
+	r->check = ew_strdup(check);
+	r->detail = s ? s : ew_strdup("");
 }
 
 bool ewa_verdict_has(const struct ewa_verdict *v, const char *check)
@@ -279,7 +279,7 @@ static void check_pcrs(struct ctx *c)
 	const TPML_PCR_SELECTION *qs = &c->att.attested.quote.pcrSelect;
 	TPML_PCR_SELECTION es;
 	uint8_t digest[EWA_SHA256_LEN];
-	struct ewa_buf all = { 0 };
+	struct ew_buf all = { 0 };
 	size_t off = 0, i, j;
 	unsigned int pcr = 0;
 
@@ -313,7 +313,7 @@ static void check_pcrs(struct ctx *c)
 				goto out;
 			}
 			memcpy(c->pcr[pcr], d.digests[j].buffer, EWA_SHA256_LEN);
-			ewa_buf_add(&all, d.digests[j].buffer, EWA_SHA256_LEN);
+			ew_buf_add(&all, d.digests[j].buffer, EWA_SHA256_LEN);
 			pcr++;
 		}
 	}
@@ -331,7 +331,7 @@ static void check_pcrs(struct ctx *c)
 	}
 	c->pcrs_trusted = true;
 out:
-	ewa_buf_free(&all);
+	ew_buf_free(&all);
 }
 
 static void check_required_and_golden(struct ctx *c)
@@ -530,17 +530,17 @@ static void check_report(struct ctx *c)
 /* The verdict, under the enrolled AK's name, for key release. */
 static void record_verdict(struct ctx *c)
 {
-	struct ewa_buf checks = { 0 };
+	struct ew_buf checks = { 0 };
 	size_t i;
 
 	if (!c->in->state || !c->enrolled_ak)
 		return;
 	for (i = 0; i < c->v->n_reasons; i++) {
 		if (i)
-			ewa_buf_add(&checks, ",", 1);
-		ewa_buf_add(&checks, c->v->reasons[i].check, strlen(c->v->reasons[i].check));
+			ew_buf_add(&checks, ",", 1);
+		ew_buf_add(&checks, c->v->reasons[i].check, strlen(c->v->reasons[i].check));
 	}
-	ewa_buf_add(&checks, "", 1);
+	ew_buf_add(&checks, "", 1);
 	if (ewa_vstate_put_verdict(c->in->state, c->enrolled_ak, c->v->node, c->v->admit,
 				   (const char *)checks.data) && c->v->admit) {
 		deny(c->v, "state-error", "cannot record the verdict: not admitted");
@@ -549,7 +549,7 @@ static void record_verdict(struct ctx *c)
 		ewa_vstate_put_verdict(c->in->state, c->enrolled_ak, c->v->node, false,
 				       "state-error");
 	}
-	ewa_buf_free(&checks);
+	ew_buf_free(&checks);
 }
 
 /* An admitted quote becomes the bar for the next one; the serial only rises. */
@@ -570,8 +570,8 @@ static void remember(struct ctx *c)
 
 void ewa_verify(const struct ewa_verify_input *in, struct ewa_verdict *v)
 {
-	struct ctx *c = ewa_calloc(1, sizeof(*c));
-	struct ewa_buf file = { 0 };
+	struct ctx *c = ew_calloc(1, sizeof(*c));
+	struct ew_buf file = { 0 };
 	char why[512];
 	int err;
 
@@ -583,8 +583,8 @@ void ewa_verify(const struct ewa_verify_input *in, struct ewa_verdict *v)
 	check_manifest(c);
 	check_enrollment(c);
 	if (in->evidence_data) {
-		ewa_buf_add(&file, in->evidence_data, in->evidence_len);
-		ewa_buf_add(&file, "", 0);
+		ew_buf_add(&file, in->evidence_data, in->evidence_len);
+		ew_buf_add(&file, "", 0);
 		err = 0;
 	} else {
 		err = ewa_read_file(in->evidence, &file);
@@ -621,7 +621,7 @@ out:
 	if (v->admit)
 		remember(c);
 	record_verdict(c);
-	ewa_buf_free(&file);
+	ew_buf_free(&file);
 	ewa_evidence_free(&c->ev);
 	if (c->have_manifest)
 		ewa_manifest_free(&c->m);

@@ -18,7 +18,7 @@
 
 static int mkdir_p(const char *path)
 {
-	char *p = ewa_strdup(path), *s;
+	char *p = ew_strdup(path), *s;
 
 	for (s = p + 1; *s; s++) {
 		if (*s != '/')
@@ -43,22 +43,22 @@ int ewa_vstate_open(const char *dir, struct ewa_vstate *s)
 	memset(s, 0, sizeof(*s));
 	s->lock_fd = -1;
 	if (mkdir_p(dir)) {
-		ewa_err("state %s: %s", dir, strerror(errno));
+		ew_err("state %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
-		p = ewa_asprintf("%s/%s", dir, subs[i]);
+		p = ew_asprintf("%s/%s", dir, subs[i]);
 		if (mkdir(p, 0700) && errno != EEXIST) {
-			ewa_err("state %s: %s", p, strerror(errno));
+			ew_err("state %s: %s", p, strerror(errno));
 			free(p);
 			return -1;
 		}
 		free(p);
 	}
-	p = ewa_asprintf("%s/lock", dir);
+	p = ew_asprintf("%s/lock", dir);
 	s->lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX)) {
-		ewa_err("state %s: %s", p, strerror(errno));
+		ew_err("state %s: %s", p, strerror(errno));
 		free(p);
 		if (s->lock_fd >= 0)
 			close(s->lock_fd);
@@ -66,7 +66,7 @@ int ewa_vstate_open(const char *dir, struct ewa_vstate *s)
 		return -1;
 	}
 	free(p);
-	s->dir = ewa_strdup(dir);
+	s->dir = ew_strdup(dir);
 	return 0;
 }
 
@@ -81,13 +81,13 @@ void ewa_vstate_close(struct ewa_vstate *s)
 
 char *ewa_vstate_path(const struct ewa_vstate *s, const char *sub, const char *name)
 {
-	return sub ? ewa_asprintf("%s/%s/%s.json", s->dir, sub, name) :
-		     ewa_asprintf("%s/%s", s->dir, name);
+	return sub ? ew_asprintf("%s/%s/%s.json", s->dir, sub, name) :
+		     ew_asprintf("%s/%s", s->dir, name);
 }
 
 static struct json_object *load_if_any(const char *path, int *found)
 {
-	struct ewa_buf b = { 0 };
+	struct ew_buf b = { 0 };
 	struct json_object *o;
 	char why[256];
 	int err;
@@ -95,19 +95,19 @@ static struct json_object *load_if_any(const char *path, int *found)
 	*found = 0;
 	err = ewa_read_file(path, &b);
 	if (err == -ENOENT) {
-		ewa_buf_free(&b);
+		ew_buf_free(&b);
 		return NULL;
 	}
 	if (err) {
-		ewa_err("%s: %s", path, strerror(-err));
+		ew_err("%s: %s", path, strerror(-err));
 		*found = -1;
-		ewa_buf_free(&b);
+		ew_buf_free(&b);
 		return NULL;
 	}
 	o = ewa_json_parse((const char *)b.data, b.len, why, sizeof(why));
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	if (!o) {
-		ewa_err("%s: %s", path, why);
+		ew_err("%s: %s", path, why);
 		*found = -1;
 		return NULL;
 	}
@@ -127,7 +127,7 @@ int ewa_vstate_get_clock(const struct ewa_vstate *s, const char *ak_hex, struct 
 	    (ewa_json_u64(o, "clock", &c->clock, why, sizeof(why)) ||
 	     ewa_json_u64(o, "reset_count", &reset, why, sizeof(why)) ||
 	     ewa_json_u64(o, "restart_count", &restart, why, sizeof(why)))) {
-		ewa_err("%s: %s", path, why);
+		ew_err("%s: %s", path, why);
 		found = -1;
 	} else if (found == 1) {
 		c->reset_count = (uint32_t)reset;
@@ -163,7 +163,7 @@ int ewa_vstate_get_serial(const struct ewa_vstate *s, uint64_t *serial)
 
 	o = load_if_any(path, &found);
 	if (found == 1 && ewa_json_u64(o, "serial", serial, why, sizeof(why))) {
-		ewa_err("%s: %s", path, why);
+		ew_err("%s: %s", path, why);
 		found = -1;
 	}
 	json_object_put(o);
@@ -219,7 +219,7 @@ int ewa_vstate_get_verdict(const struct ewa_vstate *s, const char *ak_hex,
 		reasons = ewa_json_str(o, "reasons");
 		if (!d || (strcmp(d, "admit") && strcmp(d, "deny")) ||
 		    ewa_json_u64(o, "at", &r->at, why, sizeof(why))) {
-			ewa_err("%s: not a verdict record", path);
+			ew_err("%s: not a verdict record", path);
 			found = -1;
 		} else {
 			r->admit = !strcmp(d, "admit");

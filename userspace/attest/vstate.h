@@ -31,7 +31,7 @@ struct ewa_clock {
 	uint32_t restart_count;
 };
 
-/* Creates the directories and takes the lock; ewa_err() on failure. */
+/* Creates the directories and takes the lock; ew_err() on failure. */
 int ewa_vstate_open(const char *dir, struct ewa_vstate *s);
 void ewa_vstate_close(struct ewa_vstate *s);
 char *ewa_vstate_path(const struct ewa_vstate *s, const char *sub, const char *name);

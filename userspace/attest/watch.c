@@ -99,7 +99,7 @@ static char *conf_get(const char *key)
 		*end = '\0';
 		if (*p) {
 			free(val);
-			val = ewa_strdup(p);
+			val = ew_strdup(p);
 		}
 	}
 	fclose(f);
@@ -113,8 +113,8 @@ static int parse_u64(const char *key, const char *s, uint64_t min, uint64_t max,
 	errno = 0;
 	*out = strtoull(s, &end, 10);
 	if (s[0] < '0' || s[0] > '9' || *end || errno || *out < min || *out > max) {
-		ewa_err("attest watch: %s \"%s\": expected a number from %llu to %llu", key, s,
-			(unsigned long long)min, (unsigned long long)max);
+		ew_err("attest watch: %s \"%s\": expected a number from %llu to %llu", key, s,
+		       (unsigned long long)min, (unsigned long long)max);
 		return EWA_USAGE;
 	}
 	return EWA_OK;
@@ -134,13 +134,13 @@ static int parse_watch(int argc, char *argv[], struct watch *w)
 
 		if (!strcmp(argv[i], "verifier")) {
 			if (i + 1 >= argc) {
-				ewa_err("attest watch: \"verifier\" needs a command");
+				ew_err("attest watch: \"verifier\" needs a command");
 				return EWA_USAGE;
 			}
 			for (n = 0, i++; i < argc && n < MAX_ARGS; i++)
 				w->argv[n++] = argv[i];
 			if (i < argc) {
-				ewa_err("attest watch: more than %d verifier arguments", MAX_ARGS);
+				ew_err("attest watch: more than %d verifier arguments", MAX_ARGS);
 				return EWA_USAGE;
 			}
 			break;
@@ -158,16 +158,16 @@ static int parse_watch(int argc, char *argv[], struct watch *w)
 		else if (!strcmp(argv[i], "tcti"))
 			slot = &w->q.tcti;
 		if (!slot) {
-			ewa_err("attest watch: unknown keyword \"%s\" (try \"eastwestctl attest help\")",
-				argv[i]);
+			ew_err("attest watch: unknown keyword \"%s\" (try \"eastwestctl attest help\")",
+			       argv[i]);
 			return EWA_USAGE;
 		}
 		if (i + 1 >= argc) {
-			ewa_err("attest watch: \"%s\" needs an argument", argv[i]);
+			ew_err("attest watch: \"%s\" needs an argument", argv[i]);
 			return EWA_USAGE;
 		}
 		if (*slot) {
-			ewa_err("attest watch: \"%s\" is given twice", argv[i]);
+			ew_err("attest watch: \"%s\" is given twice", argv[i]);
 			return EWA_USAGE;
 		}
 		*slot = argv[i + 1];
@@ -187,12 +187,12 @@ static int parse_watch(int argc, char *argv[], struct watch *w)
 	if (rounds && parse_u64("rounds", rounds, 1, UINT32_MAX, &w->rounds))
 		return EWA_USAGE;
 	if (apply && strcmp(apply, "kernel") && strcmp(apply, "none")) {
-		ewa_err("attest watch: apply \"%s\": expected kernel or none", apply);
+		ew_err("attest watch: apply \"%s\": expected kernel or none", apply);
 		return EWA_USAGE;
 	}
 	w->apply_kernel = !apply || !strcmp(apply, "kernel");
 	if (ewa_parse_pcr_list(pcrs ? pcrs : EWA_DEFAULT_PCRS, &w->q.pcrs)) {
-		ewa_err("attest watch: pcrs \"%s\": expected PCR[-PCR][,...]", pcrs);
+		ew_err("attest watch: pcrs \"%s\": expected PCR[-PCR][,...]", pcrs);
 		return EWA_USAGE;
 	}
 	if (!w->argv[0]) {
@@ -204,8 +204,8 @@ static int parse_watch(int argc, char *argv[], struct watch *w)
 		     word && n < MAX_ARGS; word = strtok_r(NULL, " \t", &save))
 			w->argv[n++] = word;
 		if (!n) {
-			ewa_err("attest watch: no verifier command (\"verifier COMMAND ...\", or "
-				"\"verifier = COMMAND ...\" in %s)", conf_path());
+			ew_err("attest watch: no verifier command (\"verifier COMMAND ...\", or "
+			       "\"verifier = COMMAND ...\" in %s)", conf_path());
 			return EWA_USAGE;
 		}
 	}
@@ -256,7 +256,7 @@ static int wait_ready(int fd, short events, const struct timespec *deadline)
 }
 
 /* Reads into @b until @stop_at_newline and a newline came, EOF, or the deadline. */
-static int read_until(int fd, struct ewa_buf *b, bool stop_at_newline,
+static int read_until(int fd, struct ew_buf *b, bool stop_at_newline,
 		      const struct timespec *deadline)
 {
 	char chunk[4096];
@@ -279,7 +279,7 @@ static int read_until(int fd, struct ewa_buf *b, bool stop_at_newline,
 			return stop_at_newline ? -EPIPE : 0;
 		if (b->len + (size_t)n > VERDICT_MAX)
 			return -EFBIG;
-		ewa_buf_add(b, chunk, (size_t)n);
+		ew_buf_add(b, chunk, (size_t)n);
 	}
 }
 
@@ -370,11 +370,11 @@ static int reap(pid_t pid, const struct timespec *deadline)
 static char *reasons_text(struct json_object *v)
 {
 	struct json_object *a, *r;
-	struct ewa_buf b = { 0 };
+	struct ew_buf b = { 0 };
 	size_t i;
 
 	if (!json_object_object_get_ex(v, "reasons", &a) || !json_object_is_type(a, json_type_array))
-		return ewa_strdup("");
+		return ew_strdup("");
 	for (i = 0; i < json_object_array_length(a); i++) {
 		const char *check, *detail;
 
@@ -382,20 +382,20 @@ static char *reasons_text(struct json_object *v)
 		check = ewa_json_str(r, "check");
 		detail = ewa_json_str(r, "detail");
 		if (i)
-			ewa_buf_add(&b, "; ", 2);
-		ewa_buf_add(&b, check ? check : "?", strlen(check ? check : "?"));
+			ew_buf_add(&b, "; ", 2);
+		ew_buf_add(&b, check ? check : "?", strlen(check ? check : "?"));
 		if (detail && *detail) {
-			ewa_buf_add(&b, ": ", 2);
-			ewa_buf_add(&b, detail, strlen(detail));
+			ew_buf_add(&b, ": ", 2);
+			ew_buf_add(&b, detail, strlen(detail));
 		}
 	}
-	ewa_buf_add(&b, "", 1);
+	ew_buf_add(&b, "", 1);
 	return (char *)b.data;
 }
 
 static void one_round(const struct watch *w, struct outcome *o)
 {
-	struct ewa_buf line = { 0 }, verdict = { 0 };
+	struct ew_buf line = { 0 }, verdict = { 0 };
 	struct ewa_evidence ev = { 0 };
 	uint8_t nonce[EWA_NONCE_MAX];
 	struct timespec deadline;
@@ -453,7 +453,7 @@ static void one_round(const struct watch *w, struct outcome *o)
 	from = -1;
 	st = reap(pid, &deadline);
 	pid = -1;
-	ewa_buf_add(&verdict, "", 1);
+	ew_buf_add(&verdict, "", 1);
 	/* The last non-empty line is the verdict. */
 	last = (char *)verdict.data;
 	for (nl = last + strlen(last); nl > last && (nl[-1] == '\n' || nl[-1] == '\r');)
@@ -489,8 +489,8 @@ out:
 	json_object_put(v);
 	free(text);
 	ewa_evidence_free(&ev);
-	ewa_buf_free(&line);
-	ewa_buf_free(&verdict);
+	ew_buf_free(&line);
+	ew_buf_free(&verdict);
 }
 
 static void report_round(uint64_t n, const struct outcome *o, bool applied, const char *apply_err)

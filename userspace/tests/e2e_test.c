@@ -408,6 +408,21 @@ static void test_batch(void **state)
 	unlink(path);
 }
 
+/* The attestation commands' errors name the batch line like every other. */
+static void test_batch_attest_error(void **state)
+{
+	static const char text[] =
+		"# the nonce is not hex\nattest quote nonce zz out /nonexistent/q.json\n";
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+
+	(void)state;
+	close(mkstemp(path));
+	assert_int_equal(ew_write_file(path, text, strlen(text), 0600), 0);
+	assert_int_equal(RUN("-b", path), EW_USAGE);
+	has(err, ":2: attest quote: nonce \"zz\": expected 16 to 64 bytes of hex\n");
+	unlink(path);
+}
+
 static void test_monitor(void **state)
 {
 	(void)state;
@@ -449,6 +464,7 @@ int main(void)
 		cmocka_unit_test_setup(test_refused_step, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
+		cmocka_unit_test_setup(test_batch_attest_error, reset),
 		cmocka_unit_test_setup(test_monitor, reset),
 	};
 

@@ -248,9 +248,23 @@ static int parse_peer(const struct nlattr *nest, struct ew_peer *p)
 	return addr != p->is_lid ? 0 : -1;
 }
 
+/* By id, else by name (eastwestctl itself finds jobs by name in the replies). */
 static struct ew_job *find(uint32_t id, const char *name)
 {
-	return id ? ew_state_find_id(&fake.st, id) : ew_state_find_name(&fake.st, name);
+	size_t i;
+
+	if (id)
+		return ew_state_find_id(&fake.st, id);
+	for (i = 0; i < fake.st.n_jobs; i++)
+		if (!strcmp(fake.st.jobs[i].name, name))
+			return &fake.st.jobs[i];
+	return NULL;
+}
+
+/* Whether sorted @ps holds @p. */
+static bool peers_contain(const struct ew_peers *ps, const struct ew_peer *p)
+{
+	return ps->n && bsearch(p, ps->v, ps->n, sizeof(*ps->v), ew_peer_cmp);
 }
 
 /* job-new / job-set: attributes onto @j (a scratch copy). */
@@ -401,7 +415,7 @@ static void job_new(const struct nlmsghdr *req)
 		ack(req, EINVAL, "missing name", 0, EASTWEST_A_JOB_NAME);
 		return;
 	}
-	if (ew_state_find_name(&fake.st, mnl_attr_get_str(name_attr))) {
+	if (find(0, mnl_attr_get_str(name_attr))) {
 		ack(req, EEXIST, "job name already in use", off(req, name_attr), 0);
 		return;
 	}
@@ -448,7 +462,7 @@ static void job_set(const struct nlmsghdr *req)
 	err = apply_job_attrs(req, &j, true, &msg, &offs);
 	if (!err)
 		err = cgroup_conflict(&j, &msg);
-	if (!err && strcmp(j.name, cur->name) && ew_state_find_name(&fake.st, j.name)) {
+	if (!err && strcmp(j.name, cur->name) && find(0, j.name)) {
 		err = EEXIST;
 		msg = "job name already in use";
 	}
@@ -611,7 +625,7 @@ static void peers(const struct nlmsghdr *req, uint8_t cmd, bool dump)
 		mnl_attr_for_each(a, req, GENL_HDRLEN) {
 			if (mnl_attr_get_type(a) != EASTWEST_A_PEER_LIST_PEER)
 				continue;
-			if (!ew_peers_contains(&j->peers, &in.v[i++])) {
+			if (!peers_contain(&j->peers, &in.v[i++])) {
 				ack(req, ENOENT, "peer not found", off(req, a), 0);
 				goto out;
 			}

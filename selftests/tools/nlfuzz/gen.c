@@ -162,7 +162,7 @@ static void put_int(struct nf_w *w, const struct nf_attr *a, int boundary)
 	int ok;
 
 	if (!boundary) {
-		v = pool_int(w, a->pool, &ok);
+		v = pool_int(w, nf_pool_of(a), &ok);
 		if (!ok || nf_chance(w->r, 15)) {
 			uint64_t lo = a->has_min ? a->min : 0;
 			uint64_t hi = a->has_max ? a->max : max;
@@ -202,11 +202,11 @@ static void put_string(struct nf_w *w, const struct nf_attr *a, int boundary)
 	if (!boundary) {
 		const char *v = NULL;
 
-		if (a->pool == NF_POOL_JOB_NAME && p->n_job_names)
+		if (nf_pool_of(a) == NF_POOL_JOB_NAME && p->n_job_names)
 			v = p->job_names[nf_below(w->r, p->n_job_names)];
-		else if (a->pool == NF_POOL_CGROUP && p->n_cgroups)
+		else if (nf_pool_of(a) == NF_POOL_CGROUP && p->n_cgroups)
 			v = p->cgroups[nf_below(w->r, p->n_cgroups)];
-		else if (a->pool == NF_POOL_DEV_NAME && p->n_dev_names)
+		else if (nf_pool_of(a) == NF_POOL_DEV_NAME && p->n_dev_names)
 			v = p->dev_names[nf_below(w->r, p->n_dev_names)];
 		if (!v || nf_chance(w->r, 10)) {
 			/* A fresh short name: fz0..fz15, a bounded set of jobs. */

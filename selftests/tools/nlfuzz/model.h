@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the fuzzer knows about the eastwest family: every operation with its
- * request attributes and their policy (type, length, range), mirroring
- * Documentation/netlink/specs/eastwest.yaml. `ew_nlfuzz --print-model`
- * prints it so that selftests/eastwest/nlfuzz.sh can check it against the
- * spec: an op or attribute added to the spec and not here fails that test.
+ * request attributes and their policy (type, length, range). The tables
+ * (model-gen.c) are generated from Documentation/netlink/specs/eastwest.yaml
+ * by scripts/ynl-regen; what the spec does not say (where plausible values
+ * come from) is written by hand in model.c. `ew_nlfuzz --print-model`
+ * prints the model so that selftests/eastwest/nlfuzz.sh can check it
+ * against the spec.
  */
 #ifndef EW_NLFUZZ_MODEL_H
 #define EW_NLFUZZ_MODEL_H
@@ -30,6 +32,7 @@ struct nf_set;
 
 struct nf_attr {
 	uint16_t type;
+	const char *set;	/* name of the attribute set it belongs to */
 	const char *name;
 	enum nf_kind kind;
 	/* NF_STRING: longest accepted string without its NUL (0: no limit);
@@ -38,7 +41,6 @@ struct nf_attr {
 	bool has_min, has_max;
 	uint64_t min, max;
 	const struct nf_set *nest;
-	enum nf_pool pool;
 	bool multi;
 };
 
@@ -61,9 +63,12 @@ struct nf_op {
 	uint16_t req[NF_MAX_REQ];	/* request attribute types */
 };
 
+/* Generated (model-gen.c): the operations and the nested set of peers. */
 extern const struct nf_op nf_ops[];
+extern const struct nf_set nf_set_peer;
 extern const unsigned int nf_n_ops;
 
+enum nf_pool nf_pool_of(const struct nf_attr *a);
 const struct nf_attr *nf_set_attr(const struct nf_set *set, uint16_t type);
 const struct nf_op *nf_op_by_cmd(uint8_t cmd);
 const struct nf_set *nf_peer_set(void);

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ewa_report r;
 	char why[256];
 
-	ewa_quiet = true;
+	ew_quiet = true;
 	if (!ewa_evidence_parse((const char *)data, size, &ev, why, sizeof(why))) {
 		if (!ewa_report_parse(ev.report.data, ev.report.len, &r, why, sizeof(why)))
 			ewa_report_free(&r);

@@ -49,7 +49,7 @@ static double now(void)
 
 static char *p(const char *name)
 {
-	return ewa_asprintf("%s/%s", work, name);
+	return ew_asprintf("%s/%s", work, name);
 }
 
 static int node(char *a0, char *a1, char *a2, char *a3, char *a4, char *a5, char *a6,
@@ -78,46 +78,46 @@ static void stats(const char *what, double *v, int n)
 }
 
 /* An ima-ng record for @path with file digest @d; extends @bank and the TPM. */
-static void ima_record(struct ewa_buf *log, const char *path, const uint8_t d[32],
+static void ima_record(struct ew_buf *log, const char *path, const uint8_t d[32],
 		       struct ewa_tpm *t)
 {
 	uint8_t hdr[4 + 20 + 4], field[4], tdig[32];
-	struct ewa_buf data = { 0 };
+	struct ew_buf data = { 0 };
 	TPML_DIGEST_VALUES dv = { .count = 1 };
 	uint32_t n;
 
 	n = 8 + 32;
 	memcpy(field, &n, 4);
-	ewa_buf_add(&data, field, 4);
-	ewa_buf_add(&data, "sha256:\0", 8);
-	ewa_buf_add(&data, d, 32);
+	ew_buf_add(&data, field, 4);
+	ew_buf_add(&data, "sha256:\0", 8);
+	ew_buf_add(&data, d, 32);
 	n = (uint32_t)strlen(path) + 1;
 	memcpy(field, &n, 4);
-	ewa_buf_add(&data, field, 4);
-	ewa_buf_add(&data, path, n);
+	ew_buf_add(&data, field, 4);
+	ew_buf_add(&data, path, n);
 	n = 10;
 	memcpy(hdr, &n, 4);
 	memset(hdr + 4, 0x5a, 20);	/* SHA-1 digest: not checked, not zero */
 	n = 6;
 	memcpy(hdr + 24, &n, 4);
-	ewa_buf_add(log, hdr, sizeof(hdr));
-	ewa_buf_add(log, "ima-ng", 6);
+	ew_buf_add(log, hdr, sizeof(hdr));
+	ew_buf_add(log, "ima-ng", 6);
 	n = (uint32_t)data.len;
 	memcpy(field, &n, 4);
-	ewa_buf_add(log, field, 4);
-	ewa_buf_add(log, data.data, data.len);
+	ew_buf_add(log, field, 4);
+	ew_buf_add(log, data.data, data.len);
 	ewa_sha256(data.data, data.len, tdig);
 	dv.digests[0].hashAlg = TPM2_ALG_SHA256;
 	memcpy(dv.digests[0].digest.sha256, tdig, 32);
 	Esys_PCR_Extend(t->esys, ESYS_TR_PCR0 + 10, ESYS_TR_PASSWORD, ESYS_TR_NONE,
 			ESYS_TR_NONE, &dv);
-	ewa_buf_free(&data);
+	ew_buf_free(&data);
 }
 
 /* IMA log of @entries: a tenth are modules (all in the manifest), the rest files. */
-static void make_ima(int entries, const char *log_path, struct ewa_buf *modules_json)
+static void make_ima(int entries, const char *log_path, struct ew_buf *modules_json)
 {
-	struct ewa_buf log = { 0 };
+	struct ew_buf log = { 0 };
 	char why[256], path[128], hex[65];
 	struct ewa_tpm t;
 	uint8_t d[32];
@@ -133,28 +133,28 @@ static void make_ima(int entries, const char *log_path, struct ewa_buf *modules_
 		ewa_sha256(path, strlen(path), d);
 		ima_record(&log, path, d, &t);
 		if (module) {
-			char *e = ewa_asprintf("%s{\"name\":\"m%d\",\"sha256\":\"%s\"}",
-					       modules_json->len ? "," : "", i, ewa_hex(d, 32, hex));
+			char *e = ew_asprintf("%s{\"name\":\"m%d\",\"sha256\":\"%s\"}",
+					      modules_json->len ? "," : "", i, ewa_hex(d, 32, hex));
 
-			ewa_buf_add(modules_json, e, strlen(e));
+			ew_buf_add(modules_json, e, strlen(e));
 			free(e);
 		}
 	}
 	ewa_tpm_close(&t);
-	ewa_write_file(log_path, log.data, log.len, 0644);
-	ewa_buf_free(&log);
+	ew_write_file(log_path, log.data, log.len, 0644);
+	ew_buf_free(&log);
 }
 
 static void sign_manifest(const char *name, const char *kernel, bool ima, const char *modules)
 {
-	char *text = ewa_asprintf(
+	char *text = ew_asprintf(
 		"{\"format\":\"eastwest-manifest\",\"version\":1,\"serial\":1,"
 		"\"require\":{\"ima\":%s,\"uefi_event_log\":false,\"secure_boot\":false},"
 		"\"kernels\":[\"%s\"],\"modules\":[%s]}", ima ? "true" : "false", kernel,
 		modules ? modules : "");
 	char *plain = p("m.json"), *out = p(name), *key = p("op.key");
 
-	ewa_write_file(plain, text, strlen(text), 0644);
+	ew_write_file(plain, text, strlen(text), 0644);
 	if (ewa_manifest_sign(plain, key, out))
 		exit(1);
 	free(text);
@@ -166,8 +166,8 @@ static void sign_manifest(const char *name, const char *kernel, bool ima, const 
 /* One case: QUOTES quotes and verifications, then a throughput loop. */
 static void run_case(const char *label, int quotes, const char *manifest, const char *ima_log)
 {
-	double *ql = ewa_calloc((size_t)quotes, sizeof(double));
-	double *vl = ewa_calloc((size_t)quotes, sizeof(double));
+	double *ql = ew_calloc((size_t)quotes, sizeof(double));
+	double *vl = ew_calloc((size_t)quotes, sizeof(double));
 	struct ewa_verify_input in = { 0 };
 	char *ev = p("ev.json"), *state = p("state"), *rec = p("node.json");
 	char *man = p(manifest), *pub = p("op.pub"), hex[65], line[96];
@@ -191,7 +191,7 @@ static void run_case(const char *label, int quotes, const char *manifest, const 
 		t0 = now();
 		if (node("quote", "nonce", hex, "out", ev, "ima-log",
 			 (char *)(ima_log ? ima_log : "none"), NULL)) {
-			fprintf(stderr, "bench: quote failed: %s\n", ewa_last_error());
+			fprintf(stderr, "bench: quote failed: %s\n", ew_last_error());
 			exit(1);
 		}
 		ql[i] = now() - t0;
@@ -240,8 +240,8 @@ static void run_case(const char *label, int quotes, const char *manifest, const 
 /* Key release and unwrap of a 32-byte key, after the admits run_case left. */
 static void run_release(int n)
 {
-	double *rl = ewa_calloc((size_t)n, sizeof(double));
-	double *ul = ewa_calloc((size_t)n, sizeof(double));
+	double *rl = ew_calloc((size_t)n, sizeof(double));
+	double *ul = ew_calloc((size_t)n, sizeof(double));
 	struct ewa_release_args a = { .max_age = 3600 };
 	struct ewa_release_result r;
 	struct ewa_vstate st;
@@ -253,7 +253,7 @@ static void run_release(int n)
 	a.key = p("path.key");
 	a.enrollment = p("node.json");
 	a.out = p("key.rel");
-	if (ewa_write_file(a.key, key, sizeof(key), 0600))
+	if (ew_write_file(a.key, key, sizeof(key), 0600))
 		exit(1);
 	for (i = 0; i < n; i++) {
 		if (ewa_vstate_open(p("state"), &st))
@@ -268,7 +268,7 @@ static void run_release(int n)
 		ewa_release_result_free(&r);
 		t0 = now();
 		if (node("unwrap", "in", (char *)a.out, "out", p("got.key"), NULL, NULL, NULL)) {
-			fprintf(stderr, "bench: unwrap failed: %s\n", ewa_last_error());
+			fprintf(stderr, "bench: unwrap failed: %s\n", ew_last_error());
 			exit(1);
 		}
 		ul[i] = now() - t0;
@@ -282,7 +282,7 @@ static void run_release(int n)
 int main(int argc, char *argv[])
 {
 	struct ewa_challenge_args ca = { 0 };
-	struct ewa_buf mods = { 0 }, rel = { 0 };
+	struct ew_buf mods = { 0 }, rel = { 0 };
 	int quotes, entries;
 	struct ewa_vstate st;
 	char *ima, label[64];
@@ -295,7 +295,7 @@ int main(int argc, char *argv[])
 	work = argv[1];
 	quotes = atoi(argv[2]);
 	entries = atoi(argv[3]);
-	ewa_quiet = true;
+	ew_quiet = true;
 	setenv("TSS2_LOG", "all+NONE", 0);
 	ewa_read_file("/proc/sys/kernel/osrelease", &rel);
 	rel.data[strcspn((char *)rel.data, "\n")] = '\0';
@@ -321,7 +321,7 @@ int main(int argc, char *argv[])
 	run_release(quotes);
 	ima = p("ima.bin");
 	make_ima(entries, ima, &mods);
-	ewa_buf_add(&mods, "", 0);
+	ew_buf_add(&mods, "", 0);
 	sign_manifest("ima.signed", (char *)rel.data, true, (char *)mods.data);
 	snprintf(label, sizeof(label), "IMA log, %d entries", entries);
 	run_case(label, quotes, "ima.signed", ima);

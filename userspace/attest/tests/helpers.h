@@ -22,10 +22,10 @@ static inline char *fixture_path(const char *name)
 {
 	const char *dir = getenv("EW_FIXTURES");
 
-	return ewa_asprintf("%s/%s", dir ? dir : "fixtures", name);
+	return ew_asprintf("%s/%s", dir ? dir : "fixtures", name);
 }
 
-static inline void fixture_read(const char *name, struct ewa_buf *b)
+static inline void fixture_read(const char *name, struct ew_buf *b)
 {
 	char *p = fixture_path(name);
 
@@ -55,7 +55,7 @@ static inline void expected_pcr(struct json_object *exp, unsigned int pcr, uint8
 	snprintf(key, sizeof(key), "%u", pcr);
 	assert_true(json_object_object_get_ex(exp, "pcrs", &pcrs));
 	assert_true(json_object_object_get_ex(pcrs, key, &v));
-	assert_int_equal(ewa_unhex(json_object_get_string(v), out, 32, &len), 0);
+	assert_int_equal(ew_unhex(json_object_get_string(v), out, 32, &len), 0);
 	assert_int_equal(len, 32);
 }
 

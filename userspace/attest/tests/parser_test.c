@@ -6,6 +6,10 @@
  */
 #include "helpers.h"
 
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "credential.h"
 #include "eventlog.h"
 #include "imalog.h"
@@ -16,7 +20,7 @@ static void test_ima_replay_matches_python(void **state)
 	struct json_object *exp = fixture_expected(), *v;
 	struct ewa_pcrbank bank = { 0 };
 	struct ewa_ima_log log;
-	struct ewa_buf b;
+	struct ew_buf b;
 	uint8_t want[32], agg[32];
 	char why[256];
 	size_t len, i, modules = 0;
@@ -28,7 +32,7 @@ static void test_ima_replay_matches_python(void **state)
 	assert_int_equal(log.n, json_object_get_int(v));
 	assert_string_equal(log.v[0].path, "boot_aggregate");
 	assert_true(json_object_object_get_ex(exp, "boot_aggregate", &v));
-	assert_int_equal(ewa_unhex(json_object_get_string(v), agg, 32, &len), 0);
+	assert_int_equal(ew_unhex(json_object_get_string(v), agg, 32, &len), 0);
 	assert_memory_equal(log.v[0].file_digest, agg, 32);
 	assert_string_equal(log.v[1].template_name, "ima-sig");
 	for (i = 0; i < log.n; i++)
@@ -41,7 +45,7 @@ static void test_ima_replay_matches_python(void **state)
 	assert_memory_equal(bank.v[10], want, 32);
 	assert_int_equal(bank.touched, 1U << 10);
 	ewa_ima_free(&log);
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	json_object_put(exp);
 }
 
@@ -50,7 +54,7 @@ static void test_ima_violation_extends_ones(void **state)
 	struct json_object *exp = fixture_expected(), *v;
 	struct ewa_pcrbank bank = { 0 };
 	struct ewa_ima_log log;
-	struct ewa_buf b;
+	struct ew_buf b;
 	uint8_t want[32];
 	char why[256];
 	size_t len;
@@ -61,10 +65,10 @@ static void test_ima_violation_extends_ones(void **state)
 	assert_true(log.v[log.n - 1].violation);
 	ewa_ima_replay(&log, &bank);
 	assert_true(json_object_object_get_ex(exp, "violation_pcr10", &v));
-	assert_int_equal(ewa_unhex(json_object_get_string(v), want, 32, &len), 0);
+	assert_int_equal(ew_unhex(json_object_get_string(v), want, 32, &len), 0);
 	assert_memory_equal(bank.v[10], want, 32);
 	ewa_ima_free(&log);
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	json_object_put(exp);
 }
 
@@ -72,7 +76,7 @@ static void test_ima_violation_extends_ones(void **state)
 static void test_ima_truncated(void **state)
 {
 	struct ewa_ima_log log;
-	struct ewa_buf b;
+	struct ew_buf b;
 	size_t n, ok = 0;
 	char why[256];
 
@@ -88,13 +92,13 @@ static void test_ima_truncated(void **state)
 	}
 	/* n = 0 and the boundary after each record but the last. */
 	assert_int_equal(ok, 7);
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 }
 
 static void test_ima_corrupt(void **state)
 {
 	struct ewa_ima_log log;
-	struct ewa_buf b;
+	struct ew_buf b;
 	char why[256];
 
 	(void)state;
@@ -104,19 +108,19 @@ static void test_ima_corrupt(void **state)
 	b.data[4 + 20 + 4 + 6 + 3] = 0x7f;
 	assert_int_equal(ewa_ima_parse(b.data, b.len, &log, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "entry 0"));
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	fixture_read("ima.bin", &b);
 	/* PCR index 99 */
 	b.data[0] = 99;
 	assert_int_equal(ewa_ima_parse(b.data, b.len, &log, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "PCR index"));
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	fixture_read("ima.bin", &b);
 	/* template "ima-ng" -> "ima-xx" */
 	memcpy(b.data + 4 + 20 + 4, "ima-xx", 6);
 	assert_int_equal(ewa_ima_parse(b.data, b.len, &log, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "unsupported template"));
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 }
 
 static void test_uefi_replay_matches_python(void **state)
@@ -125,7 +129,7 @@ static void test_uefi_replay_matches_python(void **state)
 	struct ewa_pcrbank bank = { 0 };
 	enum ewa_secure_boot sb;
 	struct ewa_uefi_log log;
-	struct ewa_buf b;
+	struct ew_buf b;
 	uint8_t want[32];
 	unsigned int pcrs[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 14 };
 	char why[256];
@@ -146,7 +150,7 @@ static void test_uefi_replay_matches_python(void **state)
 			apps++;
 	assert_int_equal(apps, 3);
 	ewa_uefi_free(&log);
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	json_object_put(exp);
 }
 
@@ -154,7 +158,7 @@ static void test_uefi_secure_boot_off_and_forged(void **state)
 {
 	enum ewa_secure_boot sb;
 	struct ewa_uefi_log log;
-	struct ewa_buf b;
+	struct ew_buf b;
 	char why[256];
 	size_t i;
 
@@ -175,13 +179,13 @@ static void test_uefi_secure_boot_off_and_forged(void **state)
 	assert_int_equal(ewa_uefi_secure_boot(&log, &sb, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "does not hash"));
 	ewa_uefi_free(&log);
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 }
 
 static void test_uefi_truncated_and_corrupt(void **state)
 {
 	struct ewa_uefi_log log;
-	struct ewa_buf b;
+	struct ew_buf b;
 	char why[256];
 	size_t n, ok = 0;
 
@@ -199,7 +203,7 @@ static void test_uefi_truncated_and_corrupt(void **state)
 	b.data[4 + 4 + 20 + 4] = 'X';
 	assert_int_equal(ewa_uefi_parse(b.data, b.len, &log, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "Spec ID"));
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 }
 
 static void test_codec(void **state)
@@ -211,12 +215,12 @@ static void test_codec(void **state)
 
 	(void)state;
 	assert_string_equal(ewa_hex(bin, sizeof(bin), hex), "000102feff");
-	assert_int_equal(ewa_unhex("000102FEff", out, sizeof(out), &len), 0);
+	assert_int_equal(ew_unhex("000102FEff", out, sizeof(out), &len), 0);
 	assert_int_equal(len, 5);
 	assert_memory_equal(out, bin, 5);
-	assert_int_equal(ewa_unhex("0g", out, sizeof(out), &len), -1);
-	assert_int_equal(ewa_unhex("012", out, sizeof(out), &len), -1);
-	assert_int_equal(ewa_unhex("000102030405060708", out, sizeof(out), &len), -1);
+	assert_int_equal(ew_unhex("0g", out, sizeof(out), &len), -1);
+	assert_int_equal(ew_unhex("012", out, sizeof(out), &len), -1);
+	assert_int_equal(ew_unhex("000102030405060708", out, sizeof(out), &len), -1);
 	for (n = 0; n <= sizeof(bin); n++) {
 		s = ewa_base64(bin, n);
 		assert_int_equal(ewa_unbase64(s, &p, &len), 0);
@@ -242,8 +246,8 @@ static void test_kdfa(void **state)
 	assert_int_equal(ewa_kdfa_sha256(key, sizeof(key), "STORAGE", (const uint8_t *)"name", 4,
 					 NULL, 0, 128, out), 0);
 	/* HMAC-SHA256(key, 00000001 "STORAGE\0" "name" 00000080)[:16] */
-	assert_int_equal(ewa_unhex("5ecd417a5e27b593fec5a588242e73da", want, sizeof(want),
-				   &len), 0);
+	assert_int_equal(ew_unhex("5ecd417a5e27b593fec5a588242e73da", want, sizeof(want),
+				  &len), 0);
 	assert_memory_equal(out, want, 16);
 }
 
@@ -301,7 +305,7 @@ static void vm_pcr(struct json_object *pcrs, unsigned int pcr, uint8_t out[32])
 	snprintf(key, sizeof(key), "%u", pcr);
 	assert_true(json_object_object_get_ex(pcrs, "pcrs", &p));
 	assert_true(json_object_object_get_ex(p, key, &v));
-	assert_int_equal(ewa_unhex(json_object_get_string(v), out, 32, &len), 0);
+	assert_int_equal(ew_unhex(json_object_get_string(v), out, 32, &len), 0);
 	assert_int_equal(len, 32);
 }
 
@@ -312,7 +316,7 @@ static void vm_logs(const char *kernel, bool init_module_buffers)
 	struct ewa_uefi_log ulog;
 	struct ewa_ima_log ilog;
 	struct json_object *pcrs;
-	struct ewa_buf b = { 0 };
+	struct ew_buf b = { 0 };
 	uint8_t want[32], all[10][32];
 	size_t i, files = 0, buffers = 0;
 	char why[256], *p;
@@ -320,16 +324,16 @@ static void vm_logs(const char *kernel, bool init_module_buffers)
 
 	if (!dir)
 		skip();
-	p = ewa_asprintf("%s/vm-%s/pcrs.json", dir, kernel);
+	p = ew_asprintf("%s/vm-%s/pcrs.json", dir, kernel);
 	pcrs = ewa_json_load(p);
 	free(p);
 	assert_non_null(pcrs);
 
-	p = ewa_asprintf("%s/vm-%s/ima.bin", dir, kernel);
+	p = ew_asprintf("%s/vm-%s/ima.bin", dir, kernel);
 	assert_int_equal(ewa_read_file(p, &b), 0);
 	free(p);
 	assert_int_equal(ewa_ima_parse(b.data, b.len, &ilog, why, sizeof(why)), 0);
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	assert_string_equal(ilog.v[0].path, "boot_aggregate");
 	for (i = 0; i < ilog.n; i++) {
 		if (!ewa_ima_is_module(&ilog.v[i]))
@@ -355,11 +359,11 @@ static void vm_logs(const char *kernel, bool init_module_buffers)
 	ewa_ima_free(&ilog);
 
 	/* SeaBIOS's TCG2 log: its replay is each PCR it extends. */
-	p = ewa_asprintf("%s/vm-%s/uefi.bin", dir, kernel);
+	p = ew_asprintf("%s/vm-%s/uefi.bin", dir, kernel);
 	assert_int_equal(ewa_read_file(p, &b), 0);
 	free(p);
 	assert_int_equal(ewa_uefi_parse(b.data, b.len, &ulog, why, sizeof(why)), 0);
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	assert_true(ulog.n > 0);
 	ewa_uefi_replay(&ulog, &ubank);
 	assert_true(ubank.touched != 0);
@@ -385,6 +389,51 @@ static void test_vm_logs_6_12(void **state)
 	vm_logs("6.12", true);
 }
 
+
+/* Entries of @dir, "." and ".." included. */
+static int dir_entries(const char *dir)
+{
+	struct dirent **list;
+	int i, n = scandir(dir, &list, NULL, NULL);
+
+	assert_true(n >= 0);
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+	return n;
+}
+
+/*
+ * The operator's key pair: the private key 0600, the public key 0644, no
+ * temporary file left behind, and the process's umask as it was (a library
+ * call has no business changing it for the rest of the process).
+ */
+static void test_keygen_modes_and_umask(void **state)
+{
+	char dir[] = "/tmp/ewa-keygen-XXXXXX", key[64], pub[64];
+	struct stat st;
+	mode_t before;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(key, sizeof(key), "%s/op.key", dir);
+	snprintf(pub, sizeof(pub), "%s/op.pub", dir);
+	before = umask(022);
+	assert_int_equal(ewa_manifest_keygen(key, pub), 0);
+	assert_int_equal(umask(before), 022);
+	assert_int_equal(stat(key, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(stat(pub, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(dir_entries(dir), 4);
+	/* An existing signing key is never overwritten. */
+	assert_int_not_equal(ewa_manifest_keygen(key, pub), 0);
+	assert_int_equal(dir_entries(dir), 4);
+	unlink(key);
+	unlink(pub);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,10 +447,11 @@ int main(void)
 		cmocka_unit_test(test_codec),
 		cmocka_unit_test(test_kdfa),
 		cmocka_unit_test(test_manifest_parse),
+		cmocka_unit_test(test_keygen_modes_and_umask),
 		cmocka_unit_test(test_vm_logs_6_1),
 		cmocka_unit_test(test_vm_logs_6_12),
 	};
 
-	ewa_quiet = true;
+	ew_quiet = true;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

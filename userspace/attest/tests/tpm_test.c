@@ -131,14 +131,14 @@ static void assert_denied(const struct ewa_verdict *v, const char *check)
 static void sign_plain_manifest(const char *out, unsigned int serial, const char *extra,
 				const char *key)
 {
-	char *text = ewa_asprintf(
+	char *text = ew_asprintf(
 		"{\"format\":\"eastwest-manifest\",\"version\":1,\"serial\":%u,"
 		"\"require\":{\"ima\":false,\"uefi_event_log\":false,\"secure_boot\":false,"
 		"\"pcrs\":[0,1,2,3,4,5,6,7,10,14]},\"kernels\":[\"%s\"],\"modules\":[]%s}\n",
 		serial, kernel_release, extra ? extra : "");
-	char *plain = ewa_asprintf("%s.json", out);
+	char *plain = ew_asprintf("%s.json", out);
 
-	assert_int_equal(ewa_write_file(plain, text, strlen(text), 0644), 0);
+	assert_int_equal(ew_write_file(plain, text, strlen(text), 0644), 0);
 	assert_int_equal(ewa_manifest_sign(plain, key ? key : wpath("op.key"), out), 0);
 	free(plain);
 	free(text);
@@ -147,10 +147,10 @@ static void sign_plain_manifest(const char *out, unsigned int serial, const char
 static int setup(void **state)
 {
 	const char *w = getenv("EW_TEST_WORK");
-	struct ewa_buf b = { 0 };
+	struct ew_buf b = { 0 };
 
 	(void)state;
-	ewa_quiet = true;
+	ew_quiet = true;
 	if (!w || !getenv("EW_TCTI")) {
 		fprintf(stderr, "tpm_test: run it through tests/run.sh (make test)\n");
 		return -1;
@@ -162,7 +162,7 @@ static int setup(void **state)
 		return -1;
 	b.data[strcspn((char *)b.data, "\n")] = '\0';
 	snprintf(kernel_release, sizeof(kernel_release), "%s", (char *)b.data);
-	ewa_buf_free(&b);
+	ew_buf_free(&b);
 	if (ewa_manifest_keygen(wpath("op.key"), wpath("op.pub")) ||
 	    ewa_manifest_keygen(wpath("rogue.key"), wpath("rogue.pub")))
 		return -1;
@@ -211,14 +211,14 @@ static void test_activation_refusals(void **state)
 	assert_int_equal(node("activate challenge %s out %s", wpath("challenge2.json"),
 			      wpath("response2.json")), EWA_OK);
 	r = ewa_json_load(wpath("response2.json"));
-	s = ewa_strdup(ewa_json_str(r, "secret"));
+	s = ew_strdup(ewa_json_str(r, "secret"));
 	s[0] = s[0] == '0' ? '1' : '0';
 	json_object_object_add(r, "secret", json_object_new_string(s));
 	free(s);
 	assert_int_equal(ewa_json_save(r, wpath("response2.json"), 0644), 0);
 	json_object_put(r);
 	assert_int_equal(ewa_enroll_confirm(&st, wpath("response2.json"), NULL), -1);
-	assert_non_null(strstr(ewa_last_error(), "not in the same TPM"));
+	assert_non_null(strstr(ew_last_error(), "not in the same TPM"));
 	ewa_vstate_close(&st);
 
 	r = ewa_json_load(wpath("challenge2.json"));
@@ -228,7 +228,7 @@ static void test_activation_refusals(void **state)
 	json_object_put(r);
 	assert_int_equal(node("activate challenge %s out %s", wpath("challenge3.json"),
 			      wpath("response3.json")), EWA_FAIL);
-	assert_non_null(strstr(ewa_last_error(), "another AK"));
+	assert_non_null(strstr(ew_last_error(), "another AK"));
 }
 
 static void test_quote_verify_admit(void **state)
@@ -261,28 +261,28 @@ static void test_verifier_exit_codes(void **state)
 	fresh_nonce(nonce);
 	fresh_nonce(other);
 	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-cli.json")), EWA_OK);
-	cmd = ewa_asprintf("%s -j verify evidence %s nonce %s enrollment %s manifest %s "
-			   "pubkey %s state %s > %s", verifier, wpath("q-cli.json"), other,
-			   wpath("node.json"), wpath("plain.signed"), wpath("op.pub"),
-			   wpath("s-cli"), wpath("cli.out"));
+	cmd = ew_asprintf("%s -j verify evidence %s nonce %s enrollment %s manifest %s "
+			  "pubkey %s state %s > %s", verifier, wpath("q-cli.json"), other,
+			  wpath("node.json"), wpath("plain.signed"), wpath("op.pub"),
+			  wpath("s-cli"), wpath("cli.out"));
 	st = system(cmd);
 	free(cmd);
 	assert_int_equal(WEXITSTATUS(st), 1);
-	cmd = ewa_asprintf("grep -q '\"admission\":\"revoked\"' %s", wpath("cli.out"));
+	cmd = ew_asprintf("grep -q '\"admission\":\"revoked\"' %s", wpath("cli.out"));
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
-	cmd = ewa_asprintf("%s -j verify evidence %s nonce %s enrollment %s manifest %s "
-			   "pubkey %s state %s > %s", verifier, wpath("q-cli.json"), nonce,
-			   wpath("node.json"), wpath("plain.signed"), wpath("op.pub"),
-			   wpath("s-cli"), wpath("cli.out"));
+	cmd = ew_asprintf("%s -j verify evidence %s nonce %s enrollment %s manifest %s "
+			  "pubkey %s state %s > %s", verifier, wpath("q-cli.json"), nonce,
+			  wpath("node.json"), wpath("plain.signed"), wpath("op.pub"),
+			  wpath("s-cli"), wpath("cli.out"));
 	st = system(cmd);
 	free(cmd);
 	assert_int_equal(WEXITSTATUS(st), 0);
-	cmd = ewa_asprintf("grep -q '\"admission\":\"admitted\"' %s", wpath("cli.out"));
+	cmd = ew_asprintf("grep -q '\"admission\":\"admitted\"' %s", wpath("cli.out"));
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
-	cmd = ewa_asprintf("%s verify evidence %s nonce xyz 2>/dev/null", verifier,
-			   wpath("q-cli.json"));
+	cmd = ew_asprintf("%s verify evidence %s nonce xyz 2>/dev/null", verifier,
+			  wpath("q-cli.json"));
 	st = system(cmd);
 	free(cmd);
 	assert_int_equal(WEXITSTATUS(st), 2);
@@ -406,7 +406,7 @@ static void test_replayed_quote(void **state)
 	verify(wpath("q-reset.json"), n3, wpath("plain.signed"), "s-replay-probe", &v);
 	assert_true(v.admit);
 	reset = v.clock.reset_count;
-	path = ewa_asprintf("%s/ak/%s.json", wpath("s-replay"), v.ak_name);
+	path = ew_asprintf("%s/ak/%s.json", wpath("s-replay"), v.ak_name);
 	ewa_verdict_free(&v);
 	o = json_object_new_object();
 	json_object_object_add(o, "clock", json_object_new_uint64(1));
@@ -435,8 +435,8 @@ static void test_pcr_mismatch(void **state)
 	assert_denied(&v, "pcr-digest-mismatch");
 	ewa_verdict_free(&v);
 	/* The quoted PCR 0 differs from the manifest's golden value. */
-	extra = ewa_asprintf(",\"pcrs\":{\"0\":\"%064d\",\"1\":\"%s\"}", 0,
-			     "1111111111111111111111111111111111111111111111111111111111111111");
+	extra = ew_asprintf(",\"pcrs\":{\"0\":\"%064d\",\"1\":\"%s\"}", 0,
+			    "1111111111111111111111111111111111111111111111111111111111111111");
 	sign_plain_manifest(wpath("golden.signed"), 3, extra, NULL);
 	free(extra);
 	verify(wpath("q-pcr.json"), nonce, wpath("golden.signed"), "s-pcr", &v);
@@ -471,9 +471,9 @@ static void test_forged_manifest(void **state)
 	ewa_verdict_free(&v);
 	/* The operator's signature over other bytes (serial raised after signing). */
 	o = ewa_json_load(wpath("plain.signed"));
-	body = ewa_asprintf("{\"format\":\"eastwest-manifest\",\"version\":1,\"serial\":99,"
-			    "\"require\":{\"ima\":false,\"uefi_event_log\":false,"
-			    "\"secure_boot\":false},\"kernels\":[\"%s\"]}", kernel_release);
+	body = ew_asprintf("{\"format\":\"eastwest-manifest\",\"version\":1,\"serial\":99,"
+			   "\"require\":{\"ima\":false,\"uefi_event_log\":false,"
+			   "\"secure_boot\":false},\"kernels\":[\"%s\"]}", kernel_release);
 	ewa_json_add_b64(o, "manifest", body, strlen(body));
 	free(body);
 	assert_int_equal(ewa_json_save(o, wpath("edited.signed"), 0644), 0);
@@ -513,10 +513,10 @@ static void test_unknown_kernel(void **state)
 
 	(void)state;
 	make_state("s-kernel");
-	text = ewa_strdup("{\"format\":\"eastwest-manifest\",\"version\":1,\"serial\":3,"
-			  "\"require\":{\"ima\":false,\"uefi_event_log\":false,"
-			  "\"secure_boot\":false},\"kernels\":[\"5.10.0-0-amd64\"]}");
-	assert_int_equal(ewa_write_file(wpath("oldkernel.json"), text, strlen(text), 0644), 0);
+	text = ew_strdup("{\"format\":\"eastwest-manifest\",\"version\":1,\"serial\":3,"
+			 "\"require\":{\"ima\":false,\"uefi_event_log\":false,"
+			 "\"secure_boot\":false},\"kernels\":[\"5.10.0-0-amd64\"]}");
+	assert_int_equal(ew_write_file(wpath("oldkernel.json"), text, strlen(text), 0644), 0);
 	free(text);
 	assert_int_equal(ewa_manifest_sign(wpath("oldkernel.json"), wpath("op.key"),
 					   wpath("oldkernel.signed")), 0);
@@ -538,7 +538,7 @@ static void test_no_tpm(void **state)
 	fresh_nonce(nonce);
 	assert_int_equal(node("quote nonce %s out %s tcti device:/dev/no-such-tpm", nonce,
 			      wpath("q-notpm.json")), EWA_FAIL);
-	assert_non_null(strstr(ewa_last_error(), "no TPM on node"));
+	assert_non_null(strstr(ew_last_error(), "no TPM on node"));
 	verify(wpath("q-notpm.json"), nonce, wpath("plain.signed"), "s-notpm", &v);
 	assert_denied(&v, "no-tpm");
 	assert_non_null(strstr(v.reasons[v.n_reasons - 1].detail, "no TPM on node"));
@@ -591,7 +591,7 @@ static void extend_from(struct json_object *exp, const char *key)
 		TSS2_RC rc;
 
 		d.digests[0].hashAlg = TPM2_ALG_SHA256;
-		assert_int_equal(ewa_unhex(hex, d.digests[0].digest.sha256, 32, &len), 0);
+		assert_int_equal(ew_unhex(hex, d.digests[0].digest.sha256, 32, &len), 0);
 		rc = Esys_PCR_Extend(t.esys, ESYS_TR_PCR0 + (ESYS_TR)pcr, ESYS_TR_PASSWORD,
 				     ESYS_TR_NONE, ESYS_TR_NONE, &d);
 		if (rc)
@@ -720,7 +720,7 @@ static void write_key(const char *path, unsigned int mode, uint8_t key[32])
 	for (i = 0; i < 32; i++)
 		key[i] = (uint8_t)(i * 37 + 11);
 	unlink(path);
-	assert_int_equal(ewa_write_file(path, key, 32, mode), 0);
+	assert_int_equal(ew_write_file(path, key, 32, mode), 0);
 }
 
 static int release(const char *state, const char *out, uint64_t max_age,
@@ -753,7 +753,7 @@ static void assert_refused(struct ewa_release_result *r, const char *reason)
 static void test_release_after_admit(void **state)
 {
 	struct ewa_release_result r;
-	struct ewa_buf got = { 0 };
+	struct ew_buf got = { 0 };
 	uint8_t key[32];
 	struct stat st;
 
@@ -766,14 +766,14 @@ static void test_release_after_admit(void **state)
 	/* The release file does not hold the key in the clear. */
 	assert_int_equal(ewa_read_file(wpath("key.rel"), &got), 0);
 	assert_null(memmem(got.data, got.len, key, sizeof(key)));
-	ewa_buf_free(&got);
+	ew_buf_free(&got);
 
 	unlink(wpath("got.key"));
 	assert_int_equal(node("unwrap in %s out %s", wpath("key.rel"), wpath("got.key")), EWA_OK);
 	assert_int_equal(ewa_read_file(wpath("got.key"), &got), 0);
 	assert_int_equal(got.len, 32);
 	assert_memory_equal(got.data, key, 32);
-	ewa_buf_free(&got);
+	ew_buf_free(&got);
 	assert_int_equal(stat(wpath("got.key"), &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 	assert_int_equal(node("unwrap in %s out -", wpath("key.rel")), EWA_USAGE);
@@ -840,18 +840,18 @@ static void test_release_refusals(void **state)
 
 	/* An operator's revocation, through the binary. */
 	if (verifier) {
-		cmd = ewa_asprintf("%s revoke enrollment %s reason 'stolen disk' state %s "
-				   ">/dev/null", verifier, wpath("node.json"), wpath("s-rel-stale"));
+		cmd = ew_asprintf("%s revoke enrollment %s reason 'stolen disk' state %s "
+				  ">/dev/null", verifier, wpath("node.json"), wpath("s-rel-stale"));
 		assert_int_equal(system(cmd), 0);
 		free(cmd);
-		cmd = ewa_asprintf("%s -j release key %s enrollment %s out %s state %s > %s",
-				   verifier, wpath("path.key"), wpath("node.json"),
-				   wpath("rev.rel"), wpath("s-rel-stale"), wpath("rev.out"));
+		cmd = ew_asprintf("%s -j release key %s enrollment %s out %s state %s > %s",
+				  verifier, wpath("path.key"), wpath("node.json"),
+				  wpath("rev.rel"), wpath("s-rel-stale"), wpath("rev.out"));
 		st = system(cmd);
 		free(cmd);
 		assert_int_equal(WEXITSTATUS(st), 1);
-		cmd = ewa_asprintf("grep -q '\"reason\":\"denied\".*operator-revoked: stolen disk' %s",
-				   wpath("rev.out"));
+		cmd = ew_asprintf("grep -q '\"reason\":\"denied\".*operator-revoked: stolen disk' %s",
+				  wpath("rev.out"));
 		assert_int_equal(system(cmd), 0);
 		free(cmd);
 	}
@@ -876,7 +876,7 @@ static void test_release_other_tpm(void **state)
 	unlink(wpath("b.key"));
 	assert_int_equal(node("unwrap in %s out %s tcti %s", wpath("key.rel"), wpath("b.key"), b),
 			 EWA_FAIL);
-	assert_non_null(strstr(ewa_last_error(), "for another TPM"));
+	assert_non_null(strstr(ew_last_error(), "for another TPM"));
 	/* Even addressed to B's AK, B's EK cannot open A's credential. */
 	assert_int_equal(node("enroll out %s tcti %s", wpath("enroll-b.json"), b), EWA_OK);
 	enr = ewa_json_load(wpath("enroll-b.json"));
@@ -889,7 +889,7 @@ static void test_release_other_tpm(void **state)
 	json_object_put(enr);
 	assert_int_equal(node("unwrap in %s out %s tcti %s", wpath("key-b.rel"), wpath("b.key"),
 			      b), EWA_FAIL);
-	assert_non_null(strstr(ewa_last_error(), "ActivateCredential"));
+	assert_non_null(strstr(ew_last_error(), "ActivateCredential"));
 	assert_int_equal(access(wpath("b.key"), F_OK), -1);
 	/* And A itself refuses the altered file (the AK name is authenticated). */
 	assert_int_equal(node("unwrap in %s out %s", wpath("key-b.rel"), wpath("b.key")),
@@ -902,14 +902,14 @@ static void test_release_other_tpm(void **state)
 static const char *serve_state(const char *name, char *node_name, size_t len)
 {
 	struct json_object *rec = ewa_json_load(wpath("node.json"));
-	char *dir = ewa_strdup(wpath("%s", name)), *p;
+	char *dir = ew_strdup(wpath("%s", name)), *p;
 	struct ewa_vstate st;
 
 	assert_non_null(rec);
 	snprintf(node_name, len, "%s", ewa_json_str(rec, "node"));
 	assert_int_equal(ewa_vstate_open(dir, &st), 0);
 	ewa_vstate_close(&st);
-	p = ewa_asprintf("%s/nodes/%s.json", dir, node_name);
+	p = ew_asprintf("%s/nodes/%s.json", dir, node_name);
 	assert_int_equal(ewa_json_save(rec, p, 0600), 0);
 	free(p);
 	free(dir);
@@ -926,7 +926,7 @@ static void test_watch_admit_and_revoke(void **state)
 	if (!verifier)
 		skip();
 	snprintf(sdir, sizeof(sdir), "%s", serve_state("s-watch", nodename, sizeof(nodename)));
-	ewa_quiet = false;
+	ew_quiet = false;
 
 	kernel_calls = 0;
 	assert_int_equal(node("watch rounds 1 timeout 20 verifier %s serve node %s manifest %s "
@@ -953,7 +953,7 @@ static void test_watch_admit_and_revoke(void **state)
 			      wpath("plain.signed"), wpath("op.pub"), sdir), EWA_OK);
 	assert_int_equal(kernel_calls, 4);
 	assert_true(kernel_admitted);
-	ewa_quiet = true;
+	ew_quiet = true;
 }
 
 /* Fail closed: no verifier, a silent one, a bad answer, no TPM. */
@@ -982,15 +982,15 @@ static void test_watch_fail_closed(void **state)
 	assert_false(kernel_admitted);
 
 	/* A nonce, then silence: the round times out. */
-	assert_int_equal(ewa_write_file(wpath("silent-verifier.sh"), silent, strlen(silent),
-					0755), 0);
+	assert_int_equal(ew_write_file(wpath("silent-verifier.sh"), silent, strlen(silent),
+				       0755), 0);
 	kernel_admitted = true;
 	assert_int_equal(node("watch rounds 1 timeout 2 verifier %s",
 			      wpath("silent-verifier.sh")), EWA_FAIL);
 	assert_false(kernel_admitted);
 
 	/* Says admit, exits 1: not admitted. */
-	assert_int_equal(ewa_write_file(wpath("fake-verifier.sh"), liar, strlen(liar), 0755), 0);
+	assert_int_equal(ew_write_file(wpath("fake-verifier.sh"), liar, strlen(liar), 0755), 0);
 	kernel_admitted = true;
 	assert_int_equal(node("watch rounds 1 timeout 5 verifier %s",
 			      wpath("fake-verifier.sh")), EWA_FAIL);

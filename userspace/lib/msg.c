@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Messages and allocation for the attestation code. Every error is one
- * line on stderr, "PROG: what is wrong", naming the bad input; the last
- * one is kept for the unit tests. Separate from userspace/util.c because
- * the verifier is its own program with its own name.
+ * Messages, allocation and byte buffers (see ewlib.h).
  */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ewa.h"
+#include "ewlib.h"
 
-const char *ewa_prog = "eastwestctl";
-bool ewa_quiet;
+const char *ew_prog = "eastwestctl";
+bool ew_quiet;
 
+static const char *loc_file;
+static unsigned long loc_line;
 static char last_error[1024];
 
-const char *ewa_last_error(void)
+void ew_set_location(const char *file, unsigned long line)
+{
+	loc_file = file;
+	loc_line = line;
+}
+
+const char *ew_last_error(void)
 {
 	return last_error;
 }
@@ -29,19 +34,24 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 	char msg[1024], *s;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	/* A newline inside a file name or a TSS message would break the line. */
+	/* Control characters (a newline in a kernel or TSS message, a file
+	 * name) would break the line. */
 	for (s = msg; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			*s = ' ';
 	if (!*kind)
 		snprintf(last_error, sizeof(last_error), "%s", msg);
-	if (ewa_quiet)
+	if (ew_quiet)
 		return;
 	fflush(stdout);
-	fprintf(stderr, "%s: %s%s\n", ewa_prog, kind, msg);
+	if (loc_file)
+		fprintf(stderr, "%s: %s:%lu: %s%s\n", ew_prog, loc_file, loc_line,
+			kind, msg);
+	else
+		fprintf(stderr, "%s: %s%s\n", ew_prog, kind, msg);
 }
 
-void ewa_err(const char *fmt, ...)
+void ew_err(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -50,7 +60,7 @@ void ewa_err(const char *fmt, ...)
 	va_end(ap);
 }
 
-void ewa_warn(const char *fmt, ...)
+void ew_warn(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,33 +72,35 @@ void ewa_warn(const char *fmt, ...)
 static void *oom(void *p)
 {
 	if (!p) {
-		fprintf(stderr, "%s: out of memory\n", ewa_prog);
-		exit(EWA_FAIL);
+		fprintf(stderr, "%s: out of memory\n", ew_prog);
+		exit(EXIT_FAILURE);
 	}
 	return p;
 }
 
-void *ewa_malloc(size_t size)
+void *ew_malloc(size_t size)
 {
 	return oom(malloc(size ? size : 1));
 }
 
-void *ewa_calloc(size_t n, size_t size)
+void *ew_calloc(size_t n, size_t size)
 {
 	return oom(calloc(n ? n : 1, size ? size : 1));
 }
 
-void *ewa_realloc(void *p, size_t size)
+void *ew_reallocarray(void *p, size_t n, size_t size)
 {
-	return oom(realloc(p, size ? size : 1));
+	if (size && n > (size_t)-1 / size)
+		return oom(NULL);
+	return oom(realloc(p, (n && size) ? n * size : 1));
 }
 
-char *ewa_strdup(const char *s)
+char *ew_strdup(const char *s)
 {
 	return oom(strdup(s));
 }
 
-char *ewa_asprintf(const char *fmt, ...)
+char *ew_asprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -100,7 +112,7 @@ char *ewa_asprintf(const char *fmt, ...)
 	return oom(n < 0 ? NULL : s);
 }
 
-void ewa_buf_add(struct ewa_buf *b, const void *p, size_t n)
+void ew_buf_add(struct ew_buf *b, const void *p, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
@@ -110,7 +122,7 @@ void ewa_buf_add(struct ewa_buf *b, const void *p, size_t n)
 				oom(NULL);
 			cap *= 2;
 		}
-		b->data = ewa_realloc(b->data, cap);
+		b->data = ew_reallocarray(b->data, cap, 1);
 		b->cap = cap;
 	}
 	if (n)
@@ -120,7 +132,7 @@ void ewa_buf_add(struct ewa_buf *b, const void *p, size_t n)
 	b->data[b->len] = 0;
 }
 
-void ewa_buf_free(struct ewa_buf *b)
+void ew_buf_free(struct ew_buf *b)
 {
 	free(b->data);
 	b->data = NULL;

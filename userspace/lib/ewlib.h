@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The helpers every user-space binary shares (eastwestctl, the attestation
+ * code, eastwest-verifier): messages, allocation, buffers, hex, whole-file
+ * reads and atomic writes. Built as libewbase.a by userspace/lib/Makefile.
+ */
+#ifndef EWLIB_H
+#define EWLIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Messages (msg.c). Every error is one line on stderr, "PROG: what is
+ * wrong", with the batch file and line in front while a batch runs
+ * (ew_set_location()). The last error is kept for the unit tests.
+ */
+extern const char *ew_prog;	/* "eastwestctl" unless the program says otherwise */
+extern bool ew_quiet;		/* the tests silence messages */
+
+void ew_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ew_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *ew_last_error(void);
+void ew_set_location(const char *file, unsigned long line);
+
+/* Allocation: on failure "PROG: out of memory" and exit status 1. */
+void *ew_malloc(size_t size);
+void *ew_calloc(size_t n, size_t size);
+void *ew_reallocarray(void *p, size_t n, size_t size);
+char *ew_strdup(const char *s);
+char *ew_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable byte buffer, always NUL-terminated past len once used. */
+struct ew_buf {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+};
+
+void ew_buf_add(struct ew_buf *b, const void *p, size_t n);
+void ew_buf_free(struct ew_buf *b);
+
+/* Hexadecimal (hex.c). */
+int ew_hexval(int c);
+/* @n digits into at most @max bytes (*@len of them): -1 on a bad digit,
+ * an odd number of digits or more than @max bytes. */
+int ew_unhex_n(const char *s, size_t n, uint8_t *out, size_t max, size_t *len);
+/* The same for the NUL-terminated string @s. */
+int ew_unhex(const char *s, uint8_t *out, size_t max, size_t *len);
+
+/*
+ * Files (file.c). Readers fill @b (its len reset first) and NUL-terminate
+ * it; they return 0, -EFBIG if the input has more than @max bytes, or the
+ * -errno of the failed open or read. They print nothing.
+ */
+int ew_read_stream(FILE *f, size_t max, struct ew_buf *b);
+int ew_read_path(const char *path, size_t max, struct ew_buf *b);
+
+/*
+ * Atomic writes: a temporary file beside @path (".NAME.XXXXXX", created
+ * 0600, then given @mode) filled by @fill, flushed, synced and renamed over
+ * @path, so that readers see the old file or the whole new one. @fill
+ * returns 0, or nonzero after its own message. With @who, failures are
+ * reported as "WHO: cannot create|writing|renaming ..."; without, silently.
+ * Return: 0, -errno, or -EIO when @fill failed.
+ */
+typedef int (*ew_fill_fn)(FILE *f, const void *arg);
+int ew_write_atomic(const char *path, unsigned int mode, ew_fill_fn fill, const void *arg,
+		    const char *who);
+/* ew_write_atomic() of @n bytes at @p, silently. */
+int ew_write_file(const char *path, const void *p, size_t n, unsigned int mode);
+
+#endif /* EWLIB_H */
