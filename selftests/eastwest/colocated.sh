@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
-# ew-timeout: 300
+# ew-timeout: 600
 #
 # Co-located jobs on ONE node. Jobs A (/ewA) and B (/ewB) share a soft-RoCE
 # device on lo and may both reach 127.0.0.1: exactly what a Slurm prolog
