@@ -229,6 +229,8 @@ static int rxe_apply(const struct ew_path_spec *spec, const char *link,
 		rxe_fail("add", rp->name, link, err);
 		return EW_FAIL;
 	}
+	if (ew_rxe_wait_gid(rp->name, link))
+		ew_warn("soft-RoCE %s has no GID on %s yet", rp->name, link);
 	for (i = 0; i < rp->lower.n; i++) {
 		const char *n = rp->lower.name[i];
 
@@ -244,6 +246,8 @@ static int rxe_apply(const struct ew_path_spec *spec, const char *link,
 			return EW_FAIL;
 		}
 		rp->gone = NULL;
+		if (ew_rxe_wait_gid(n, spec->dev))
+			ew_warn("soft-RoCE %s has no GID on %s yet", n, spec->dev);
 	}
 	return EW_OK;
 }

@@ -117,10 +117,24 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_STOP;
 }
 
-/* Sends @nlh on a new RDMA netlink socket; runs @cb on every reply. */
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	return MNL_CB_STOP;
+}
+
+/*
+ * Sends @nlh on a new RDMA netlink socket; runs @cb on every reply. With
+ * a control array, libmnl leaves every control message to it: NLMSG_DONE
+ * ends a dump, NLMSG_ERROR carries the ack or the error.
+ */
 static int talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
-	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = error_cb };
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = error_cb,
+		[NLMSG_DONE] = done_cb,
+	};
 	static char buf[RECV_SIZE];
 	struct mnl_socket *nl;
 	unsigned int seq, portid;
@@ -209,6 +223,23 @@ static int wait_sysfs(const char *name, bool want)
 	for (i = 0; i < 200; i++) {
 		if ((access(path, F_OK) == 0) == want)
 			return 0;
+		usleep(50000);
+	}
+	return -ETIMEDOUT;
+}
+
+int ew_rxe_wait_gid(const char *name, const char *netdev)
+{
+	char path[512], nd[64];
+	int i, k;
+
+	for (i = 0; i < 200; i++) {
+		for (k = 0; k < 16; k++) {
+			snprintf(path, sizeof(path), SYS_IB "/%s/ports/1/gid_attrs/ndevs/%d",
+				 name, k);
+			if (read_line(path, nd, sizeof(nd)) && !strcmp(nd, netdev))
+				return 0;
+		}
 		usleep(50000);
 	}
 	return -ETIMEDOUT;

@@ -21,6 +21,11 @@ int ew_rxe_on(const char *netdev, struct ew_rxe_list *l);
 void ew_rxe_list_free(struct ew_rxe_list *l);
 /* rdma link add @name type rxe netdev @netdev; waits for it in sysfs. */
 int ew_rxe_add(const char *name, const char *netdev);
+/*
+ * Waits up to 10 s until @name's port 1 has a GID on @netdev: the kernel
+ * fills a new device's GID table from the netdev's addresses afterwards.
+ */
+int ew_rxe_wait_gid(const char *name, const char *netdev);
 /* rdma link delete @name; waits until it is gone from sysfs. */
 int ew_rxe_del(const char *name);
 const char *ew_rxe_err(void);
