@@ -10,12 +10,15 @@
 #     and its alphabet run) and clear RoCE (UDP 4791): the capture would see
 #     clear text if there were any;
 #   - MACsec: soft-RoCE on eth0 first (path add needs a RoCE netdev), then
-#     `eastwestctl path add ... type macsec`, then soft-RoCE on the macsec
-#     link: rdma_cm binds the MACsec address to the rxe device on the macsec
-#     link (the one that receives what the link decrypts), not to the rxe
-#     on eth0 that shows the same GID; a job with `encrypt macsec` runs rping
-#     (data validated) and qperf -cm1 rc_bw/rc_lat over it; the capture on
-#     eth0 holds MACsec frames, never the payload, never clear RoCE;
+#     `eastwestctl path add ... type macsec`, which puts soft-RoCE on the
+#     macsec link and registers rxe0 again after it: rdma_cm binds the
+#     MACsec address to the rxe device on the macsec link (the one that
+#     receives what the link decrypts), not to rxe0, which shows the same GID
+#     (the macsec link is an upper device of eth0) but cannot receive it;
+#     eth0's own address stays on rxe0; a job with `encrypt macsec` runs
+#     rping (data validated) and qperf -cm1 rc_bw/rc_lat over it; the capture
+#     on eth0 holds MACsec frames, never the payload, never clear RoCE;
+#     path del takes the macsec link's rxe with it and leaves rxe0;
 #   - IPsec (ESP transport on eth0): a job with `encrypt ipsec` runs rping
 #     and qperf -cm1 between the node addresses; the capture holds ESP,
 #     never the payload, never clear RoCE.
@@ -141,11 +144,21 @@ rping_pair() {
 	[ "$_rc" -eq 0 ]
 }
 
-# qperf_pair NAME CGROUP ADDR: qperf -cm1 rc_bw and rc_lat (rdma_cm), node 0
-# serves, node 1 connects to ADDR; both in CGROUP. Node 0 learns the
-# client's result through the shared directory.
+# qperf_us FILE: the rc_lat latency qperf printed, in microseconds.
+qperf_us() {
+	awk '$1 == "latency" && $2 == "=" {
+		v = $3; u = $4
+		if (u == "ns") v /= 1000; else if (u == "ms") v *= 1000; else if (u == "sec") v *= 1000000
+		printf "%d\n", v; exit }' "$1"
+}
+
+# qperf_pair NAME CGROUP ADDR [MAX_US]: qperf -cm1 rc_bw and rc_lat (rdma_cm),
+# node 0 serves, node 1 connects to ADDR; both in CGROUP; with MAX_US, the
+# latency must not exceed it (a connection that only gets through by
+# retransmission still "completes", slowly). Node 0 learns the client's
+# result through the shared directory. Sets QPERF_US.
 qperf_pair() {
-	_n=$1 _cg=$2 _a=$3
+	_n=$1 _cg=$2 _a=$3 _max=${4:-}
 	_out=$EW_TMP/$_n.qperf
 	if [ "$EW_NODE" -eq 0 ]; then
 		rm -f "$SHARE/$_n.rc"
@@ -158,6 +171,7 @@ qperf_pair() {
 		wait "$_pid" 2>/dev/null
 		_rc=$(cat "$SHARE/$_n.rc" 2>/dev/null || echo missing)
 		cat "$SHARE/$_n.out" 2>/dev/null
+		QPERF_US=$(qperf_us "$SHARE/$_n.out")
 	else
 		barrier "$_n-listen"
 		ew_in_cg "$_cg" timeout 240 qperf -lp "$QPERF_PORT" -cm1 -to 60 -t 3 \
@@ -171,9 +185,17 @@ qperf_pair() {
 		echo "$_rc" >"$SHARE/$_n.rc"
 		barrier "$_n-done"
 		cat "$_out"
+		QPERF_US=$(qperf_us "$_out")
 	fi
-	echo "qperf client exit $_rc"
-	[ "$_rc" = 0 ]
+	echo "qperf client exit $_rc, latency ${QPERF_US:-?} us${_max:+ (at most $_max)}"
+	[ "$_rc" = 0 ] && [ -n "$QPERF_US" ] && { [ -z "$_max" ] || [ "$QPERF_US" -le "$_max" ]; }
+}
+
+# macsec_rxe_gone: the macsec link's rxe unregisters (asynchronously), rxe0 stays.
+macsec_rxe_gone() {
+	ew_wait_for 10 test ! -e "/sys/class/infiniband/$MDEV" ||
+		echo "$MDEV is still there"
+	test ! -e "/sys/class/infiniband/$MDEV" && test -e /sys/class/infiniband/rxe0
 }
 
 ew_plan 28
@@ -200,6 +222,8 @@ ew_check "control: job P runs rping over plain eth0, $RCOUNT validated pings" \
 	rping_pair plain /ewcP "$PLAIN_SRV"
 ew_check "control: job P runs qperf -cm1 rc_bw, rc_lat over plain eth0" \
 	qperf_pair plain-q /ewcP "$PLAIN_SRV"
+# Protected paths may be slower (software crypto under TCG), not 10x.
+MAX_US=$((${QPERF_US:-100000} * 10))
 capture_stop
 ew_check "control: the capture on eth0 holds rping's payload in clear text ($(marker_count plain))" \
 	test "$(marker_count plain)" -gt 0
@@ -211,9 +235,12 @@ ew_check "path add dev eth0 type macsec local $SEC_IP/24" \
 	"$CTL" path add dev eth0 type macsec key-file "$KEY" local "$SEC_IP/24" \
 		peer "$SEC_PEER" lladdr "$PEER_MAC"
 MACSEC_IF=ew-eth0
-ew_check "soft-RoCE rxem on $MACSEC_IF (rdma link add, as the README says)" \
-	ew_rxe_add rxem "$MACSEC_IF"
-MDEV=rxem
+MDEV=rxe-$MACSEC_IF
+# path add registered rxe0 again: its GID table is new.
+PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
+ew_check "path add put soft-RoCE $MDEV on $MACSEC_IF, rxe0 stays on eth0" \
+	sh -c "grep -qx '$MACSEC_IF' /sys/class/infiniband/$MDEV/parent &&
+		grep -qx eth0 /sys/class/infiniband/rxe0/parent"
 MIDX=$(ew_wait_gid_index "$MDEV" "$SEC_IP")
 ew_check "rdma_cm binds $SEC_IP to $MDEV (on $MACSEC_IF), not to rxe0" \
 	cm_binds_to "$SEC_IP" "$MDEV"
@@ -228,8 +255,8 @@ barrier macsec-ready
 capture_start macsec
 ew_check "job M: rping over MACsec, $RCOUNT validated pings" \
 	rping_pair macsec /ewcM "$SEC_NET.1"
-ew_check "job M: qperf -cm1 rc_bw, rc_lat over MACsec" \
-	qperf_pair macsec-q /ewcM "$SEC_NET.1"
+ew_check "job M: qperf -cm1 rc_bw, rc_lat over MACsec, latency within 10x plain" \
+	qperf_pair macsec-q /ewcM "$SEC_NET.1" "$MAX_US"
 capture_stop
 ew_check "the capture on eth0 holds MACsec frames ($(frames macsec macsec))" \
 	test "$(frames macsec macsec)" -gt 0
@@ -240,7 +267,7 @@ ew_check "and no clear RoCE, UDP 4791 ($(frames macsec 'udp.port == 4791'))" \
 barrier macsec-done
 ew_check "path del dev eth0 removes the MACsec link" \
 	sh -c "'$CTL' path del dev eth0 && ! ip link show $MACSEC_IF >/dev/null 2>&1"
-ew_check "rxe0 is still there" test -e /sys/class/infiniband/rxe0
+ew_check "$MDEV went with it, rxe0 is still there" macsec_rxe_gone
 PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
 
 # --- IPsec: ESP transport on eth0 -----------------------------------------------
@@ -252,8 +279,8 @@ barrier ipsec-ready
 capture_start ipsec
 ew_check "job I: rping over IPsec, $RCOUNT validated pings" \
 	rping_pair ipsec /ewcI "$PLAIN_SRV"
-ew_check "job I: qperf -cm1 rc_bw, rc_lat over IPsec" \
-	qperf_pair ipsec-q /ewcI "$PLAIN_SRV"
+ew_check "job I: qperf -cm1 rc_bw, rc_lat over IPsec, latency within 10x plain" \
+	qperf_pair ipsec-q /ewcI "$PLAIN_SRV" "$MAX_US"
 capture_stop
 ew_check "the capture on eth0 holds ESP ($(frames ipsec esp))" \
 	test "$(frames ipsec esp)" -gt 0
