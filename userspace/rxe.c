@@ -248,8 +248,11 @@ int ew_rxe_wait_gid(const char *name, const char *netdev)
 int ew_rxe_add(const char *name, const char *netdev)
 {
 	char buf[REQ_SIZE];
-	struct nlmsghdr *nlh = req(buf, RDMA_NLDEV_CMD_NEWLINK,
-				   NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL);
+	/*
+	 * No NLM_F_CREATE | NLM_F_EXCL: RDMA netlink takes any request with
+	 * a bit of NLM_F_DUMP (NLM_F_EXCL is NLM_F_MATCH) for a dump.
+	 */
+	struct nlmsghdr *nlh = req(buf, RDMA_NLDEV_CMD_NEWLINK, NLM_F_ACK);
 	int ret;
 
 	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, name);
