@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 2
+# ew-kernels: 6.1
 # ew-timeout: 1200
 #
 # rdma_cm applications over protected paths, set up as the README says,
