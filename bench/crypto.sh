@@ -86,11 +86,12 @@ sed 's/^/# caps: /' "$EW_TMP/caps"
 
 # MACsec link, bound to its own soft-RoCE device; IPsec toggled per round
 # (it covers eth0 itself, so plain rounds must run without it).
-ew_check "MACsec path and rxem" sh -c "
-	'$CTL' path add dev eth0 type macsec key-file '$EW_TMP/key' \
-		local $SEC_NET.$ME/24 peer $SEC_NET.$PEER lladdr $PEER_MAC >/dev/null &&
-	rdma link add rxem type rxe netdev \$(ip -o link show type macsec | awk -F': ' '{print \$2; exit}' | cut -d@ -f1)"
+# path add puts rxem on the macsec link and registers rxe0 again behind it.
+ew_check "MACsec path and rxem" \
+	"$CTL" path add dev eth0 type macsec key-file "$EW_TMP/key" \
+		local "$SEC_NET.$ME/24" peer "$SEC_NET.$PEER" lladdr "$PEER_MAC" rxe rxem
 MIDX=$(ew_wait_gid_index rxem "$SEC_NET.$ME")
+PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
 ipsec_on() {
 	"$CTL" path add dev eth0 type ipsec key-file "$EW_TMP/key" peer "$EW_PEER_IP" >/dev/null
 }

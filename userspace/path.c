@@ -37,6 +37,7 @@
 #include "path.h"
 #include "pathspec.h"
 #include "rtnl.h"
+#include "rxe.h"
 #include "subcommands.h"
 #include "xfrm.h"
 
@@ -47,6 +48,7 @@ void path_usage(FILE *f)
 		"       " EW_PROG " path add dev NETDEV [type { auto | macsec | ipsec | physical }]\n"
 		"               key-file FILE [cipher { gcm-aes-256 | gcm-aes-xpn-256 }]\n"
 		"               [offload { auto | off | mac | phy | crypto | packet }] [name IFNAME]\n"
+		"               [rxe NAME]\n"
 		"               [epoch N] [replay-window N] [local ADDR[/LEN]]\n"
 		"               peer ADDR [lladdr MAC] [peer ADDR [lladdr MAC]]...\n"
 		"       " EW_PROG " path del dev NETDEV\n"
@@ -152,6 +154,118 @@ uint32_t ew_path_reqid(int ifindex)
 
 /* --- add ----------------------------------------------------------------- */
 
+/*
+ * Soft-RoCE under a macsec link. The kernel gives an rxe device on the
+ * lower netdev a GID for every address of the macsec link too (the macsec
+ * link is an upper device, like a VLAN: roce_gid_mgmt.c), but that rxe
+ * cannot receive what the macsec link decrypts: rxe hands a packet to the
+ * rxe device of the netdev it arrives on (the macsec link), or of a VLAN's
+ * real device, never of a macsec link's. rdma_cm binds an address to the
+ * first RDMA device, in registration order, with a GID for it
+ * (cma_acquire_dev_by_src_ip): with the lower rxe registered first, rping
+ * and every other rdma_cm application pick the device that cannot receive.
+ * So path add creates the rxe device on the macsec link, then deletes and
+ * adds again each rxe device of the lower netdev, which puts it after the
+ * new one; the lower rxe keeps the lower netdev's own addresses.
+ */
+struct rxe_plan {
+	char name[EW_RXE_NAME_MAX];	/* on the macsec link */
+	struct ew_rxe_list lower;	/* on the lower netdev */
+	const char *gone;		/* a lower one deleted, not added again */
+};
+
+static int rxe_plan(const struct ew_path_spec *spec, const char *link,
+		    struct rxe_plan *rp)
+{
+	char path[128];
+	int err;
+
+	memset(rp, 0, sizeof(*rp));
+	err = ew_rxe_on(spec->dev, &rp->lower);
+	if (err) {
+		ew_err("path add: cannot list soft-RoCE devices: %s", strerror(-err));
+		return EW_FAIL;
+	}
+	if (!rp->lower.n) {
+		if (spec->rxe_name[0]) {
+			ew_err("path add: rxe %s: dev %s has no soft-RoCE (rxe) device to move aside (other RDMA devices put their GIDs on the macsec link themselves)",
+			       spec->rxe_name, spec->dev);
+			return EW_USAGE;
+		}
+		return EW_OK;
+	}
+	if (spec->rxe_name[0])
+		snprintf(rp->name, sizeof(rp->name), "%s", spec->rxe_name);
+	else
+		snprintf(rp->name, sizeof(rp->name), "rxe-%s", link);
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s", rp->name);
+	if (!access(path, F_OK)) {
+		ew_err("path add: rxe %s: an RDMA device of that name exists (give another with rxe NAME)",
+		       rp->name);
+		return EW_FAIL;
+	}
+	return EW_OK;
+}
+
+static void rxe_fail(const char *what, const char *name, const char *netdev, int err)
+{
+	const char *msg = ew_rxe_err();
+
+	ew_err("path add: cannot %s soft-RoCE %s on %s: %s%s%s", what, name, netdev,
+	       strerror(-err), *msg ? ": " : "", msg);
+}
+
+/* The rxe device on @link first, then the lower ones again, behind it. */
+static int rxe_apply(const struct ew_path_spec *spec, const char *link,
+		     struct rxe_plan *rp)
+{
+	size_t i;
+	int err;
+
+	if (!rp->lower.n)
+		return EW_OK;
+	err = ew_rxe_add(rp->name, link);
+	if (err) {
+		rxe_fail("add", rp->name, link, err);
+		return EW_FAIL;
+	}
+	if (ew_rxe_wait_gid(rp->name, link))
+		ew_warn("soft-RoCE %s has no GID on %s yet", rp->name, link);
+	for (i = 0; i < rp->lower.n; i++) {
+		const char *n = rp->lower.name[i];
+
+		err = ew_rxe_del(n);
+		if (err) {
+			rxe_fail("re-register (delete)", n, spec->dev, err);
+			return EW_FAIL;
+		}
+		rp->gone = n;
+		err = ew_rxe_add(n, spec->dev);
+		if (err) {
+			rxe_fail("re-register (add)", n, spec->dev, err);
+			return EW_FAIL;
+		}
+		rp->gone = NULL;
+		if (ew_rxe_wait_gid(n, spec->dev))
+			ew_warn("soft-RoCE %s has no GID on %s yet", n, spec->dev);
+	}
+	return EW_OK;
+}
+
+/* After a failure: the lower rxe device deleted and not added back. */
+static void rxe_undo(const struct ew_path_spec *spec, struct rxe_plan *rp)
+{
+	const char *n = rp->gone;
+	int err;
+
+	if (!n)
+		return;
+	err = ew_rxe_add(n, spec->dev);
+	if (err)
+		ew_err("path add: rollback: cannot add soft-RoCE %s on %s again: %s (rdma link add %s type rxe netdev %s)",
+		       n, spec->dev, strerror(-err), n, spec->dev);
+}
+
 struct add_ctx {
 	const struct ew_path_spec *spec;
 	struct ew_secret secret;
@@ -201,6 +315,7 @@ static int macsec_add(struct add_ctx *c, uint32_t offload)
 	char name[IF_NAMESIZE], abuf[EW_PEER_STRLEN], mbuf[24];
 	bool xpn = spec->cipher == EW_CIPHER_GCM_AES_XPN_256, found;
 	struct ew_macsec_keys k;
+	struct rxe_plan rp = { 0 };
 	int ret, err;
 	size_t i, j;
 
@@ -232,6 +347,9 @@ static int macsec_add(struct add_ctx *c, uint32_t offload)
 		ew_err("path add: name %s: a netdev of that name exists", name);
 		return EW_FAIL;
 	}
+	ret = rxe_plan(spec, name, &rp);
+	if (ret)
+		goto out;
 
 	/* Every peer's MAC first: nothing is created for a peer we cannot name. */
 	macs = ew_calloc(spec->n_peers, sizeof(*macs));
@@ -327,6 +445,12 @@ static int macsec_add(struct add_ctx *c, uint32_t offload)
 		ret = rtnl_fail("add: cannot bring the macsec link up", err);
 		goto undo;
 	}
+	if (rp.lower.n)
+		ew_warn("re-registering soft-RoCE on %s behind %s on %s: their open QPs end",
+			spec->dev, rp.name, name);
+	ret = rxe_apply(spec, name, &rp);
+	if (ret)
+		goto undo;
 	ew_link_get(c->rt, li.ifindex, &li);
 	printf("macsec %s on %s: %s, offload %s, epoch %u (an %u), %zu peer%s, sci %s\n",
 	       name, spec->dev, ew_path_cipher_names[spec->cipher],
@@ -339,15 +463,25 @@ static int macsec_add(struct add_ctx *c, uint32_t offload)
 	if (!spec->has_local)
 		printf("hint: give %s an address (path add ... local ADDR/LEN) for RoCE GIDs\n",
 		       name);
-	printf("hint: RoCE must run on %s itself; soft-RoCE: rdma link add rxe-%s type rxe netdev %s\n",
-	       name, spec->dev, name);
+	if (rp.lower.n) {
+		printf("soft-RoCE %s on %s; ", rp.name, name);
+		for (i = 0; i < rp.lower.n; i++)
+			printf("%s%s", i ? ", " : "", rp.lower.name[i]);
+		printf(" on %s registered again after it: rdma_cm binds the addresses of %s to %s\n",
+		       spec->dev, name, rp.name);
+	} else {
+		printf("hint: RoCE must run on %s itself (RDMA devices other than soft-RoCE put their GIDs there)\n",
+		       name);
+	}
 	ret = EW_OK;
 	goto out;
 undo:
 	err = ew_link_del(c->rt, li.ifindex);
 	if (err)
 		ew_err("path add: rollback: cannot delete %s: %s", name, ew_nlerr(err));
+	rxe_undo(spec, &rp);
 out:
+	ew_rxe_list_free(&rp.lower);
 	free(macs);
 	return ret;
 }
@@ -472,6 +606,11 @@ static int ipsec_add(struct add_ctx *c, uint32_t offload)
 	size_t i, j;
 	int ret = EW_FAIL, err;
 
+	if (spec->rxe_name[0]) {
+		ew_err("path add: rxe NAME is for MACsec; dev %s gets IPsec, where RoCE stays on %s's own RDMA device",
+		       spec->dev, spec->dev);
+		return EW_USAGE;
+	}
 	if (c->ifindex > 0xffff) {
 		ew_err("path add: dev %s: ifindex %d does not fit eastwest's reqid tag",
 		       spec->dev, c->ifindex);

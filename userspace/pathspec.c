@@ -5,8 +5,8 @@
  *   path caps dev NETDEV
  *   path add dev NETDEV [type {auto|macsec|ipsec|physical}] key-file FILE
  *       [cipher {gcm-aes-256|gcm-aes-xpn-256}]
- *       [offload {auto|off|mac|phy|crypto|packet}] [name IFNAME] [epoch N]
- *       [replay-window N] [local ADDR[/LEN]] peer ADDR [lladdr MAC]...
+ *       [offload {auto|off|mac|phy|crypto|packet}] [name IFNAME] [rxe NAME]
+ *       [epoch N] [replay-window N] [local ADDR[/LEN]] peer ADDR [lladdr MAC]...
  *   path del dev NETDEV
  *   path show [dev NETDEV]
  *   path rotate dev NETDEV key-file FILE epoch N [stage {rx|tx|retire|all}]
@@ -70,7 +70,7 @@ static const char *const verb_names[] = {
 enum kw {
 	KW_DEV, KW_TYPE, KW_KEY_FILE, KW_CIPHER, KW_OFFLOAD, KW_NAME, KW_EPOCH,
 	KW_REPLAY_WINDOW, KW_LOCAL, KW_PEER, KW_LLADDR, KW_STAGE, KW_PORT,
-	KW_SGID_INDEX, KW_DST, KW_ON, KW_OFF, KW_N,
+	KW_SGID_INDEX, KW_DST, KW_ON, KW_OFF, KW_RXE, KW_N,
 };
 
 #define V(x) (1U << EW_PATH_##x)
@@ -97,6 +97,7 @@ static const struct {
 	[KW_DST] = { "dst", V(CHECK) },
 	[KW_ON] = { "on", V(PHYSICAL), true },
 	[KW_OFF] = { "off", V(PHYSICAL), true },
+	[KW_RXE] = { "rxe", V(ADD) },
 };
 
 static int pick(const char *kw, const char *val, const char *const *names,
@@ -324,6 +325,15 @@ static int value(uint32_t verb, enum kw k, const char *v, struct ew_path_spec *s
 			return EW_USAGE;
 		spec->has_dst = true;
 		return EW_OK;
+	case KW_RXE:
+		/* What rdma_nl accepts as a device name, without '%' formats. */
+		if (!*v || strlen(v) >= sizeof(spec->rxe_name) || strpbrk(v, "%/ \t\n")) {
+			ew_err("path: rxe \"%s\": not an RDMA device name (1-63 characters, no '%%', '/' or spaces)",
+			       v);
+			return EW_USAGE;
+		}
+		strcpy(spec->rxe_name, v);
+		return EW_OK;
 	default:
 		return EW_USAGE;
 	}
@@ -350,8 +360,9 @@ static int check_add(struct ew_path_spec *spec, uint32_t seen)
 		return EW_USAGE;
 	}
 	if (spec->type == EW_PT_IPSEC) {
-		if (seen & ((1U << KW_CIPHER) | (1U << KW_NAME) | (1U << KW_LLADDR))) {
-			ew_err("path add: cipher, name and lladdr are MACsec options, not for type ipsec");
+		if (seen & ((1U << KW_CIPHER) | (1U << KW_NAME) | (1U << KW_LLADDR) |
+			    (1U << KW_RXE))) {
+			ew_err("path add: cipher, name, lladdr and rxe are MACsec options, not for type ipsec");
 			return EW_USAGE;
 		}
 		if (spec->offload == EW_OFL_MAC || spec->offload == EW_OFL_PHY) {

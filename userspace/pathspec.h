@@ -66,6 +66,7 @@ struct ew_path_spec {
 	uint32_t cipher;		/* enum ew_path_cipher */
 	uint32_t offload;		/* enum ew_path_offload */
 	char name[IF_NAMESIZE];		/* macsec netdev; "" = default */
+	char rxe_name[64];		/* soft-RoCE on it; "" = default */
 	uint32_t epoch;
 	bool has_epoch;
 	bool has_local;

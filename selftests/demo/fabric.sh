@@ -348,12 +348,14 @@ ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
 PEER_MAC=$(ip neigh show "$EW_PEER_IP" dev eth0 |
 	awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }')
 say "Both nodes: a MACsec link over eth0 (GCM-AES-256, keys derived from a 0600 cluster key"
-say "file), soft-RoCE bound on it, and jobA told to require MACsec."
-run 0 "eastwestctl path add dev eth0 type macsec key-file cluster.key local $SEC_IP/24 peer $SEC_PEER lladdr $PEER_MAC" \
+say "file), soft-RoCE bound on it (path add does that, ahead of rxe0 for rdma_cm), and jobA"
+say "told to require MACsec."
+run 0 "eastwestctl path add dev eth0 type macsec key-file cluster.key local $SEC_IP/24 peer $SEC_PEER lladdr $PEER_MAC rxe rxem" \
 	eastwestctl path add dev eth0 type macsec key-file "$EW_TMP/cluster.key" \
-		local "$SEC_IP/24" peer "$SEC_PEER" lladdr "$PEER_MAC"
+		local "$SEC_IP/24" peer "$SEC_PEER" lladdr "$PEER_MAC" rxe rxem
 expect "MACsec path ew-eth0 set up" test "$RC" -eq 0
-run 0 "rdma link add rxem type rxe netdev ew-eth0" ew_rxe_add rxem ew-eth0
+# path add registered rxe0 again (behind rxem): its GID table is new.
+IDX=$(ew_wait_gid_index "$DEV" "$EW_LOCAL_IP" 10 2>/dev/null)
 MIDX=$(ew_wait_gid_index rxem "$SEC_IP" 10 2>/dev/null)
 expect "soft-RoCE rxem on the MACsec link ($SEC_IP), GID index ${MIDX:-none}" test -n "$MIDX"
 run 0 "eastwestctl job set jobA encrypt macsec" eastwestctl job set jobA encrypt macsec

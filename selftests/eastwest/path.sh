@@ -24,7 +24,7 @@ MS=ew-$A		# the macsec link eastwestctl makes
 PX="ip netns exec $NS"
 
 ew_require_root
-ew_require_cmd ip rdma jq insmod
+ew_require_cmd ip rdma jq insmod rping
 [ -x "$CTL" ] || ew_skip "eastwestctl is not built (make -C userspace)"
 [ -x /usr/bin/python3 ] || ew_skip "python3 is not installed"
 [ -e /sys/module/rdma_rxe ] || modprobe rdma_rxe 2>/dev/null || ew_skip "no rdma_rxe"
@@ -47,6 +47,24 @@ echo "TAP version 13"
 out_has() { grep -qE -- "$1" "$EW_OUT"; }
 # same FILE1 FILE2: a snapshot taken before equals one taken now.
 same() { cmp -s "$1" "$2" || { diff "$1" "$2"; return 1; }; }
+# cm_bound_dev ADDR: the RDMA device rdma_cm binds a listener on ADDR to.
+cm_bound_dev() {
+	rping -s -a "$1" -p 7999 >/dev/null 2>&1 &
+	_cp=$!
+	ew_wait_for 20 sh -c "rdma res show cm_id 2>/dev/null | grep -q 'src-addr $1:7999'"
+	rdma res show cm_id 2>/dev/null | awk -v a="src-addr $1:7999" '
+		index($0, a) { split($2, x, "/"); print x[1]; exit }'
+	kill "$_cp" 2>/dev/null
+	wait "$_cp" 2>/dev/null
+}
+# cm_binds: the macsec link's address to rxem (rxe0 shows its GID too, but
+# cannot receive it), the veth's own to rxe0.
+cm_binds() {
+	_cm=$(cm_bound_dev 10.2.0.1)
+	_cv=$(cm_bound_dev 10.1.0.1)
+	echo "10.2.0.1 -> ${_cm:-nothing}, 10.1.0.1 -> ${_cv:-nothing}"
+	[ "$_cm" = rxem ] && [ "$_cv" = rxe0 ]
+}
 # (packet numbers and counters move with background traffic: left out)
 macsec_state() { ip -d link show type macsec 2>/dev/null | grep -v '^\s*link/' ; ip macsec show | sed 's/PN [0-9]*,//'; }
 # sa_packets [NETNS_PREFIX] SPI: packets counted by that ESP state
@@ -109,6 +127,9 @@ ew_expect_rc 2 "key given in argv is no keyword" "$CTL" path add dev $A key 0011
 ew_expect_rc 1 "macsec peer without a known MAC" \
 	"$CTL" path add dev $A type macsec key-file "$KEY" peer 10.1.0.77
 ew_check "says no MAC known" out_has 'peer 10.1.0.77: no MAC address known'
+ew_expect_rc 1 "macsec rxe NAME of an RDMA device that exists" \
+	"$CTL" path add dev $A type macsec key-file "$KEY" peer 10.1.0.2 lladdr "$MAC_B" rxe rxe0
+ew_check "says so" out_has 'rxe rxe0: an RDMA device of that name exists'
 ew_expect_rc 1 "ipsec packet offload on virtio/veth" \
 	"$CTL" path add dev $A type ipsec offload packet key-file "$KEY" peer 10.1.0.2
 ew_check "says why" out_has 'not on this kernel|no ESP packet offload'
@@ -125,9 +146,14 @@ ew_check "caps JSON parses, auto.type macsec" sh -c "jq -e '.auto.type == \"macs
 
 # --- MACsec --------------------------------------------------------------------
 ew_expect_rc 0 "path add type macsec" \
-	"$CTL" path add dev $A type macsec key-file "$KEY" local 10.2.0.1/24 peer 10.1.0.2 lladdr "$MAC_B"
+	"$CTL" path add dev $A type macsec key-file "$KEY" local 10.2.0.1/24 peer 10.1.0.2 lladdr "$MAC_B" \
+		rxe rxem
 ew_check "reports the RoCE MTU" out_has '^roce-mtu 1024 \(ew-ewa mtu 1468'
-ew_check "prints the rdma link hint" out_has 'rdma link add .* netdev ew-ewa'
+ew_check "puts soft-RoCE rxem on the macsec link, rxe0 registered after it" \
+	out_has '^soft-RoCE rxem on ew-ewa; rxe0 on ewa registered again after it'
+ew_check "rxem's parent is $MS, rxe0's still $A" \
+	sh -c "grep -qx $MS /sys/class/infiniband/rxem/parent && grep -qx $A /sys/class/infiniband/rxe0/parent"
+ew_check "rdma_cm binds 10.2.0.1 to rxem, 10.1.0.1 to rxe0" cm_binds
 ew_check "software warning on stderr" out_has 'warning: dev ewa has no MACsec offload'
 ip -d link show $MS | sed -n '/macsec/p' >"$T/msd"
 ew_check "ip: macsec link with gcm-aes-256, icv 16, encrypt on, replay on, strict" \
@@ -157,14 +183,13 @@ ew_check "show: tx encrypted packets, roce_mtu 1024" \
 	sh -c "jq -e '.[0].macsec.out_pkts_encrypted > 0 and .[0].roce_mtu == 1024' '$EW_OUT'"
 # the kernel's view: rxe on the macsec link, its GID protected by macsec
 ew_defer "rdma link delete rxem"
-if ew_rxe_add rxem $MS && GI=$(ew_wait_gid_index rxem 10.2.0.1); then
+if GI=$(ew_wait_gid_index rxem 10.2.0.1); then
 	ew_expect_rc 0 "path check over the macsec link: protected (exit 0)" \
 		"$CTL" path check dev rxem sgid-index "$GI" dst 10.2.0.2
 	ew_check "by macsec, on $MS" out_has "protected by macsec.* macsec $MS offload off"
 	ew_expect_rc 0 "dev show -j" "$CTL" -j dev show
 	ew_check "dev show: the GID on $MS is protected by macsec, its netdev mtu 1468" \
 		sh -c "jq -e '[.[] | select(.name == \"rxem\") | .ports[].gids[] | select(.ifname == \"$MS\")][0] | (.protection | index(\"macsec\")) != null and .mtu == 1468' '$EW_OUT'"
-	ew_rxe_del rxem
 else
 	ew_not_ok "rxe on the macsec link"
 fi

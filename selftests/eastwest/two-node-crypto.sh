@@ -5,7 +5,7 @@
 # ew-timeout: 1200
 #
 # Encrypted RDMA between two nodes, set up with `eastwestctl path` only
-# (plus `rdma link add` to bind soft-RoCE on the MACsec netdev):
+# (`path add ... rxe rxem` binds soft-RoCE on the MACsec netdev):
 #   - control: plain RoCE on eth0; a capture on eth0 shows the payload
 #     pattern ibv_rc_pingpong writes (runs of 0x7b bytes) in clear text;
 #   - MACsec (GCM-AES-256, keys derived from a shared key file): rc_pingpong
@@ -188,7 +188,7 @@ ew_check "control: the capture on eth0 shows the payload pattern in clear text (
 # --- MACsec ------------------------------------------------------------------------
 ew_check "path add type macsec (GCM-AES-256, one RX SC for the peer)" \
 	"$CTL" path add dev eth0 type macsec key-file "$KEY" local "$SEC_IP/24" \
-		peer "$SEC_PEER" lladdr "$PEER_MAC"
+		peer "$SEC_PEER" lladdr "$PEER_MAC" rxe rxem
 MACSEC_IF=$("$CTL" -j path show dev eth0 | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
@@ -202,8 +202,11 @@ ew_check "the kernel has an encrypting MACsec link ${MACSEC_IF:-?} over eth0" \
 # an unresolved neighbour queue, then crashes when the queue is dropped
 # (rxe_skb_tx_dtor from neigh_invalidate). Not eastwest's bug; avoided here.
 ip neigh replace "$SEC_PEER" lladdr "$PEER_MAC" dev "$MACSEC_IF" nud permanent
-ew_check "rxem bound on the MACsec netdev" ew_rxe_add rxem "$MACSEC_IF"
+ew_check "path add bound rxem on the MACsec netdev" \
+	grep -qx "$MACSEC_IF" /sys/class/infiniband/rxem/parent
 MIDX=$(ew_wait_gid_index rxem "$SEC_IP")
+# path add registered rxe0 again (behind rxem): its GID table is new.
+PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
 ew_check "the kernel's path check: rxem to the peer is macsec" \
 	sh -c "'$CTL' -j path check dev rxem sgid-index $MIDX dst $SEC_PEER | grep -q macsec"
 ew_check "job M requires macsec" \
@@ -283,17 +286,17 @@ ew_check "path del removes the MACsec link" \
 	sh -c "'$CTL' path del dev eth0 && ! ip link show '$MACSEC_IF' >/dev/null 2>&1"
 ew_check "path add type macsec cipher gcm-aes-xpn-256" \
 	"$CTL" path add dev eth0 type macsec cipher gcm-aes-xpn-256 key-file "$KEY" \
-		local "$SEC_IP/24" peer "$SEC_PEER" lladdr "$PEER_MAC"
+		local "$SEC_IP/24" peer "$SEC_PEER" lladdr "$PEER_MAC" rxe rxem
 ip neigh replace "$SEC_PEER" lladdr "$PEER_MAC" dev "$MACSEC_IF" nud permanent
 ew_check "the kernel's MACsec link uses GCM-AES-XPN-256" \
 	sh -c "ip macsec show '$MACSEC_IF' | grep -qi 'XPN-256'"
-ew_rxe_add rxem "$MACSEC_IF"
 MIDX=$(ew_wait_gid_index rxem "$SEC_IP")
 barrier xpn-ready
 ew_check "job M: rc_pingpong over MACsec XPN, $ITERS checked round trips" \
 	pingpong_pair xpn rxem "$MIDX" /ewM
 rdma link delete rxem
 ew_check "path del removes the XPN link" "$CTL" path del dev eth0
+PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
 
 # --- IPsec -------------------------------------------------------------------------
 ew_check "path add type ipsec (ESP transport, rfc4106)" \

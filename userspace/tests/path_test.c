@@ -240,6 +240,7 @@ static void test_grammar(void **state)
 	assert_int_equal(spec.type, EW_PT_MACSEC);
 	assert_int_equal(spec.cipher, EW_CIPHER_GCM_AES_XPN_256);
 	assert_string_equal(spec.name, "ms0");
+	assert_string_equal(spec.rxe_name, "");
 	assert_int_equal(spec.epoch, 6);
 	assert_true(spec.local_has_plen);
 	assert_int_equal(spec.local_plen, 96 + 24);
@@ -249,6 +250,22 @@ static void test_grammar(void **state)
 	assert_false(spec.peers[1].has_mac);
 	assert_int_equal(spec.replay_window, EW_REPLAY_WINDOW_DEFAULT);
 	ew_pathspec_free(&spec);
+
+	assert_int_equal(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "macsec", "key-file", "/k",
+			       "rxe", "rxem", "peer", "10.2.0.2"), EW_OK);
+	assert_string_equal(spec.rxe_name, "rxem");
+	ew_pathspec_free(&spec);
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "rxe", "",
+			   "peer", "10.0.0.2"), "not an RDMA device name");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "rxe", "rxe%d",
+			   "peer", "10.0.0.2"), "not an RDMA device name");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "rxe",
+			   "a-name-of-sixty-four-characters-is-one-more-than-rdma-allows-xyz",
+			   "peer", "10.0.0.2"), "not an RDMA device name");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "rxe", "rxem", "peer", "10.0.0.2"), "MACsec options");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "physical", "rxe", "rxem"),
+		     "type physical takes only dev");
 
 	assert_int_equal(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "physical"), EW_OK);
 	assert_int_equal(PARSE(EW_PATH_ROTATE, "dev", "eth0", "key-file", "/k", "epoch", "1",
