@@ -235,17 +235,17 @@ ew_gid_index_of() {
 }
 
 # ew_gid_wait PRESENT|ABSENT DEV/PORT GID NETDEV: wait up to EW_GID_TIMEOUT
-# seconds until the GID is in (or gone from) the port's table.
+# seconds (by the clock: a scan of a large table is slow) until the GID is
+# in (or gone from) the port's table.
 ew_gid_wait() {
-	_ew_t=$((EW_GID_TIMEOUT * 5))
+	_ew_end=$(($(date +%s) + EW_GID_TIMEOUT))
 	while :; do
 		if ew_gid_index_of "$2" "$3" "$4" >/dev/null; then
 			[ "$1" = PRESENT ] && return 0
 		else
 			[ "$1" = ABSENT ] && return 0
 		fi
-		[ "$_ew_t" -gt 0 ] || return 1
-		_ew_t=$((_ew_t - 1))
+		[ "$(date +%s)" -lt "$_ew_end" ] || return 1
 		sleep 0.2
 	done
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 2
-# ew-timeout: 600
+# ew-timeout: 1500
 #
 # Each Slurm job its own address on the fabric, made by the prolog, on two
 # nodes joined by a real link: soft-RoCE rxe0 on eth0 of each VM, the
@@ -165,30 +165,55 @@ cgroup_of() {
 	echo "/system.slice/${ME}_slurmstepd.scope/job_$1"
 }
 
+# entry_used I: entry I of rxe0's GID table holds a GID.
+entry_used() {
+	_e=
+	read -r _e 2>/dev/null </sys/class/infiniband/$DEV/ports/1/gids/"$1" || :
+	[ -n "$_e" ] && [ "$_e" != 0000:0000:0000:0000:0000:0000:0000:0000 ]
+}
+
+# wait_secs SECONDS CMD...: until CMD succeeds, by the clock (reading the
+# GID table under TCG takes long, so ew_wait_for's tick count would not do).
+wait_secs() {
+	_end=$(($(date +%s) + $1))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$_end" ] || return 1
+		sleep 1
+	done
+}
+
 # fill_gids: fill rxe0's GID table with addresses on eth0 until fewer than
 # two entries are free (each IPv6 address takes a RoCE v1 and a v2 entry).
+# The core takes the lowest free entries: the table is full when entry
+# SIZE-2 is taken.
 fill_gids() {
 	_b=/sys/class/infiniband/$DEV/ports/1/gids
-	_size=$(find "$_b" -mindepth 1 -maxdepth 1 | grep -c .)
 	_used=$(cat "$_b"/* 2>/dev/null | grep -vc '^0000:0000:0000:0000:0000:0000:0000:0000$')
-	_n=$(((_size - _used) / 2))
+	_n=$(((GSIZE - _used) / 2))
 	_k=1
 	: >"$T/fill"
 	while [ "$_k" -le "$_n" ]; do
 		printf 'addr add fd00:ff::%x/128 dev eth0 nodad\n' "$_k" >>"$T/fill"
 		_k=$((_k + 1))
 	done
+	_t0=$(date +%s)
 	ip -b "$T/fill" || return 1
-	ew_wait_for 60 sh -c "[ \$(cat $_b/* 2>/dev/null | grep -vc '^0000:0000:0000:0000:0000:0000:0000:0000\$') -ge $((_size - 1)) ]" || {
-		echo "the table did not fill: $(cat "$_b"/* 2>/dev/null | grep -vc '^0000:0000:0000:0000:0000:0000:0000:0000$') of $_size" >&2
+	wait_secs 600 entry_used $((GSIZE - 2)) || {
+		echo "the table did not fill: $(cat "$_b"/* 2>/dev/null | grep -vc '^0000:0000:0000:0000:0000:0000:0000:0000$') of $GSIZE" >&2
 		return 1
 	}
-	echo "$_n addresses, table of $_size" >"$T/fill.info"
+	echo "$_n addresses on eth0 ($_used entries were used), full after $(($(date +%s) - _t0)) s" >"$T/fill.info"
 }
 
 unfill_gids() {
 	sed 's/^addr add/addr del/' "$T/fill" >"$T/unfill"
-	ip -b "$T/unfill"
+	ip -b "$T/unfill" || return 1
+	wait_secs 600 entry_free $((GSIZE - 2))
+}
+
+entry_free() {
+	! entry_used "$1"
 }
 
 # pingpong_pair NAME JOBID SERVER_NODE: the job's ibv_rc_pingpong between the
@@ -227,7 +252,7 @@ pingpong_pair() {
 }
 
 # Node 0 holds job A's QP that node 1's job B attacks: 2 checks there, 4 here.
-ew_plan $((36 + (EW_NODE == 0 ? 2 : 4)))
+ew_plan $((37 + (EW_NODE == 0 ? 2 : 4)))
 
 # --- setup (5) ------------------------------------------------------------------
 ew_check "eastwest.ko loads" ew_load
@@ -268,7 +293,7 @@ ew_diag "$(cat "$T/fill.info" 2>/dev/null)"
 expect_hook 8 "GID table exhausted: prolog fails" prolog 203 '*'
 ew_check "... it says the table is full" says "the GID table of rxe0/1 is full"
 ew_check "... nothing left" nothing_left 203
-unfill_gids
+ew_check "GID table emptied again" unfill_gids
 
 expect_hook 1 "eastwestctl refuses the job (psn keyed, no key file): prolog fails" \
 	prolog 204 keyed EW_PSN_KEYFILE=/nonexistent/cluster.key
