@@ -8,8 +8,9 @@
  * job's source-netdev rule is that netdev.
  *
  * Before adding it: the netdev must exist, an RDMA port must be on it or
- * below it, that port's GID table must have room for two entries (RoCE v1
- * and v2), and the address must not be on the node already. The address
+ * below it, that port's GID table must have room for one entry per GID
+ * type it has (RoCE v1 and v2 on mlx5, v2 only on rxe), and the address
+ * must not be on the node already. The address
  * is recorded in STATE_DIR/JOB.addr before it is added, so that poststop,
  * or a failing createRuntime, removes exactly what was made.
  *
@@ -322,19 +323,23 @@ static int ports_of(const char *netdev, struct port *ports)
 }
 
 /*
- * Scan a port's GID table: @used and @size entries; and whether @gid is
- * there with @netdev as its netdev (@gid NULL: not looked for).
+ * Scan a port's GID table: @used and @size entries, @per the entries an
+ * address takes (one per GID type in use: RoCE v1 and v2 on mlx5, v2 only
+ * on rxe); and whether @gid is there with @netdev as its netdev (@gid
+ * NULL: not looked for).
  */
 static bool gid_scan(const struct port *pt, const char *gid, const char *netdev,
-		     int *used, int *size)
+		     int *used, int *size, int *per)
 {
-	char dir[PATH_MAX], file[PATH_MAX], val[64];
+	char dir[PATH_MAX], file[PATH_MAX], val[64], tval[32], types[4][32];
 	bool found = false;
 	struct dirent *e;
+	int ntypes = 0, t;
 	DIR *d;
 
 	*used = 0;
 	*size = 0;
+	*per = 1;
 	if (!pathf(dir, sizeof(dir), "%s/gids", pt->path))
 		return false;
 	d = opendir(dir);
@@ -349,6 +354,13 @@ static bool gid_scan(const struct port *pt, const char *gid, const char *netdev,
 		    read_line(file, val, sizeof(val)) || !strcmp(val, ZERO_GID))
 			continue;
 		(*used)++;
+		if (pathf(file, sizeof(file), "%s/gid_attrs/types/%s", pt->path, e->d_name) &&
+		    !read_line(file, tval, sizeof(tval)) && *tval) {
+			for (t = 0; t < ntypes && strcmp(types[t], tval); t++)
+				;
+			if (t == ntypes && ntypes < 4)
+				snprintf(types[ntypes++], sizeof(types[0]), "%s", tval);
+		}
 		if (gid && !strcmp(val, gid)) {
 			if (pathf(file, sizeof(file), "%s/gid_attrs/ndevs/%s", pt->path, e->d_name) &&
 			    !read_line(file, val, sizeof(val)) && !strcmp(val, netdev))
@@ -356,6 +368,8 @@ static bool gid_scan(const struct port *pt, const char *gid, const char *netdev,
 		}
 	}
 	closedir(d);
+	if (ntypes)
+		*per = ntypes;
 	return found;
 }
 
@@ -364,13 +378,13 @@ static bool gid_wait(const struct port *ports, int n, const char *gid,
 		     const char *netdev, bool present)
 {
 	const struct timespec tick = { 0, 200 * 1000 * 1000 };
-	int i, tries, used, size;
+	int i, tries, used, size, per;
 	bool all;
 
 	for (tries = 0; tries <= gid_timeout() * 5; tries++) {
 		all = true;
 		for (i = 0; i < n; i++)
-			if (gid_scan(&ports[i], gid, netdev, &used, &size) != present)
+			if (gid_scan(&ports[i], gid, netdev, &used, &size, &per) != present)
 				all = false;
 		if (all)
 			return true;
@@ -444,7 +458,7 @@ int ewoci_jobaddr_up(const struct ewoci_jobaddr *ja, const char *state_dir,
 	char text[INET6_ADDRSTRLEN + 8], owner[64], out[1024], gid[64], path[PATH_MAX];
 	char *args[] = { "-6", "addr", "add", text, "dev", (char *)ja->netdev, "nodad", NULL };
 	struct port ports[MAX_PORTS];
-	int i, n, used, size, fd;
+	int i, n, used, size, per, fd;
 	struct in6_addr a;
 	struct stat st;
 	FILE *f;
@@ -467,12 +481,12 @@ int ewoci_jobaddr_up(const struct ewoci_jobaddr *ja, const char *state_dir,
 			  job, ja->netdev);
 		return EWOCI_ADDR;
 	}
-	/* An IPv6 address takes two entries: RoCE v1 and v2. */
+	/* The address takes one entry per GID type of each table. */
 	for (i = 0; i < n; i++) {
-		gid_scan(&ports[i], NULL, NULL, &used, &size);
-		if (size - used < 2) {
-			ewoci_err("job %s: the GID table of %s is full (%d of %d entries used): no room for %s",
-				  job, ports[i].name, used, size, text);
+		gid_scan(&ports[i], NULL, NULL, &used, &size, &per);
+		if (size - used < per) {
+			ewoci_err("job %s: the GID table of %s is full (%d of %d entries used, an address takes %d): no room for %s",
+				  job, ports[i].name, used, size, per, text);
 			return EWOCI_ADDR;
 		}
 	}

@@ -208,13 +208,17 @@ ew_rdma_ports() {
 		{ for (i = 1; i < NF; i++) if ($i == "netdev" && index(nds, " " $(i + 1) " ")) print $2 }'
 }
 
-# ew_gid_usage DEV/PORT: "USED SIZE" of the port's GID table.
+# ew_gid_usage DEV/PORT: "USED SIZE PER" of the port's GID table: entries
+# used, entries, and entries an address takes (one per GID type the port
+# has: RoCE v1 and v2 on mlx5, v2 only on rxe).
 ew_gid_usage() {
-	_ew_p=$EW_SYSFS/class/infiniband/${1%/*}/ports/${1#*/}/gids
-	_ew_size=$(find "$_ew_p" -mindepth 1 -maxdepth 1 | grep -c .) || :
+	_ew_p=$EW_SYSFS/class/infiniband/${1%/*}/ports/${1#*/}
+	_ew_size=$(find "$_ew_p/gids" -mindepth 1 -maxdepth 1 | grep -c .) || :
 	# Empty entries read as the zero GID (or fail to read): not used.
-	_ew_used=$(cat "$_ew_p"/* 2>/dev/null | grep -vc "^$EW_ZERO_GID\$") || :
-	echo "$_ew_used $_ew_size"
+	_ew_used=$(cat "$_ew_p"/gids/* 2>/dev/null | grep -vc "^$EW_ZERO_GID\$") || :
+	_ew_per=$(cat "$_ew_p"/gid_attrs/types/* 2>/dev/null | sort -u | grep -c .) || :
+	[ "$_ew_per" -ge 1 ] || _ew_per=1
+	echo "$_ew_used $_ew_size $_ew_per"
 }
 
 # ew_gid_index_of DEV/PORT GID NETDEV: the index of GID on the port, with

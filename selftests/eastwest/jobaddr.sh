@@ -183,8 +183,8 @@ wait_secs() {
 	done
 }
 
-# fill_gids: fill rxe0's GID table with addresses on eth0 until fewer than
-# two entries are free (each address takes a RoCE v1 and a v2 entry). IPv4
+# fill_gids: fill rxe0's GID table with addresses on eth0 until fewer
+# entries are free than an address takes (PER, one per GID type). IPv4
 # /32s: an IPv6 address also joins its solicited-node multicast group, and
 # hundreds of those reprogram virtio-net's filter each time (slow under
 # TCG). The core takes the lowest free entries: the table is full when
@@ -192,7 +192,7 @@ wait_secs() {
 fill_gids() {
 	_b=/sys/class/infiniband/$DEV/ports/1/gids
 	_used=$(cat "$_b"/* 2>/dev/null | grep -vc '^0000:0000:0000:0000:0000:0000:0000:0000$')
-	_n=$(((GSIZE - _used) / 2))
+	_n=$(((GSIZE - _used) / PER))
 	_k=1
 	: >"$T/fill"
 	while [ "$_k" -le "$_n" ]; do
@@ -294,8 +294,10 @@ PA=$(addr $((1 - EW_NODE)) "$JA")
 PB=$(addr $((1 - EW_NODE)) "$JB")
 ew_check "$AA and $AB are on $VLAN" \
 	sh -c "ip -o -6 addr show dev $VLAN | grep -q ' $AA/64 ' && ip -o -6 addr show dev $VLAN | grep -q ' $AB/64 '"
-ew_check "each address has its RoCE v1 and v2 GID on $DEV ($(gid_count "$AA") and $(gid_count "$AB"))" \
-	test "$(gid_count "$AA")" -eq 2 -a "$(gid_count "$AB")" -eq 2
+# One entry per GID type of the port: rxe has RoCE v2 only.
+PER=$(cat /sys/class/infiniband/$DEV/ports/1/gid_attrs/types/* 2>/dev/null | sort -u | grep -c .)
+ew_check "each address has its GIDs on $DEV, one per GID type ($PER): $(gid_count "$AA") and $(gid_count "$AB")" \
+	test "$(gid_count "$AA")" -eq "$PER" -a "$(gid_count "$AB")" -eq "$PER"
 IA=$(gid_v2 "$AA")
 IB=$(gid_v2 "$AB")
 ew_check "job A's rules: netdev $VLAN, peers its addresses on both nodes only" \
@@ -379,7 +381,7 @@ ew_check "... nothing of job B left" nothing_left "$JB"
 barrier epilogs
 
 # --- a full GID table (4), last: filling it takes long under TCG ---------------
-ew_check "GID table filled to fewer than 2 free entries" fill_gids
+ew_check "GID table filled until an address has no room" fill_gids
 ew_diag "$(cat "$T/fill.info" 2>/dev/null)"
 expect_hook 8 "GID table exhausted: prolog fails" prolog 203 '*'
 ew_check "... it says the table is full" says "the GID table of rxe0/1 is full"

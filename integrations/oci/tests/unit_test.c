@@ -441,6 +441,9 @@ static void fake_reset(void)
 			   "0000:0000:0000:0000:0000:0000:0000:0000\n", 0644);
 		snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/%d", fport, i);
 		write_file(path, i < 2 ? "eth0\n" : "", 0644);
+		/* RoCE v1 and v2, as on mlx5: an address takes two entries. */
+		snprintf(path, sizeof(path), "%s/gid_attrs/types/%d", fport, i);
+		write_file(path, i == 0 ? "IB/RoCE v1\n" : i == 1 ? "RoCE v2\n" : "", 0644);
 	}
 	snprintf(path, sizeof(path), "%s/addrs", fip);
 	write_file(path, "", 0644);
@@ -519,6 +522,7 @@ static void test_jobaddr_updown(void **unused)
 			       "sys/class/infiniband/rxe0/ports/1/gids",
 			       "sys/class/infiniband/rxe0/ports/1/gid_attrs",
 			       "sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs",
+			       "sys/class/infiniband/rxe0/ports/1/gid_attrs/types",
 			       "ip", "state", "bin" };
 	for (i = 0; i < (int)(sizeof(dirs) / sizeof(dirs[0])); i++) {
 		snprintf(path, sizeof(path), "%s/%s%s", tmpdir, i ? "a/" : "", dirs[i]);
@@ -565,6 +569,12 @@ static void test_jobaddr_updown(void **unused)
 	}
 	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_ADDR);
 	assert_false(fake_has("log", "addr add"));
+	/* With RoCE v2 GIDs only (rxe) one free entry is room. */
+	snprintf(path, sizeof(path), "%s/gid_attrs/types/0", fport);
+	write_file(path, "RoCE v2\n", 0644);
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_OK);
+	assert_int_equal(gids_with(gid), 1);
+	assert_int_equal(ewoci_jobaddr_down(fstate, "oci-3f4e1c2a9b8d"), EWOCI_OK);
 	fake_reset();
 	assert_nothing_left();
 

@@ -367,17 +367,21 @@ EOF
 S=$T/sys
 G=$S/class/infiniband/rxe0/ports/1
 ZERO=0000:0000:0000:0000:0000:0000:0000:0000
-mkdir -p "$S/class/net/eth0" "$S/class/net/eth0.100/lower_eth0" "$G/gids" "$G/gid_attrs/ndevs"
+mkdir -p "$S/class/net/eth0" "$S/class/net/eth0.100/lower_eth0" "$G/gids" "$G/gid_attrs/ndevs" \
+	"$G/gid_attrs/types"
 gids_reset() {
 	for i in 0 1 2 3 4 5 6 7; do
 		echo "$ZERO" >"$G/gids/$i"
 		: >"$G/gid_attrs/ndevs/$i"
+		: >"$G/gid_attrs/types/$i"
 	done
-	# eth0's link-local GIDs (RoCE v1 and v2).
+	# eth0's link-local GIDs (RoCE v1 and v2, as on mlx5).
 	for i in 0 1; do
 		echo fe80:0000:0000:0000:0000:00ff:fe00:0001 >"$G/gids/$i"
 		echo eth0 >"$G/gid_attrs/ndevs/$i"
 	done
+	echo "IB/RoCE v1" >"$G/gid_attrs/types/0"
+	echo "RoCE v2" >"$G/gid_attrs/types/1"
 	: >"$T/addrs"
 }
 # ip: the node's IPv6 addresses are the lines "DEV ADDR/LEN" of $T/addrs;
@@ -491,9 +495,23 @@ nothing_left "address collision"
 gids_reset
 for i in 2 3 4 5 6; do echo "fd00:0000:0000:0000:0000:0000:0000:000$i" >"$G/gids/$i"; done
 hook "job address: GID table full: exit 8, no job" 8 "job del slurm-42" slurm-prolog
-out_has "GID table full" "the GID table of rxe0/1 is full (7 of 8 entries used)"
+out_has "GID table full" "the GID table of rxe0/1 is full (7 of 8 entries used, an address takes 2)"
 gids_reset
 nothing_left "GID table full"
+
+# rxe has RoCE v2 GIDs only: one entry per address, so one free is room.
+gids_reset
+echo "RoCE v2" >"$G/gid_attrs/types/0"
+for i in 2 3 4 5 6; do echo "fd00:0000:0000:0000:0000:0000:0000:000$i" >"$G/gids/$i"; done
+hook "job address: one free entry in a RoCE v2-only table is room" 0 "job del slurm-42 | $JADD" slurm-prolog
+if [ "$(grep -lx "$GID1" "$G"/gids/* | wc -l)" -eq 1 ]; then
+	ok "job address: ... its GID took the last entry"
+else
+	not_ok "job address: ... its GID took the last entry"
+fi
+hook "job address: ... epilog" 0 "job del slurm-42" slurm-epilog
+gids_reset
+nothing_left "RoCE v2-only table"
 
 hook "job address: the partition's netdev is missing: exit 8, no job" 8 "job del slurm-42" \
 	slurm-prolog SLURM_JOB_PARTITION=bad
