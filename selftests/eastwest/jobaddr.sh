@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 2
 # ew-timeout: 1500
+# ew-kernels: 6.12
 #
 # Each Slurm job its own address on the fabric, made by the prolog, on two
 # nodes joined by a real link: soft-RoCE rxe0 on eth0 of each VM, the
