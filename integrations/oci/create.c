@@ -12,12 +12,14 @@
  * whole); no job hits the 64-cgroup limit; and "eastwestctl stats" counts
  * each container apart. See Documentation/containers.md.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "cgroup.h"
 #include "claim.h"
 #include "ctl.h"
@@ -43,6 +45,7 @@ static int claim_error(const struct ewoci_opts *o, const char *job,
 int ewoci_create(const struct ewoci_opts *o)
 {
 	struct ewoci_strv words = { 0 }, args = { 0 };
+	struct ewoci_jobaddr ja = { 0 };
 	char job[64], cg[PATH_MAX], owner[1100];
 	struct ewoci_state st;
 	int ret, status, err;
@@ -59,7 +62,7 @@ int ewoci_create(const struct ewoci_opts *o)
 		ret = EWOCI_BAD_STATE;
 		goto out;
 	}
-	ret = ewoci_template_load(o->templates, st.template, &words);
+	ret = ewoci_template_load_addr(o->templates, st.template, &words, &ja);
 	if (ret)
 		goto out;
 	ret = ewoci_cgroup_of_pid(st.pid, cg, sizeof(cg));
@@ -82,8 +85,19 @@ int ewoci_create(const struct ewoci_opts *o)
 		ret = claim_error(o, job, st.id, err, owner);
 		goto out;
 	}
+	/* The container's own address, before the job that is bound to it. */
+	if (ja.set) {
+		ret = ewoci_jobaddr_up(&ja, o->state_dir, job, st.id);
+		if (ret) {
+			ewoci_claim_drop(o->state_dir, job);
+			ewoci_err("container %s not started", st.id);
+			goto out;
+		}
+	}
 	status = ewoci_ctl_run(args.v, NULL);
 	if (status) {
+		if (ja.set && ewoci_jobaddr_down(o->state_dir, job))
+			ewoci_err("job %s: its address could not be removed", job);
 		ewoci_claim_drop(o->state_dir, job);
 		ewoci_err("eastwestctl job add %s (template %s, cgroup %s) failed: exit %d, %s: container %s not started",
 			  job, st.template, cg, status, ewoci_ctl_meaning(status), st.id);
@@ -103,8 +117,15 @@ int ewoci_check(const struct ewoci_opts *o, const char *name)
 	int ret;
 	size_t i;
 
-	ret = ewoci_template_load(o->templates, name, &words);
+	struct ewoci_jobaddr ja = { 0 };
+	char text[INET6_ADDRSTRLEN];
+
+	ret = ewoci_template_load_addr(o->templates, name, &words, &ja);
 	if (!ret) {
+		if (ja.set) {
+			inet_ntop(AF_INET6, &ja.prefix, text, sizeof(text));
+			printf("ip -6 addr add %s/%u+ID48 dev %s nodad\n", text, ja.len, ja.netdev);
+		}
 		printf("eastwestctl job add %sID cgroup CGROUP", EWOCI_JOB_PREFIX);
 		for (i = 0; i < words.n; i++)
 			printf(" %s", words.v[i]);

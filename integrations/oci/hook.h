@@ -35,6 +35,7 @@ enum ewoci_exit {
 	EWOCI_BAD_CGROUP = 5,	/* the container's cgroup cannot be bound */
 	EWOCI_CTL = 6,		/* eastwestctl failed (module not loaded, ...) */
 	EWOCI_CLAIM = 7,	/* the job name is taken, or the state dir is unusable */
+	EWOCI_ADDR = 8,		/* the container's own address cannot be made or removed */
 };
 
 void ewoci_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "addr.h"
 #include "claim.h"
 #include "ctl.h"
 #include "hook.h"
@@ -81,6 +82,15 @@ int ewoci_remove(const struct ewoci_opts *o)
 		ewoci_warn("job %s belongs to container %s, not %s: leaving it", job, owner, st.id);
 		goto out;
 	}
+
+	/*
+	 * The container's address first (if it had one): its GIDs go and the
+	 * module revokes every QP still using them. Kept with the claim for a
+	 * retry if it cannot be removed.
+	 */
+	ret = ewoci_jobaddr_down(o->state_dir, job);
+	if (ret)
+		goto out;
 
 	status = ewoci_ctl_run(show, &text);
 	if (status == EWCTL_NOTAVAIL) {

@@ -7,6 +7,13 @@
  *   {"peers": ["10.100.0.0/24"], "netdevs": [{"vlan": 100}], "qkey": 4660,
  *    "encrypt": "macsec", "mode": "enforce", "pkeys": ["0x8001"], "ud": true}
  *
+ * "jobaddr" gives each container its own address on the fabric:
+ * {"netdev": "eth0.100", "prefix": "fd00:a:0:1::/64"} (this node's prefix,
+ * low 48 bits zero; the container's address is the prefix and the 48 bits
+ * of its job name's id), which also becomes its source-netdev rule, so
+ * "netdevs" is refused with it; "shared", or no "jobaddr", keeps the
+ * node's addresses.
+ *
  * It becomes the attribute words of "eastwestctl job add" (peer ADDR vlan 100
  * ...). The structure and types are checked here, so that a mistake names
  * the template; the values (addresses, ranges) are checked by eastwestctl,
@@ -241,8 +248,45 @@ static const char *const per_container[] = { "name", "id", "cgroups", NULL };
 static const char *const notes[] = { "$schema", "description", NULL };
 /* Every other key a template may have, in the order their words are emitted. */
 static const char *const attributes[] = {
-	"mode", "encrypt", "qkey", "ud", "dc", "peers", "netdevs", "pkeys", NULL
+	"mode", "encrypt", "qkey", "ud", "dc", "peers", "netdevs", "pkeys", "jobaddr", NULL
 };
+
+/* "jobaddr": "shared", or {"netdev": IFNAME, "prefix": "IPV6/LEN"}. */
+static int jobaddr_key(struct json_object *o, struct json_object *root,
+		       struct ewoci_strv *words, struct ewoci_jobaddr *ja,
+		       char *why, size_t len)
+{
+	struct json_object *dev, *pfx;
+	struct ewoci_jobaddr tmp = { 0 };
+	int ret;
+
+	if (json_object_is_type(o, json_type_string) &&
+	    !strcmp(json_object_get_string(o), "shared"))
+		return 0;
+	if (!json_object_is_type(o, json_type_object) ||
+	    json_object_object_length(o) != 2 ||
+	    !json_object_object_get_ex(o, "netdev", &dev) ||
+	    !json_object_object_get_ex(o, "prefix", &pfx))
+		return ewoci_bad(why, len, "\"jobaddr\" must be \"shared\" or {\"netdev\": IFNAME, \"prefix\": \"IPV6/LEN\"}");
+	if (!word_ok(dev, 15))
+		return ewoci_bad(why, len, "\"jobaddr\".netdev must be an interface name");
+	if (!json_object_is_type(pfx, json_type_string))
+		return ewoci_bad(why, len, "\"jobaddr\".prefix must be IPV6/LEN");
+	ret = ewoci_jobaddr_prefix(json_object_get_string(pfx), &tmp, why, len);
+	if (ret)
+		return ret;
+	/* The container's source netdev is the one that carries its address. */
+	if (json_object_object_get_ex(root, "netdevs", &dev))
+		return ewoci_bad(why, len, "\"netdevs\" cannot be combined with \"jobaddr\" (its netdev is the source netdev)");
+	json_object_object_get_ex(o, "netdev", &dev);
+	snprintf(tmp.netdev, sizeof(tmp.netdev), "%s", json_object_get_string(dev));
+	tmp.set = true;
+	ewoci_strv_add(words, "netdev");
+	ewoci_strv_add(words, tmp.netdev);
+	if (ja)
+		*ja = tmp;
+	return 0;
+}
 
 /**
  * ewoci_template_words() - the "eastwestctl job add" attribute words of a template
@@ -256,6 +300,23 @@ static const char *const attributes[] = {
  */
 int ewoci_template_words(const char *text, size_t len, struct ewoci_strv *words,
 			 char *why, size_t whylen)
+{
+	return ewoci_template_parse(text, len, words, NULL, why, whylen);
+}
+
+/**
+ * ewoci_template_parse() - ewoci_template_words(), and the template's jobaddr
+ * @text: the template's JSON text
+ * @len: its length
+ * @words: the words are appended here
+ * @ja: if not NULL, set from "jobaddr" (ja->set false: shared addresses)
+ * @why: what is wrong, on failure
+ * @whylen: size of @why
+ *
+ * Return: 0, or -EINVAL with @why set (words may have been appended).
+ */
+int ewoci_template_parse(const char *text, size_t len, struct ewoci_strv *words,
+			 struct ewoci_jobaddr *ja, char *why, size_t whylen)
 {
 	struct json_tokener *tok;
 	struct json_object *root, *o;
@@ -306,6 +367,8 @@ int ewoci_template_words(const char *text, size_t len, struct ewoci_strv *words,
 			ret = peers_key(o, words, why, whylen);
 		else if (!strcmp(attributes[k], "netdevs"))
 			ret = netdevs_key(o, words, why, whylen);
+		else if (!strcmp(attributes[k], "jobaddr"))
+			ret = jobaddr_key(o, root, words, ja, why, whylen);
 		else
 			ret = pkeys_key(o, words, why, whylen);
 		if (ret)
@@ -364,6 +427,21 @@ static int read_all(int fd, char **text, size_t *len)
  */
 int ewoci_template_load(const char *dir, const char *name, struct ewoci_strv *words)
 {
+	return ewoci_template_load_addr(dir, name, words, NULL);
+}
+
+/**
+ * ewoci_template_load_addr() - ewoci_template_load(), and the template's jobaddr
+ * @dir: the template directory
+ * @name: the template's name (the annotation's value)
+ * @words: the attribute words are appended here
+ * @ja: if not NULL, the template's jobaddr
+ *
+ * Return: EWOCI_OK, or EWOCI_BAD_TEMPLATE with the reason printed.
+ */
+int ewoci_template_load_addr(const char *dir, const char *name,
+			     struct ewoci_strv *words, struct ewoci_jobaddr *ja)
+{
 	const char *why, *problem;
 	char path[4096], msg[256];
 	char *text = NULL;
@@ -417,7 +495,7 @@ int ewoci_template_load(const char *dir, const char *name, struct ewoci_strv *wo
 			  ret == -EFBIG ? "larger than 1 MiB" : strerror(-ret));
 		return EWOCI_BAD_TEMPLATE;
 	}
-	ret = ewoci_template_words(text, len, words, msg, sizeof(msg));
+	ret = ewoci_template_parse(text, len, words, ja, msg, sizeof(msg));
 	free(text);
 	if (ret) {
 		ewoci_err("template %s (%s): %s", name, path, msg);

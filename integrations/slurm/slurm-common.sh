@@ -13,6 +13,9 @@
 #   EW_CTL       eastwestctl to use (default: the first one in PATH)
 #   EW_CONF_DIR  where inventory and slurm-partitions are (/etc/eastwest)
 #   EW_CGROUP_MOUNT  the cgroup2 mount (default: the first in /proc/self/mounts)
+#   EW_STATE_DIR the per-job address of each running job (/run/eastwest/slurm)
+#   EW_SYSFS     where sysfs is mounted (/sys; the unit tests use a copy)
+#   EW_GID_TIMEOUT seconds to wait for a job address's GID to (dis)appear (10)
 #
 # Documentation/slurm.md describes the files, the exit codes and what Slurm
 # does when a hook fails.
@@ -27,6 +30,7 @@ EW_RC_NOTAVAIL=4	# eastwest is not loaded
 EW_RC_ENV=5		# the Slurm environment lacks what the hook needs
 EW_RC_CGROUP=6		# the job's cgroup cannot be found or made
 EW_RC_NOCTL=7		# eastwestctl is not installed
+EW_RC_ADDR=8		# the job's own address cannot be set up on this node
 
 # Debian's root PATH; slurmd gives the hooks none.
 PATH=${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -40,6 +44,9 @@ EW_PARTITIONS=$EW_CONF_DIR/slurm-partitions
 # The cluster's key file: keyed PSNs derive each job's key from it (psn keyed).
 EW_PSN_KEYFILE=${EW_PSN_KEYFILE:-$EW_CONF_DIR/cluster.key}
 EW_JOB_PREFIX=slurm-
+EW_STATE_DIR=${EW_STATE_DIR:-/run/eastwest/slurm}
+EW_SYSFS=${EW_SYSFS:-/sys}
+EW_GID_TIMEOUT=${EW_GID_TIMEOUT:-10}
 
 # ew_log MESSAGE: to stderr (slurmd puts a failed hook's output in its log)
 # and, where there is a syslog socket, to syslog (journalctl -t eastwest-slurm).
@@ -129,8 +136,10 @@ ew_nodes() {
 	printf '%s\n' "$_ew_hosts"
 }
 
-# ew_policy PARTITION NODES: the job's eastwestctl attributes, one word a
-# line (slurm-policy.awk checks the files; errors name FILE:LINE).
+# ew_policy PARTITION NODES [SELF JOBID]: the job's eastwestctl attributes,
+# one word a line (slurm-policy.awk checks the files; errors name FILE:LINE);
+# for a partition with per-job addresses first "@dev", "@addr", "@gid" and
+# their values.
 ew_policy() {
 	for _ew_f in "$EW_INVENTORY" "$EW_PARTITIONS"; do
 		[ -r "$_ew_f" ] || ew_fail "$EW_RC_CONFIG" "cannot read $_ew_f"
@@ -139,6 +148,7 @@ ew_policy() {
 	_ew_out=$(awk -v pfile="$EW_PARTITIONS" -v ifile="$EW_INVENTORY" \
 		-v psnkeyfile="$EW_PSN_KEYFILE" \
 		-v part="$1" -v nodes="$(printf '%s\n' "$2" | tr '\n' ' ')" \
+		-v self="${3:-}" -v jobid="${4:-}" \
 		-f "$EW_LIB_DIR/slurm-policy.awk" \
 		"$EW_PARTITIONS" "$EW_INVENTORY" 2>&1) || _ew_rc=$?
 	case $_ew_rc in
@@ -179,4 +189,102 @@ ew_job_del() {
 	5) return 10 ;; # no such job (eastwestctl(8), EXIT STATUS)
 	esac
 	return "$_ew_rc"
+}
+
+# ----------------------------------------------------------------------------
+# Per-job addresses (partitions with "jobaddr IFNAME")
+
+EW_ZERO_GID=0000:0000:0000:0000:0000:0000:0000:0000
+
+# ew_rdma_ports NETDEV: the RDMA ports ("DEV/PORT", one a line) whose netdev
+# is NETDEV or a lower device of it (the parent of a VLAN): the GID tables
+# the address on NETDEV lands in (`rdma link show` names each port's netdev).
+ew_rdma_ports() {
+	_ew_nds=$1
+	for _ew_l in "$EW_SYSFS/class/net/$1"/lower_*; do
+		[ -e "$_ew_l" ] && _ew_nds="$_ew_nds ${_ew_l##*/lower_}"
+	done
+	rdma link show 2>/dev/null | awk -v nds=" $_ew_nds " '
+		{ for (i = 1; i < NF; i++) if ($i == "netdev" && index(nds, " " $(i + 1) " ")) print $2 }'
+}
+
+# ew_gid_usage DEV/PORT: "USED SIZE PER" of the port's GID table: entries
+# used, entries, and entries an address takes (one per GID type the port
+# has: RoCE v1 and v2 on mlx5, v2 only on rxe).
+ew_gid_usage() {
+	_ew_p=$EW_SYSFS/class/infiniband/${1%/*}/ports/${1#*/}
+	_ew_size=$(find "$_ew_p/gids" -mindepth 1 -maxdepth 1 | grep -c .) || :
+	# Empty entries read as the zero GID (or fail to read): not used.
+	_ew_used=$(cat "$_ew_p"/gids/* 2>/dev/null | grep -vc "^$EW_ZERO_GID\$") || :
+	_ew_per=$(cat "$_ew_p"/gid_attrs/types/* 2>/dev/null | sort -u | grep -c .) || :
+	[ "$_ew_per" -ge 1 ] || _ew_per=1
+	echo "$_ew_used $_ew_size $_ew_per"
+}
+
+# ew_gid_index_of DEV/PORT GID NETDEV: the index of GID on the port, with
+# NETDEV as its netdev; status 1 if there is none.
+ew_gid_index_of() {
+	_ew_b=$EW_SYSFS/class/infiniband/${1%/*}/ports/${1#*/}
+	grep -slx "$2" "$_ew_b"/gids/* 2>/dev/null | {
+		while read -r _ew_f; do
+			_ew_n=
+			read -r _ew_n 2>/dev/null <"$_ew_b/gid_attrs/ndevs/${_ew_f##*/}" || :
+			if [ "$_ew_n" = "$3" ]; then
+				echo "${_ew_f##*/}"
+				exit 0
+			fi
+		done
+		exit 1
+	}
+}
+
+# ew_gid_wait PRESENT|ABSENT DEV/PORT GID NETDEV: wait up to EW_GID_TIMEOUT
+# seconds (by the clock: a scan of a large table is slow) until the GID is
+# in (or gone from) the port's table.
+ew_gid_wait() {
+	_ew_end=$(($(date +%s) + EW_GID_TIMEOUT))
+	while :; do
+		if ew_gid_index_of "$2" "$3" "$4" >/dev/null; then
+			[ "$1" = PRESENT ] && return 0
+		else
+			[ "$1" = ABSENT ] && return 0
+		fi
+		[ "$(date +%s)" -lt "$_ew_end" ] || return 1
+		sleep 0.2
+	done
+}
+
+# ew_addr_owner ADDR: the netdev that has ADDR (any prefix length), if any.
+ew_addr_owner() {
+	ip -o -6 addr show to "$1/128" 2>/dev/null | awk '{ sub(/@.*/, "", $2); print $2; exit }'
+}
+
+# ew_jobaddr_del JOBID: remove the address the prolog gave job JOBID (its
+# state file says which) and wait for its GIDs to go. Status 0 when the
+# address is gone (or there was none), 1 if it is still there (message in
+# EW_ADDR_OUT).
+ew_jobaddr_del() {
+	_ew_sf=$EW_STATE_DIR/$1
+	EW_ADDR_OUT=
+	[ -f "$_ew_sf" ] || return 0
+	_ew_dev=''
+	_ew_addr=''
+	_ew_gid=''
+	_ew_ports=''
+	read -r _ew_dev _ew_addr _ew_gid _ew_ports <"$_ew_sf" || :
+	if [ -n "$_ew_addr" ] && [ "$(ew_addr_owner "${_ew_addr%/*}")" = "$_ew_dev" ]; then
+		EW_ADDR_OUT=$(ip -6 addr del "$_ew_addr" dev "$_ew_dev" 2>&1) || :
+		if [ "$(ew_addr_owner "${_ew_addr%/*}")" = "$_ew_dev" ]; then
+			EW_ADDR_OUT="ip -6 addr del $_ew_addr dev $_ew_dev failed: $EW_ADDR_OUT"
+			return 1
+		fi
+	fi
+	# The core removes the GIDs (and the module revokes the QPs that used
+	# them) shortly after the address: wait, so that nothing of the job's
+	# identity outlives the hook.
+	for _ew_port in $(echo "$_ew_ports" | tr , ' '); do
+		ew_gid_wait ABSENT "$_ew_port" "$_ew_gid" "$_ew_dev" ||
+			ew_log "the GID of $_ew_addr is still on $_ew_port after ${EW_GID_TIMEOUT}s"
+	done
+	rm -f "$_ew_sf"
 }

@@ -158,9 +158,9 @@ write_inventory() {
 write_partitions() {
 	cat >"$R/etc/slurm-partitions" <<-EOF
 		# partition settings
-		*       mode enforce
-		gpu     netdev $NETDEV
-		secure  encrypt macsec
+		*       jobaddr shared mode enforce
+		gpu     jobaddr shared netdev $NETDEV
+		secure  jobaddr shared encrypt macsec
 	EOF
 }
 

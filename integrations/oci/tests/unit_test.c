@@ -12,11 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "addr.h"
 #include "cgroup.h"
 #include "claim.h"
 #include "hook.h"
@@ -344,6 +346,269 @@ static void test_template_files(void **unused)
 	ewoci_strv_free(&w);
 }
 
+
+/* Template "jobaddr": its words and what it sets. */
+static void test_jobaddr_template(void **unused)
+{
+	struct ewoci_jobaddr ja = { 0 };
+	struct ewoci_strv w = { 0 };
+	char why[256], text[INET6_ADDRSTRLEN];
+	const char *t;
+
+	(void)unused;
+	t = "{\"jobaddr\":{\"netdev\":\"ewv100\",\"prefix\":\"fd00:a:0:1::/64\"},\"peers\":[\"fd00:a::/48\"]}";
+	assert_int_equal(ewoci_template_parse(t, strlen(t), &w, &ja, why, sizeof(why)), 0);
+	/* Its netdev is the container's source netdev. */
+	assert_int_equal(w.n, 4);
+	assert_string_equal(w.v[0], "peer");
+	assert_string_equal(w.v[2], "netdev");
+	assert_string_equal(w.v[3], "ewv100");
+	assert_true(ja.set);
+	assert_string_equal(ja.netdev, "ewv100");
+	assert_int_equal(ja.len, 64);
+	inet_ntop(AF_INET6, &ja.prefix, text, sizeof(text));
+	assert_string_equal(text, "fd00:a:0:1::");
+	ewoci_strv_free(&w);
+
+	/* "shared", or no key: the node's addresses, nothing set. */
+	memset(&ja, 0, sizeof(ja));
+	t = "{\"jobaddr\":\"shared\",\"netdevs\":[{\"vlan\":100}]}";
+	assert_int_equal(ewoci_template_parse(t, strlen(t), &w, &ja, why, sizeof(why)), 0);
+	assert_false(ja.set);
+	assert_int_equal(w.n, 2);
+	ewoci_strv_free(&w);
+
+	expect_refused("{\"jobaddr\":\"own\"}", "\"jobaddr\" must be \"shared\" or");
+	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\"}}", "\"jobaddr\" must be");
+	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\",\"prefix\":\"fd00::/64\",\"x\":1}}",
+		       "\"jobaddr\" must be");
+	expect_refused("{\"jobaddr\":{\"netdev\":\"a name\",\"prefix\":\"fd00::/64\"}}",
+		       "\"jobaddr\".netdev must be an interface name");
+	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\",\"prefix\":\"fd00::/81\"}}",
+		       "LEN 1..80");
+	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\",\"prefix\":\"fd00::\"}}",
+		       "\"jobaddr\".prefix must be IPV6/LEN");
+	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\",\"prefix\":\"10.0.0.0/8\"}}",
+		       "LEN 1..80");
+	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\",\"prefix\":\"fd00::1:0:0/64\"}}",
+		       "its low 48 bits are the container's");
+	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\",\"prefix\":\"fd00::/64x\"}}",
+		       "LEN 1..80");
+	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\",\"prefix\":7}}",
+		       "\"jobaddr\".prefix must be IPV6/LEN");
+	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\",\"prefix\":\"fd00::/64\"},\"netdevs\":[{\"vlan\":1}]}",
+		       "\"netdevs\" cannot be combined with \"jobaddr\"");
+}
+
+/* The container's address: the node's prefix and the job name's 48 bits. */
+static void test_jobaddr_of(void **unused)
+{
+	struct ewoci_jobaddr ja = { 0 };
+	char why[128], text[INET6_ADDRSTRLEN], gid[64];
+	struct in6_addr a;
+
+	(void)unused;
+	assert_int_equal(ewoci_jobaddr_prefix("fd00:a:0:1::/64", &ja, why, sizeof(why)), 0);
+	assert_int_equal(ewoci_jobaddr_of(&ja, "3f4e1c2a9b8d0123456789abcdef", &a), 0);
+	inet_ntop(AF_INET6, &a, text, sizeof(text));
+	assert_string_equal(text, "fd00:a:0:1:0:3f4e:1c2a:9b8d");
+	ewoci_gid_text(&a, gid, sizeof(gid));
+	assert_string_equal(gid, "fd00:000a:0000:0001:0000:3f4e:1c2a:9b8d");
+	assert_int_equal(ewoci_jobaddr_of(&ja, "FFFFFFFFFFFF", &a), 0);
+	inet_ntop(AF_INET6, &a, text, sizeof(text));
+	assert_string_equal(text, "fd00:a:0:1:0:ffff:ffff:ffff");
+	/* Ids that are not 12 hex digits give no address. */
+	assert_int_equal(ewoci_jobaddr_of(&ja, "3f4e1c2a9b8", &a), -EINVAL);
+	assert_int_equal(ewoci_jobaddr_of(&ja, "my-container", &a), -EINVAL);
+	assert_int_equal(ewoci_jobaddr_prefix("fd00::/80", &ja, why, sizeof(why)), 0);
+	assert_int_equal(ewoci_jobaddr_prefix("fd00::/0", &ja, why, sizeof(why)), -EINVAL);
+}
+
+/*
+ * Making and removing the address against a sysfs copy (eth0, its VLAN
+ * ewv100, rxe0 on eth0 with a GID table of 8) and tests/fake-ip as "ip".
+ */
+static char fsys[192], fport[256], fip[192], fstate[192];
+
+static void fake_reset(void)
+{
+	char path[512];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path), "%s/gids/%d", fport, i);
+		write_file(path, i < 2 ? "fe80:0000:0000:0000:0000:00ff:fe00:0001\n" :
+			   "0000:0000:0000:0000:0000:0000:0000:0000\n", 0644);
+		snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/%d", fport, i);
+		write_file(path, i < 2 ? "eth0\n" : "", 0644);
+		/* RoCE v1 and v2, as on mlx5: an address takes two entries. */
+		snprintf(path, sizeof(path), "%s/gid_attrs/types/%d", fport, i);
+		write_file(path, i == 0 ? "IB/RoCE v1\n" : i == 1 ? "RoCE v2\n" : "", 0644);
+	}
+	snprintf(path, sizeof(path), "%s/addrs", fip);
+	write_file(path, "", 0644);
+	snprintf(path, sizeof(path), "%s/log", fip);
+	write_file(path, "", 0644);
+	snprintf(path, sizeof(path), "%s/fail", fip);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/nogid", fip);
+	unlink(path);
+}
+
+static bool fake_has(const char *name, const char *text)
+{
+	char path[512], buf[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fip, name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strstr(buf, text) != NULL;
+}
+
+static int gids_with(const char *gid)
+{
+	char path[512], buf[64];
+	int i, n = 0;
+	FILE *f;
+
+	for (i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path), "%s/gids/%d", fport, i);
+		f = fopen(path, "r");
+		if (f && fgets(buf, sizeof(buf), f) && !strncmp(buf, gid, strlen(gid)))
+			n++;
+		if (f)
+			fclose(f);
+	}
+	return n;
+}
+
+/* Nothing of the container's address is left: no address, GID or record. */
+static void assert_nothing_left(void)
+{
+	char path[512];
+
+	assert_false(fake_has("addrs", "fd00"));
+	assert_int_equal(gids_with("fd00"), 0);
+	snprintf(path, sizeof(path), "%s/oci-3f4e1c2a9b8d.addr", fstate);
+	assert_int_not_equal(access(path, F_OK), 0);
+}
+
+static void test_jobaddr_updown(void **unused)
+{
+	const char *id = "3f4e1c2a9b8d0123456789abcdef";
+	const char *gid = "fd00:000a:0000:0001:0000:3f4e:1c2a:9b8d";
+	char why[128], path[512], cwd[256], ipdir[256], bin[320];
+	struct ewoci_jobaddr ja = { .set = true, .netdev = "ewv100" };
+	const char *old_path = getenv("PATH");
+	int i;
+
+	(void)unused;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(fsys, sizeof(fsys), "%s/a/sys", tmpdir);
+	snprintf(fport, sizeof(fport), "%s/class/infiniband/rxe0/ports/1", fsys);
+	snprintf(fip, sizeof(fip), "%s/a/ip", tmpdir);
+	snprintf(fstate, sizeof(fstate), "%s/a/state", tmpdir);
+	snprintf(ipdir, sizeof(ipdir), "%s/a/bin", tmpdir);
+	const char *dirs[] = { "a", "sys", "sys/class", "sys/class/net", "sys/class/net/eth0",
+			       "sys/class/net/ewv100", "sys/class/net/ewv100/lower_eth0",
+			       "sys/class/infiniband", "sys/class/infiniband/rxe0",
+			       "sys/class/infiniband/rxe0/ports", "sys/class/infiniband/rxe0/ports/1",
+			       "sys/class/infiniband/rxe0/ports/1/gids",
+			       "sys/class/infiniband/rxe0/ports/1/gid_attrs",
+			       "sys/class/infiniband/rxe0/ports/1/gid_attrs/ndevs",
+			       "sys/class/infiniband/rxe0/ports/1/gid_attrs/types",
+			       "ip", "state", "bin" };
+	for (i = 0; i < (int)(sizeof(dirs) / sizeof(dirs[0])); i++) {
+		snprintf(path, sizeof(path), "%s/%s%s", tmpdir, i ? "a/" : "", dirs[i]);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	snprintf(path, sizeof(path), "%s/tests/fake-ip", cwd);
+	snprintf(bin, sizeof(bin), "%s/ip", ipdir);
+	assert_int_equal(symlink(path, bin), 0);
+	snprintf(path, sizeof(path), "%s:%s", ipdir, old_path ? old_path : "/usr/bin:/bin");
+	setenv("PATH", path, 1);
+	setenv("EW_SYSFS", fsys, 1);
+	setenv("EW_GID_TIMEOUT", "1", 1);
+	setenv("FAKE_IP", fip, 1);
+	setenv("FAKE_IP_PORT", fport, 1);
+	assert_int_equal(ewoci_jobaddr_prefix("fd00:a:0:1::/64", &ja, why, sizeof(why)), 0);
+
+	/* Made: on ewv100, both GIDs in the table, recorded; removed again. */
+	fake_reset();
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_OK);
+	assert_true(fake_has("addrs", "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64"));
+	assert_true(fake_has("log", "ip -6 addr add fd00:a:0:1:0:3f4e:1c2a:9b8d/64 dev ewv100 nodad"));
+	assert_int_equal(gids_with(gid), 2);
+	snprintf(path, sizeof(path), "%s/oci-3f4e1c2a9b8d.addr", fstate);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(ewoci_jobaddr_down(fstate, "oci-3f4e1c2a9b8d"), EWOCI_OK);
+	assert_nothing_left();
+	/* Again: nothing to do. */
+	assert_int_equal(ewoci_jobaddr_down(fstate, "oci-3f4e1c2a9b8d"), EWOCI_OK);
+
+	/* The address is already on the node. */
+	fake_reset();
+	snprintf(path, sizeof(path), "%s/addrs", fip);
+	write_file(path, "eth0 fd00:a:0:1:0:3f4e:1c2a:9b8d/64\n", 0644);
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_ADDR);
+	assert_false(fake_has("log", "addr add"));
+	write_file(path, "", 0644);
+	assert_nothing_left();
+
+	/* A full GID table (7 of 8). */
+	fake_reset();
+	for (i = 2; i < 7; i++) {
+		snprintf(path, sizeof(path), "%s/gids/%d", fport, i);
+		write_file(path, "fe80:0000:0000:0000:0000:0000:0000:0009\n", 0644);
+	}
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_ADDR);
+	assert_false(fake_has("log", "addr add"));
+	/* With RoCE v2 GIDs only (rxe) one free entry is room. */
+	snprintf(path, sizeof(path), "%s/gid_attrs/types/0", fport);
+	write_file(path, "RoCE v2\n", 0644);
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_OK);
+	assert_int_equal(gids_with(gid), 1);
+	assert_int_equal(ewoci_jobaddr_down(fstate, "oci-3f4e1c2a9b8d"), EWOCI_OK);
+	fake_reset();
+	assert_nothing_left();
+
+	/* The netdev is missing; no RDMA port below the netdev. */
+	snprintf(ja.netdev, sizeof(ja.netdev), "ewv999");
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_ADDR);
+	assert_nothing_left();
+	snprintf(path, sizeof(path), "%s/class/net/lonely", fsys);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(ja.netdev, sizeof(ja.netdev), "lonely");
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_ADDR);
+	assert_nothing_left();
+	snprintf(ja.netdev, sizeof(ja.netdev), "ewv100");
+
+	/* ip refuses it; its GID never appears: the record goes too. */
+	snprintf(path, sizeof(path), "%s/fail", fip);
+	write_file(path, "RTNETLINK answers: Permission denied\n", 0644);
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_ADDR);
+	assert_nothing_left();
+	fake_reset();
+	snprintf(path, sizeof(path), "%s/nogid", fip);
+	write_file(path, "", 0644);
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_ADDR);
+	assert_nothing_left();
+	fake_reset();
+
+	/* An id that is not hex. */
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-my-container", "my-container"), EWOCI_ADDR);
+	assert_nothing_left();
+
+	setenv("PATH", old_path ? old_path : "/usr/bin:/bin", 1);
+	unsetenv("EW_SYSFS");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +622,9 @@ int main(void)
 		cmocka_unit_test(test_cgroup_parse),
 		cmocka_unit_test(test_claims),
 		cmocka_unit_test(test_template_files),
+		cmocka_unit_test(test_jobaddr_template),
+		cmocka_unit_test(test_jobaddr_of),
+		cmocka_unit_test(test_jobaddr_updown),
 	};
 
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);

@@ -61,12 +61,12 @@ ib01   fe80::2:c903:a:1234 lid:17 lid:0x12
 ib02   ::ffff:10.0.0.9 lid:19
 EOF
 cat >"$T/parts" <<'EOF'
-*       mode enforce
-gpu     vlan 100 net v100 encrypt macsec pkey 0xFFFF
-ib      pkey 0x8001 pkey 32769 qkey auto
-lab     netdev eth0 vrf vrf-a vlan 0x10 qkey 0x20 mode audit encrypt any
-ucx     ud on dc off qkey auto
-keyed   psn keyed
+*       jobaddr shared mode enforce
+gpu     jobaddr shared vlan 100 net v100 encrypt macsec pkey 0xFFFF
+ib      jobaddr shared pkey 0x8001 pkey 32769 qkey auto
+lab     jobaddr shared netdev eth0 vrf vrf-a vlan 0x10 qkey 0x20 mode audit encrypt any
+ucx     jobaddr shared ud on dc off qkey auto
+keyed   jobaddr shared psn keyed
 EOF
 
 policy "partition with a net: the nodes' tagged addresses" gpu "gpu01 gpu02" 0 \
@@ -118,7 +118,7 @@ gpu6 mode enforce mode audit
 gpu6 qkey 0x80000000
 gpu7 netdev this_is_a_very_long_name
 gpu8 net a/b
-ok1 vlan 4094 pkey 0x7fff qkey 2147483647
+ok1 jobaddr shared vlan 4094 pkey 0x7fff qkey 2147483647
 gpu9 ud yes
 gpu10 dc on dc on
 gpu11 psn random
@@ -127,7 +127,7 @@ EOF
 policy "every bad line is reported with file and line" gpu "gpu01" 2 \
 	"parts:1: bad vlan \"0\" (1..4094)
 parts:2: \"vlan\" needs a value
-parts:3: unknown setting \"colour\" (netdev, vlan, vrf, pkey, encrypt, mode, qkey, ud, dc, psn, net)
+parts:3: unknown setting \"colour\" (jobaddr, netdev, vlan, vrf, pkey, encrypt, mode, qkey, ud, dc, psn, net)
 parts:4: bad encrypt \"rot13\" (none, any, macsec or ipsec)
 parts:5: bad pkey \"0x8000\" (0x0001..0xffff, not 0x8000)
 parts:6: \"mode\" is given twice
@@ -150,6 +150,88 @@ inv:11: bad node name \"bad/name\"
 inv:12: bad net name in \"bad+net=10.0.0.11\"
 inv:13: bad LID in \"lid:65535\" (lid:1..lid:65534)"
 
+
+# ----------------------------------------------------------------------------
+# Per-job addresses: the address computation and its errors.
+
+cat >"$T/inv" <<'EOF'
+n0  192.0.2.1 jobs:fd00:ee::1:0:0/64 v9=jobs:fd00:9:0:0:0:1::/80
+n1  192.0.2.2 jobs:fd00:ee:0:0:0:2:0:0/64 v9=jobs:fd00:9::2:0:0/80
+n2  192.0.2.3
+EOF
+cat >"$T/parts" <<'EOF'
+*    jobaddr shared
+job  jobaddr eth0.100 mode enforce encrypt none
+j9   jobaddr ew9 net v9 psn keyed
+EOF
+# jpolicy NAME PART NODES SELF JOBID WANT_RC WANT_OUT
+jpolicy() {
+	rc=0
+	awk -v pfile="$T/parts" -v ifile="$T/inv" -v part="$2" -v nodes="$3" \
+		-v self="$4" -v jobid="$5" \
+		-f "$AWK_PROG" "$T/parts" "$T/inv" >"$T/stdout" 2>"$T/err" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		out=$(tr '\n' ' ' <"$T/stdout")
+	else
+		out=$(sed "s|$T/||" "$T/err")
+	fi
+	if [ "$rc" = "$6" ] && [ "$out" = "$7" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $rc, wanted $6" "got:  $out" "want: $7"
+	fi
+}
+jpolicy "job address: node prefix + job id; peers are the job's addresses, not the nodes'" \
+	job "n0 n1" n0 42 0 \
+	"@dev eth0.100 @addr fd00:ee:0:0:0:1:0:2a/64 @gid fd00:00ee:0000:0000:0000:0001:0000:002a netdev eth0.100 mode enforce encrypt none peer fd00:ee:0:0:0:1:0:2a peer fd00:ee:0:0:0:2:0:2a "
+jpolicy "job address: every node computes every node's (the other node's view)" \
+	job "n0 n1" n1 42 0 \
+	"@dev eth0.100 @addr fd00:ee:0:0:0:2:0:2a/64 @gid fd00:00ee:0000:0000:0000:0002:0000:002a netdev eth0.100 mode enforce encrypt none peer fd00:ee:0:0:0:1:0:2a peer fd00:ee:0:0:0:2:0:2a "
+jpolicy "job address: a job id above 16 bits fills both low groups" \
+	job "n1" n1 4294967295 0 \
+	"@dev eth0.100 @addr fd00:ee:0:0:0:2:ffff:ffff/64 @gid fd00:00ee:0000:0000:0000:0002:ffff:ffff netdev eth0.100 mode enforce encrypt none peer fd00:ee:0:0:0:2:ffff:ffff "
+jpolicy "job address: 65536 is 1:0" job "n1" n1 65536 0 \
+	"@dev eth0.100 @addr fd00:ee:0:0:0:2:1:0/64 @gid fd00:00ee:0000:0000:0000:0002:0001:0000 netdev eth0.100 mode enforce encrypt none peer fd00:ee:0:0:0:2:1:0 "
+jpolicy "job address on a net: the NET= job prefixes" j9 "n0 n1" n1 7 0 \
+	"@dev ew9 @addr fd00:9:0:0:0:2:0:7/80 @gid fd00:0009:0000:0000:0000:0002:0000:0007 netdev ew9 psn keyed psn-keyfile /etc/eastwest/cluster.key peer fd00:9:0:0:0:1:0:7 peer fd00:9:0:0:0:2:0:7 "
+jpolicy "job address: the shared partition keeps the nodes' addresses" other "n0 n1" n0 42 0 \
+	"peer 192.0.2.1 peer 192.0.2.2 "
+jpolicy "job address: a node without a job prefix: exit 3" job "n0 n2" n0 42 3 \
+	"inv:3: node n2 has no job prefix (jobs:PREFIX/LEN) on net (none)"
+jpolicy "job address: this node not among the job's nodes: exit 3" job "n1" n0 42 3 \
+	"this node (n0) is not one of the job's nodes"
+jpolicy "job address: a job id that does not fit 32 bits: exit 3" job "n1" n1 4294967296 3 \
+	"job id \"4294967296\" is not a Slurm job id (0..4294967295)"
+
+cat >"$T/inv" <<'EOF'
+n0 jobs:fd00:ee::1:0:0/64
+n1 jobs:fd00:ee::1:0:0/64
+n2 jobs:fd00:ee::2:0:1/64
+n3 jobs:fd00:ee::3:0:0/97
+n4 jobs:10.0.0.0/8
+n5 jobs:fd00:ee::5:0:0
+n6 jobs:fd00:ee::6:0:0/64 jobs:fd00:ee::7:0:0/64
+EOF
+cat >"$T/parts" <<'EOF'
+p1 mode enforce
+p2 jobaddr eth0 vlan 100
+p3 jobaddr eth0 net a net b
+p4 jobaddr eth0/1
+p5 jobaddr eth0 jobaddr shared
+EOF
+jpolicy "job address: every bad job prefix and jobaddr line is reported" job "n0" n0 1 2 \
+	"parts:1: partition p1 has no jobaddr: \"jobaddr IFNAME\" (each job its own address on IFNAME) or \"jobaddr shared\" (the nodes' addresses)
+parts:2: \"vlan\" cannot be combined with \"jobaddr eth0\" (the job's source netdev is eth0)
+parts:3: \"jobaddr eth0\" takes at most one net (the job has one address per node)
+parts:4: bad jobaddr \"eth0/1\" (an interface name, or shared)
+parts:5: \"jobaddr\" is given twice
+inv:2: job prefix \"jobs:fd00:ee::1:0:0/64\" of node n1 is node n0's
+inv:3: bad job prefix \"jobs:fd00:ee::2:0:1/64\" (its low 32 bits are the job id: must be 0)
+inv:4: bad job prefix \"jobs:fd00:ee::3:0:0/97\" (jobs:IPV6/LEN, LEN 1..96)
+inv:5: bad job prefix \"jobs:10.0.0.0/8\" (jobs:IPV6/LEN, LEN 1..96)
+inv:6: bad job prefix \"jobs:fd00:ee::5:0:0\" (jobs:IPV6/LEN, LEN 1..96)
+inv:7: node n6 has two job prefixes on net (none)"
+
 # ----------------------------------------------------------------------------
 # The hooks, with stand-ins for eastwestctl and scontrol.
 
@@ -159,8 +241,8 @@ n1 192.0.2.1
 n2 192.0.2.2 lid:7
 EOF
 cat >"$T/etc/slurm-partitions" <<'EOF'
-*    mode enforce
-gpu  vlan 100 encrypt any
+*    jobaddr shared mode enforce
+gpu  jobaddr shared vlan 100 encrypt any
 EOF
 # eastwestctl: logs its arguments; "job del" answers as $T/del says (rc and
 # message), "job add" as $T/add says.
@@ -198,6 +280,7 @@ hook() {
 	shift 4
 	: >"$T/ctl.log"
 	env -i EW_CTL="$T/bin/eastwestctl" EW_CONF_DIR="$T/etc" EW_CGROUP_MOUNT="$T/cg" \
+		EW_STATE_DIR="$T/state" EW_SYSFS="$T/sys" EW_GID_TIMEOUT=1 \
 		PATH="$T/bin:/usr/bin:/bin" SLURM_JOB_ID=42 SLURMD_NODENAME=n1 \
 		SLURM_JOB_PARTITION=gpu SLURM_NODELIST='n[1-2]' SLURM_JOB_NUM_NODES=2 \
 		"$@" "$HERE/$h" >"$T/out" 2>&1
@@ -266,6 +349,212 @@ printf '4\neastwestctl: not available\n' >"$T/del"
 hook "epilog: eastwest not loaded is success" 0 "job del slurm-42" slurm-epilog
 printf '3\neastwestctl: job del slurm-42: Operation not permitted\n' >"$T/del"
 hook "epilog: any other failure: exit 1 (slurmd drains the node)" 1 "job del slurm-42" slurm-epilog
+
+
+# ----------------------------------------------------------------------------
+# The hooks with per-job addresses: stand-ins for ip and rdma, a sysfs copy
+# with a netdev eth0, its VLAN eth0.100 and rxe0 on eth0 (a GID table of 8).
+
+cat >"$T/etc/inventory" <<'EOF'
+n1 192.0.2.1 jobs:fd00:ee::1:0:0/64
+n2 192.0.2.2 jobs:fd00:ee::2:0:0/64
+EOF
+cat >"$T/etc/slurm-partitions" <<'EOF'
+*    jobaddr shared
+gpu  jobaddr eth0.100 mode enforce
+bad  jobaddr eth9
+EOF
+S=$T/sys
+G=$S/class/infiniband/rxe0/ports/1
+ZERO=0000:0000:0000:0000:0000:0000:0000:0000
+mkdir -p "$S/class/net/eth0" "$S/class/net/eth0.100/lower_eth0" "$G/gids" "$G/gid_attrs/ndevs" \
+	"$G/gid_attrs/types"
+gids_reset() {
+	for i in 0 1 2 3 4 5 6 7; do
+		echo "$ZERO" >"$G/gids/$i"
+		: >"$G/gid_attrs/ndevs/$i"
+		: >"$G/gid_attrs/types/$i"
+	done
+	# eth0's link-local GIDs (RoCE v1 and v2, as on mlx5).
+	for i in 0 1; do
+		echo fe80:0000:0000:0000:0000:00ff:fe00:0001 >"$G/gids/$i"
+		echo eth0 >"$G/gid_attrs/ndevs/$i"
+	done
+	echo "IB/RoCE v1" >"$G/gid_attrs/types/0"
+	echo "RoCE v2" >"$G/gid_attrs/types/1"
+	: >"$T/addrs"
+}
+# ip: the node's IPv6 addresses are the lines "DEV ADDR/LEN" of $T/addrs;
+# "addr add" also fills two GID entries (as the core does: RoCE v1 and v2)
+# unless $T/nogid exists, and fails as $T/ipfail says; "addr del" empties
+# them again.
+cat >"$T/bin/ip" <<EOF
+#!/bin/sh
+echo "ip \$*" >>"$T/ip.log"
+exploded() {
+	python3 -c 'import ipaddress, sys; print(ipaddress.ip_address(sys.argv[1]).exploded)' "\$1"
+}
+case "\$*" in
+"-o -6 addr show to "*)
+	want=\$(exploded "\${6%/*}")
+	while read -r dev a; do
+		[ "\$(exploded "\${a%/*}")" != "\$want" ] || echo "5: \$dev    inet6 \$a scope global nodad"
+	done <"$T/addrs"
+	exit 0 ;;
+"-6 addr add "*)
+	if [ -f "$T/ipfail" ]; then cat "$T/ipfail" >&2; exit 2; fi
+	echo "\$6 \$4" >>"$T/addrs"
+	[ ! -f "$T/nogid" ] || exit 0
+	g=\$(exploded "\${4%/*}")
+	n=0
+	for i in 0 1 2 3 4 5 6 7; do
+		if [ \$n -lt 2 ] && grep -qx "$ZERO" "$G/gids/\$i"; then
+			echo "\$g" >"$G/gids/\$i"
+			echo "\$6" >"$G/gid_attrs/ndevs/\$i"
+			n=\$((n + 1))
+		fi
+	done
+	exit 0 ;;
+"-6 addr del "*)
+	g=\$(exploded "\${4%/*}")
+	grep -v " \$4\\\$" "$T/addrs" >"$T/addrs.new"
+	mv "$T/addrs.new" "$T/addrs"
+	for i in 0 1 2 3 4 5 6 7; do
+		if grep -qx "\$g" "$G/gids/\$i"; then
+			echo "$ZERO" >"$G/gids/\$i"
+			: >"$G/gid_attrs/ndevs/\$i"
+		fi
+	done
+	exit 0 ;;
+esac
+exit 1
+EOF
+cat >"$T/bin/rdma" <<'EOF'
+#!/bin/sh
+[ "$*" = "link show" ] || exit 1
+echo "link rxe0/1 state ACTIVE physical_state LINK_UP netdev eth0"
+EOF
+chmod 755 "$T/bin/ip" "$T/bin/rdma"
+
+A1=fd00:ee:0:0:0:1:0:2a
+GID1=fd00:00ee:0000:0000:0000:0001:0000:002a
+JADD="job add slurm-42 cgroup /system.slice/n1_slurmstepd.scope/job_42 netdev eth0.100 mode enforce peer $A1 peer fd00:ee:0:0:0:2:0:2a"
+
+# nothing_left DESC: no address, no GID, no state file, no cgroup remain.
+nothing_left() {
+	left=
+	[ ! -s "$T/addrs" ] || left="$left address: $(cat "$T/addrs");"
+	! grep -q fd00 "$G"/gids/* || left="$left GID;"
+	[ -z "$(ls -A "$T/state" 2>/dev/null)" ] || left="$left state: $(ls "$T/state");"
+	[ ! -d "$JOBCG" ] || left="$left cgroup;"
+	if [ -z "$left" ]; then ok "$1: nothing left"; else not_ok "$1: nothing left" "$left"; fi
+}
+# out_has DESC TEXT: the hook's message says TEXT.
+out_has() {
+	if grep -qF -- "$2" "$T/out"; then
+		ok "$1: says \"$2\""
+	else
+		not_ok "$1: says \"$2\"" "$(cat "$T/out")"
+	fi
+}
+
+gids_reset
+rm -f "$T/add" "$T/ipfail" "$T/nogid"
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+: >"$T/ip.log"
+hook "job address: prolog binds netdev eth0.100, peers are the job's addresses" 0 \
+	"job del slurm-42 | $JADD" slurm-prolog
+if grep -qx "eth0.100 $A1/64" "$T/addrs" &&
+	grep -q "ip -6 addr add $A1/64 dev eth0.100 nodad" "$T/ip.log"; then
+	ok "job address: ... $A1/64 is on eth0.100"
+else
+	not_ok "job address: ... $A1/64 is on eth0.100" "$(cat "$T/addrs" "$T/ip.log")"
+fi
+if [ "$(grep -lx "$GID1" "$G"/gids/* | wc -l)" -eq 2 ]; then
+	ok "job address: ... and its GIDs are in rxe0's table"
+else
+	not_ok "job address: ... and its GIDs are in rxe0's table"
+fi
+if [ "$(cat "$T/state/42" 2>/dev/null)" = "eth0.100 $A1/64 $GID1 rxe0/1" ]; then
+	ok "job address: ... recorded for the epilog"
+else
+	not_ok "job address: ... recorded for the epilog" "$(cat "$T/state/42" 2>&1)"
+fi
+printf '0\n' >"$T/del"
+hook "job address: epilog removes the address, then the job" 0 "job del slurm-42" slurm-epilog
+nothing_left "job address: after the epilog"
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+
+gids_reset
+echo "eth0 $A1/64" >"$T/addrs"
+hook "job address: the address is already on the node: exit 8, no job" 8 "job del slurm-42" slurm-prolog
+out_has "address collision" "the job's address $A1 is already on eth0 of this node"
+: >"$T/addrs"
+nothing_left "address collision"
+
+gids_reset
+for i in 2 3 4 5 6; do echo "fd00:0000:0000:0000:0000:0000:0000:000$i" >"$G/gids/$i"; done
+hook "job address: GID table full: exit 8, no job" 8 "job del slurm-42" slurm-prolog
+out_has "GID table full" "the GID table of rxe0/1 is full (7 of 8 entries used, an address takes 2)"
+gids_reset
+nothing_left "GID table full"
+
+# rxe has RoCE v2 GIDs only: one entry per address, so one free is room.
+gids_reset
+echo "RoCE v2" >"$G/gid_attrs/types/0"
+for i in 2 3 4 5 6; do echo "fd00:0000:0000:0000:0000:0000:0000:000$i" >"$G/gids/$i"; done
+hook "job address: one free entry in a RoCE v2-only table is room" 0 "job del slurm-42 | $JADD" slurm-prolog
+if [ "$(grep -lx "$GID1" "$G"/gids/* | wc -l)" -eq 1 ]; then
+	ok "job address: ... its GID took the last entry"
+else
+	not_ok "job address: ... its GID took the last entry"
+fi
+hook "job address: ... epilog" 0 "job del slurm-42" slurm-epilog
+gids_reset
+nothing_left "RoCE v2-only table"
+
+hook "job address: the partition's netdev is missing: exit 8, no job" 8 "job del slurm-42" \
+	slurm-prolog SLURM_JOB_PARTITION=bad
+out_has "missing netdev" "the netdev eth9 for the jobs' addresses (jobaddr in $T/etc/slurm-partitions) does not exist on n1"
+nothing_left "missing netdev"
+
+mv "$T/bin/rdma" "$T/bin/rdma.off"
+hook "job address: no RDMA device below the netdev: exit 8, no job" 8 "job del slurm-42" slurm-prolog
+out_has "no RDMA device" "no RDMA device is on eth0.100 or below it"
+mv "$T/bin/rdma.off" "$T/bin/rdma"
+nothing_left "no RDMA device"
+
+echo "RTNETLINK answers: File exists" >"$T/ipfail"
+hook "job address: ip refuses the address: exit 8, no job" 8 "job del slurm-42" slurm-prolog
+out_has "ip refuses" "ip -6 addr add $A1/64 dev eth0.100 failed: RTNETLINK answers: File exists"
+rm -f "$T/ipfail"
+nothing_left "ip refuses"
+
+: >"$T/nogid"
+hook "job address: its GID never appears: exit 8, no job" 8 "job del slurm-42" slurm-prolog
+out_has "GID never appears" "the GID of $A1 did not appear on rxe0/1 within 1s"
+rm -f "$T/nogid"
+gids_reset
+nothing_left "GID never appears"
+
+printf '1\neastwestctl: job add slurm-42: cgroup belongs to job 3\n' >"$T/add"
+hook "job address: eastwestctl refuses the job: exit 1" 1 "job del slurm-42 | $JADD" slurm-prolog
+rm -f "$T/add"
+nothing_left "eastwestctl refuses"
+
+# A requeued job whose epilog failed: its old address is replaced.
+mkdir -p "$T/state"
+echo "eth0.100 $A1/64 $GID1 rxe0/1" >"$T/state/42"
+echo "eth0.100 $A1/64" >"$T/addrs"
+hook "job address: a stale address of the same job is replaced" 0 "job del slurm-42 | $JADD" slurm-prolog
+if [ "$(grep -c "$A1" "$T/addrs")" -eq 1 ]; then
+	ok "job address: ... once"
+else
+	not_ok "job address: ... once" "$(cat "$T/addrs")"
+fi
+hook "job address: epilog" 0 "job del slurm-42" slurm-epilog
+hook "job address: a second epilog run exits 0" 0 "job del slurm-42" slurm-epilog
+nothing_left "job address: after two epilogs"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

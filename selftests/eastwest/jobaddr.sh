@@ -1,0 +1,392 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 2
+# ew-timeout: 1500
+# ew-kernels: 6.12
+#
+# Each Slurm job its own address on the fabric, made by the prolog, on two
+# nodes joined by a real link: soft-RoCE rxe0 on eth0 of each VM, the
+# partition's VLAN 100 netdev ewv100 on top of it, and a partition
+# "jobaddr ewv100". The real slurm-prolog and slurm-epilog run as slurmd
+# would run them (its environment; a minimal slurm.conf for scontrol) for
+# two jobs A and B on both nodes. Then:
+#   - every error path: a missing netdev, an address already on the node,
+#     eastwestctl refusing the job, and (last, it is slow) a GID table
+#     filled for real (1024 entries): the prolog fails with its message and
+#     leaves no address, GID, state, cgroup or eastwest job;
+#   - A and B each get fd00:ee::N:0:ID on ewv100 of node N, bound as their
+#     source netdev, peers their own addresses on both nodes;
+#   - A's process on one node and A's on the other connect over A's
+#     addresses (ibv_rc_pingpong, data checked), B's likewise over B's;
+#   - B's connect onto A's address on the other node (A's live QPN) is
+#     refused by eastwest (EACCES, denied_peer of B), as is B's connect to
+#     the other node's own address (nodes' addresses are no peers now) and
+#     from the node's own GID on eth0 (src-netdev);
+#   - removing B's address with B still a job revokes B's live QP (the GID
+#     change alone does it: "GID or P_Key table changed");
+#   - A's epilog with A's QP live: the QP is revoked, the address, GIDs,
+#     state, cgroup and job are gone; the epilog again exits 0.
+# Every node runs the same assertions.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+VLAN=ewv100
+CTL=$EW_TOP/userspace/eastwestctl
+VERBS=$EW_TOP/selftests/tools/ew_verbs
+HOOKS=$EW_TOP/integrations/slurm
+PORT=18515
+ITERS=20
+JA=101
+JB=102
+ME=n$EW_NODE
+
+ew_require_root
+ew_require_nodes 2
+ew_require_cmd rdma ip ibv_rc_pingpong python3 timeout scontrol
+[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+[ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
+
+T=$(mktemp -d)
+ew_defer "rm -rf $T"
+ew_defer "ew_netdev_del $VLAN"
+ew_defer "rdma link delete $DEV"
+ew_defer "ew_rmmod"
+ew_defer 'kill_bg'
+ew_defer "rmdir $EW_CG/system.slice/${ME}_slurmstepd.scope/job_* $EW_CG/system.slice/${ME}_slurmstepd.scope $EW_CG/system.slice"
+
+BG_PIDS=
+kill_bg() {
+	for _p in $BG_PIDS; do
+		kill "$_p" 2>/dev/null
+	done
+}
+
+barrier() {
+	ew_barrier "$1" 300 || ew_bail "barrier $1 failed"
+}
+
+show() {
+	sed 's/^/#   /' "$1"
+}
+
+# addr NODE JOBID: the job's address on node NODE (0 or 1), as the
+# inventory below makes it: fd00:ee::(NODE+1):0:JOBID.
+addr() {
+	printf 'fd00:ee::%x:0:%x' $(($1 + 1)) "$2"
+}
+
+# full NODE JOBID: the same, every group written (as the hooks print it).
+full() {
+	printf 'fd00:ee:0:0:0:%x:0:%x' $(($1 + 1)) "$2"
+}
+
+# exploded ADDR: as the GID table in sysfs writes it.
+exploded() {
+	python3 -c 'import ipaddress, sys; print(ipaddress.ip_address(sys.argv[1]).exploded)' "$1"
+}
+
+# gid_v2 ADDR: the index of the RoCE v2 GID of ADDR on rxe0 (netdev $VLAN).
+gid_v2() {
+	_g=$(exploded "$1")
+	_b=/sys/class/infiniband/$DEV/ports/1
+	for _f in $(grep -slx "$_g" "$_b"/gids/*); do
+		_i=${_f##*/}
+		if [ "$(cat "$_b/gid_attrs/types/$_i" 2>/dev/null)" = "RoCE v2" ] &&
+			[ "$(cat "$_b/gid_attrs/ndevs/$_i" 2>/dev/null)" = "$VLAN" ]; then
+			echo "$_i"
+			return 0
+		fi
+	done
+	echo "gid_v2: no RoCE v2 GID for $1 on $VLAN" >&2
+	return 1
+}
+
+# gid_count ADDR: how many entries of rxe0's table hold ADDR's GID.
+gid_count() {
+	grep -slx "$(exploded "$1")" /sys/class/infiniband/$DEV/ports/1/gids/* | grep -c .
+}
+
+# hook NAME JOBID PARTITION [VAR=VALUE...]: run the Slurm hook NAME as
+# slurmd runs it on this node for a job of both nodes; output in $T/hook.out,
+# exit status returned.
+hook() {
+	_h=$1
+	_j=$2
+	_p=$3
+	shift 3
+	env -i SLURM_JOB_ID="$_j" SLURMD_NODENAME="$ME" SLURM_JOB_PARTITION="$_p" \
+		SLURM_NODELIST='n[0-1]' SLURM_JOB_NUM_NODES=2 SLURM_CONF="$T/slurm.conf" \
+		EW_CTL="$CTL" EW_CONF_DIR="$T/etc" EW_STATE_DIR="$T/state" "$@" \
+		"$HOOKS/slurm-$_h" >"$T/hook.out" 2>&1
+}
+
+# expect_hook RC DESC NAME JOBID PARTITION [VAR=VALUE...]
+expect_hook() {
+	_want=$1
+	_desc=$2
+	shift 2
+	hook "$@"
+	_rc=$?
+	if [ "$_rc" -eq "$_want" ]; then
+		ew_ok "$_desc (exit $_rc)"
+	else
+		ew_not_ok "$_desc (exit $_rc, wanted $_want)"
+		show "$T/hook.out"
+	fi
+}
+
+# says TEXT: the last hook's message has TEXT.
+says() {
+	grep -qF -- "$1" "$T/hook.out" || {
+		echo "the hook said:" >&2
+		cat "$T/hook.out" >&2
+		return 1
+	}
+}
+
+# nothing_left JOBID: no address, GID, state file, cgroup or eastwest job of
+# job JOBID on this node.
+nothing_left() {
+	_a=$(addr "$EW_NODE" "$1")
+	_left=
+	[ -z "$(ip -o -6 addr show to "$_a/128")" ] || _left="$_left address $_a;"
+	[ "$(gid_count "$_a")" -eq 0 ] || _left="$_left its GID;"
+	[ ! -e "$T/state/$1" ] || _left="$_left state file;"
+	[ ! -d "$EW_CG$(cgroup_of "$1")" ] || _left="$_left cgroup;"
+	! "$CTL" job show "slurm-$1" >/dev/null 2>&1 || _left="$_left eastwest job slurm-$1;"
+	[ -z "$_left" ] || {
+		echo "left:$_left" >&2
+		return 1
+	}
+}
+
+cgroup_of() {
+	echo "/system.slice/${ME}_slurmstepd.scope/job_$1"
+}
+
+# entry_used I: entry I of rxe0's GID table holds a GID.
+entry_used() {
+	_e=
+	read -r _e 2>/dev/null </sys/class/infiniband/$DEV/ports/1/gids/"$1" || :
+	[ -n "$_e" ] && [ "$_e" != 0000:0000:0000:0000:0000:0000:0000:0000 ]
+}
+
+# wait_secs SECONDS CMD...: until CMD succeeds, by the clock (reading the
+# GID table under TCG takes long, so ew_wait_for's tick count would not do).
+wait_secs() {
+	_end=$(($(date +%s) + $1))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$_end" ] || return 1
+		sleep 1
+	done
+}
+
+# fill_gids: fill rxe0's GID table with addresses on eth0 until fewer
+# entries are free than an address takes (PER, one per GID type). IPv4
+# /32s: an IPv6 address also joins its solicited-node multicast group, and
+# hundreds of those reprogram virtio-net's filter each time (slow under
+# TCG). The core takes the lowest free entries: the table is full when
+# entry SIZE-2 is taken.
+fill_gids() {
+	_b=/sys/class/infiniband/$DEV/ports/1/gids
+	_used=$(cat "$_b"/* 2>/dev/null | grep -vc '^0000:0000:0000:0000:0000:0000:0000:0000$')
+	_n=$(((GSIZE - _used) / PER))
+	_k=1
+	: >"$T/fill"
+	while [ "$_k" -le "$_n" ]; do
+		printf 'addr add 10.99.%d.%d/32 dev eth0\n' $((_k / 256)) $((_k % 256)) >>"$T/fill"
+		_k=$((_k + 1))
+	done
+	_t0=$(date +%s)
+	ip -b "$T/fill" || return 1
+	wait_secs 600 entry_used $((GSIZE - 2)) || {
+		echo "the table did not fill: $(cat "$_b"/* 2>/dev/null | grep -vc '^0000:0000:0000:0000:0000:0000:0000:0000$') of $GSIZE" >&2
+		return 1
+	}
+	echo "$_n addresses on eth0 ($_used entries were used), full after $(($(date +%s) - _t0)) s" >"$T/fill.info"
+}
+
+# pingpong_pair NAME JOBID SERVER_NODE: the job's ibv_rc_pingpong between the
+# nodes over the job's addresses (data checked). One assertion each node.
+pingpong_pair() {
+	_name=$1
+	_j=$2
+	_idx=$(gid_v2 "$(addr "$EW_NODE" "$_j")")
+	if [ "$EW_NODE" -eq "$3" ]; then
+		ew_in_cg_bg "$(cgroup_of "$_j")" timeout 90 ibv_rc_pingpong -d "$DEV" \
+			-g "${_idx:-0}" -p "$PORT" -n "$ITERS" -c >"$T/$_name.srv" 2>&1
+		_pid=$EW_BG_PID
+		BG_PIDS="$BG_PIDS $_pid"
+		ew_wait_listen "$PORT" || ew_diag "server $_name does not listen"
+		barrier "$_name-listen"
+		wait "$_pid"
+		_rc=$?
+		_f=$T/$_name.srv
+	else
+		barrier "$_name-listen"
+		ew_in_cg "$(cgroup_of "$_j")" timeout 90 ibv_rc_pingpong -d "$DEV" \
+			-g "${_idx:-0}" -p "$PORT" -n "$ITERS" -c "$EW_PEER_IP" >"$T/$_name.cli" 2>&1
+		_rc=$?
+		_f=$T/$_name.cli
+	fi
+	_remote=$(addr $((1 - EW_NODE)) "$_j")
+	if [ "$_rc" -eq 0 ] && grep -q "^$ITERS iters" "$_f" &&
+		grep -q "remote address:.*GID $(exploded "$_remote" | sed 's/://g; s/^\(....\)/\1/')" "$_f" 2>/dev/null ||
+		{ [ "$_rc" -eq 0 ] && grep -q "^$ITERS iters" "$_f" && grep -qi "remote address:.*GID ${_remote}" "$_f"; }; then
+		ew_ok "job $_j on node $EW_NODE: $ITERS verified round trips from $(addr "$EW_NODE" "$_j") (GID $_idx) with $_remote"
+	else
+		ew_not_ok "job $_j on node $EW_NODE: $ITERS verified round trips with $_remote (exit $_rc)"
+		show "$_f"
+	fi
+	barrier "$_name-done"
+}
+
+# Node 0 holds job A's QP that node 1's job B attacks: 2 checks there, 4 here.
+ew_plan $((36 + (EW_NODE == 0 ? 2 : 4)))
+
+# --- setup (5) ------------------------------------------------------------------
+ew_check "eastwest.ko loads" ew_load
+ew_check "$DEV on eth0" ew_rxe_add "$DEV" eth0
+ew_check "VLAN 100 netdev $VLAN on eth0, up" \
+	sh -c "ip link add link eth0 name $VLAN type vlan id 100 && ip link set $VLAN up"
+mkdir -p "$T/etc" "$EW_CG/system.slice/${ME}_slurmstepd.scope"
+printf 'ClusterName=ew\nSlurmctldHost=localhost\nNodeName=n[0-1]\nPartitionName=p Nodes=n[0-1]\n' >"$T/slurm.conf"
+cat >"$T/etc/inventory" <<EOF
+n0  ${EW_LOCAL_IP%.*}.1  jobs:fd00:ee::1:0:0/64
+n1  ${EW_LOCAL_IP%.*}.2  jobs:fd00:ee::2:0:0/64
+EOF
+cat >"$T/etc/slurm-partitions" <<EOF
+*       jobaddr $VLAN mode enforce
+shared  jobaddr shared netdev eth0
+nodev   jobaddr ewv999
+keyed   jobaddr $VLAN psn keyed
+EOF
+ew_check "the inventory lists n0 and n1 with their job prefixes" \
+	grep -q "^n$EW_NODE  $EW_LOCAL_IP " "$T/etc/inventory"
+GSIZE=$(find /sys/class/infiniband/$DEV/ports/1/gids -mindepth 1 -maxdepth 1 | grep -c .)
+ew_check "rxe0's GID table has 1024 entries (it has $GSIZE)" test "$GSIZE" -eq 1024
+
+# --- error paths: nothing left (8) -------------------------------------------
+expect_hook 8 "missing netdev: prolog fails" prolog 201 nodev
+ew_check "... it names the netdev" says "the netdev ewv999 for the jobs' addresses"
+ew_check "... nothing left" nothing_left 201
+
+ip -6 addr add "$(addr "$EW_NODE" 202)/64" dev eth0 nodad
+expect_hook 8 "address collision (job 202's address on eth0 already): prolog fails" prolog 202 '*'
+ew_check "... it names the address and its netdev" \
+	says "the job's address $(full "$EW_NODE" 202) is already on eth0"
+ip -6 addr del "$(addr "$EW_NODE" 202)/64" dev eth0
+ew_check "... nothing left" nothing_left 202
+
+expect_hook 1 "eastwestctl refuses the job (psn keyed, no key file): prolog fails" \
+	prolog 204 keyed EW_PSN_KEYFILE=/nonexistent/cluster.key
+ew_check "... nothing left (its address was removed again)" nothing_left 204
+barrier errors
+
+# --- jobs A and B on both nodes (8) --------------------------------------------
+expect_hook 0 "prolog job A ($JA)" prolog "$JA" '*'
+expect_hook 0 "prolog job B ($JB)" prolog "$JB" '*'
+AA=$(addr "$EW_NODE" "$JA")
+AB=$(addr "$EW_NODE" "$JB")
+PA=$(addr $((1 - EW_NODE)) "$JA")
+PB=$(addr $((1 - EW_NODE)) "$JB")
+ew_check "$AA and $AB are on $VLAN" \
+	sh -c "ip -o -6 addr show dev $VLAN | grep -q ' $AA/64 ' && ip -o -6 addr show dev $VLAN | grep -q ' $AB/64 '"
+# One entry per GID type of the port: rxe has RoCE v2 only.
+PER=$(cat /sys/class/infiniband/$DEV/ports/1/gid_attrs/types/* 2>/dev/null | sort -u | grep -c .)
+ew_check "each address has its GIDs on $DEV, one per GID type ($PER): $(gid_count "$AA") and $(gid_count "$AB")" \
+	test "$(gid_count "$AA")" -eq "$PER" -a "$(gid_count "$AB")" -eq "$PER"
+IA=$(gid_v2 "$AA")
+IB=$(gid_v2 "$AB")
+ew_check "job A's rules: netdev $VLAN, peers its addresses on both nodes only" \
+	sh -c "'$CTL' job show slurm-$JA | grep -q 'netdev $VLAN' &&
+		[ \"\$('$CTL' peer show slurm-$JA | grep -c .)\" -eq 2 ] &&
+		'$CTL' peer show slurm-$JA | grep -q '$AA' && '$CTL' peer show slurm-$JA | grep -q '$PA'"
+ew_check "job B's peers: its addresses, not A's, not the nodes'" \
+	sh -c "'$CTL' peer show slurm-$JB | grep -q '$PB' && ! '$CTL' peer show slurm-$JB | grep -q '$PA' &&
+		! '$CTL' peer show slurm-$JB | grep -q '$EW_PEER_IP'"
+barrier jobs-up
+pingpong_pair a "$JA" 0
+pingpong_pair b "$JB" 1
+
+# --- B onto A: refused (node 0: 2, node 1: 4) -----------------------------------------------------
+# Node 0 holds a live job-A QP aimed at node 1's A; node 1's job B aims at
+# it with its QPN, and at the other two wrong identities.
+if [ "$EW_NODE" -eq 0 ]; then
+	ew_in_cg_bg "$(cgroup_of "$JA")" timeout 120 "$VERBS" rc-hold "$DEV" "$IA" "$PA" 0x11 100 \
+		>"$T/ahold" 2>&1
+	AH=$EW_BG_PID
+	BG_PIDS="$BG_PIDS $AH"
+	ew_check "job A's live QP on node 0 ($AA -> $PA)" ew_wait_for 30 grep -q connected "$T/ahold"
+	sed -n 's/.*qpn \(0x[0-9a-f]*\).*/\1/p' "$T/ahold" | head -n 1 >"$EW_SHARED/jobaddr.aqpn"
+	barrier cross
+	barrier cross-done
+	ew_check "job A's QP on node 0 is still live after B's attempts" kill -0 "$AH"
+	kill "$AH" 2>/dev/null
+	wait "$AH" 2>/dev/null
+else
+	barrier cross
+	AQPN=$(cat "$EW_SHARED/jobaddr.aqpn" 2>/dev/null)
+	ew_diag "job A's QPN on node 0: ${AQPN:-unknown}"
+	B0=$(ew_counter "slurm-$JB" denied_peer)
+	ew_expect_rc 13 "job B from $AB onto job A's $PA QPN ${AQPN:-0x11}: EACCES" \
+		ew_in_cg "$(cgroup_of "$JB")" "$VERBS" rc-connect "$DEV" "$IB" "$PA" "${AQPN:-0x11}"
+	ew_expect_rc 13 "job B onto node 0's own address $EW_PEER_IP: EACCES (nodes are no peers)" \
+		ew_in_cg "$(cgroup_of "$JB")" "$VERBS" rc-connect "$DEV" "$IB" "$EW_PEER_IP" 0x11
+	B1=$(ew_counter "slurm-$JB" denied_peer)
+	ew_check "both counted as denied_peer of job B ($B0 -> $B1)" test "$B1" -eq $((B0 + 2))
+	N0=$(ew_counter "slurm-$JB" denied_src_netdev)
+	IE=$(ew_gid_index "$DEV" "$EW_LOCAL_IP" 64)
+	ew_in_cg "$(cgroup_of "$JB")" "$VERBS" rc-connect "$DEV" "${IE:-1}" "$PB" 0x11 >"$T/src" 2>&1
+	RC=$?
+	N1=$(ew_counter "slurm-$JB" denied_src_netdev)
+	ew_check "job B from eth0's GID $EW_LOCAL_IP to its own peer: EACCES, denied_src_netdev ($RC, $N0 -> $N1)" \
+		test "$RC" -eq 13 -a "$N1" -eq $((N0 + 1))
+	barrier cross-done
+fi
+
+# --- the GID change revokes (3) -------------------------------------------------
+ew_in_cg_bg "$(cgroup_of "$JB")" timeout 120 "$VERBS" rc-hold "$DEV" "$IB" "$PB" 0x11 60 \
+	>"$T/bhold" 2>&1
+BH=$EW_BG_PID
+BG_PIDS="$BG_PIDS $BH"
+ew_check "job B's live QP from $AB" ew_wait_for 30 grep -q connected "$T/bhold"
+ew_dmesg_mark
+ip -6 addr del "$AB/64" dev "$VLAN"
+ew_check "B's address removed, job B still there: its QP is revoked" \
+	ew_wait_for 30 grep -q revoked "$T/bhold"
+ew_check "... by the GID change (kernel log)" \
+	ew_dmesg_wait "QP\\(s\\) revoked on $DEV: GID or P_Key table changed" 10
+wait "$BH" 2>/dev/null
+barrier gid-change
+
+# --- epilogs (7) --------------------------------------------------------------
+ew_in_cg_bg "$(cgroup_of "$JA")" timeout 120 "$VERBS" rc-hold "$DEV" "$IA" "$PA" 0x11 60 \
+	>"$T/ahold2" 2>&1
+AH=$EW_BG_PID
+BG_PIDS="$BG_PIDS $AH"
+ew_check "job A's live QP from $AA" ew_wait_for 30 grep -q connected "$T/ahold2"
+# Slurm ends the job's processes before the epilog; this one stays, to be
+# revoked.
+expect_hook 0 "epilog job A with a live QP" epilog "$JA" '*'
+ew_check "... the QP is revoked" ew_wait_for 30 grep -q revoked "$T/ahold2"
+wait "$AH" 2>/dev/null
+rmdir "$EW_CG$(cgroup_of "$JA")" 2>/dev/null
+ew_check "... address, GIDs, state, cgroup and job A are gone" nothing_left "$JA"
+expect_hook 0 "epilog job A again" epilog "$JA" '*'
+expect_hook 0 "epilog job B (its address already gone)" epilog "$JB" '*'
+ew_check "... nothing of job B left" nothing_left "$JB"
+barrier epilogs
+
+# --- a full GID table (4), last: filling it takes long under TCG ---------------
+ew_check "GID table filled until an address has no room" fill_gids
+ew_diag "$(cat "$T/fill.info" 2>/dev/null)"
+expect_hook 8 "GID table exhausted: prolog fails" prolog 203 '*'
+ew_check "... it says the table is full" says "the GID table of rxe0/1 is full"
+ew_check "... nothing left" nothing_left 203
+
+ew_check "eastwest unloads" ew_unload
+ew_done
