@@ -22,6 +22,7 @@
 #   claim, no task left.
 
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../oci-lib.sh"
 
 if [ -z "${EW_CTRD_NS:-}" ]; then
 	EW_CTRD_NS=1 exec unshare -m --propagation private sh "$0" "$@"
@@ -65,14 +66,9 @@ c() {
 	ctr --address "$SOCK" "$@"
 }
 
-# job_of ID: the policy entry (JSON) of container ID's job, or fail.
-job_of() {
-	"$CTL" -j show | jq -e -c --arg n "oci-$(printf %.12s "$1")" '.jobs[] | select(.name == $n)'
-}
-
 # no_trace ID: no job of container ID, no claim, no container left.
 no_trace() {
-	if job_of "$1"; then
+	if oci_job_of "$1"; then
 		echo "job oci-$(printf %.12s "$1") still exists"
 		return 1
 	fi
@@ -84,17 +80,6 @@ no_trace() {
 		echo "containerd still has container $1"
 		return 1
 	fi
-}
-
-# devices: the JSON of the RDMA device nodes and their cgroup device rules.
-devices() {
-	for d in /dev/infiniband/uverbs0 /dev/infiniband/rdma_cm; do
-		[ -c "$d" ] || { echo "no $d" >&2; return 1; }
-		printf '%s %d %d\n' "$d" "0x$(stat -c %t "$d")" "0x$(stat -c %T "$d")"
-	done | jq -R -s -c 'split("\n") | map(select(. != "") | split(" ")
-		| {path: .[0], major: (.[1] | tonumber), minor: (.[2] | tonumber)})
-		| {nodes: map(. + {type: "c", fileMode: 438, uid: 0, gid: 0}),
-		   rules: map({allow: true, type: "c", major, minor, access: "rwm"})}'
 }
 
 # hooks: the OCI "hooks" object of the installed hooks.d files (each
@@ -156,7 +141,7 @@ printf '{"peer": ["%s"]}\n' "$LOOP" >"$TPL/broken.json"
 chmod 0644 "$TPL/team-a.json" "$TPL/broken.json"
 mount --bind / "$W/rootfs" || ew_bail "cannot bind-mount / on $W/rootfs"
 (cd "$W" && runc spec && mv config.json base.json) || ew_bail "runc spec failed"
-DEVS=$(devices) || ew_bail "no RDMA device nodes"
+DEVS=$(oci_devices) || ew_bail "no RDMA device nodes"
 
 cat >"$W/config.toml" <<EOF
 version = 2
@@ -186,7 +171,7 @@ ew_check "verified every message" grep -q "verified 5 messages each way" "$EW_OU
 ew_check "ctr task kill stops it" c task kill -s KILL keep
 ew_check "the task is stopped" ew_wait_for 30 sh -c "ctr --address '$SOCK' task ls | grep -q '^keep .*STOPPED'"
 sleep 2
-ew_check "its job stays while containerd keeps the stopped task" job_of keep
+ew_check "its job stays while containerd keeps the stopped task" oci_job_of keep
 ew_check "ctr task delete: the job and claim are gone" sh -c "
 	ctr --address '$SOCK' task delete keep >/dev/null &&
 	ctr --address '$SOCK' containers delete keep"

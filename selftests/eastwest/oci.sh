@@ -27,6 +27,7 @@
 #   container.
 
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../oci-lib.sh"
 
 DEV=rxe0
 LOOP=127.0.0.1
@@ -111,30 +112,14 @@ bundle() {
 	  }' "$W/base.json" >"$W/bundles/$1/config.json"
 }
 
-# devices: the JSON of the RDMA device nodes and their cgroup device rules.
-devices() {
-	for d in /dev/infiniband/uverbs0 /dev/infiniband/rdma_cm; do
-		[ -c "$d" ] || { echo "no $d" >&2; return 1; }
-		printf '%s %d %d\n' "$d" "0x$(stat -c %t "$d")" "0x$(stat -c %T "$d")"
-	done | jq -R -s -c 'split("\n") | map(select(. != "") | split(" ")
-		| {path: .[0], major: (.[1] | tonumber), minor: (.[2] | tonumber)})
-		| {nodes: map(. + {type: "c", fileMode: 438, uid: 0, gid: 0}),
-		   rules: map({allow: true, type: "c", major, minor, access: "rwm"})}'
-}
-
 # no_job_denials: the node's denied_no_job counter (jq: python3 starts slowly under TCG).
 no_job_denials() {
 	"$CTL" -j stats | jq -e '.global.denied_no_job'
 }
 
-# job_of ID: the node's policy entry for container ID's job (JSON), or fail.
-job_of() {
-	"$CTL" -j show | jq -e -c --arg n "oci-$(printf %.12s "$1")" '.jobs[] | select(.name == $n)'
-}
-
 # srv_job_ok: the server's job is bound to its cgroup, with team-a's peer and Q_Key.
 srv_job_ok() {
-	_job=$(job_of srv-a) || { echo "no job oci-srv-a"; return 1; }
+	_job=$(oci_job_of srv-a) || { echo "no job oci-srv-a"; return 1; }
 	echo "$_job"
 	echo "$_job" | jq -e --arg cg "$CGP/srv-a" --arg peer "$LOOP/32" \
 		'.cgroups == [$cg] and .peers == [$peer] and .qkey == 4660' >/dev/null
@@ -143,7 +128,7 @@ srv_job_ok() {
 # jobs_gone ID...: no job of these containers exists.
 jobs_gone() {
 	for _c in "$@"; do
-		if job_of "$_c"; then
+		if oci_job_of "$_c"; then
 			echo "job of $_c still exists"
 			return 1
 		fi
@@ -158,7 +143,7 @@ kill_first() {
 
 # no_trace ID: container ID left no job, no claim and no runc container.
 no_trace() {
-	if job_of "$1" >/dev/null 2>&1; then
+	if oci_job_of "$1" >/dev/null 2>&1; then
 		echo "job oci-$1 still exists"
 		return 1
 	fi
@@ -200,7 +185,7 @@ chmod 0644 "$TPL/team-a.json" "$TPL/far.json"
 # pivot_root on the 9p root itself fails (EBUSY): a bind mount of it works.
 mount --bind / "$ROOTFS" || ew_bail "cannot bind-mount / on $ROOTFS"
 (cd "$W" && runc spec && mv config.json base.json) || ew_bail "runc spec failed"
-DEVS=$(devices) || ew_bail "no RDMA device nodes"
+DEVS=$(oci_devices) || ew_bail "no RDMA device nodes"
 took "set up"
 
 # ----------------------------------------------------------------------------
@@ -274,10 +259,10 @@ bundle collide-000002 team-a '["echo", "ran"]'
 runc_run collide-000001 &
 FIRST=$!
 ew_check "the first container runs in job oci-collide-0000" \
-	ew_wait_for 60 job_of collide-000001
+	ew_wait_for 60 oci_job_of collide-000001
 ew_check "the second, whose job name is the same, is not started" \
 	not_started collide-000002 "job name oci-collide-0000 is taken by container collide-000001"
-ew_check "the first one's job survives the second's poststop" job_of collide-000001
+ew_check "the first one's job survives the second's poststop" oci_job_of collide-000001
 ew_check "killing the first container removes its job" kill_first
 wait "$FIRST"
 ew_check "and its claim" test -z "$(ls -A "$STATE")"

@@ -29,6 +29,7 @@
 #   container, prints the hook's reason, and leaves no job and no claim.
 
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../oci-lib.sh"
 
 # Our own mount namespace: the overlays below must not outlive the test.
 if [ -z "${EW_PODMAN_NS:-}" ]; then
@@ -95,14 +96,9 @@ pm_run() {
 		--cap-add IPC_LOCK "$@"
 }
 
-# job_of ID: the policy entry (JSON) of container ID's job, or fail.
-job_of() {
-	"$CTL" -j show | jq -e -c --arg n "oci-$(printf %.12s "$1")" '.jobs[] | select(.name == $n)'
-}
-
 # no_trace ID: container ID has no job and the hook keeps no claim.
 no_trace() {
-	if job_of "$1"; then
+	if oci_job_of "$1"; then
 		echo "job oci-$(printf %.12s "$1") still exists"
 		return 1
 	fi
@@ -124,7 +120,7 @@ no_oci_jobs() {
 bound_ok() {
 	_pid=$(pm inspect --format '{{.State.Pid}}' "$1") || return 1
 	_cg=$(sed -n 's/^0:://p' "/proc/$_pid/cgroup")
-	_job=$(job_of "$1") || { echo "no job for $1"; return 1; }
+	_job=$(oci_job_of "$1") || { echo "no job for $1"; return 1; }
 	echo "init $_pid in cgroup $_cg; job $_job"
 	echo "$_job" | jq -e --arg cg "$_cg" --arg peer "$LOOP/32" \
 		'.cgroups == [$cg] and .peers == [$peer] and .qkey == 4660' >/dev/null

@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers of the container tests (oci.sh, containerd.sh, podman.sh), sourced
+# after lib.sh; they expect $CTL (eastwestctl).
+
+# oci_job_of ID: the node's policy entry for container ID's job (JSON), or
+# fail. The OCI hook names a container's job "oci-" and the first 12
+# characters of its ID.
+oci_job_of() {
+	"$CTL" -j show | jq -e -c --arg n "oci-$(printf %.12s "$1")" '.jobs[] | select(.name == $n)'
+}
+
+# oci_devices: the JSON of the RDMA device nodes and their cgroup device
+# rules, for a container's spec.
+oci_devices() {
+	for d in /dev/infiniband/uverbs0 /dev/infiniband/rdma_cm; do
+		[ -c "$d" ] || { echo "no $d" >&2; return 1; }
+		printf '%s %d %d\n' "$d" "0x$(stat -c %t "$d")" "0x$(stat -c %T "$d")"
+	done | jq -R -s -c 'split("\n") | map(select(. != "") | split(" ")
+		| {path: .[0], major: (.[1] | tonumber), minor: (.[2] | tonumber)})
+		| {nodes: map(. + {type: "c", fileMode: 438, uid: 0, gid: 0}),
+		   rules: map({allow: true, type: "c", major, minor, access: "rwm"})}'
+}
