@@ -8,7 +8,8 @@
  * rcu_dereference(). A job is published only once complete (peers first,
  * then its id, then its bindings) and unpublished in reverse before it is
  * torn down, so a decision never sees a half-built or half-freed job.
- * Jobs are freed after a grace period (kref + call_rcu).
+ * Jobs are freed after a grace period (call_rcu): nothing holds one beyond
+ * an RCU read section, so there is no reference count.
  *
  * Jobs are indexed by id in an xarray (RCU lookups, and dumps resume from
  * the last id in O(log n)) and by name in a hash table (writers only), so
@@ -219,13 +220,6 @@ static void ew_job_free_rcu(struct rcu_head *rcu)
 	kfree(job);
 }
 
-static void ew_job_release(struct kref *kref)
-{
-	struct ew_job *job = container_of(kref, struct ew_job, refcount);
-
-	call_rcu(&job->rcu, ew_job_free_rcu);
-}
-
 static void ew_policy_apply_spec(struct ew_job_policy *pol,
 				 const struct ew_job_spec *spec)
 {
@@ -399,7 +393,6 @@ int ew_job_create(struct ew_job_spec *spec, struct netlink_ext_ack *extack,
 	job->id = spec->id;
 	strscpy(job->name, spec->name, sizeof(job->name));
 	INIT_LIST_HEAD(&job->bindings);
-	kref_init(&job->refcount);
 	ew_policy_apply_spec(pol, spec);
 	RCU_INIT_POINTER(job->policy, pol);
 
@@ -517,7 +510,7 @@ void ew_job_delete(struct ew_job *job)
 	ew_peers_flush(job);
 	ew_job_count--;
 	ew_job_generation++;
-	kref_put(&job->refcount, ew_job_release);
+	call_rcu(&job->rcu, ew_job_free_rcu);
 }
 
 /**

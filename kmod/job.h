@@ -3,7 +3,6 @@
 #define _EW_JOB_H
 
 #include <linux/bitmap.h>
-#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -93,7 +92,6 @@ struct ew_job {
 	struct ew_counters __percpu *counters;
 	atomic_t n_qps;
 	unsigned long generation;
-	struct kref refcount;
 	struct rcu_head rcu;
 };
 
