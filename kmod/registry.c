@@ -20,20 +20,12 @@
 /* DOC: Locking - ew_registry_mutex serialises writers of ew_devices; readers use RCU. */
 static DEFINE_MUTEX(ew_registry_mutex);
 static LIST_HEAD(ew_devices);
-static unsigned int ew_device_count;
 
 static struct ib_client ew_ib_client;
 
 static void ew_dev_free_rcu(struct rcu_head *rcu)
 {
 	kfree(container_of(rcu, struct ew_dev, rcu));
-}
-
-static void ew_dev_release(struct kref *kref)
-{
-	struct ew_dev *dev = container_of(kref, struct ew_dev, refcount);
-
-	call_rcu(&dev->rcu, ew_dev_free_rcu);
 }
 
 static void ew_dev_event(struct ib_event_handler *handler, struct ib_event *event)
@@ -69,7 +61,6 @@ static int ew_dev_add(struct ib_device *ibdev)
 		return -ENOMEM;
 
 	dev->ibdev = ibdev;
-	kref_init(&dev->refcount);
 	/*
 	 * The GIDs first, then the handler that keeps them current: a change
 	 * between the two is read by the handler's first refresh at the
@@ -86,7 +77,6 @@ static int ew_dev_add(struct ib_device *ibdev)
 
 	mutex_lock(&ew_registry_mutex);
 	list_add_tail_rcu(&dev->list, &ew_devices);
-	ew_device_count++;
 	mutex_unlock(&ew_registry_mutex);
 
 	pr_info("%s: registered, ports %u-%u\n", dev_name(&ibdev->dev),
@@ -101,14 +91,13 @@ static void ew_dev_remove(struct ib_device *ibdev, void *client_data)
 
 	mutex_lock(&ew_registry_mutex);
 	list_del_rcu(&dev->list);
-	ew_device_count--;
 	mutex_unlock(&ew_registry_mutex);
 
 	ib_unregister_event_handler(&dev->event_handler);
 	ew_local_gids_forget(ibdev);
 	pr_info("%s: unregistered\n", dev_name(&ibdev->dev));
 	ew_event_dev(EASTWEST_CMD_DEV_DEL_NTF, ibdev);
-	kref_put(&dev->refcount, ew_dev_release);
+	call_rcu(&dev->rcu, ew_dev_free_rcu);
 }
 
 static struct ib_client ew_ib_client = {
@@ -204,19 +193,6 @@ struct ew_dev *ew_registry_find_by_name(const char *name)
 		if (!strcmp(dev_name(&dev->ibdev->dev), name))
 			return dev;
 	return NULL;
-}
-
-/**
- * ew_registry_count() - number of RDMA devices currently registered
- */
-unsigned int ew_registry_count(void)
-{
-	unsigned int n;
-
-	mutex_lock(&ew_registry_mutex);
-	n = ew_device_count;
-	mutex_unlock(&ew_registry_mutex);
-	return n;
 }
 
 /**

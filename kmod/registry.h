@@ -3,7 +3,6 @@
 #define _EW_REGISTRY_H
 
 #include <linux/list.h>
-#include <linux/kref.h>
 #include <linux/rcupdate.h>
 #include <rdma/ib_verbs.h>
 
@@ -12,7 +11,6 @@
  * @list: entry in the registry's device list (RCU, writers hold ew_registry_lock)
  * @ibdev: the RDMA core's device; valid until our ib_client remove() returns
  * @event_handler: port/GID/P_Key change notifications from the RDMA core
- * @refcount: held by the registry and by readers that leave the RCU section
  * @rcu: deferred free
  * @qpn_last: QPN of the last user QP seen entering INIT
  * @qpn_observed: user QPs seen entering INIT
@@ -25,13 +23,11 @@ struct ew_dev {
 	atomic_t qpn_last;
 	atomic_t qpn_observed;
 	atomic_t qpn_sequential;
-	struct kref refcount;
 	struct rcu_head rcu;
 };
 
 int ew_registry_init(void);
 void ew_registry_exit(void);
-unsigned int ew_registry_count(void);
 void ew_registry_observe_qpn(struct ib_device *ibdev, u32 qpn);
 
 void ew_registry_lock(void);
