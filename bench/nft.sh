@@ -10,7 +10,8 @@
 # (the order of the three rotates each round, so that the drift of a TCG
 # guest hits every tool alike). Each load starts from nothing (no table, no
 # job) and is checked afterwards: the set holds the last address, the job
-# counts PEERS peers. Prints "# bench: nft ..." lines for bench/run.
+# counts PEERS peers. Prints a "# bench: nft ..." line for bench/run as
+# soon as each load is measured (after its ok line).
 
 . "$(dirname "$0")/../selftests/lib.sh"
 
@@ -109,8 +110,10 @@ while [ "$round" -le "$ROUNDS" ]; do
 		file) ew_check "round $round: peer add bench file ($PEERS addresses)" run_file ;;
 		apply) ew_check "round $round: apply -f, one job of $PEERS peers" run_apply ;;
 		esac
+		# Printed at once: a run cut short keeps the loads it measured.
+		cat "$EW_TMP/out" 2>/dev/null
+		rm -f "$EW_TMP/out"
 	done
 	round=$((round + 1))
 done
-cat "$EW_TMP/out"
 ew_done
