@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
-# ew-timeout: 3000
+# ew-timeout: 6000
 #
 # The incumbent, side by side: the same PEERS host addresses loaded as an
 # nftables set (nft -f, a table with one ipv4_addr set) and as the peers of
