@@ -6,6 +6,9 @@
 # Where does a policy push spend its time? Pushes JOBS jobs of PEERS_PER_JOB
 # peers with eastwestctl under perf (cpu-clock, all CPUs, call graphs) and
 # prints user/sys/real time and the top of the kernel and user profile.
+# With EW_BENCH_ONEJOB_PEERS=N instead: one job of N host addresses, pushed
+# by "peer add JOB file FILE" and by "apply -f" (the pushes bench/nft.sh
+# compares with nft -f), each under perf.
 # A diagnosis tool for Documentation/benchmarks.md, not part of make bench.
 
 . "$(dirname "$0")/../selftests/lib.sh"
@@ -27,7 +30,12 @@ EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 ew_defer "ew_rmmod"
 
-ew_plan 6
+ONEJOB=${EW_BENCH_ONEJOB_PEERS:-0}
+if [ "$ONEJOB" -gt 0 ]; then
+	ew_plan 4
+else
+	ew_plan 6
+fi
 ew_check "eastwest.ko loads" ew_load
 python3 - "$JOBS" "$PEERS_PER_JOB" >"$EW_TMP/batch" <<'PY'
 import sys
@@ -48,6 +56,31 @@ prof() {
 		-g caller,2,callee,function,percent --percent-limit 3 2>/dev/null |
 		grep -v '^#' | grep -v '^$' | head -80 | sed "s/^/# $1-graph: /"
 }
+if [ "$ONEJOB" -gt 0 ]; then
+	python3 - "$ONEJOB" "$EW_TMP" <<'PY'
+import json, sys
+n, d = int(sys.argv[1]), sys.argv[2]
+addrs = ["10.%d.%d.%d" % (p >> 16, (p >> 8) & 255, p & 255) for p in range(n)]
+with open(d + "/peers.txt", "w") as f:
+    f.write("\n".join(addrs) + "\n")
+with open(d + "/policy.json", "w") as f:
+    json.dump({"jobs": [{"id": 1, "name": "bench", "peers": addrs}]}, f)
+PY
+	"$CTL" job add bench id 1 >/dev/null
+	ew_check "peer add file, $ONEJOB peers, under perf" perf record -q -e cpu-clock -F 2000 -a -g \
+		-o "$EW_TMP/perf3.data" -- \
+		bash -c "{ time $CTL peer add bench file $EW_TMP/peers.txt >/dev/null; } 2>$EW_TMP/time"
+	sed "s/^/# time peer-add-file: /" "$EW_TMP/time"
+	prof prof-file "$EW_TMP/perf3.data"
+	ew_check "reload" reload_module
+	ew_check "apply -f, one job of $ONEJOB peers, under perf" perf record -q -e cpu-clock -F 2000 -a -g \
+		-o "$EW_TMP/perf4.data" -- \
+		bash -c "{ time $CTL apply -f $EW_TMP/policy.json >/dev/null; } 2>$EW_TMP/time"
+	sed "s/^/# time apply-onejob: /" "$EW_TMP/time"
+	prof prof-apply1 "$EW_TMP/perf4.data"
+	ew_done
+	exit 0
+fi
 ew_check "push with -b under perf" perf record -q -e cpu-clock -F 2000 -a -g -o "$EW_TMP/perf.data" -- \
 	bash -c "{ time $CTL -b $EW_TMP/batch >/dev/null; } 2>$EW_TMP/time"
 sed "s/^/# time push-b: /" "$EW_TMP/time"

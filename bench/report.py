@@ -5,7 +5,9 @@
     report.py MACHINE [--kunit LOG] KERNEL=RESULTS_DIR...
 
 RESULTS_DIR holds the scenarios' outputs (modify.sh.out, which has the
-rdma_cm connect rate too, datapath.sh.out, revoke.sh.out) of one kernel.
+rdma_cm connect rate too, datapath.sh.out, revoke.sh.out, nft.sh.out) of
+one kernel; a scenario that did not run (bench/run --nft runs nft.sh
+alone) gives no rows.
 Ratios are per round (each configuration against the module absent in the
 same round), then the median of the rounds, with the min-max spread: under
 TCG the machine drifts between rounds, far less within one.
@@ -163,7 +165,8 @@ def rows_for(kernel, d):
             rows.append(("P1 growth, 1 / %d peers: %s" % (size(top), what),
                          ">= 0.99 (flat)", spread(ratios, "%.3f"),
                          verdict(ratios, 0.99, True)))
-    rows += cm_rows(load(os.path.join(d, "modify.sh.out")))
+    if os.path.exists(os.path.join(d, "modify.sh.out")):
+        rows += cm_rows(load(os.path.join(d, "modify.sh.out")))
 
     # P2: data path.
     data = {}
@@ -174,10 +177,11 @@ def rows_for(kernel, d):
     a, e = data.get("absent", {}), data.get("enforce", {})
     bw = [e[r][0] / a[r][0] for r in e if r in a and a[r][0]]
     lat = [a[r][1] / e[r][1] for r in e if r in a and e[r][1]]
-    rows.append(("P2 ib_write_bw 64K, enforcing / absent", ">= 0.995", spread(bw, "%.3f"),
-                 verdict(bw, 0.995, True)))
-    rows.append(("P2 ib_send_lat 64B, absent / enforcing", ">= 0.995", spread(lat, "%.3f"),
-                 verdict(lat, 0.995, True)))
+    if os.path.exists(os.path.join(d, "datapath.sh.out")):
+        rows.append(("P2 ib_write_bw 64K, enforcing / absent", ">= 0.995", spread(bw, "%.3f"),
+                     verdict(bw, 0.995, True)))
+        rows.append(("P2 ib_send_lat 64B, absent / enforcing", ">= 0.995", spread(lat, "%.3f"),
+                     verdict(lat, 0.995, True)))
     # Calls of the hooked functions per message: N and 4N messages traced.
     for kind, toks in load(os.path.join(d, "datapath.sh.out")):
         if kind == "data" and toks[:1] == ["hooks"]:
@@ -223,6 +227,25 @@ def rows_for(kernel, d):
     if rm:
         rows.append(("P3 rmmod with the policy loaded, ms", "", spread(rm, "%.0f"), ""))
 
+    # P3 beside the incumbent: the same host addresses as an nftables set
+    # (nft -f) and as one job's peers, per round (bench/nft.sh).
+    nft = {}
+    for kind, toks in load(os.path.join(d, "nft.sh.out")):
+        if kind == "nft":
+            f = kv(toks[1:])
+            nft.setdefault(toks[0], {})[int(f["round"])] = f
+    if nft.get("nft"):
+        n = int(next(iter(nft["nft"].values()))["peers"])
+        for label, what in (("peer-add-file", "peer add JOB file"), ("apply", "apply -f")):
+            ratios = [num(v["ms"]) / num(nft[label][r]["ms"])
+                      for r, v in nft["nft"].items()
+                      if r in nft.get(label, {}) and num(nft[label][r]["ms"])]
+            rows.append(("P3 %d addresses: nft -f / %s (time ratio)" % (n, what), ">= 5",
+                         spread(ratios, "%.2f"), verdict(ratios, 5, True)))
+        rows.append(("P3   nft -f / peer add file / apply -f, ms", "",
+                     " / ".join(spread([num(v["ms"]) for v in nft.get(k, {}).values()], "%.0f")
+                                for k in ("nft", "peer-add-file", "apply")), ""))
+
     # P4: revocation.
     rev = [kv(t) for k, t in load(os.path.join(d, "revoke.sh.out")) if k == "revoke"]
     if rev:
@@ -239,7 +262,7 @@ def rows_for(kernel, d):
                                  for f in rev], "%.3f"),
                          "met" if all(f.get("revoke_events") == f.get("tracked")
                                       for f in rev) else "MISSED"))
-    else:
+    elif os.path.exists(os.path.join(d, "revoke.sh.out")):
         rows.append(("P4 revocation with 10k QPs", "<= 1000", "n/a", "not measured"))
     return [(kernel,) + r for r in rows]
 

@@ -13,6 +13,7 @@
  * stores is what was written, and a diff against it stays exact.
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -167,7 +168,18 @@ char *ew_peer_format(const struct ew_peer *p, char *buf, size_t len)
 	return buf;
 }
 
-/* Addresses before LIDs; by address, then prefix length. */
+static uint64_t be64_at(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return be64toh(v);
+}
+
+/*
+ * Addresses before LIDs; by address, then prefix length. Sorting a
+ * million-peer policy calls this some 20 million times: no library call.
+ */
 int ew_peer_cmp(const void *a, const void *b)
 {
 	const struct ew_peer *x = a, *y = b;
@@ -177,8 +189,12 @@ int ew_peer_cmp(const void *a, const void *b)
 		return x->is_lid ? 1 : -1;
 	if (x->is_lid)
 		return (int)x->lid - (int)y->lid;
-	d = memcmp(x->addr, y->addr, sizeof(x->addr));
-	if (d)
-		return d;
+	/* Byte order of the address (memcmp's), as two big-endian halves. */
+	for (d = 0; d < 16; d += 8) {
+		uint64_t hx = be64_at(x->addr + d), hy = be64_at(y->addr + d);
+
+		if (hx != hy)
+			return hx < hy ? -1 : 1;
+	}
 	return (int)x->plen - (int)y->plen;
 }

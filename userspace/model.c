@@ -25,6 +25,14 @@ void ew_peers_sort_unique(struct ew_peers *ps)
 
 	if (ps->n < 2)
 		return;
+	/*
+	 * Already sorted and unique (a policy saved by "show -j", a generated
+	 * range): one pass instead of a sort.
+	 */
+	for (i = 1; i < ps->n && ew_peer_cmp(&ps->v[i - 1], &ps->v[i]) < 0; i++)
+		;
+	if (i == ps->n)
+		return;
 	qsort(ps->v, ps->n, sizeof(*ps->v), ew_peer_cmp);
 	for (i = 0; i < ps->n; i++)
 		if (!o || ew_peer_cmp(&ps->v[o - 1], &ps->v[i]))

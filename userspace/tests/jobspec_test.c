@@ -210,6 +210,7 @@ static void test_set(void **state)
 
 static void test_peerlist(void **state)
 {
+	static const char nul[] = "192.0.2.1\0 192.0.2.300\n";
 	struct ew_peers peers = { 0 };
 	char path[] = "/tmp/ewctl-peers.XXXXXX";
 	char buf[EW_PEER_STRLEN];
@@ -236,6 +237,25 @@ static void test_peerlist(void **state)
 	fclose(f);
 	expect_error(ew_peerlist_parse(2, ARGS("file", path), &peers),
 		     ":3: bad address \"192.0.2.300\"");
+
+	/* A comment right after a token, CRLF, no newline at the end. */
+	peers.n = 0;
+	f = fopen(path, "w");
+	fprintf(f, "192.0.2.1#one\r\n# 192.0.2.99\r\n192.0.2.2 192.0.2.3");
+	fclose(f);
+	assert_int_equal(ew_peerlist_parse(2, ARGS("file", path), &peers), EW_OK);
+	assert_int_equal(peers.n, 3);
+	assert_string_equal(ew_peer_format(&peers.v[2], buf, sizeof(buf)), "192.0.2.3/32");
+	f = fopen(path, "w");
+	fprintf(f, "# a\n\n192.0.2.1 # b\n 192.0.2.0/33");
+	fclose(f);
+	expect_error(ew_peerlist_parse(2, ARGS("file", path), &peers),
+		     ":4: bad address \"192.0.2.0/33\": the prefix length");
+	/* A NUL byte would hide the rest of its line: refused. */
+	f = fopen(path, "w");
+	fwrite(nul, 1, sizeof(nul) - 1, f);
+	fclose(f);
+	expect_error(ew_peerlist_parse(2, ARGS("file", path), &peers), "a NUL byte");
 	unlink(path);
 	expect_error(ew_peerlist_parse(2, ARGS("file", path), &peers),
 		     "No such file");
