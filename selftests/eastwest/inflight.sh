@@ -66,6 +66,8 @@ held() {
 	_name=$1 _want=$2
 	shift 2
 	job_fresh || { echo "job ewR cannot be set up"; return 1; }
+	# QPNs start again at 0x11 with each rxe device: only this case's log.
+	ew_dmesg_mark || return 1
 	echo "$HOLD_MS" >"$FP/fault_modify_delay_ms" || return 1
 	ew_start_bg "$EW_TMP/$_name.out" /ewR "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" self 6
 	_pid=$EW_BG_PID
@@ -93,7 +95,7 @@ held() {
 		{ echo "# the connect was already up when the change returned: not in the window"; return 1; }
 	_qpn=$(sed -n 's/^qpn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/$_name.out")
 	[ -n "$_qpn" ] || { echo "# rc-hold printed no QPN"; return 1; }
-	if dmesg | grep -q "revoked qpn $_qpn "; then
+	if ew_dmesg_since_mark "revoked qpn $_qpn " >/dev/null; then
 		_revoked=1
 	else
 		_revoked=0
