@@ -62,7 +62,7 @@ ew_defer "pm rm -a -f -t 0"
 ew_defer "ew_reap_all"
 ew_defer "rm -f /dev/log"
 
-ew_plan 31
+ew_plan 32
 
 T0=$(date +%s)
 took() {
@@ -169,6 +169,12 @@ for d in usr etc; do
 	mount -t overlay overlay -o "lowerdir=/$d,upperdir=$W/ov/$d/up,workdir=$W/ov/$d/work" "/$d" ||
 		ew_bail "no overlay on /$d"
 done
+# The host this guest boots from may have eastwest installed from its
+# package (the suite's packaging step installs it): hide its hooks.d files
+# in the overlay, so that "not installed yet" below is true.
+rm -f "$HOOKSD"/*eastwest* /etc/containers/oci/hooks.d/*eastwest*
+ew_check "no eastwest hook in hooks.d before the install" \
+	sh -c "! ls $HOOKSD/*eastwest* /etc/containers/oci/hooks.d/*eastwest* 2>/dev/null | grep -q ."
 
 # The image: busybox, ew_verbs, the libraries ldd names for it and for the
 # rxe provider libibverbs loads, and the provider's driver file.
