@@ -14,6 +14,7 @@
 #include "events.h"
 #include "fault.h"
 #include "localgid.h"
+#include "qpnrand.h"
 #include "qptrack.h"
 #include "registry.h"
 
@@ -69,6 +70,7 @@ static int ew_dev_add(struct ib_device *ibdev)
 		return -ENOMEM;
 
 	dev->ibdev = ibdev;
+	ew_qpnrand_dev_add(ibdev);
 	kref_init(&dev->refcount);
 	/*
 	 * The GIDs first, then the handler that keeps them current: a change

@@ -33,6 +33,7 @@ extern const struct ew_names ew_reason_names;
 extern const struct ew_names ew_op_names;
 extern const struct ew_names ew_link_layer_names;
 extern const struct ew_names ew_gid_type_names;
+extern const struct ew_names ew_qpn_order_names;
 extern const struct ew_names ew_protection_names;	/* flags, by bit */
 extern const struct ew_names ew_offload_caps_names;	/* flags, by bit */
 extern const struct ew_names ew_macsec_offload_names;
