@@ -6,17 +6,18 @@
  * with xa_alloc_cyclic() from [RXE_MIN_QP_INDEX, RXE_MAX_QP_INDEX] starting
  * at the pool's "next" (one past the last allocation): QPNs follow each
  * other from 0x11, and a process that sees one QPN, or just creates a QP
- * of its own, knows the next ones. No kernel interface chooses them, so an
- * ftrace handler on the exported __xa_alloc_cyclic() (which
- * xa_alloc_cyclic() calls with the xarray's lock held) moves *next to a
- * random point of the range when the call comes from rdma_rxe's text with
- * the QP pool's limit. The xarray still finds the first free index at or
- * after it, wrapping, so a collision only moves the QP up.
+ * of its own, knows the next ones. No kernel interface chooses them, so a
+ * kprobe on the exported __xa_alloc_cyclic() (which xa_alloc_cyclic()
+ * calls with the xarray's lock held) moves *next to a random point of the
+ * range when the call comes from rdma_rxe's text with the QP pool's limit.
+ * A kprobe, not ftrace: lib/ is built without ftrace's entry calls, so no
+ * xarray function is an ftrace site. The xarray still finds the first free
+ * index at or after *next, wrapping, so a collision only moves the QP up.
  *
  * Every other __xa_alloc_cyclic() caller in the kernel (the RDMA core's
- * restrack and CM ids, devlink, io_uring, drm, ...) now goes through the
- * ftrace trampoline and one compare of the limit's register. All of them
- * are control-path allocations.
+ * restrack and CM ids, devlink, io_uring, drm, ...) now takes the kprobe
+ * (a breakpoint, or a jump once the kprobe is optimised) and one compare
+ * of the limit's register. All of them are control-path allocations.
  *
  * Fail-safe: if the hook cannot be armed, or its self-test at load (eight
  * allocations from a private xarray must not be sequential) fails, the
@@ -25,7 +26,7 @@
  * reported as provider.
  */
 
-#include <linux/ftrace.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/xarray.h>
@@ -62,20 +63,19 @@ static bool ew_qpnrand_armed;
 static bool ew_qpnrand_nb_registered;
 static DEFINE_XARRAY_ALLOC(ew_qpnrand_test_xa);
 
-static void notrace ew_qpnrand_hook(unsigned long ip, unsigned long parent_ip,
-				    struct ftrace_ops *ops,
-				    struct ftrace_regs *fregs)
+static int ew_qpnrand_hook(struct kprobe *p, struct pt_regs *regs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	unsigned long parent_ip;
 	struct module *mod;
 	bool ours;
 	u32 *next;
 
 	/* Every other caller leaves here. */
-	if (unlikely(!regs) ||
-	    likely(regs_get_kernel_argument(regs, 3) != EW_RXE_QP_LIMIT_REG))
-		return;
-	preempt_disable_notrace();
+	if (likely(regs_get_kernel_argument(regs, 3) != EW_RXE_QP_LIMIT_REG))
+		return 0;
+	/* At the function's entry: the return address is on top of the stack. */
+	parent_ip = regs_get_kernel_stack_nth(regs, 0);
+	/* Kprobe handlers run with preemption disabled. */
 	mod = READ_ONCE(ew_rxe_mod);
 	ours = (mod && within_module(parent_ip, mod)) ||
 	       (READ_ONCE(ew_qpnrand_testing) &&
@@ -85,13 +85,12 @@ static void notrace ew_qpnrand_hook(unsigned long ip, unsigned long parent_ip,
 		*next = get_random_u32_inclusive(EW_RXE_MIN_QP_INDEX,
 						 EW_RXE_MAX_QP_INDEX);
 	}
-	preempt_enable_notrace();
+	return 0;
 }
 
-/* Not IPMODIFY: the handler never redirects the call, livepatches may. */
-static struct ftrace_ops ew_qpnrand_ops = {
-	.func = ew_qpnrand_hook,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_PERMANENT,
+static struct kprobe ew_qpnrand_kp = {
+	.addr = (kprobe_opcode_t *)__xa_alloc_cyclic,
+	.pre_handler = ew_qpnrand_hook,
 };
 
 /*
@@ -179,9 +178,7 @@ u32 ew_qpnrand_dev_order(struct ib_device *ibdev)
 
 static void ew_qpnrand_disarm(void)
 {
-	unregister_ftrace_function(&ew_qpnrand_ops);
-	ftrace_set_filter_ip(&ew_qpnrand_ops, (unsigned long)__xa_alloc_cyclic,
-			     1, 0);
+	unregister_kprobe(&ew_qpnrand_kp);
 }
 
 /**
@@ -197,16 +194,9 @@ void ew_qpnrand_init(void)
 	if (ret)
 		goto fail;
 	ew_qpnrand_nb_registered = true;
-	ret = ftrace_set_filter_ip(&ew_qpnrand_ops,
-				   (unsigned long)__xa_alloc_cyclic, 0, 0);
+	ret = register_kprobe(&ew_qpnrand_kp);
 	if (ret)
 		goto fail;
-	ret = register_ftrace_function(&ew_qpnrand_ops);
-	if (ret) {
-		ftrace_set_filter_ip(&ew_qpnrand_ops,
-				     (unsigned long)__xa_alloc_cyclic, 1, 0);
-		goto fail;
-	}
 	if (!ew_qpnrand_selftest()) {
 		ew_qpnrand_disarm();
 		ret = -EFAULT;
@@ -222,7 +212,7 @@ fail:
 }
 
 /**
- * ew_qpnrand_exit() - disarm; ftrace waits for handlers in flight
+ * ew_qpnrand_exit() - disarm; unregister_kprobe() waits for handlers in flight
  */
 void ew_qpnrand_exit(void)
 {
