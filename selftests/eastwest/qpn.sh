@@ -93,6 +93,15 @@ ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
 ew_check "without the module: $N QPNs in a row are consecutive (control)" \
 	qpns_are "$EW_TMP/before" sequential
 judge "$EW_TMP/before" sequential
+# rdma_cm over lo does not work on every bed: the same pings without the
+# module tell whether a failure later is the module's.
+mkdir -p "$CG/ewA"
+if command -v rping >/dev/null && rping_pair; then
+	RPING_CONTROL=ok
+else
+	RPING_CONTROL="$(tr '\n' ' ' <"$EW_TMP/rping-c" 2>/dev/null)"
+fi
+echo "# rping without the module: $RPING_CONTROL"
 
 # --- with the module ---------------------------------------------------------------
 ew_check "eastwest.ko loads" ew_load
@@ -103,7 +112,6 @@ ew_check "dev show: $DEV qpns random (text)" \
 ew_check "dev show: $DEV qpns random (JSON)" sh -c "'$CTL' -j dev show | python3 -c '
 import json, sys
 sys.exit(0 if [d[\"qpns\"] for d in json.load(sys.stdin) if d[\"name\"] == \"$DEV\"] == [\"random\"] else 1)'"
-mkdir -p "$CG/ewA"
 ew_check "job A (peer $LOOP)" "$CTL" job add ewA cgroup /ewA peer "$LOOP"
 ew_check "with the module: $N QPNs in a row are unpredictable" \
 	qpns_are "$EW_TMP/with" random 1 /ewA
@@ -122,10 +130,13 @@ ew_expect_rc 0 "ibv_rc_pingpong: 20 verified round trips with random QPNs" \
 	ew_in_cg /ewA timeout 60 ibv_rc_pingpong -d "$DEV" -g "${IDX:-1}" -n 20 -c "$LOOP"
 wait $SRV
 grep -h "local address" "$EW_TMP/srv" | sed 's/^/# server: /'
-if command -v rping >/dev/null; then
+if ! command -v rping >/dev/null; then
+	ew_skip_one "rping (rdma_cm): 5 verified pings" "rping (rdmacm-utils) is not installed"
+elif [ "$RPING_CONTROL" = ok ]; then
 	ew_check "rping (rdma_cm): 5 verified pings with random QPNs" rping_pair
 else
-	ew_skip_one "rping (rdma_cm): 5 verified pings" "rping (rdmacm-utils) is not installed"
+	ew_skip_one "rping (rdma_cm): 5 verified pings" \
+		"rdma_cm over lo fails without the module too: $RPING_CONTROL"
 fi
 
 # --- devices and rdma_rxe coming and going under the module ---------------------
