@@ -26,6 +26,7 @@
 #include "nodes.h"
 #include "peers.h"
 #include "protect.h"
+#include "qpnrand.h"
 #include "qptrack.h"
 #include "registry.h"
 
@@ -73,6 +74,8 @@ static int __init ew_init(void)
 	ret = EW_FAIL_CALL(ew_hooks_init());
 	if (ret)
 		goto err_events;
+	/* Never fails: without it soft-RoCE QPNs stay sequential (dev show). */
+	ew_qpnrand_init();
 
 	pr_info("version %s loaded: mode %s, default action %s\n", EW_VERSION,
 		ew_global.mode == EASTWEST_MODE_AUDIT ? "audit" : "enforce",
@@ -100,7 +103,8 @@ err_config:
 }
 
 /*
- * First whatever could revoke: requests (netlink; unregistering waits for
+ * First what changes other modules' allocations (soft-RoCE QPN
+ * randomisation), then whatever could revoke: requests (netlink; unregistering waits for
  * handlers in flight), the admission lease timer, the protection worker,
  * then revokers themselves (a device event may still ask), so that none
  * outlives the destroy hook. Then no more decisions (hooks), no more
@@ -109,6 +113,7 @@ err_config:
  */
 static void __exit ew_exit(void)
 {
+	ew_qpnrand_exit();
 	ew_netlink_exit();
 	ew_admission_exit();
 	ew_protect_exit();

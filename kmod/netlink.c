@@ -32,6 +32,7 @@
 #include "nodes.h"
 #include "peers.h"
 #include "protect.h"
+#include "qpnrand.h"
 #include "qptrack.h"
 #include "registry.h"
 
@@ -908,7 +909,9 @@ static int ew_nl_put_dev(struct sk_buff *skb, struct ew_dev *dev)
 	    nla_put_u32(skb, EASTWEST_A_DEV_QPN_OBSERVED,
 			atomic_read(&dev->qpn_observed)) ||
 	    nla_put_u32(skb, EASTWEST_A_DEV_QPN_SEQUENTIAL,
-			atomic_read(&dev->qpn_sequential)))
+			atomic_read(&dev->qpn_sequential)) ||
+	    nla_put_u32(skb, EASTWEST_A_DEV_QPN_ORDER,
+			ew_qpnrand_dev_order(ibdev)))
 		return -EMSGSIZE;
 	rdma_for_each_port(ibdev, port) {
 		ret = ew_nl_put_port(skb, ibdev, port);

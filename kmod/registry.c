@@ -14,6 +14,7 @@
 #include "events.h"
 #include "fault.h"
 #include "localgid.h"
+#include "qpnrand.h"
 #include "qptrack.h"
 #include "registry.h"
 
@@ -61,6 +62,7 @@ static int ew_dev_add(struct ib_device *ibdev)
 		return -ENOMEM;
 
 	dev->ibdev = ibdev;
+	ew_qpnrand_dev_add(ibdev);
 	/*
 	 * The GIDs first, then the handler that keeps them current: a change
 	 * between the two is read by the handler's first refresh at the

@@ -2,7 +2,9 @@
 /*
  * eastwestctl dev show: the RDMA devices the module sees, with their ports,
  * GIDs and P_Key tables, and how predictable their QP numbers are
- * (qpn-sequential close to qpn-observed: QPNs follow each other).
+ * (qpn-sequential close to qpn-observed: QPNs follow each other) and whether
+ * the module randomises them (qpns random, soft-RoCE) or cannot (sequential;
+ * provider: the hardware picks them).
  */
 #include <net/if.h>
 #include <string.h>
@@ -74,6 +76,9 @@ static struct json_object *json_dev(const struct ew_dev *dev)
 	if (dev->present & EW_DEV_QPN_SEQUENTIAL)
 		json_object_object_add(o, "qpn_sequential",
 				       json_object_new_int64(dev->qpn_sequential));
+	if (dev->present & EW_DEV_QPN_ORDER)
+		json_object_object_add(o, "qpns", json_object_new_string(
+			ew_enum_name(&ew_qpn_order_names, dev->qpn_order)));
 	ports = json_object_new_array();
 	for (i = 0; i < dev->n_ports; i++) {
 		const struct ew_port *port = &dev->ports[i];

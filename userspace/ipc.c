@@ -1105,6 +1105,12 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 			dev->qpn_sequential = mnl_attr_get_u32(a);
 			dev->present |= EW_DEV_QPN_SEQUENTIAL;
 			break;
+		case EASTWEST_A_DEV_QPN_ORDER:
+			if (!ok_u32(a))
+				return proto_err();
+			dev->qpn_order = mnl_attr_get_u32(a);
+			dev->present |= EW_DEV_QPN_ORDER;
+			break;
 		}
 	}
 	return MNL_CB_OK;

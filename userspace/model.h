@@ -180,6 +180,7 @@ struct ew_port {
 enum {
 	EW_DEV_QPN_OBSERVED	= 1U << 0,
 	EW_DEV_QPN_SEQUENTIAL	= 1U << 1,
+	EW_DEV_QPN_ORDER	= 1U << 2,
 };
 
 struct ew_dev {
@@ -188,6 +189,7 @@ struct ew_dev {
 	char name[64];
 	uint32_t qpn_observed;	/* user QPs seen entering INIT */
 	uint32_t qpn_sequential; /* of those, QPN = previous QPN + 1 */
+	uint32_t qpn_order;	/* EASTWEST_QPN_ORDER_*: who picks QPNs, how */
 	struct ew_port *ports;
 	size_t n_ports, cap_ports;
 };

@@ -79,6 +79,12 @@ static const char *const link_layer_names[] = {
 	[EASTWEST_LINK_LAYER_ETHERNET] = "ethernet",
 };
 
+static const char *const qpn_order_names[] = {
+	[EASTWEST_QPN_ORDER_PROVIDER] = "provider",
+	[EASTWEST_QPN_ORDER_SEQUENTIAL] = "sequential",
+	[EASTWEST_QPN_ORDER_RANDOM] = "random",
+};
+
 static const char *const gid_type_names[] = {
 	[EASTWEST_GID_TYPE_IB] = "ib",
 	[EASTWEST_GID_TYPE_ROCE_V1] = "roce-v1",
@@ -104,6 +110,7 @@ const struct ew_names ew_macsec_offload_names = EW_NG_NAMES(macsec_offload_names
 const struct ew_names ew_offload_caps_names = EW_NG_NAMES(offload_caps_names);
 const struct ew_names ew_admission_names = EW_NG_NAMES(admission_names);
 const struct ew_names ew_link_layer_names = EW_NG_NAMES(link_layer_names);
+const struct ew_names ew_qpn_order_names = EW_NG_NAMES(qpn_order_names);
 const struct ew_names ew_gid_type_names = EW_NG_NAMES(gid_type_names);
 const struct ew_names ew_op_names = EW_NG_NAMES(op_names);
 

@@ -22,6 +22,7 @@ extern const struct ew_names ew_macsec_offload_names;
 extern const struct ew_names ew_offload_caps_names;	/* flags, by bit */
 extern const struct ew_names ew_admission_names;
 extern const struct ew_names ew_link_layer_names;
+extern const struct ew_names ew_qpn_order_names;
 extern const struct ew_names ew_gid_type_names;
 extern const struct ew_names ew_op_names;
 

@@ -117,6 +117,7 @@ static const struct ew_attr_desc dev_attrs[] = {
 	[EASTWEST_A_DEV_PORT] = { .name = "port", .nested = &port_set, .multi = true },
 	[EASTWEST_A_DEV_QPN_OBSERVED] = { .name = "qpn-observed" },
 	[EASTWEST_A_DEV_QPN_SEQUENTIAL] = { .name = "qpn-sequential" },
+	[EASTWEST_A_DEV_QPN_ORDER] = { .name = "qpn-order" },
 };
 
 static const struct ew_attr_set dev_set = EW_NLN_SET(dev_attrs);

@@ -151,6 +151,8 @@ void ew_print_dev(const struct ew_dev *dev)
 		printf(" qpn-observed %u", dev->qpn_observed);
 	if (dev->present & EW_DEV_QPN_SEQUENTIAL)
 		printf(" qpn-sequential %u", dev->qpn_sequential);
+	if (dev->present & EW_DEV_QPN_ORDER)
+		printf(" qpns %s", ew_enum_name(&ew_qpn_order_names, dev->qpn_order));
 	putchar('\n');
 	for (i = 0; i < dev->n_ports; i++) {
 		const struct ew_port *port = &dev->ports[i];

@@ -130,14 +130,16 @@ ew_check "an unprivileged user can read the global config" \
 
 ew_check "job-del" ynl --do job-del --json '{"id": 42}'
 
-# QPN predictability audit: rxe hands out sequential QPNs, and dev-get
-# says so (the refused INITs below are observed before they are refused).
+# QPN predictability audit: under the module rxe's QPNs are drawn at random
+# (qpn.sh shows them sequential without it), and dev-get says so: none of
+# the observed QPNs followed the previous one, and qpn-order is random (the
+# refused INITs below are observed before they are refused).
 ew_rxe_add rxe0 lo
 for i in 1 2 3 4; do
 	"$EW_TOP/selftests/tools/ew_verbs" rc-connect rxe0 1 127.0.0.1 self >/dev/null 2>&1
 done
 ynl --dump dev-get >"$EW_TMP/dev" 2>&1
-ew_check "dev-get reports 4 observed QPNs, 3 of them sequential" \
+ew_check "dev-get reports 4 observed QPNs, none sequential, qpn-order random" \
 	python3 -c '
 import ast, sys
 txt = open(sys.argv[1]).read()
@@ -148,8 +150,9 @@ except (ValueError, SyntaxError):
 if isinstance(devs, dict):
     devs = [devs]
 d = [d for d in devs if d["name"] == "rxe0"][0]
-print(d["qpn-observed"], d["qpn-sequential"])
-sys.exit(not (d["qpn-observed"] >= 4 and d["qpn-sequential"] >= 3))' "$EW_TMP/dev"
+print(d["qpn-observed"], d["qpn-sequential"], d.get("qpn-order"))
+sys.exit(not (d["qpn-observed"] >= 4 and d["qpn-sequential"] == 0 and
+              d.get("qpn-order") == "random"))' "$EW_TMP/dev"
 ew_rxe_del rxe0
 
 ew_done

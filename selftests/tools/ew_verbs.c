@@ -16,6 +16,10 @@
  *       the QP to be revoked (QP_FATAL): prints "revoked" and exits 0, or
  *       exits 3 if it was still alive
  *   ew_verbs raw-qp DEV          create a RAW_PACKET QP
+ *   ew_verbs qpn-list DEV COUNT ROUNDS
+ *       ROUNDS times: create COUNT RC QPs, all alive at once, and destroy
+ *       them; the QPNs of the last round are printed in creation order,
+ *       one "qpn 0x..." line each (qpn.sh: are they predictable?)
  *   ew_verbs create-ah DEV GID_INDEX DGID
  *   ew_verbs rc-hold DEV GID_INDEX DGID DQPN SECONDS
  *       rc-connect, then on to RTS, print "connected", and wait up to
@@ -473,6 +477,37 @@ static int raw_qp(struct ctx *c)
 {
 	if (!create_qp(c, IBV_QPT_RAW_PACKET))
 		return fail("ibv_create_qp(RAW_PACKET)", errno);
+	return 0;
+}
+
+static int qpn_list(struct ctx *c, unsigned long count, unsigned long rounds)
+{
+	struct ibv_qp **qps;
+	unsigned long i, r;
+
+	if (!count || !rounds || count > 4096) {
+		fprintf(stderr, "ew_verbs: qpn-list: COUNT 1-4096, ROUNDS > 0\n");
+		return 2;
+	}
+	qps = calloc(count, sizeof(*qps));
+	if (!qps)
+		return fail("calloc", errno);
+	for (r = 0; r < rounds; r++) {
+		for (i = 0; i < count; i++) {
+			qps[i] = create_qp(c, IBV_QPT_RC);
+			if (!qps[i]) {
+				fprintf(stderr, "ew_verbs: round %lu, QP %lu: ", r, i);
+				return fail("ibv_create_qp(RC)", errno);
+			}
+		}
+		for (i = 0; i < count; i++) {
+			if (r == rounds - 1)
+				printf("qpn 0x%x\n", qps[i]->qp_num);
+			if (ibv_destroy_qp(qps[i]))
+				return fail("ibv_destroy_qp", errno);
+		}
+	}
+	free(qps);
 	return 0;
 }
 
@@ -1317,7 +1352,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|create-ah|\n"
+		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|qpn-list|create-ah|\n"
 			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise|\n"
 			"       mcast-attach|qp-storm|rc-pair-hold|rc-inject|rc-peer DEV ...\n");
 		return 2;
@@ -1337,6 +1372,8 @@ int main(int argc, char **argv)
 		return ud_init(&c, num(argv[3]));
 	if (!strcmp(argv[1], "raw-qp") && argc == 3)
 		return raw_qp(&c);
+	if (!strcmp(argv[1], "qpn-list") && argc == 5)
+		return qpn_list(&c, num(argv[3]), num(argv[4]));
 	if (!strcmp(argv[1], "create-ah") && argc == 5)
 		return create_ah(&c, num(argv[3]), argv[4]);
 	if (!strcmp(argv[1], "rc-pair-revive") && argc == 5)

@@ -174,6 +174,19 @@ enum eastwest_link_layer {
 	EASTWEST_LINK_LAYER_ETHERNET,
 };
 
+/**
+ * enum eastwest_qpn_order - How a device's QP numbers are chosen. provider: by
+ *   the device or its firmware (hardware RDMA), not by eastwest; sequential:
+ *   soft-RoCE's own order, each QPN one past the previous (predictable),
+ *   because the module could not arm its randomisation; random: soft-RoCE QPNs
+ *   drawn at random from the device's QPN range by the module.
+ */
+enum eastwest_qpn_order {
+	EASTWEST_QPN_ORDER_PROVIDER,
+	EASTWEST_QPN_ORDER_SEQUENTIAL,
+	EASTWEST_QPN_ORDER_RANDOM,
+};
+
 enum eastwest_gid_type {
 	EASTWEST_GID_TYPE_IB,
 	EASTWEST_GID_TYPE_ROCE_V1,
@@ -275,6 +288,7 @@ enum {
 	EASTWEST_A_DEV_PORT,
 	EASTWEST_A_DEV_QPN_OBSERVED,
 	EASTWEST_A_DEV_QPN_SEQUENTIAL,
+	EASTWEST_A_DEV_QPN_ORDER,
 
 	__EASTWEST_A_DEV_MAX,
 	EASTWEST_A_DEV_MAX = (__EASTWEST_A_DEV_MAX - 1)

@@ -686,6 +686,7 @@ static void dev_dump(const struct nlmsghdr *req)
 	mnl_attr_put_strz(nlh, EASTWEST_A_DEV_NAME, "rxe0");
 	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_QPN_OBSERVED, 40);
 	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_QPN_SEQUENTIAL, 39);
+	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_QPN_ORDER, EASTWEST_QPN_ORDER_RANDOM);
 	port = mnl_attr_nest_start(nlh, EASTWEST_A_DEV_PORT);
 	mnl_attr_put_u32(nlh, EASTWEST_A_PORT_NUM, 1);
 	mnl_attr_put_u32(nlh, EASTWEST_A_PORT_LINK_LAYER, EASTWEST_LINK_LAYER_ETHERNET);

@@ -104,6 +104,7 @@ static const struct nf_attr dev_attrs[] = {
 	{ .type = EASTWEST_A_DEV_PORT, .set = "dev", .name = "port", .kind = NF_NEST, .nest = &nf_set_port, .multi = true },
 	{ .type = EASTWEST_A_DEV_QPN_OBSERVED, .set = "dev", .name = "qpn-observed", .kind = NF_U32 },
 	{ .type = EASTWEST_A_DEV_QPN_SEQUENTIAL, .set = "dev", .name = "qpn-sequential", .kind = NF_U32 },
+	{ .type = EASTWEST_A_DEV_QPN_ORDER, .set = "dev", .name = "qpn-order", .kind = NF_U32, .has_max = true, .max = EASTWEST_QPN_ORDER_RANDOM },
 };
 const struct nf_set nf_set_dev = NF_SET(dev_attrs, "dev", EASTWEST_A_DEV_MAX);
 
