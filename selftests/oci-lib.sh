@@ -20,3 +20,18 @@ oci_devices() {
 		| {nodes: map(. + {type: "c", fileMode: 438, uid: 0, gid: 0}),
 		   rules: map({allow: true, type: "c", major, minor, access: "rwm"})}'
 }
+
+# oci_overlay_usr_etc DIR: a tmpfs on DIR, and overlays on /usr and /etc
+# (their upper layers in DIR), so that a test can install into both; call
+# it in a mount namespace of the test's own (unshare -m), which takes them
+# away when the test ends.
+oci_overlay_usr_etc() {
+	mkdir -p "$1"
+	mount -t tmpfs tmpfs "$1" || { echo "no tmpfs on $1"; return 1; }
+	for _oo_d in usr etc; do
+		mkdir -p "$1/ov/$_oo_d/up" "$1/ov/$_oo_d/work"
+		mount -t overlay overlay \
+			-o "lowerdir=/$_oo_d,upperdir=$1/ov/$_oo_d/up,workdir=$1/ov/$_oo_d/work" \
+			"/$_oo_d" || { echo "no overlay on /$_oo_d"; return 1; }
+	done
+}

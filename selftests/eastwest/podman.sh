@@ -162,13 +162,7 @@ ew_check "$DEV on lo" ew_rxe_add "$DEV" lo || ew_bail "no rxe device"
 IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
 ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX" || ew_bail "no GID"
 
-mkdir -p "$W"
-mount -t tmpfs tmpfs "$W" || ew_bail "no tmpfs on $W"
-for d in usr etc; do
-	mkdir -p "$W/ov/$d/up" "$W/ov/$d/work"
-	mount -t overlay overlay -o "lowerdir=/$d,upperdir=$W/ov/$d/up,workdir=$W/ov/$d/work" "/$d" ||
-		ew_bail "no overlay on /$d"
-done
+oci_overlay_usr_etc "$W" || ew_bail "no overlays on /usr and /etc"
 # The host this guest boots from may have eastwest installed from its
 # package (the suite's packaging step installs it): hide its hooks.d files
 # in the overlay, so that "not installed yet" below is true.
