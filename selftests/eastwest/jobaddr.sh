@@ -52,6 +52,9 @@ T=$(mktemp -d)
 ew_defer "rm -rf $T"
 ew_defer "ew_netdev_del $VLAN"
 ew_defer "rdma link delete $DEV"
+# fill_gids' addresses: left on eth0, they would fill the GID table of the
+# next test's rxe device on eth0 (one boot runs every two-node test).
+ew_defer "ip -4 addr flush dev eth0 to 10.99.0.0/16"
 ew_defer "ew_rmmod"
 ew_defer 'kill_bg'
 ew_defer "rmdir $EW_CG/system.slice/${ME}_slurmstepd.scope/job_* $EW_CG/system.slice/${ME}_slurmstepd.scope $EW_CG/system.slice"
