@@ -577,6 +577,24 @@ ew_ynl_refused() {
 }
 
 # ----------------------------------------------------------------------------
+# Captures on the wire (the two-node tests of protected paths)
+
+# ew_capture_start NAME: tshark on eth0 into $EW_TMP/NAME.pcap, in the
+# background (EW_CAP_PID); returns once it captures.
+ew_capture_start() {
+	tshark -q -i eth0 -w "$EW_TMP/$1.pcap" >"$EW_TMP/$1.tshark" 2>&1 &
+	EW_CAP_PID=$!
+	ew_wait_for 15 grep -q "Capturing on" "$EW_TMP/$1.tshark"
+}
+
+# ew_capture_stop: end the capture ew_capture_start began (its file complete).
+ew_capture_stop() {
+	sleep 1
+	kill -INT "$EW_CAP_PID" 2>/dev/null
+	wait "$EW_CAP_PID" 2>/dev/null
+}
+
+# ----------------------------------------------------------------------------
 # Background processes: each one recorded, waited for, or killed
 
 EW_BG_PIDS=

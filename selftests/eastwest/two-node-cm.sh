@@ -63,19 +63,6 @@ barrier() {
 	ew_barrier "$1" 180 || ew_bail "barrier $1 failed"
 }
 
-# capture_start NAME: tshark on eth0 into $EW_TMP/NAME.pcap.
-capture_start() {
-	tshark -q -i eth0 -w "$EW_TMP/$1.pcap" >"$EW_TMP/$1.tshark" 2>&1 &
-	CAP_PID=$!
-	ew_wait_for 15 grep -q "Capturing on" "$EW_TMP/$1.tshark"
-}
-
-capture_stop() {
-	sleep 1
-	kill -INT "$CAP_PID" 2>/dev/null
-	wait "$CAP_PID" 2>/dev/null
-}
-
 # marker_count NAME: how often rping's payload shows in the capture: the
 # text every ping starts with, plus the run of letters it fills with.
 marker_count() {
@@ -218,14 +205,14 @@ PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
 
 # --- control: the capture sees clear text ---------------------------------------
 barrier plain-ready
-capture_start plain
+ew_capture_start plain
 ew_check "control: job P runs rping over plain eth0, $RCOUNT validated pings" \
 	rping_pair plain /ewcP "$PLAIN_SRV"
 ew_check "control: job P runs qperf -cm1 rc_bw, rc_lat over plain eth0" \
 	qperf_pair plain-q /ewcP "$PLAIN_SRV"
 # Protected paths may be slower (software crypto under TCG), not 10x.
 MAX_US=$((${QPERF_US:-100000} * 10))
-capture_stop
+ew_capture_stop
 ew_check "control: the capture on eth0 holds rping's payload in clear text ($(marker_count plain))" \
 	test "$(marker_count plain)" -gt 0
 ew_check "control: and clear RoCE, UDP 4791 ($(frames plain 'udp.port == 4791') frames)" \
@@ -253,12 +240,12 @@ ew_expect_rc 13 "job M is refused over the plain GID" \
 ew_check "the kernel's path check: $MDEV to the peer is macsec" \
 	sh -c "'$CTL' -j path check dev $MDEV sgid-index $MIDX dst $SEC_PEER | grep -q macsec"
 barrier macsec-ready
-capture_start macsec
+ew_capture_start macsec
 ew_check "job M: rping over MACsec, $RCOUNT validated pings" \
 	rping_pair macsec /ewcM "$SEC_NET.1"
 ew_check "job M: qperf -cm1 rc_bw, rc_lat over MACsec, latency within 10x plain" \
 	qperf_pair macsec-q /ewcM "$SEC_NET.1" "$MAX_US"
-capture_stop
+ew_capture_stop
 ew_check "the capture on eth0 holds MACsec frames ($(frames macsec macsec))" \
 	test "$(frames macsec macsec)" -gt 0
 ew_check "and never rping's payload ($(marker_count macsec))" \
@@ -277,12 +264,12 @@ ew_check "path add dev eth0 type ipsec" \
 ew_check "job I requires ipsec" \
 	"$CTL" job add ewcI cgroup /ewcI peer "$EW_PEER_IP" encrypt ipsec
 barrier ipsec-ready
-capture_start ipsec
+ew_capture_start ipsec
 ew_check "job I: rping over IPsec, $RCOUNT validated pings" \
 	rping_pair ipsec /ewcI "$PLAIN_SRV"
 ew_check "job I: qperf -cm1 rc_bw, rc_lat over IPsec, latency within 10x plain" \
 	qperf_pair ipsec-q /ewcI "$PLAIN_SRV" "$MAX_US"
-capture_stop
+ew_capture_stop
 ew_check "the capture on eth0 holds ESP ($(frames ipsec esp))" \
 	test "$(frames ipsec esp)" -gt 0
 ew_check "and never rping's payload ($(marker_count ipsec)) nor clear RoCE ($(frames ipsec 'udp.port == 4791'))" \

@@ -71,19 +71,6 @@ keyfile() {
 	echo "$EW_TMP/$1"
 }
 
-# capture_start NAME: tshark on eth0 into $EW_TMP/NAME.pcap.
-capture_start() {
-	tshark -q -i eth0 -w "$EW_TMP/$1.pcap" >"$EW_TMP/$1.tshark" 2>&1 &
-	CAP_PID=$!
-	ew_wait_for 15 grep -q "Capturing on" "$EW_TMP/$1.tshark"
-}
-
-capture_stop() {
-	sleep 1
-	kill -INT "$CAP_PID" 2>/dev/null
-	wait "$CAP_PID" 2>/dev/null
-}
-
 # pattern_count NAME: how many 32-byte runs of 0x7b the capture holds.
 pattern_count() {
 	python3 -c '
@@ -178,10 +165,10 @@ ew_check "rxe0 on eth0; peer MAC ${PEER_MAC:-unknown}" \
 PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
 
 # --- control: clear text on the wire ---------------------------------------------
-capture_start plain
+ew_capture_start plain
 ew_check "control: job P (no encryption) runs rc_pingpong over plain eth0" \
 	pingpong_pair plain rxe0 "$PIDX" /ewP
-capture_stop
+ew_capture_stop
 ew_check "control: the capture on eth0 shows the payload pattern in clear text ($(pattern_count plain) runs)" \
 	test "$(pattern_count plain)" -gt 0
 
@@ -214,10 +201,10 @@ ew_check "job M requires macsec" \
 ew_expect_rc 13 "job M is refused over the plain GID" \
 	ew_in_cg /ewM "$VERBS" rc-connect rxe0 "$PIDX" "$EW_PEER_IP" self
 barrier macsec-ready
-capture_start macsec
+ew_capture_start macsec
 ew_check "job M: rc_pingpong over MACsec, $ITERS checked round trips" \
 	pingpong_pair macsec rxem "$MIDX" /ewM
-capture_stop
+ew_capture_stop
 ew_check "the capture on eth0 holds MACsec frames ($(frames macsec macsec))" \
 	test "$(frames macsec macsec)" -gt 0
 ew_check "and never the payload pattern" test "$(pattern_count macsec)" -eq 0
@@ -308,10 +295,10 @@ ew_check "the kernel's path check: rxe0 to the peer is ipsec" \
 ew_check "job I requires ipsec" \
 	"$CTL" job add ewI cgroup /ewI peer "$EW_PEER_IP" encrypt ipsec
 barrier ipsec-ready
-capture_start ipsec
+ew_capture_start ipsec
 ew_check "job I: rc_pingpong over IPsec, $ITERS checked round trips" \
 	pingpong_pair ipsec rxe0 "$PIDX" /ewI
-capture_stop
+ew_capture_stop
 ew_check "the capture on eth0 holds ESP packets ($(frames ipsec esp))" \
 	test "$(frames ipsec esp)" -gt 0
 ew_check "and never the payload pattern nor clear-text RoCE" \
