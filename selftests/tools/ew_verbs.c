@@ -401,7 +401,7 @@ static int qp_storm(struct ctx *c, int gid_index, const char *dgid_s,
 	struct ibv_qp **qps;
 	union ibv_gid dgid;
 	unsigned int i;
-	int action;
+	int action, ret = 0;
 	time_t end;
 
 	if (parse_gid(dgid_s, &dgid) || !nqps)
@@ -411,8 +411,10 @@ static int qp_storm(struct ctx *c, int gid_index, const char *dgid_s,
 		return fail("calloc", errno);
 	for (i = 0; i < nqps; i++) {
 		qps[i] = create_qp(c, IBV_QPT_RC);
-		if (!qps[i])
-			return fail("ibv_create_qp(RC)", errno);
+		if (!qps[i]) {
+			ret = fail("ibv_create_qp(RC)", errno);
+			goto out;
+		}
 		storm_connect(qps[i], gid_index, &dgid, n);
 	}
 	printf("ready %lu/%u connected\n", n[0], nqps);
@@ -423,12 +425,16 @@ static int qp_storm(struct ctx *c, int gid_index, const char *dgid_s,
 		i = (unsigned int)rand() % nqps;
 		action = rand() % 4;
 		if (action == 0) {
-			if (ibv_destroy_qp(qps[i]))
-				return fail("ibv_destroy_qp", errno);
+			if (ibv_destroy_qp(qps[i])) {
+				ret = fail("ibv_destroy_qp", errno);
+				goto out;
+			}
 			n[3]++;
 			qps[i] = create_qp(c, IBV_QPT_RC);
-			if (!qps[i])
-				return fail("ibv_create_qp(RC)", errno);
+			if (!qps[i]) {
+				ret = fail("ibv_create_qp(RC)", errno);
+				goto out;
+			}
 		}
 		switch (action) {
 		case 0:
@@ -447,14 +453,18 @@ static int qp_storm(struct ctx *c, int gid_index, const char *dgid_s,
 		}
 	}
 	for (i = 0; i < nqps; i++) {
-		if (ibv_destroy_qp(qps[i]))
-			return fail("ibv_destroy_qp", errno);
+		if (ibv_destroy_qp(qps[i])) {
+			ret = fail("ibv_destroy_qp", errno);
+			goto out;
+		}
 		n[3]++;
 	}
-	free(qps);
 	printf("storm: ok %lu refused %lu failed %lu destroyed %lu\n",
 	       n[0], n[1], n[2], n[3]);
-	return 0;
+out:
+	/* On a failure the process exits: its QPs go with its context. */
+	free(qps);
+	return ret;
 }
 
 static int mcast_attach(struct ctx *c, const char *mgid_s)
@@ -483,7 +493,8 @@ static int raw_qp(struct ctx *c)
 static int qpn_list(struct ctx *c, unsigned long count, unsigned long rounds)
 {
 	struct ibv_qp **qps;
-	unsigned long i, r;
+	unsigned long i, n, r;
+	int ret = 0;
 
 	if (!count || !rounds || count > 4096) {
 		fprintf(stderr, "ew_verbs: qpn-list: COUNT 1-4096, ROUNDS > 0\n");
@@ -492,23 +503,25 @@ static int qpn_list(struct ctx *c, unsigned long count, unsigned long rounds)
 	qps = calloc(count, sizeof(*qps));
 	if (!qps)
 		return fail("calloc", errno);
-	for (r = 0; r < rounds; r++) {
+	for (r = 0; r < rounds && !ret; r++) {
 		for (i = 0; i < count; i++) {
 			qps[i] = create_qp(c, IBV_QPT_RC);
 			if (!qps[i]) {
 				fprintf(stderr, "ew_verbs: round %lu, QP %lu: ", r, i);
-				return fail("ibv_create_qp(RC)", errno);
+				ret = fail("ibv_create_qp(RC)", errno);
+				break;
 			}
 		}
-		for (i = 0; i < count; i++) {
-			if (r == rounds - 1)
+		/* Destroy what this round created, also after a failed create. */
+		for (n = i, i = 0; i < n; i++) {
+			if (!ret && r == rounds - 1)
 				printf("qpn 0x%x\n", qps[i]->qp_num);
-			if (ibv_destroy_qp(qps[i]))
-				return fail("ibv_destroy_qp", errno);
+			if (ibv_destroy_qp(qps[i]) && !ret)
+				ret = fail("ibv_destroy_qp", errno);
 		}
 	}
 	free(qps);
-	return 0;
+	return ret;
 }
 
 static int create_ah(struct ctx *c, int gid_index, const char *dgid_s)
