@@ -855,14 +855,77 @@ err:
 	return -EMSGSIZE;
 }
 
-static int ew_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev, u32 port)
+/*
+ * The most one GID entry takes in a message: every attribute
+ * ew_nl_put_gid() may put, at its largest.
+ */
+#define EW_NL_GID_SIZE							\
+	(nla_total_size(0) +			/* the nest */		\
+	 nla_total_size(sizeof(u32)) +		/* index */		\
+	 nla_total_size(sizeof(union ib_gid)) +	/* gid */		\
+	 nla_total_size(sizeof(u32)) +		/* type */		\
+	 nla_total_size(sizeof(u32)) +		/* ifindex */		\
+	 nla_total_size(IFNAMSIZ) +		/* ifname */		\
+	 nla_total_size(sizeof(u16)) +		/* vlan */		\
+	 nla_total_size(sizeof(u32)) * 7)	/* vrf .. macsec-offload */
+
+/*
+ * A port's entries are numbered by one "slot": its GID table's entries
+ * first, then its P_Key table's, so that a port too big for one message
+ * continues where the last message stopped.
+ */
+static u32 ew_nl_port_slots(const struct ib_device *ibdev, u32 port)
 {
 	const struct ib_port_immutable *imm = &ibdev->port_data[port].immutable;
+
+	return imm->gid_tbl_len + imm->pkey_tbl_len;
+}
+
+/* Puts slot @i of @port; 1 if the slot is empty, 0 put, -EMSGSIZE full. */
+static int ew_nl_put_slot(struct sk_buff *skb, struct ib_device *ibdev,
+			  u32 port, u32 i)
+{
+	u32 ngids = ibdev->port_data[port].immutable.gid_tbl_len;
 	const struct ib_gid_attr *attr;
-	struct nlattr *nest;
-	u32 ll = EASTWEST_LINK_LAYER_UNSPECIFIED;
-	int i, ret;
+	int ret;
 	u16 pkey;
+
+	if (i < ngids) {
+		attr = rdma_get_gid_attr(ibdev, port, i);
+		if (IS_ERR(attr))
+			return 1;
+		ret = ew_nl_put_gid(skb, attr);
+		rdma_put_gid_attr(attr);
+		return ret;
+	}
+	if (ib_get_cached_pkey(ibdev, port, i - ngids, &pkey) || !pkey)
+		return 1;
+	return nla_put_u16(skb, EASTWEST_A_PORT_PKEY, pkey) ? -EMSGSIZE : 0;
+}
+
+/*
+ * ew_nl_put_port() - one port nest: number, link layer, then its slots from
+ * *@slot on, as many as fit.
+ *
+ * An attribute's length is 16 bits: a port with more entries than one
+ * nest holds (a full soft-RoCE table) goes on in a new nest of the same
+ * port number, even within one message.
+ *
+ * Return: 0 when the port is complete; 1 when the nest is full and the
+ * port goes on in another; -EMSGSIZE when the message is full. On 1 and
+ * -EMSGSIZE, *@slot is the first slot not sent. A nest that would carry
+ * no slot at all is taken back whole, so that every port nest a message
+ * carries holds at least one entry or is the port's complete (possibly
+ * empty) record.
+ */
+static int ew_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev,
+			  u32 port, u32 *slot)
+{
+	u32 i, nslots = ew_nl_port_slots(ibdev, port);
+	u32 ll = EASTWEST_LINK_LAYER_UNSPECIFIED;
+	struct nlattr *nest;
+	bool some = false;
+	int ret;
 
 	switch (rdma_port_get_link_layer(ibdev, port)) {
 	case IB_LINK_LAYER_INFINIBAND:
@@ -875,30 +938,57 @@ static int ew_nl_put_port(struct sk_buff *skb, struct ib_device *ibdev, u32 port
 		break;
 	}
 	nest = nla_nest_start(skb, EASTWEST_A_DEV_PORT);
-	if (!nest ||
-	    nla_put_u32(skb, EASTWEST_A_PORT_NUM, port) ||
-	    nla_put_u32(skb, EASTWEST_A_PORT_LINK_LAYER, ll))
+	if (!nest)
 		return -EMSGSIZE;
-	for (i = 0; i < imm->gid_tbl_len; i++) {
-		attr = rdma_get_gid_attr(ibdev, port, i);
-		if (IS_ERR(attr))
-			continue;	/* empty slot */
-		ret = ew_nl_put_gid(skb, attr);
-		rdma_put_gid_attr(attr);
-		if (ret)
-			return ret;
+	if (nla_put_u32(skb, EASTWEST_A_PORT_NUM, port) ||
+	    nla_put_u32(skb, EASTWEST_A_PORT_LINK_LAYER, ll)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
 	}
-	for (i = 0; i < imm->pkey_tbl_len; i++) {
-		if (ib_get_cached_pkey(ibdev, port, i, &pkey) || !pkey)
-			continue;
-		if (nla_put_u16(skb, EASTWEST_A_PORT_PKEY, pkey))
-			return -EMSGSIZE;
+	for (i = *slot; i < nslots; i++) {
+		if (skb_tail_pointer(skb) - (unsigned char *)nest >
+		    U16_MAX - EW_NL_GID_SIZE) {
+			nla_nest_end(skb, nest);
+			*slot = i;
+			return 1;
+		}
+		ret = ew_nl_put_slot(skb, ibdev, port, i);
+		if (ret < 0) {
+			if (!some)
+				nla_nest_cancel(skb, nest);
+			else
+				nla_nest_end(skb, nest);
+			*slot = i;
+			return ret;
+		}
+		some |= !ret;
 	}
 	nla_nest_end(skb, nest);
+	*slot = 0;
 	return 0;
 }
 
-static int ew_nl_put_dev(struct sk_buff *skb, struct ew_dev *dev)
+/*
+ * The resume point of a device's record: the port and the slot in it. A
+ * device whose GIDs do not fit one message (a port holds up to 1024 on
+ * soft-RoCE) goes out in several, each with the device's index and name
+ * and the port's number and link layer, so that a reader joins them by
+ * those.
+ */
+struct ew_nl_dev_pos {
+	u32 port;	/* 0: the device's first port */
+	u32 slot;
+};
+
+/*
+ * ew_nl_put_dev() - the device's attributes and its ports from @pos on.
+ *
+ * Return: 0 when the device is complete; -EMSGSIZE when the message is
+ * full, with @pos where the next message resumes. @pos unchanged means
+ * nothing of the device's ports went into this message.
+ */
+static int ew_nl_put_dev(struct sk_buff *skb, struct ew_dev *dev,
+			 struct ew_nl_dev_pos *pos)
 {
 	struct ib_device *ibdev = dev->ibdev;
 	u32 port;
@@ -914,11 +1004,49 @@ static int ew_nl_put_dev(struct sk_buff *skb, struct ew_dev *dev)
 			ew_qpnrand_dev_order(ibdev)))
 		return -EMSGSIZE;
 	rdma_for_each_port(ibdev, port) {
-		ret = ew_nl_put_port(skb, ibdev, port);
+		if (port < pos->port)
+			continue;
+		pos->port = port;
+		do {
+			ret = ew_nl_put_port(skb, ibdev, port, &pos->slot);
+		} while (ret == 1);
 		if (ret)
 			return ret;
 	}
+	pos->port = 0;
 	return 0;
+}
+
+/*
+ * The most the device's record takes in one message: with the GID table
+ * entries in use now (@full false), or with every entry (@full true).
+ */
+static size_t ew_nl_dev_size(const struct ew_dev *dev, bool full)
+{
+	struct ib_device *ibdev = dev->ibdev;
+	size_t size = nla_total_size(sizeof(u32)) * 4 +
+		      nla_total_size(strlen(dev_name(&ibdev->dev)) + 1);
+	const struct ib_gid_attr *attr;
+	u32 port, i, ngids;
+
+	rdma_for_each_port(ibdev, port) {
+		const struct ib_port_immutable *imm = &ibdev->port_data[port].immutable;
+
+		ngids = imm->gid_tbl_len;
+		for (i = 0; !full && i < imm->gid_tbl_len; i++) {
+			attr = rdma_get_gid_attr(ibdev, port, i);
+			if (IS_ERR(attr))
+				ngids--;
+			else
+				rdma_put_gid_attr(attr);
+		}
+		/* A nest's header again for every 64 KiB of entries. */
+		size += (1 + ngids * EW_NL_GID_SIZE / (U16_MAX - EW_NL_GID_SIZE)) *
+			(nla_total_size(0) + nla_total_size(sizeof(u32)) * 2) +
+			ngids * EW_NL_GID_SIZE +
+			imm->pkey_tbl_len * nla_total_size(sizeof(u16));
+	}
+	return size;
 }
 
 /*
@@ -944,28 +1072,44 @@ static struct ew_dev *ew_nl_find_dev(const struct nlattr *index,
 int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
-	struct sk_buff *msg;
+	struct ew_nl_dev_pos pos = {};
+	struct sk_buff *msg = NULL;
 	struct ew_dev *dev;
-	void *hdr;
+	void *hdr = NULL;
+	bool full;
 	int ret;
 
 	if (!attrs[EASTWEST_A_DEV_INDEX] && !attrs[EASTWEST_A_DEV_NAME]) {
 		NL_SET_ERR_MSG_MOD(info->extack, "dev-get needs an index or a name");
 		return -EINVAL;
 	}
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE * 4, GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_iput(msg, info);
-	if (!hdr) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
 	ew_registry_lock();
 	dev = ew_nl_find_dev(attrs[EASTWEST_A_DEV_INDEX], attrs[EASTWEST_A_DEV_NAME],
 			     info->extack);
-	ret = dev ? ew_nl_put_dev(msg, dev) : -ENODEV;
+	if (!dev) {
+		ret = -ENODEV;
+		goto out;
+	}
+	/*
+	 * The reply is one message, sized for the entries in use; if the GID
+	 * table grew while it was written, once more for a full table.
+	 */
+	for (full = false; ; full = true) {
+		msg = genlmsg_new(ew_nl_dev_size(dev, full), GFP_KERNEL);
+		EW_FAIL_ALLOC(msg, nlmsg_free(msg));
+		if (!msg) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		hdr = genlmsg_iput(msg, info);
+		ret = hdr ? ew_nl_put_dev(msg, dev, &pos) : -EMSGSIZE;
+		if (ret != -EMSGSIZE || full)
+			break;
+		nlmsg_free(msg);
+		msg = NULL;
+		pos = (struct ew_nl_dev_pos){};
+	}
+out:
 	ew_registry_unlock();
 	if (ret) {
 		nlmsg_free(msg);
@@ -975,15 +1119,27 @@ int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* One device per message; cb->args[0] counts devices sent. */
+/*
+ * Devices in order; one that does not fit the rest of a message continues
+ * in the next (struct ew_nl_dev_pos). cb->args[0] counts devices sent
+ * whole, args[1] and args[2] are the resume point within the next one and
+ * args[3] its index, so that a device that went away between two
+ * messages is not resumed in the middle of another.
+ */
 int eastwest_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct ew_nl_dev_pos pos, start;
 	struct ew_dev *dev;
 	void *hdr;
 	int ret = 0;
 
 	ew_registry_lock();
 	while ((dev = ew_registry_nth(cb->args[0]))) {
+		start.port = cb->args[1];
+		start.slot = cb->args[2];
+		if (cb->args[3] != dev->ibdev->index)
+			start = (struct ew_nl_dev_pos){};
+		pos = start;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &ew_genl_family,
 				  NLM_F_MULTI, EASTWEST_CMD_DEV_GET);
@@ -991,13 +1147,25 @@ int eastwest_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			ret = -EMSGSIZE;
 			break;
 		}
-		ret = ew_nl_put_dev(skb, dev);
+		ret = ew_nl_put_dev(skb, dev, &pos);
+		if (ret == -EMSGSIZE &&
+		    (pos.port != start.port || pos.slot != start.slot)) {
+			/* Part of the device went out: the rest follows. */
+			genlmsg_end(skb, hdr);
+			cb->args[1] = pos.port;
+			cb->args[2] = pos.slot;
+			cb->args[3] = dev->ibdev->index;
+			break;
+		}
 		if (ret) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
 		genlmsg_end(skb, hdr);
 		cb->args[0]++;
+		cb->args[1] = 0;
+		cb->args[2] = 0;
+		cb->args[3] = 0;
 	}
 	ew_registry_unlock();
 	if (ret == -EMSGSIZE && skb->len)

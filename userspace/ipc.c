@@ -1033,14 +1033,47 @@ static int parse_gid(const struct nlattr *nest, struct ew_port *port)
 	return 0;
 }
 
+/*
+ * A device too big for one dump message comes in several, each with the
+ * device's index and its port's number: a message or port nest that
+ * continues the last device or port is joined to it.
+ */
+static bool continues_port(const struct nlattr *nest, const struct ew_dev *dev)
+{
+	const struct nlattr *a;
+
+	if (!dev->n_ports)
+		return false;
+	mnl_attr_for_each_nested(a, nest)
+		if (mnl_attr_get_type(a) == EASTWEST_A_PORT_NUM && ok_u32(a))
+			return mnl_attr_get_u32(a) == dev->ports[dev->n_ports - 1].num;
+	return false;
+}
+
+static bool continues_dev(const struct nlmsghdr *nlh, const struct ew_devs *devs)
+{
+	const struct nlattr *a;
+
+	if (!devs->n)
+		return false;
+	mnl_attr_for_each(a, nlh, EWNL_HDRLEN)
+		if (mnl_attr_get_type(a) == EASTWEST_A_DEV_INDEX && ok_u32(a))
+			return mnl_attr_get_u32(a) == devs->v[devs->n - 1].index;
+	return false;
+}
+
 static int parse_port(const struct nlattr *nest, struct ew_dev *dev)
 {
 	const struct nlattr *a;
 	struct ew_port *port;
 
-	EW_GROW(dev->ports, dev->n_ports, dev->cap_ports);
-	port = &dev->ports[dev->n_ports++];
-	memset(port, 0, sizeof(*port));
+	if (continues_port(nest, dev)) {
+		port = &dev->ports[dev->n_ports - 1];
+	} else {
+		EW_GROW(dev->ports, dev->n_ports, dev->cap_ports);
+		port = &dev->ports[dev->n_ports++];
+		memset(port, 0, sizeof(*port));
+	}
 	mnl_attr_for_each_nested(a, nest) {
 		switch (mnl_attr_get_type(a)) {
 		case EASTWEST_A_PORT_NUM:
@@ -1074,9 +1107,13 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *a;
 	struct ew_dev *dev;
 
-	EW_GROW(devs->v, devs->n, devs->cap);
-	dev = &devs->v[devs->n++];
-	memset(dev, 0, sizeof(*dev));
+	if (continues_dev(nlh, devs)) {
+		dev = &devs->v[devs->n - 1];
+	} else {
+		EW_GROW(devs->v, devs->n, devs->cap);
+		dev = &devs->v[devs->n++];
+		memset(dev, 0, sizeof(*dev));
+	}
 	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
 		switch (mnl_attr_get_type(a)) {
 		case EASTWEST_A_DEV_INDEX:

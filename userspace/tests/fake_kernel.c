@@ -674,31 +674,61 @@ static void config(const struct nlmsghdr *req, bool set)
 	ack(req, 0, NULL, 0, 0);
 }
 
-static void dev_dump(const struct nlmsghdr *req)
+/* One GID entry of dev_dump(): 192.0.2.@last on "lo", VLAN 100. */
+static void dev_gid(struct nlmsghdr *nlh, uint32_t index, uint8_t last)
 {
-	static const uint8_t gid[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
-					 192, 0, 2, 1 };
-	struct nlattr *port, *g;
-	struct nlmsghdr *nlh;
+	uint8_t gid[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 0, 2, 0 };
+	struct nlattr *g;
 
-	nlh = msg_start(FAMILY, NLM_F_MULTI, req->nlmsg_seq, EASTWEST_CMD_DEV_GET, false);
-	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_INDEX, 3);
-	mnl_attr_put_strz(nlh, EASTWEST_A_DEV_NAME, "rxe0");
-	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_QPN_OBSERVED, 40);
-	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_QPN_SEQUENTIAL, 39);
-	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_QPN_ORDER, EASTWEST_QPN_ORDER_RANDOM);
-	port = mnl_attr_nest_start(nlh, EASTWEST_A_DEV_PORT);
-	mnl_attr_put_u32(nlh, EASTWEST_A_PORT_NUM, 1);
-	mnl_attr_put_u32(nlh, EASTWEST_A_PORT_LINK_LAYER, EASTWEST_LINK_LAYER_ETHERNET);
+	gid[15] = last;
 	g = mnl_attr_nest_start(nlh, EASTWEST_A_PORT_GID);
-	mnl_attr_put_u32(nlh, EASTWEST_A_GID_INDEX, 1);
+	mnl_attr_put_u32(nlh, EASTWEST_A_GID_INDEX, index);
 	mnl_attr_put(nlh, EASTWEST_A_GID_GID, 16, gid);
 	mnl_attr_put_u32(nlh, EASTWEST_A_GID_TYPE, EASTWEST_GID_TYPE_ROCE_V2);
 	mnl_attr_put_u32(nlh, EASTWEST_A_GID_IFINDEX, 1);
 	mnl_attr_put_strz(nlh, EASTWEST_A_GID_IFNAME, "lo");
 	mnl_attr_put_u16(nlh, EASTWEST_A_GID_VLAN, 100);
 	mnl_attr_nest_end(nlh, g);
+}
+
+/* A device message's header and its port nest, opened. */
+static struct nlattr *dev_msg(const struct nlmsghdr *req, struct nlmsghdr **nlh,
+			      uint32_t index, const char *name)
+{
+	struct nlattr *port;
+
+	*nlh = msg_start(FAMILY, NLM_F_MULTI, req->nlmsg_seq, EASTWEST_CMD_DEV_GET, false);
+	mnl_attr_put_u32(*nlh, EASTWEST_A_DEV_INDEX, index);
+	mnl_attr_put_strz(*nlh, EASTWEST_A_DEV_NAME, name);
+	mnl_attr_put_u32(*nlh, EASTWEST_A_DEV_QPN_OBSERVED, 40);
+	mnl_attr_put_u32(*nlh, EASTWEST_A_DEV_QPN_SEQUENTIAL, 39);
+	mnl_attr_put_u32(*nlh, EASTWEST_A_DEV_QPN_ORDER, EASTWEST_QPN_ORDER_RANDOM);
+	port = mnl_attr_nest_start(*nlh, EASTWEST_A_DEV_PORT);
+	mnl_attr_put_u32(*nlh, EASTWEST_A_PORT_NUM, 1);
+	mnl_attr_put_u32(*nlh, EASTWEST_A_PORT_LINK_LAYER, EASTWEST_LINK_LAYER_ETHERNET);
+	return port;
+}
+
+/*
+ * As the module sends a device whose GIDs do not fit one message: rxe0's
+ * port 1 in two messages (GID 1, then GID 2 and the P_Key), then rxe1.
+ */
+static void dev_dump(const struct nlmsghdr *req)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *port;
+
+	port = dev_msg(req, &nlh, 3, "rxe0");
+	dev_gid(nlh, 1, 1);
+	mnl_attr_nest_end(nlh, port);
+	msg_end(nlh, true);
+	port = dev_msg(req, &nlh, 3, "rxe0");
+	dev_gid(nlh, 2, 2);
 	mnl_attr_put_u16(nlh, EASTWEST_A_PORT_PKEY, 0xffff);
+	mnl_attr_nest_end(nlh, port);
+	msg_end(nlh, true);
+	port = dev_msg(req, &nlh, 4, "rxe1");
+	dev_gid(nlh, 0, 9);
 	mnl_attr_nest_end(nlh, port);
 	msg_end(nlh, true);
 	done(req);
