@@ -131,12 +131,12 @@ static void test_template_names(void **unused)
 /* The words of a template as one string, or "ERR: why". */
 static char *words_of(const char *text)
 {
-	struct ewoci_strv w = { 0 };
+	struct ew_strv w = { 0 };
 	char why[256], *out;
 	size_t i, n = 0;
 
 	if (ewoci_template_words(text, strlen(text), &w, why, sizeof(why))) {
-		ewoci_strv_free(&w);
+		ew_strv_free(&w);
 		if (asprintf(&out, "ERR: %s", why) < 0)
 			abort();
 		return out;
@@ -144,7 +144,7 @@ static char *words_of(const char *text)
 	out = calloc(1, 4096);
 	for (i = 0; i < w.n; i++)
 		n += (size_t)snprintf(out + n, 4096 - n, "%s%s", i ? " " : "", w.v[i]);
-	ewoci_strv_free(&w);
+	ew_strv_free(&w);
 	return out;
 }
 
@@ -299,7 +299,7 @@ static void write_file(const char *path, const char *text, mode_t mode)
 
 static void test_template_files(void **unused)
 {
-	struct ewoci_strv w = { 0 };
+	struct ew_strv w = { 0 };
 	char dir[128], path[192], link[192];
 
 	(void)unused;
@@ -311,7 +311,7 @@ static void test_template_files(void **unused)
 	assert_int_equal(w.n, 2);
 	assert_string_equal(w.v[0], "peer");
 	assert_string_equal(w.v[1], "10.0.0.0/8");
-	ewoci_strv_free(&w);
+	ew_strv_free(&w);
 
 	assert_int_equal(ewoci_template_load(dir, "missing", &w), EWOCI_BAD_TEMPLATE);
 	assert_int_equal(ewoci_template_load(dir, "../templates/good", &w), EWOCI_BAD_TEMPLATE);
@@ -343,7 +343,7 @@ static void test_template_files(void **unused)
 	assert_int_equal(chmod(dir, 0755), 0);
 	assert_int_equal(ewoci_template_load(dir, "nodir/x", &w), EWOCI_BAD_TEMPLATE);
 	assert_int_equal(ewoci_template_load("/nonexistent-ewoci", "good", &w), EWOCI_BAD_TEMPLATE);
-	ewoci_strv_free(&w);
+	ew_strv_free(&w);
 }
 
 
@@ -351,7 +351,7 @@ static void test_template_files(void **unused)
 static void test_jobaddr_template(void **unused)
 {
 	struct ewoci_jobaddr ja = { 0 };
-	struct ewoci_strv w = { 0 };
+	struct ew_strv w = { 0 };
 	char why[256], text[INET6_ADDRSTRLEN];
 	const char *t;
 
@@ -368,7 +368,7 @@ static void test_jobaddr_template(void **unused)
 	assert_int_equal(ja.len, 64);
 	inet_ntop(AF_INET6, &ja.prefix, text, sizeof(text));
 	assert_string_equal(text, "fd00:a:0:1::");
-	ewoci_strv_free(&w);
+	ew_strv_free(&w);
 
 	/* "shared", or no key: the node's addresses, nothing set. */
 	memset(&ja, 0, sizeof(ja));
@@ -376,7 +376,7 @@ static void test_jobaddr_template(void **unused)
 	assert_int_equal(ewoci_template_parse(t, strlen(t), &w, &ja, why, sizeof(why)), 0);
 	assert_false(ja.set);
 	assert_int_equal(w.n, 2);
-	ewoci_strv_free(&w);
+	ew_strv_free(&w);
 
 	expect_refused("{\"jobaddr\":\"own\"}", "\"jobaddr\" must be \"shared\" or");
 	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\"}}", "\"jobaddr\" must be");
@@ -627,5 +627,8 @@ int main(void)
 		cmocka_unit_test(test_jobaddr_updown),
 	};
 
+	/* The hook's messages, as main.c sets them up. */
+	ew_prog = EWOCI_PROG;
+	ew_syslog_ident = EWOCI_SYSLOG_IDENT;
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
