@@ -103,17 +103,6 @@ int ewoci_jobaddr_prefix(const char *text, struct ewoci_jobaddr *ja,
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /**
  * ewoci_jobaddr_of() - the container's address
  * @ja: the template's prefix
@@ -125,18 +114,14 @@ static int hexval(char c)
 int ewoci_jobaddr_of(const struct ewoci_jobaddr *ja, const char *id,
 		     struct in6_addr *out)
 {
-	int i, hi, lo;
+	const size_t bytes = EWOCI_ADDR_ID_BITS / 8;
+	size_t n;
 
 	*out = ja->prefix;
-	for (i = 0; i < EWOCI_ADDR_ID_BITS / 8; i++) {
-		hi = hexval(id[2 * i]);
-		if (hi < 0)
-			return -EINVAL;
-		lo = hexval(id[2 * i + 1]);
-		if (lo < 0)
-			return -EINVAL;
-		out->s6_addr[16 - EWOCI_ADDR_ID_BITS / 8 + i] = (unsigned char)(hi << 4 | lo);
-	}
+	/* strnlen() first: ew_unhex_n() reads both digits of a pair. */
+	if (strnlen(id, 2 * bytes) < 2 * bytes ||
+	    ew_unhex_n(id, 2 * bytes, out->s6_addr + 16 - bytes, bytes, &n))
+		return -EINVAL;
 	return 0;
 }
 
