@@ -396,7 +396,7 @@ static int addr_remove(const char *path, const char *job)
 	int n;
 
 	if (read_line(path, line, sizeof(line)) ||
-	    sscanf(line, "%31s %55s", netdev, text) != 2 ||
+	    sscanf(line, "%31s %53s", netdev, text) != 2 ||
 	    !(slash = strchr(text, '/'))) {
 		ew_err("job %s: unreadable address record %s", job, path);
 		return EWOCI_ADDR;
