@@ -20,7 +20,9 @@ int ew_json_fail(struct ew_json_err *c, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (*path)
+	if (!c->fname)
+		snprintf(c->err, c->errlen, "%s%s%s", path, *path ? ": " : "", msg);
+	else if (*path)
 		snprintf(c->err, c->errlen, "%s: %s: %s", c->fname, path, msg);
 	else
 		snprintf(c->err, c->errlen, "%s: %s", c->fname, msg);

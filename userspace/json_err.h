@@ -13,12 +13,13 @@
 #include <stddef.h>
 
 struct ew_json_err {
-	const char *fname;	/* the file, for the message */
+	const char *fname;	/* the file, for the message; NULL: none */
 	char *err;		/* the caller's message buffer */
 	size_t errlen;
 };
 
-/* Writes "FNAME: PATH: MSG" ("FNAME: MSG" for the empty path); -EINVAL. */
+/* Writes "FNAME: PATH: MSG" ("FNAME: MSG" for the empty path, "PATH: MSG"
+ * without a file name); -EINVAL. */
 int ew_json_fail(struct ew_json_err *c, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

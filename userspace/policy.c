@@ -337,6 +337,28 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 	return 0;
 }
 
+/**
+ * ew_policy_parse_job() - parse and check one job object of a policy
+ * @obj: the job's JSON object
+ * @path: its JSON path in messages ("jobs[2]", or a name of the caller's)
+ * @job: ew_job_init()ed by the caller, filled (ew_job_free() it either way)
+ * @err: the message on error, "PATH.KEY: what is wrong"
+ * @errlen: size of @err
+ *
+ * What ew_policy_parse() does for each element of "jobs", for a caller that
+ * holds one job of its own (the OCI hook's templates).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int ew_policy_parse_job(struct json_object *obj, const char *path, struct ew_job *job,
+			char *err, size_t errlen)
+{
+	struct ew_json_err c = { .fname = NULL, .err = err, .errlen = errlen };
+
+	err[0] = '\0';
+	return parse_job(&c, path, obj, job);
+}
+
 /*
  * Duplicates among thousands of jobs are found by sorting keys (name or
  * cgroup path, then job index) rather than comparing every pair: a 10k-job

@@ -5,12 +5,15 @@
 #ifndef EW_POLICY_H
 #define EW_POLICY_H
 
+#include <json-c/json.h>
 #include <stddef.h>
 
 #include "model.h"
 
 int ew_policy_parse(const char *text, size_t len, const char *fname,
 		    struct ew_state *st, char *err, size_t errlen);
+int ew_policy_parse_job(struct json_object *obj, const char *path, struct ew_job *job,
+			char *err, size_t errlen);
 int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 		      size_t errlen);
 

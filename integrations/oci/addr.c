@@ -83,35 +83,24 @@ int ewoci_jobaddr_prefix(const char *text, struct ewoci_jobaddr *ja,
 	int i;
 
 	if (strlen(text) >= sizeof(buf))
-		return ewoci_bad(why, whylen, "\"jobaddr\".prefix must be IPV6/LEN");
+		return ew_bad(why, whylen, "\"jobaddr\".prefix must be IPV6/LEN");
 	strcpy(buf, text);
 	slash = strchr(buf, '/');
 	if (!slash)
-		return ewoci_bad(why, whylen, "\"jobaddr\".prefix must be IPV6/LEN");
+		return ew_bad(why, whylen, "\"jobaddr\".prefix must be IPV6/LEN");
 	*slash = '\0';
 	errno = 0;
 	len = strtoul(slash + 1, &end, 10);
 	if (inet_pton(AF_INET6, buf, &ja->prefix) != 1 || errno || *end ||
 	    end == slash + 1 || len < 1 || len > 128 - EWOCI_ADDR_ID_BITS)
-		return ewoci_bad(why, whylen, "\"jobaddr\".prefix must be IPV6/LEN with LEN 1..%d",
+		return ew_bad(why, whylen, "\"jobaddr\".prefix must be IPV6/LEN with LEN 1..%d",
 				 128 - EWOCI_ADDR_ID_BITS);
 	for (i = 16 - EWOCI_ADDR_ID_BITS / 8; i < 16; i++)
 		if (ja->prefix.s6_addr[i])
-			return ewoci_bad(why, whylen, "\"jobaddr\".prefix: its low %d bits are the container's: they must be 0",
+			return ew_bad(why, whylen, "\"jobaddr\".prefix: its low %d bits are the container's: they must be 0",
 					 EWOCI_ADDR_ID_BITS);
 	ja->len = (unsigned int)len;
 	return 0;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /**
@@ -125,18 +114,14 @@ static int hexval(char c)
 int ewoci_jobaddr_of(const struct ewoci_jobaddr *ja, const char *id,
 		     struct in6_addr *out)
 {
-	int i, hi, lo;
+	const size_t bytes = EWOCI_ADDR_ID_BITS / 8;
+	size_t n;
 
 	*out = ja->prefix;
-	for (i = 0; i < EWOCI_ADDR_ID_BITS / 8; i++) {
-		hi = hexval(id[2 * i]);
-		if (hi < 0)
-			return -EINVAL;
-		lo = hexval(id[2 * i + 1]);
-		if (lo < 0)
-			return -EINVAL;
-		out->s6_addr[16 - EWOCI_ADDR_ID_BITS / 8 + i] = (unsigned char)(hi << 4 | lo);
-	}
+	/* strnlen() first: ew_unhex_n() reads both digits of a pair. */
+	if (strnlen(id, 2 * bytes) < 2 * bytes ||
+	    ew_unhex_n(id, 2 * bytes, out->s6_addr + 16 - bytes, bytes, &n))
+		return -EINVAL;
 	return 0;
 }
 
@@ -153,7 +138,7 @@ void ewoci_gid_text(const struct in6_addr *a, char *out, size_t len)
 /* Run "ip ARGS..."; its output (stdout and stderr) in @out (NUL-terminated). */
 static int run_ip(char *const args[], char *out, size_t outlen)
 {
-	struct ewoci_strv argv = { 0 };
+	struct ew_strv argv = { 0 };
 	int fds[2], status;
 	size_t n = 0;
 	ssize_t r;
@@ -163,6 +148,8 @@ static int run_ip(char *const args[], char *out, size_t outlen)
 		snprintf(out, outlen, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	/* Nothing buffered may be written twice: ew_err() in the child flushes stdout. */
+	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
@@ -179,9 +166,9 @@ static int run_ip(char *const args[], char *out, size_t outlen)
 			dup2(null_fd, STDIN_FILENO);
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
-		ewoci_strv_add(&argv, "ip");
+		ew_strv_add(&argv, "ip");
 		for (i = 0; args[i]; i++)
-			ewoci_strv_add(&argv, args[i]);
+			ew_strv_add(&argv, args[i]);
 		if (!getenv("PATH") || !*getenv("PATH"))
 			setenv("PATH", DEFAULT_PATH, 1);
 		execvp("ip", argv.v);
@@ -409,25 +396,25 @@ static int addr_remove(const char *path, const char *job)
 	int n;
 
 	if (read_line(path, line, sizeof(line)) ||
-	    sscanf(line, "%31s %55s", netdev, text) != 2 ||
+	    sscanf(line, "%31s %53s", netdev, text) != 2 ||
 	    !(slash = strchr(text, '/'))) {
-		ewoci_err("job %s: unreadable address record %s", job, path);
+		ew_err("job %s: unreadable address record %s", job, path);
 		return EWOCI_ADDR;
 	}
 	*slash = '\0';
 	if (inet_pton(AF_INET6, text, &a) != 1) {
-		ewoci_err("job %s: bad address in %s", job, path);
+		ew_err("job %s: bad address in %s", job, path);
 		return EWOCI_ADDR;
 	}
 	*slash = '/';
 	if (addr_owner(&a, owner, sizeof(owner))) {
-		ewoci_err("job %s: ip cannot list the node's addresses", job);
+		ew_err("job %s: ip cannot list the node's addresses", job);
 		return EWOCI_ADDR;
 	}
 	if (!strcmp(owner, netdev)) {
 		run_ip(args, out, sizeof(out));
 		if (addr_owner(&a, owner, sizeof(owner)) || !strcmp(owner, netdev)) {
-			ewoci_err("job %s: ip -6 addr del %s dev %s failed: %s", job, text, netdev, out);
+			ew_err("job %s: ip -6 addr del %s dev %s failed: %s", job, text, netdev, out);
 			return EWOCI_ADDR;
 		}
 	}
@@ -435,9 +422,9 @@ static int addr_remove(const char *path, const char *job)
 	ewoci_gid_text(&a, gid, sizeof(gid));
 	n = ports_of(netdev, ports);
 	if (!gid_wait(ports, n, gid, netdev, false))
-		ewoci_warn("job %s: the GID of %s is still there after %ds", job, text, gid_timeout());
+		ew_warn("job %s: the GID of %s is still there after %ds", job, text, gid_timeout());
 	if (unlink(path) && errno != ENOENT) {
-		ewoci_err("job %s: cannot remove %s: %s", job, path, strerror(errno));
+		ew_err("job %s: cannot remove %s: %s", job, path, strerror(errno));
 		return EWOCI_ADDR;
 	}
 	return EWOCI_OK;
@@ -464,20 +451,20 @@ int ewoci_jobaddr_up(const struct ewoci_jobaddr *ja, const char *state_dir,
 	FILE *f;
 
 	if (ewoci_jobaddr_of(ja, id, &a)) {
-		ewoci_err("container %s: the id does not start with %d hex digits: no address",
+		ew_err("container %s: the id does not start with %d hex digits: no address",
 			  id, EWOCI_ID_CHARS);
 		return EWOCI_ADDR;
 	}
 	inet_ntop(AF_INET6, &a, text, sizeof(text));
 	ewoci_gid_text(&a, gid, sizeof(gid));
 	if (!pathf(path, sizeof(path), "%s/class/net/%s", sysfs(), ja->netdev) || stat(path, &st)) {
-		ewoci_err("job %s: the template's netdev %s (jobaddr) does not exist on this node",
+		ew_err("job %s: the template's netdev %s (jobaddr) does not exist on this node",
 			  job, ja->netdev);
 		return EWOCI_ADDR;
 	}
 	n = ports_of(ja->netdev, ports);
 	if (!n) {
-		ewoci_err("job %s: no RDMA port has %s or a device below it: the address would have no GID",
+		ew_err("job %s: no RDMA port has %s or a device below it: the address would have no GID",
 			  job, ja->netdev);
 		return EWOCI_ADDR;
 	}
@@ -485,29 +472,29 @@ int ewoci_jobaddr_up(const struct ewoci_jobaddr *ja, const char *state_dir,
 	for (i = 0; i < n; i++) {
 		gid_scan(&ports[i], NULL, NULL, &used, &size, &per);
 		if (size - used < per) {
-			ewoci_err("job %s: the GID table of %s is full (%d of %d entries used, an address takes %d): no room for %s",
+			ew_err("job %s: the GID table of %s is full (%d of %d entries used, an address takes %d): no room for %s",
 				  job, ports[i].name, used, size, per, text);
 			return EWOCI_ADDR;
 		}
 	}
 	if (addr_owner(&a, owner, sizeof(owner))) {
-		ewoci_err("job %s: ip cannot list the node's addresses", job);
+		ew_err("job %s: ip cannot list the node's addresses", job);
 		return EWOCI_ADDR;
 	}
 	if (*owner) {
-		ewoci_err("job %s: the container's address %s is already on %s of this node: not taking it",
+		ew_err("job %s: the container's address %s is already on %s of this node: not taking it",
 			  job, text, owner);
 		return EWOCI_ADDR;
 	}
 
 	/* The record first: whoever cleans up finds the address. */
 	if (!state_path(state_dir, job, path, sizeof(path))) {
-		ewoci_err("job %s: state dir path too long", job);
+		ew_err("job %s: state dir path too long", job);
 		return EWOCI_ADDR;
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		ewoci_err("job %s: cannot create %s: %s", job, path, strerror(errno));
+		ew_err("job %s: cannot create %s: %s", job, path, strerror(errno));
 		return EWOCI_ADDR;
 	}
 	f = fdopen(fd, "w");
@@ -515,17 +502,17 @@ int ewoci_jobaddr_up(const struct ewoci_jobaddr *ja, const char *state_dir,
 		if (!f)
 			close(fd);
 		unlink(path);
-		ewoci_err("job %s: cannot write %s", job, path);
+		ew_err("job %s: cannot write %s", job, path);
 		return EWOCI_ADDR;
 	}
 	snprintf(text + strlen(text), sizeof(text) - strlen(text), "/%u", ja->len);
 	if (run_ip(args, out, sizeof(out))) {
-		ewoci_err("job %s: ip -6 addr add %s dev %s failed: %s", job, text, ja->netdev, out);
+		ew_err("job %s: ip -6 addr add %s dev %s failed: %s", job, text, ja->netdev, out);
 		addr_remove(path, job);
 		return EWOCI_ADDR;
 	}
 	if (!gid_wait(ports, n, gid, ja->netdev, true)) {
-		ewoci_err("job %s: the GID of %s did not appear within %ds (GID table full?)",
+		ew_err("job %s: the GID of %s did not appear within %ds (GID table full?)",
 			  job, text, gid_timeout());
 		addr_remove(path, job);
 		return EWOCI_ADDR;
@@ -547,7 +534,7 @@ int ewoci_jobaddr_down(const char *state_dir, const char *job)
 	struct stat st;
 
 	if (!state_path(state_dir, job, path, sizeof(path))) {
-		ewoci_err("job %s: state dir path too long", job);
+		ew_err("job %s: state dir path too long", job);
 		return EWOCI_ADDR;
 	}
 	if (lstat(path, &st))

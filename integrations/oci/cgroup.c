@@ -74,7 +74,7 @@ static char *read_small(const char *path, size_t max)
 	f = fopen(path, "re");
 	if (!f)
 		return NULL;
-	buf = ewoci_malloc(max + 1);
+	buf = ew_malloc(max + 1);
 	while (n < max && (r = fread(buf + n, 1, max - n, f)) > 0)
 		n += r;
 	if (ferror(f)) {
@@ -103,12 +103,12 @@ int ewoci_cgroup_of_pid(int pid, char *out, size_t len)
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
 	text = read_small(path, 64 * 1024);
 	if (!text) {
-		ewoci_err("cannot read %s: %s (is the container's init still there?)",
+		ew_err("cannot read %s: %s (is the container's init still there?)",
 			  path, strerror(errno));
 		return EWOCI_BAD_CGROUP;
 	}
 	if (ewoci_cgroup_parse(text, out, len, &why)) {
-		ewoci_err("container init %d: %s: refusing to bind it to a job", pid, why);
+		ew_err("container init %d: %s: refusing to bind it to a job", pid, why);
 		free(text);
 		return EWOCI_BAD_CGROUP;
 	}
@@ -160,17 +160,17 @@ int ewoci_cgroup_check_fresh(const char *path, int pid)
 
 	mnt = cgroup2_mount();
 	if (!mnt) {
-		ewoci_err("no cgroup2 file system at /sys/fs/cgroup or /sys/fs/cgroup/unified");
+		ew_err("no cgroup2 file system at /sys/fs/cgroup or /sys/fs/cgroup/unified");
 		return EWOCI_BAD_CGROUP;
 	}
 	snprintf(file, sizeof(file), "%s%s/cgroup.procs", mnt, path);
 	text = read_small(file, 64 * 1024);
 	if (!text) {
-		ewoci_err("cannot read %s: %s", file, strerror(errno));
+		ew_err("cannot read %s: %s", file, strerror(errno));
 		return EWOCI_BAD_CGROUP;
 	}
 	if (!only_pid(text, pid)) {
-		ewoci_err("cgroup %s holds processes other than the container's init %d: refusing to put them in the container's job (give the container a cgroup of its own)",
+		ew_err("cgroup %s holds processes other than the container's init %d: refusing to put them in the container's job (give the container a cgroup of its own)",
 			  path, pid);
 		goto out;
 	}
@@ -181,7 +181,7 @@ int ewoci_cgroup_check_fresh(const char *path, int pid)
 	if (p && (p == text || p[-1] == '\n'))
 		desc = strtol(p + strlen("nr_descendants "), NULL, 10);
 	if (desc != 0) {
-		ewoci_err("cgroup %s has child cgroups already (or no readable cgroup.stat): refusing to put them in the container's job",
+		ew_err("cgroup %s has child cgroups already (or no readable cgroup.stat): refusing to put them in the container's job",
 			  path);
 		goto out;
 	}

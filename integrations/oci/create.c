@@ -32,19 +32,19 @@ static int claim_error(const struct ewoci_opts *o, const char *job,
 		       const char *id, int err, const char *owner)
 {
 	if (err == -EEXIST)
-		ewoci_err("job name %s is taken by container %s (ids that share their first %d characters?): container %s not started",
+		ew_err("job name %s is taken by container %s (ids that share their first %d characters?): container %s not started",
 			  job, owner, EWOCI_ID_CHARS, id);
 	else if (err == -EPERM)
-		ewoci_err("state dir %s is not root's or is writable by others: refusing to use it",
+		ew_err("state dir %s is not root's or is writable by others: refusing to use it",
 			  o->state_dir);
 	else
-		ewoci_err("state dir %s: cannot claim %s: %s", o->state_dir, job, strerror(-err));
+		ew_err("state dir %s: cannot claim %s: %s", o->state_dir, job, strerror(-err));
 	return EWOCI_CLAIM;
 }
 
 int ewoci_create(const struct ewoci_opts *o)
 {
-	struct ewoci_strv words = { 0 }, args = { 0 };
+	struct ew_strv words = { 0 }, args = { 0 };
 	struct ewoci_jobaddr ja = { 0 };
 	char job[64], cg[PATH_MAX], owner[1100];
 	struct ewoci_state st;
@@ -58,7 +58,7 @@ int ewoci_create(const struct ewoci_opts *o)
 	if (!st.template)
 		goto out;
 	if (st.pid <= 0) {
-		ewoci_err("container %s: the state has no pid (is this hook run at createRuntime?)", st.id);
+		ew_err("container %s: the state has no pid (is this hook run at createRuntime?)", st.id);
 		ret = EWOCI_BAD_STATE;
 		goto out;
 	}
@@ -72,13 +72,13 @@ int ewoci_create(const struct ewoci_opts *o)
 		goto out;
 
 	ewoci_job_name(st.id, job, sizeof(job));
-	ewoci_strv_add(&args, "job");
-	ewoci_strv_add(&args, "add");
-	ewoci_strv_add(&args, job);
-	ewoci_strv_add(&args, "cgroup");
-	ewoci_strv_add(&args, cg);
+	ew_strv_add(&args, "job");
+	ew_strv_add(&args, "add");
+	ew_strv_add(&args, job);
+	ew_strv_add(&args, "cgroup");
+	ew_strv_add(&args, cg);
 	for (i = 0; i < words.n; i++)
-		ewoci_strv_add(&args, words.v[i]);
+		ew_strv_add(&args, words.v[i]);
 
 	err = ewoci_claim_take(o->state_dir, job, st.id, owner, sizeof(owner));
 	if (err) {
@@ -90,22 +90,22 @@ int ewoci_create(const struct ewoci_opts *o)
 		ret = ewoci_jobaddr_up(&ja, o->state_dir, job, st.id);
 		if (ret) {
 			ewoci_claim_drop(o->state_dir, job);
-			ewoci_err("container %s not started", st.id);
+			ew_err("container %s not started", st.id);
 			goto out;
 		}
 	}
 	status = ewoci_ctl_run(args.v, NULL);
 	if (status) {
 		if (ja.set && ewoci_jobaddr_down(o->state_dir, job))
-			ewoci_err("job %s: its address could not be removed", job);
+			ew_err("job %s: its address could not be removed", job);
 		ewoci_claim_drop(o->state_dir, job);
-		ewoci_err("eastwestctl job add %s (template %s, cgroup %s) failed: exit %d, %s: container %s not started",
+		ew_err("eastwestctl job add %s (template %s, cgroup %s) failed: exit %d, %s: container %s not started",
 			  job, st.template, cg, status, ewoci_ctl_meaning(status), st.id);
 		ret = EWOCI_CTL;
 	}
 out:
-	ewoci_strv_free(&words);
-	ewoci_strv_free(&args);
+	ew_strv_free(&words);
+	ew_strv_free(&args);
 	ewoci_state_free(&st);
 	return ret;
 }
@@ -113,7 +113,7 @@ out:
 /* "check NAME": what createRuntime would run for template NAME. */
 int ewoci_check(const struct ewoci_opts *o, const char *name)
 {
-	struct ewoci_strv words = { 0 };
+	struct ew_strv words = { 0 };
 	int ret;
 	size_t i;
 
@@ -131,6 +131,6 @@ int ewoci_check(const struct ewoci_opts *o, const char *name)
 			printf(" %s", words.v[i]);
 		printf("\n");
 	}
-	ewoci_strv_free(&words);
+	ew_strv_free(&words);
 	return ret;
 }

@@ -23,7 +23,7 @@
 static void child(char *const args[], int out_fd)
 {
 	const char *ctl = getenv("EW_CTL");
-	struct ewoci_strv argv = { 0 };
+	struct ew_strv argv = { 0 };
 	int null_fd;
 	size_t i;
 
@@ -33,29 +33,29 @@ static void child(char *const args[], int out_fd)
 	/* Without capture, stdout (job ids) joins stderr: stdout stays empty. */
 	dup2(out_fd >= 0 ? out_fd : STDERR_FILENO, STDOUT_FILENO);
 
-	ewoci_strv_add(&argv, "eastwestctl");
+	ew_strv_add(&argv, "eastwestctl");
 	for (i = 0; args[i]; i++)
-		ewoci_strv_add(&argv, args[i]);
+		ew_strv_add(&argv, args[i]);
 	if (ctl && *ctl) {
 		if (ctl[0] != '/') {
-			ewoci_err("EW_CTL=%s is not an absolute path", ctl);
+			ew_err("EW_CTL=%s is not an absolute path", ctl);
 			_exit(EWCTL_NOT_FOUND);
 		}
 		execv(ctl, argv.v);
-		ewoci_err("cannot run EW_CTL=%s: %s", ctl, strerror(errno));
+		ew_err("cannot run EW_CTL=%s: %s", ctl, strerror(errno));
 		_exit(EWCTL_NOT_FOUND);
 	}
 	if (!getenv("PATH") || !*getenv("PATH"))
 		setenv("PATH", DEFAULT_PATH, 1);
 	execvp("eastwestctl", argv.v);
-	ewoci_err("cannot run eastwestctl (PATH=%s): %s", getenv("PATH"), strerror(errno));
+	ew_err("cannot run eastwestctl (PATH=%s): %s", getenv("PATH"), strerror(errno));
 	_exit(EWCTL_NOT_FOUND);
 }
 
 static char *capture(int fd)
 {
 	size_t n = 0, cap = 4096;
-	char *buf = ewoci_malloc(cap), *grown;
+	char *buf = ew_malloc(cap), *grown;
 	ssize_t r;
 
 	for (;;) {
@@ -97,13 +97,15 @@ int ewoci_ctl_run(char *const args[], char **out)
 	pid_t pid;
 
 	if (out && pipe2(fds, O_CLOEXEC)) {
-		ewoci_err("pipe: %s", strerror(errno));
+		ew_err("pipe: %s", strerror(errno));
 		return -1;
 	}
+	/* Nothing buffered may be written twice: ew_err() in the child flushes stdout. */
+	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
-		ewoci_err("fork: %s", strerror(errno));
+		ew_err("fork: %s", strerror(errno));
 		if (out) {
 			close(fds[0]);
 			close(fds[1]);
@@ -119,14 +121,14 @@ int ewoci_ctl_run(char *const args[], char **out)
 	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			ewoci_err("waitpid: %s", strerror(errno));
+			ew_err("waitpid: %s", strerror(errno));
 			free(text);
 			return -1;
 		}
 	}
 	if (out) {
 		if (!text) {
-			ewoci_err("out of memory reading eastwestctl's output");
+			ew_err("out of memory reading eastwestctl's output");
 			return -1;
 		}
 		*out = text;

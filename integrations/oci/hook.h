@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * oci-hook: declarations shared by every file (exit codes, messages, a
- * growable argument vector).
+ * oci-hook: declarations shared by every file (names, exit codes, and the
+ * shared helpers of libewbase).
  */
 #ifndef EWOCI_HOOK_H
 #define EWOCI_HOOK_H
@@ -38,24 +38,12 @@ enum ewoci_exit {
 	EWOCI_ADDR = 8,		/* the container's own address cannot be made or removed */
 };
 
-void ewoci_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void ewoci_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-void *ewoci_malloc(size_t size);
-/* Formats a refusal into @why (for the caller's message); returns -EINVAL. */
-int ewoci_bad(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-char *ewoci_strdup(const char *s);
-
-/* A NULL-terminated vector of owned strings (an argv under construction). */
-struct ewoci_strv {
-	char **v;
-	size_t n;
-	size_t cap;
-};
-
-void ewoci_strv_add(struct ewoci_strv *sv, const char *s);
-void ewoci_strv_addf(struct ewoci_strv *sv, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void ewoci_strv_free(struct ewoci_strv *sv);
+/*
+ * Messages (ew_err(), ew_warn(): "eastwest oci-hook: ..." on stderr and in
+ * syslog, see main.c), allocation (ew_malloc(), ew_strdup(): "out of
+ * memory" and exit EWOCI_FAIL, which is EXIT_FAILURE), refusals (ew_bad())
+ * and argument vectors (struct ew_strv) come from libewbase.
+ */
+#include "../../userspace/lib/ewlib.h"
 
 #endif /* EWOCI_HOOK_H */

@@ -6,6 +6,13 @@
  *   oci-hook [--templates DIR] [--state-dir DIR] createRuntime   (OCI state on stdin)
  *   oci-hook [--templates DIR] [--state-dir DIR] poststop        (OCI state on stdin)
  *   oci-hook [--templates DIR] check TEMPLATE
+ *
+ * Every message is one line on stderr, "eastwest oci-hook: what is wrong":
+ * runc puts a failing hook's stderr into its own error, which is what the
+ * operator (or "kubectl describe pod") shows. crun (podman's default
+ * runtime on Debian) sends a hook's stderr to /dev/null unless the
+ * container asks otherwise and reports only the exit code, so every message
+ * also goes to syslog (journalctl -t eastwest-oci-hook), where there is one.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -49,6 +56,8 @@ int main(int argc, char *argv[])
 	const char *cmd;
 	int opt;
 
+	ew_prog = EWOCI_PROG;
+	ew_syslog_ident = EWOCI_SYSLOG_IDENT;
 	while ((opt = getopt_long(argc, argv, "+t:s:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
@@ -69,30 +78,30 @@ int main(int argc, char *argv[])
 		}
 	}
 	if (optind >= argc) {
-		ewoci_err("missing stage (createRuntime or poststop)");
+		ew_err("missing stage (createRuntime or poststop)");
 		usage(stderr);
 		return EWOCI_USAGE;
 	}
 	if (o.templates[0] != '/' || o.state_dir[0] != '/') {
-		ewoci_err("--templates and --state-dir take absolute paths");
+		ew_err("--templates and --state-dir take absolute paths");
 		return EWOCI_USAGE;
 	}
 	cmd = argv[optind++];
 	if (!strcmp(cmd, "check")) {
 		if (argc - optind != 1) {
-			ewoci_err("check takes one template name");
+			ew_err("check takes one template name");
 			return EWOCI_USAGE;
 		}
 		return ewoci_check(&o, argv[optind]);
 	}
 	if (argc != optind) {
-		ewoci_err("unexpected argument \"%s\" after %s", argv[optind], cmd);
+		ew_err("unexpected argument \"%s\" after %s", argv[optind], cmd);
 		return EWOCI_USAGE;
 	}
 	if (!strcmp(cmd, "createRuntime"))
 		return ewoci_create(&o);
 	if (!strcmp(cmd, "poststop"))
 		return ewoci_remove(&o);
-	ewoci_err("unknown stage \"%s\" (want createRuntime or poststop)", cmd);
+	ew_err("unknown stage \"%s\" (want createRuntime or poststop)", cmd);
 	return EWOCI_USAGE;
 }

@@ -48,7 +48,7 @@ static int drop(const struct ewoci_opts *o, const char *job)
 	int err = ewoci_claim_drop(o->state_dir, job);
 
 	if (err) {
-		ewoci_err("cannot remove the claim %s/%s: %s", o->state_dir, job, strerror(-err));
+		ew_err("cannot remove the claim %s/%s: %s", o->state_dir, job, strerror(-err));
 		return EWOCI_CLAIM;
 	}
 	return EWOCI_OK;
@@ -71,7 +71,7 @@ int ewoci_remove(const struct ewoci_opts *o)
 	if (err == -ENOENT)
 		goto out;	/* never created, or removed already */
 	if (err) {
-		ewoci_err("cannot read the claim %s/%s: %s", o->state_dir, job,
+		ew_err("cannot read the claim %s/%s: %s", o->state_dir, job,
 			  err == -EPERM ? "the state dir is not root's or is writable by others" :
 			  strerror(-err));
 		ret = EWOCI_CLAIM;
@@ -79,7 +79,7 @@ int ewoci_remove(const struct ewoci_opts *o)
 	}
 	if (strcmp(owner, st.id)) {
 		/* The start of this container failed on a name held by another. */
-		ewoci_warn("job %s belongs to container %s, not %s: leaving it", job, owner, st.id);
+		ew_warn("job %s belongs to container %s, not %s: leaving it", job, owner, st.id);
 		goto out;
 	}
 
@@ -95,13 +95,13 @@ int ewoci_remove(const struct ewoci_opts *o)
 	status = ewoci_ctl_run(show, &text);
 	if (status == EWCTL_NOTAVAIL) {
 		/* Module unloaded: it took every job with it. */
-		ewoci_warn("eastwest is not available: job %s is gone with it", job);
+		ew_warn("eastwest is not available: job %s is gone with it", job);
 		ret = drop(o, job);
 		goto out;
 	}
 	listed = status ? -1 : job_listed(text, job);
 	if (listed < 0) {
-		ewoci_err("cannot list the jobs (eastwestctl exit %d, %s): job %s of container %s kept",
+		ew_err("cannot list the jobs (eastwestctl exit %d, %s): job %s of container %s kept",
 			  status, status ? ewoci_ctl_meaning(status) : "unreadable output", job, st.id);
 		ret = EWOCI_CTL;
 		goto out;
@@ -111,7 +111,7 @@ int ewoci_remove(const struct ewoci_opts *o)
 		status = ewoci_ctl_run(del, NULL);
 		/* Deleted by someone else since it was listed: gone is done. */
 		if (status && status != EWCTL_NOENT) {
-			ewoci_err("eastwestctl job del %s failed: exit %d, %s: claim kept, run poststop again",
+			ew_err("eastwestctl job del %s failed: exit %d, %s: claim kept, run poststop again",
 				  job, status, ewoci_ctl_meaning(status));
 			ret = EWOCI_CTL;
 			goto out;

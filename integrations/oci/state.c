@@ -51,48 +51,48 @@ int ewoci_state_parse(const char *text, size_t len, struct ewoci_state *st,
 	memset(st, 0, sizeof(*st));
 	tok = json_tokener_new();
 	if (!tok)
-		return ewoci_bad(why, whylen, "out of memory");
+		return ew_bad(why, whylen, "out of memory");
 	if (len > EWOCI_STATE_MAX) {
-		ret = ewoci_bad(why, whylen, "larger than %d bytes", EWOCI_STATE_MAX);
+		ret = ew_bad(why, whylen, "larger than %d bytes", EWOCI_STATE_MAX);
 		goto out_tok;
 	}
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	if (!root) {
 		if (json_tokener_get_error(tok) == json_tokener_continue)
-			ret = ewoci_bad(why, whylen, "incomplete JSON");
+			ret = ew_bad(why, whylen, "incomplete JSON");
 		else
-			ret = ewoci_bad(why, whylen, "not JSON: %s",
+			ret = ew_bad(why, whylen, "not JSON: %s",
 				  json_tokener_error_desc(json_tokener_get_error(tok)));
 		goto out_tok;
 	}
 	if (json_tokener_get_parse_end(tok) < len &&
 	    strspn(text + json_tokener_get_parse_end(tok), " \t\r\n") !=
 	    len - json_tokener_get_parse_end(tok)) {
-		ret = ewoci_bad(why, whylen, "text after the JSON object");
+		ret = ew_bad(why, whylen, "text after the JSON object");
 		goto out;
 	}
 	if (!json_object_is_type(root, json_type_object)) {
-		ret = ewoci_bad(why, whylen, "not a JSON object");
+		ret = ew_bad(why, whylen, "not a JSON object");
 		goto out;
 	}
 
 	if (!json_object_object_get_ex(root, "id", &o) ||
 	    !json_object_is_type(o, json_type_string)) {
-		ret = ewoci_bad(why, whylen, "no \"id\" string");
+		ret = ew_bad(why, whylen, "no \"id\" string");
 		goto out;
 	}
 	if (!id_ok(json_object_get_string(o))) {
-		ret = ewoci_bad(why, whylen, "container id \"%.64s\" is not 1-1024 of [A-Za-z0-9_+.-]",
+		ret = ew_bad(why, whylen, "container id \"%.64s\" is not 1-1024 of [A-Za-z0-9_+.-]",
 			  json_object_get_string(o));
 		goto out;
 	}
-	st->id = ewoci_strdup(json_object_get_string(o));
+	st->id = ew_strdup(json_object_get_string(o));
 
 	if (json_object_object_get_ex(root, "pid", &o)) {
 		pid = json_object_is_type(o, json_type_int) ?
 		      json_object_get_int64(o) : -1;
 		if (pid < 0 || pid > 0x3fffffff) {
-			ret = ewoci_bad(why, whylen, "\"pid\" is not a process id");
+			ret = ew_bad(why, whylen, "\"pid\" is not a process id");
 			goto out;
 		}
 		st->pid = (int)pid;
@@ -100,16 +100,16 @@ int ewoci_state_parse(const char *text, size_t len, struct ewoci_state *st,
 
 	if (json_object_object_get_ex(root, "annotations", &ann)) {
 		if (!json_object_is_type(ann, json_type_object)) {
-			ret = ewoci_bad(why, whylen, "\"annotations\" is not an object");
+			ret = ew_bad(why, whylen, "\"annotations\" is not an object");
 			goto out;
 		}
 		if (json_object_object_get_ex(ann, EWOCI_ANNOTATION, &o)) {
 			if (!json_object_is_type(o, json_type_string)) {
-				ret = ewoci_bad(why, whylen, "annotation %s is not a string",
+				ret = ew_bad(why, whylen, "annotation %s is not a string",
 					  EWOCI_ANNOTATION);
 				goto out;
 			}
-			st->template = ewoci_strdup(json_object_get_string(o));
+			st->template = ew_strdup(json_object_get_string(o));
 		}
 	}
 	ret = 0;
@@ -131,28 +131,24 @@ out_tok:
  */
 int ewoci_state_read(FILE *in, struct ewoci_state *st)
 {
-	size_t len = 0, n;
+	struct ew_buf buf = { 0 };
 	char why[160];
-	char *buf;
 	int ret;
 
-	buf = ewoci_malloc(EWOCI_STATE_MAX + 1);
-	while ((n = fread(buf + len, 1, EWOCI_STATE_MAX + 1 - len, in)) > 0)
-		len += n;
-	if (ferror(in)) {
-		ewoci_err("cannot read the OCI state from stdin: %s", strerror(errno));
-		free(buf);
-		return EWOCI_BAD_STATE;
-	}
-	if (len > EWOCI_STATE_MAX) {
-		ewoci_err("the OCI state on stdin is larger than %d bytes", EWOCI_STATE_MAX);
-		free(buf);
-		return EWOCI_BAD_STATE;
-	}
-	ret = ewoci_state_parse(buf, len, st, why, sizeof(why));
-	free(buf);
+	errno = 0;
+	ret = ew_read_stream(in, EWOCI_STATE_MAX, &buf);
+	if (ret == -EFBIG)
+		ew_err("the OCI state on stdin is larger than %d bytes", EWOCI_STATE_MAX);
+	else if (ret)
+		ew_err("cannot read the OCI state from stdin: %s", strerror(-ret));
 	if (ret) {
-		ewoci_err("bad OCI state on stdin: %s", why);
+		ew_buf_free(&buf);
+		return EWOCI_BAD_STATE;
+	}
+	ret = ewoci_state_parse((const char *)buf.data, buf.len, st, why, sizeof(why));
+	ew_buf_free(&buf);
+	if (ret) {
+		ew_err("bad OCI state on stdin: %s", why);
 		return EWOCI_BAD_STATE;
 	}
 	return EWOCI_OK;

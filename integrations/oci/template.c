@@ -14,10 +14,14 @@
  * "netdevs" is refused with it; "shared", or no "jobaddr", keeps the
  * node's addresses.
  *
- * It becomes the attribute words of "eastwestctl job add" (peer ADDR vlan 100
- * ...). The structure and types are checked here, so that a mistake names
- * the template; the values (addresses, ranges) are checked by eastwestctl,
- * which refuses the whole job if one is wrong.
+ * It is checked as a job by eastwestctl's own policy parser
+ * (ew_policy_parse_job(), linked from userspace/libew.a), so that templates
+ * and policy files follow one set of rules and a mistake (a bad address, a
+ * VLAN out of range) names the template and the key when the template is
+ * read; the hook adds only what a template may not say (the per-container
+ * keys, interface indexes, names that are not one word). It then becomes the
+ * attribute words of "eastwestctl job add" (peer ADDR vlan 100 ...), spelt as
+ * the template writes them.
  *
  * Whoever can write a template decides what containers selecting it may
  * reach, so the file and its directory must be the administrator's: owned by
@@ -26,6 +30,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +39,7 @@
 
 #include <json-c/json.h>
 
+#include "../../userspace/policy.h"
 #include "hook.h"
 #include "template.h"
 
@@ -70,9 +76,6 @@ int ewoci_template_name_check(const char *name, const char **why)
 	return 0;
 }
 
-static const char *const modes[] = { "enforce", "audit", NULL };
-static const char *const encrypts[] = { "none", "any", "macsec", "ipsec", NULL };
-
 static bool in_list(const char *s, const char *const *list)
 {
 	for (; *list; list++)
@@ -97,151 +100,6 @@ static bool word_ok(struct json_object *o, size_t max)
 	return true;
 }
 
-static int enum_key(struct json_object *o, const char *key,
-		    const char *const *list, struct ewoci_strv *words,
-		    char *why, size_t len)
-{
-	char names[64];
-	size_t n = 0, i;
-
-	if (!json_object_is_type(o, json_type_string) ||
-	    !in_list(json_object_get_string(o), list)) {
-		names[0] = '\0';
-		for (i = 0; list[i] && n < sizeof(names); i++)
-			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
-					      i ? ", " : "", list[i]);
-		return ewoci_bad(why, len, "\"%s\" must be one of %s", key, names);
-	}
-	ewoci_strv_add(words, key);
-	ewoci_strv_add(words, json_object_get_string(o));
-	return 0;
-}
-
-/* "ud": true -> "ud on" (the job's UD QPs, policed by P_Key/Q_Key only). */
-static int bool_key(struct json_object *o, const char *key,
-		    struct ewoci_strv *words, char *why, size_t len)
-{
-	if (!json_object_is_type(o, json_type_boolean))
-		return ewoci_bad(why, len, "\"%s\" must be true or false", key);
-	ewoci_strv_add(words, key);
-	ewoci_strv_add(words, json_object_get_boolean(o) ? "on" : "off");
-	return 0;
-}
-
-static int qkey_key(struct json_object *o, struct ewoci_strv *words,
-		    char *why, size_t len)
-{
-	int64_t v;
-
-	if (json_object_is_type(o, json_type_int)) {
-		v = json_object_get_int64(o);
-		if (v < 0 || v > 0x7fffffff)
-			return ewoci_bad(why, len, "\"qkey\" must be 0..2147483647 (bit 31 is privileged)");
-		ewoci_strv_add(words, "qkey");
-		ewoci_strv_addf(words, "%lld", (long long)v);
-		return 0;
-	}
-	if (!word_ok(o, 16))
-		return ewoci_bad(why, len, "\"qkey\" must be a number, a \"0x\" string or \"auto\"");
-	ewoci_strv_add(words, "qkey");
-	ewoci_strv_add(words, json_object_get_string(o));
-	return 0;
-}
-
-static int peers_key(struct json_object *o, struct ewoci_strv *words,
-		     char *why, size_t len)
-{
-	size_t i, n;
-
-	if (!json_object_is_type(o, json_type_array))
-		return ewoci_bad(why, len, "\"peers\" must be an array of strings");
-	n = json_object_array_length(o);
-	for (i = 0; i < n; i++) {
-		if (!word_ok(json_object_array_get_idx(o, i), 64))
-			return ewoci_bad(why, len, "\"peers\"[%zu] must be an address, a prefix or \"lid:N\"", i);
-		ewoci_strv_add(words, "peer");
-		ewoci_strv_add(words, json_object_get_string(json_object_array_get_idx(o, i)));
-	}
-	return 0;
-}
-
-static int netdev_entry(struct json_object *e, size_t i, struct ewoci_strv *words,
-			char *why, size_t len)
-{
-	struct json_object *v;
-
-	if (!json_object_is_type(e, json_type_object) || json_object_object_length(e) != 1)
-		return ewoci_bad(why, len, "\"netdevs\"[%zu] must be an object with one key", i);
-	if (json_object_object_get_ex(e, "ifname", &v)) {
-		if (!word_ok(v, 15))
-			return ewoci_bad(why, len, "\"netdevs\"[%zu].ifname must be an interface name", i);
-		ewoci_strv_add(words, "netdev");
-		ewoci_strv_add(words, json_object_get_string(v));
-	} else if (json_object_object_get_ex(e, "vrf", &v)) {
-		/* Interface indexes differ from node to node: names only. */
-		if (!word_ok(v, 15))
-			return ewoci_bad(why, len, "\"netdevs\"[%zu].vrf must be an interface name", i);
-		ewoci_strv_add(words, "vrf");
-		ewoci_strv_add(words, json_object_get_string(v));
-	} else if (json_object_object_get_ex(e, "vlan", &v)) {
-		if (!json_object_is_type(v, json_type_int) ||
-		    json_object_get_int64(v) < 1 || json_object_get_int64(v) > 4094)
-			return ewoci_bad(why, len, "\"netdevs\"[%zu].vlan must be 1..4094", i);
-		ewoci_strv_add(words, "vlan");
-		ewoci_strv_addf(words, "%lld", (long long)json_object_get_int64(v));
-	} else if (json_object_object_get_ex(e, "ifindex", &v)) {
-		return ewoci_bad(why, len, "\"netdevs\"[%zu]: ifindex is not allowed in a template (it differs between nodes): use ifname", i);
-	} else {
-		return ewoci_bad(why, len, "\"netdevs\"[%zu] must have ifname, vlan or vrf", i);
-	}
-	return 0;
-}
-
-static int netdevs_key(struct json_object *o, struct ewoci_strv *words,
-		       char *why, size_t len)
-{
-	size_t i, n;
-	int ret;
-
-	if (!json_object_is_type(o, json_type_array))
-		return ewoci_bad(why, len, "\"netdevs\" must be an array of objects");
-	n = json_object_array_length(o);
-	for (i = 0; i < n; i++) {
-		ret = netdev_entry(json_object_array_get_idx(o, i), i, words, why, len);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int pkeys_key(struct json_object *o, struct ewoci_strv *words,
-		     char *why, size_t len)
-{
-	struct json_object *e;
-	size_t i, n;
-	int64_t v;
-
-	if (!json_object_is_type(o, json_type_array))
-		return ewoci_bad(why, len, "\"pkeys\" must be an array");
-	n = json_object_array_length(o);
-	for (i = 0; i < n; i++) {
-		e = json_object_array_get_idx(o, i);
-		if (json_object_is_type(e, json_type_int)) {
-			v = json_object_get_int64(e);
-			if (v < 1 || v > 0xffff)
-				return ewoci_bad(why, len, "\"pkeys\"[%zu] must be 1..65535", i);
-			ewoci_strv_add(words, "pkey");
-			ewoci_strv_addf(words, "0x%04llx", (long long)v);
-		} else if (word_ok(e, 16)) {
-			ewoci_strv_add(words, "pkey");
-			ewoci_strv_add(words, json_object_get_string(e));
-		} else {
-			return ewoci_bad(why, len, "\"pkeys\"[%zu] must be a P_Key (\"0x8001\" or a number)", i);
-		}
-	}
-	return 0;
-}
-
 /* Keys of a policy job that a template must not have: the hook sets them. */
 static const char *const per_container[] = { "name", "id", "cgroups", NULL };
 /* Keys that are only notes for people. */
@@ -251,9 +109,100 @@ static const char *const attributes[] = {
 	"mode", "encrypt", "qkey", "ud", "dc", "peers", "netdevs", "pkeys", "jobaddr", NULL
 };
 
+/*
+ * The words of key @key (@o), once eastwestctl's policy parser has accepted
+ * the template as a job: every value is valid, so this only spells it.
+ * Strings go on as they are written, so "check" shows the template's own
+ * spelling.
+ */
+static void key_words(const char *key, struct json_object *o, struct ew_strv *words)
+{
+	struct json_object *e;
+	size_t i;
+
+	if (!strcmp(key, "ud") || !strcmp(key, "dc")) {
+		ew_strv_add(words, key);
+		ew_strv_add(words, json_object_get_boolean(o) ? "on" : "off");
+	} else if (!strcmp(key, "mode") || !strcmp(key, "encrypt") || !strcmp(key, "qkey")) {
+		ew_strv_add(words, key);
+		ew_strv_add(words, json_object_get_string(o));
+	} else if (!strcmp(key, "peers")) {
+		for (i = 0; i < json_object_array_length(o); i++) {
+			ew_strv_add(words, "peer");
+			ew_strv_add(words, json_object_get_string(json_object_array_get_idx(o, i)));
+		}
+	} else if (!strcmp(key, "pkeys")) {
+		for (i = 0; i < json_object_array_length(o); i++) {
+			e = json_object_array_get_idx(o, i);
+			ew_strv_add(words, "pkey");
+			if (json_object_is_type(e, json_type_int))
+				ew_strv_addf(words, "0x%04llx", (long long)json_object_get_int64(e));
+			else
+				ew_strv_add(words, json_object_get_string(e));
+		}
+	} else if (!strcmp(key, "netdevs")) {
+		for (i = 0; i < json_object_array_length(o); i++) {
+			json_object_object_foreach(json_object_array_get_idx(o, i), k, v) {
+				ew_strv_add(words, !strcmp(k, "ifname") ? "netdev" : k);
+				ew_strv_add(words, json_object_get_string(v));
+			}
+		}
+	}
+}
+
+/*
+ * What a template may not say though a policy file may: interface indexes
+ * (they differ between nodes), and names that are not one word on the
+ * command line.
+ */
+static int template_netdevs(struct json_object *o, char *why, size_t len)
+{
+	struct json_object *e, *v;
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(o); i++) {
+		e = json_object_array_get_idx(o, i);
+		if (json_object_object_get_ex(e, "ifindex", &v))
+			return ew_bad(why, len, "template.netdevs[%zu]: ifindex is not allowed in a template (it differs between nodes): use ifname", i);
+		if (json_object_object_get_ex(e, "vrf", &v) && !json_object_is_type(v, json_type_string))
+			return ew_bad(why, len, "template.netdevs[%zu].vrf: expected an interface name (an ifindex differs between nodes)", i);
+		if ((json_object_object_get_ex(e, "vrf", &v) ||
+		     json_object_object_get_ex(e, "ifname", &v)) && !word_ok(v, IF_NAMESIZE - 1))
+			return ew_bad(why, len, "template.netdevs[%zu]: bad interface name \"%s\": blanks or control characters",
+				      i, json_object_get_string(v));
+	}
+	return 0;
+}
+
+/*
+ * The template as a job of a policy file, checked by eastwestctl's own
+ * parser (userspace/policy.c): the hook's per-container keys are refused
+ * before, the notes and "jobaddr" are not part of a job, and the name is a
+ * stand-in for the container's.
+ */
+static int check_as_job(struct json_object *root, char *why, size_t len)
+{
+	struct json_object *job = json_object_new_object();
+	struct ew_job parsed;
+	int ret;
+
+	if (!job)
+		return ew_bad(why, len, "out of memory");
+	json_object_object_foreach(root, key, val) {
+		if (!in_list(key, notes) && strcmp(key, "jobaddr"))
+			json_object_object_add(job, key, json_object_get(val));
+	}
+	json_object_object_add(job, "name", json_object_new_string(EWOCI_JOB_PREFIX "template"));
+	ew_job_init(&parsed);
+	ret = ew_policy_parse_job(job, "template", &parsed, why, len);
+	ew_job_free(&parsed);
+	json_object_put(job);
+	return ret ? -EINVAL : 0;
+}
+
 /* "jobaddr": "shared", or {"netdev": IFNAME, "prefix": "IPV6/LEN"}. */
 static int jobaddr_key(struct json_object *o, struct json_object *root,
-		       struct ewoci_strv *words, struct ewoci_jobaddr *ja,
+		       struct ew_strv *words, struct ewoci_jobaddr *ja,
 		       char *why, size_t len)
 {
 	struct json_object *dev, *pfx;
@@ -267,22 +216,22 @@ static int jobaddr_key(struct json_object *o, struct json_object *root,
 	    json_object_object_length(o) != 2 ||
 	    !json_object_object_get_ex(o, "netdev", &dev) ||
 	    !json_object_object_get_ex(o, "prefix", &pfx))
-		return ewoci_bad(why, len, "\"jobaddr\" must be \"shared\" or {\"netdev\": IFNAME, \"prefix\": \"IPV6/LEN\"}");
+		return ew_bad(why, len, "\"jobaddr\" must be \"shared\" or {\"netdev\": IFNAME, \"prefix\": \"IPV6/LEN\"}");
 	if (!word_ok(dev, 15))
-		return ewoci_bad(why, len, "\"jobaddr\".netdev must be an interface name");
+		return ew_bad(why, len, "\"jobaddr\".netdev must be an interface name");
 	if (!json_object_is_type(pfx, json_type_string))
-		return ewoci_bad(why, len, "\"jobaddr\".prefix must be IPV6/LEN");
+		return ew_bad(why, len, "\"jobaddr\".prefix must be IPV6/LEN");
 	ret = ewoci_jobaddr_prefix(json_object_get_string(pfx), &tmp, why, len);
 	if (ret)
 		return ret;
 	/* The container's source netdev is the one that carries its address. */
 	if (json_object_object_get_ex(root, "netdevs", &dev))
-		return ewoci_bad(why, len, "\"netdevs\" cannot be combined with \"jobaddr\" (its netdev is the source netdev)");
+		return ew_bad(why, len, "\"netdevs\" cannot be combined with \"jobaddr\" (its netdev is the source netdev)");
 	json_object_object_get_ex(o, "netdev", &dev);
 	snprintf(tmp.netdev, sizeof(tmp.netdev), "%s", json_object_get_string(dev));
 	tmp.set = true;
-	ewoci_strv_add(words, "netdev");
-	ewoci_strv_add(words, tmp.netdev);
+	ew_strv_add(words, "netdev");
+	ew_strv_add(words, tmp.netdev);
 	if (ja)
 		*ja = tmp;
 	return 0;
@@ -298,7 +247,7 @@ static int jobaddr_key(struct json_object *o, struct json_object *root,
  *
  * Return: 0, or -EINVAL with @why set (words may have been appended).
  */
-int ewoci_template_words(const char *text, size_t len, struct ewoci_strv *words,
+int ewoci_template_words(const char *text, size_t len, struct ew_strv *words,
 			 char *why, size_t whylen)
 {
 	return ewoci_template_parse(text, len, words, NULL, why, whylen);
@@ -315,7 +264,7 @@ int ewoci_template_words(const char *text, size_t len, struct ewoci_strv *words,
  *
  * Return: 0, or -EINVAL with @why set (words may have been appended).
  */
-int ewoci_template_parse(const char *text, size_t len, struct ewoci_strv *words,
+int ewoci_template_parse(const char *text, size_t len, struct ew_strv *words,
 			 struct ewoci_jobaddr *ja, char *why, size_t whylen)
 {
 	struct json_tokener *tok;
@@ -325,54 +274,48 @@ int ewoci_template_parse(const char *text, size_t len, struct ewoci_strv *words,
 
 	tok = json_tokener_new();
 	if (!tok)
-		return ewoci_bad(why, whylen, "out of memory");
+		return ew_bad(why, whylen, "out of memory");
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	if (!root || (json_tokener_get_parse_end(tok) < len &&
 		      strspn(text + json_tokener_get_parse_end(tok), " \t\r\n") !=
 		      len - json_tokener_get_parse_end(tok))) {
-		ret = ewoci_bad(why, whylen, "not one JSON object: %s",
+		ret = ew_bad(why, whylen, "not one JSON object: %s",
 			  root ? "text after the object" :
 			  json_tokener_error_desc(json_tokener_get_error(tok)));
 		goto out;
 	}
 	if (!json_object_is_type(root, json_type_object)) {
-		ret = ewoci_bad(why, whylen, "not a JSON object");
+		ret = ew_bad(why, whylen, "not a JSON object");
 		goto out;
 	}
 
 	json_object_object_foreach(root, key, val) {
 		(void)val;
 		if (in_list(key, per_container)) {
-			ret = ewoci_bad(why, whylen, "\"%s\" is set for each container by the hook, not by a template", key);
+			ret = ew_bad(why, whylen, "\"%s\" is set for each container by the hook, not by a template", key);
 			goto out;
 		}
 		if (!in_list(key, notes) && !in_list(key, attributes)) {
-			ret = ewoci_bad(why, whylen, "unknown key \"%.40s\"", key);
+			ret = ew_bad(why, whylen, "unknown key \"%.40s\"", key);
 			goto out;
 		}
 	}
 
+	ret = check_as_job(root, why, whylen);
+	if (!ret && json_object_object_get_ex(root, "netdevs", &o))
+		ret = template_netdevs(o, why, whylen);
+	if (ret)
+		goto out;
 	for (k = 0; attributes[k]; k++) {
 		if (!json_object_object_get_ex(root, attributes[k], &o))
 			continue;
-		if (!strcmp(attributes[k], "mode"))
-			ret = enum_key(o, "mode", modes, words, why, whylen);
-		else if (!strcmp(attributes[k], "encrypt"))
-			ret = enum_key(o, "encrypt", encrypts, words, why, whylen);
-		else if (!strcmp(attributes[k], "qkey"))
-			ret = qkey_key(o, words, why, whylen);
-		else if (!strcmp(attributes[k], "ud") || !strcmp(attributes[k], "dc"))
-			ret = bool_key(o, attributes[k], words, why, whylen);
-		else if (!strcmp(attributes[k], "peers"))
-			ret = peers_key(o, words, why, whylen);
-		else if (!strcmp(attributes[k], "netdevs"))
-			ret = netdevs_key(o, words, why, whylen);
-		else if (!strcmp(attributes[k], "jobaddr"))
+		if (!strcmp(attributes[k], "jobaddr")) {
 			ret = jobaddr_key(o, root, words, ja, why, whylen);
-		else
-			ret = pkeys_key(o, words, why, whylen);
-		if (ret)
-			goto out;
+			if (ret)
+				goto out;
+		} else {
+			key_words(attributes[k], o, words);
+		}
 	}
 	ret = 0;
 out:
@@ -391,32 +334,6 @@ static const char *trust_problem(const struct stat *st)
 	return NULL;
 }
 
-static int read_all(int fd, char **text, size_t *len)
-{
-	size_t n = 0;
-	ssize_t r;
-	char *buf;
-
-	buf = ewoci_malloc(EWOCI_TEMPLATE_MAX + 1);
-	while ((r = read(fd, buf + n, EWOCI_TEMPLATE_MAX + 1 - n)) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			r = errno;
-			free(buf);
-			return r ? -(int)r : -EIO;
-		}
-		n += (size_t)r;
-		if (n > EWOCI_TEMPLATE_MAX) {
-			free(buf);
-			return -EFBIG;
-		}
-	}
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 /**
  * ewoci_template_load() - read, check and translate template @name of @dir
  * @dir: the template directory
@@ -425,7 +342,7 @@ static int read_all(int fd, char **text, size_t *len)
  *
  * Return: EWOCI_OK, or EWOCI_BAD_TEMPLATE with the reason printed.
  */
-int ewoci_template_load(const char *dir, const char *name, struct ewoci_strv *words)
+int ewoci_template_load(const char *dir, const char *name, struct ew_strv *words)
 {
 	return ewoci_template_load_addr(dir, name, words, NULL);
 }
@@ -440,65 +357,73 @@ int ewoci_template_load(const char *dir, const char *name, struct ewoci_strv *wo
  * Return: EWOCI_OK, or EWOCI_BAD_TEMPLATE with the reason printed.
  */
 int ewoci_template_load_addr(const char *dir, const char *name,
-			     struct ewoci_strv *words, struct ewoci_jobaddr *ja)
+			     struct ew_strv *words, struct ewoci_jobaddr *ja)
 {
 	const char *why, *problem;
 	char path[4096], msg[256];
-	char *text = NULL;
+	struct ew_buf text = { 0 };
 	struct stat st;
-	size_t len = 0;
 	int fd, ret;
+	FILE *f;
 
 	if (ewoci_template_name_check(name, &why)) {
-		ewoci_err("annotation %s=\"%.64s\": %s", EWOCI_ANNOTATION, name, why);
+		ew_err("annotation %s=\"%.64s\": %s", EWOCI_ANNOTATION, name, why);
 		return EWOCI_BAD_TEMPLATE;
 	}
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		ewoci_err("template %s: no template directory %s", name, dir);
+		ew_err("template %s: no template directory %s", name, dir);
 		return EWOCI_BAD_TEMPLATE;
 	}
 	problem = trust_problem(&st);
 	if (problem) {
-		ewoci_err("template %s: directory %s %s: refusing its templates", name, dir, problem);
+		ew_err("template %s: directory %s %s: refusing its templates", name, dir, problem);
 		return EWOCI_BAD_TEMPLATE;
 	}
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s.json", dir, name) >= sizeof(path)) {
-		ewoci_err("template %s: path too long", name);
+		ew_err("template %s: path too long", name);
 		return EWOCI_BAD_TEMPLATE;
 	}
 	/* O_NONBLOCK: a FIFO planted here must not hang the container start. */
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
-			ewoci_err("no template %s (no file %s)", name, path);
+			ew_err("no template %s (no file %s)", name, path);
 		else if (errno == ELOOP)
-			ewoci_err("template %s: %s is a symbolic link", name, path);
+			ew_err("template %s: %s is a symbolic link", name, path);
 		else
-			ewoci_err("template %s: cannot open %s: %s", name, path, strerror(errno));
+			ew_err("template %s: cannot open %s: %s", name, path, strerror(errno));
 		return EWOCI_BAD_TEMPLATE;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		ewoci_err("template %s: %s is not a regular file", name, path);
+		ew_err("template %s: %s is not a regular file", name, path);
 		close(fd);
 		return EWOCI_BAD_TEMPLATE;
 	}
 	problem = trust_problem(&st);
 	if (problem) {
-		ewoci_err("template %s: %s %s: refusing it", name, path, problem);
+		ew_err("template %s: %s %s: refusing it", name, path, problem);
 		close(fd);
 		return EWOCI_BAD_TEMPLATE;
 	}
-	ret = read_all(fd, &text, &len);
-	close(fd);
-	if (ret) {
-		ewoci_err("template %s: cannot read %s: %s", name, path,
-			  ret == -EFBIG ? "larger than 1 MiB" : strerror(-ret));
+	f = fdopen(fd, "r");
+	if (!f) {
+		ew_err("template %s: cannot read %s: %s", name, path, strerror(errno));
+		close(fd);
 		return EWOCI_BAD_TEMPLATE;
 	}
-	ret = ewoci_template_parse(text, len, words, ja, msg, sizeof(msg));
-	free(text);
+	errno = 0;
+	ret = ew_read_stream(f, EWOCI_TEMPLATE_MAX, &text);
+	fclose(f);
 	if (ret) {
-		ewoci_err("template %s (%s): %s", name, path, msg);
+		ew_err("template %s: cannot read %s: %s", name, path,
+		    ret == -EFBIG ? "larger than 1 MiB" : strerror(-ret));
+		ew_buf_free(&text);
+		return EWOCI_BAD_TEMPLATE;
+	}
+	ret = ewoci_template_parse((const char *)text.data, text.len, words, ja, msg, sizeof(msg));
+	ew_buf_free(&text);
+	if (ret) {
+		ew_err("template %s (%s): %s", name, path, msg);
 		return EWOCI_BAD_TEMPLATE;
 	}
 	return EWOCI_OK;

@@ -17,13 +17,13 @@
 #define EWOCI_TEMPLATE_NAME_MAX	64
 
 int ewoci_template_name_check(const char *name, const char **why);
-int ewoci_template_words(const char *text, size_t len, struct ewoci_strv *words,
+int ewoci_template_words(const char *text, size_t len, struct ew_strv *words,
 			 char *why, size_t whylen);
-int ewoci_template_parse(const char *text, size_t len, struct ewoci_strv *words,
+int ewoci_template_parse(const char *text, size_t len, struct ew_strv *words,
 			 struct ewoci_jobaddr *ja, char *why, size_t whylen);
 int ewoci_template_load(const char *dir, const char *name,
-			struct ewoci_strv *words);
+			struct ew_strv *words);
 int ewoci_template_load_addr(const char *dir, const char *name,
-			     struct ewoci_strv *words, struct ewoci_jobaddr *ja);
+			     struct ew_strv *words, struct ewoci_jobaddr *ja);
 
 #endif /* EWOCI_TEMPLATE_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The helpers every user-space binary shares (eastwestctl, the attestation
- * code, eastwest-verifier): messages, allocation, buffers, hex, whole-file
- * reads and atomic writes. Built as libewbase.a by userspace/lib/Makefile.
+ * code, eastwest-verifier, the OCI hook): messages, allocation, buffers,
+ * string vectors, hex, whole-file reads and atomic writes. Built as libewbase.a by userspace/lib/Makefile.
  */
 #ifndef EWLIB_H
 #define EWLIB_H
@@ -19,11 +19,15 @@
  */
 extern const char *ew_prog;	/* "eastwestctl" unless the program says otherwise */
 extern bool ew_quiet;		/* the tests silence messages */
+/* If set, every message also goes to syslog under this identity (LOG_DAEMON). */
+extern const char *ew_syslog_ident;
 
 void ew_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ew_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *ew_last_error(void);
 void ew_set_location(const char *file, unsigned long line);
+/* Formats a refusal into @why (for the caller's message); returns -EINVAL. */
+int ew_bad(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Allocation: on failure "PROG: out of memory" and exit status 1. */
 void *ew_malloc(size_t size);
@@ -41,6 +45,17 @@ struct ew_buf {
 
 void ew_buf_add(struct ew_buf *b, const void *p, size_t n);
 void ew_buf_free(struct ew_buf *b);
+
+/* A NULL-terminated vector of owned strings (an argv under construction). */
+struct ew_strv {
+	char **v;
+	size_t n;
+	size_t cap;
+};
+
+void ew_strv_add(struct ew_strv *sv, const char *s);
+void ew_strv_addf(struct ew_strv *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ew_strv_free(struct ew_strv *sv);
 
 /* Hexadecimal (hex.c). */
 int ew_hexval(int c);

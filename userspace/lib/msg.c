@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Messages, allocation and byte buffers (see ewlib.h).
+ * Messages, allocation, byte buffers and string vectors (see ewlib.h).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "ewlib.h"
 
 const char *ew_prog = "eastwestctl";
 bool ew_quiet;
+const char *ew_syslog_ident;
 
 static const char *loc_file;
 static unsigned long loc_line;
@@ -26,10 +29,10 @@ const char *ew_last_error(void)
 	return last_error;
 }
 
-static void vmsg(const char *kind, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+static void vmsg(int prio, const char *kind, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
-static void vmsg(const char *kind, const char *fmt, va_list ap)
+static void vmsg(int prio, const char *kind, const char *fmt, va_list ap)
 {
 	char msg[1024], *s;
 
@@ -49,6 +52,12 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 			kind, msg);
 	else
 		fprintf(stderr, "%s: %s%s\n", ew_prog, kind, msg);
+	if (ew_syslog_ident) {
+		/* Without a syslog socket this does nothing (no LOG_CONS). */
+		openlog(ew_syslog_ident, LOG_PID, LOG_DAEMON);
+		syslog(prio, "%s%s", kind, msg);
+		closelog();
+	}
 }
 
 void ew_err(const char *fmt, ...)
@@ -56,7 +65,7 @@ void ew_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("", fmt, ap);
+	vmsg(LOG_ERR, "", fmt, ap);
 	va_end(ap);
 }
 
@@ -65,8 +74,18 @@ void ew_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("warning: ", fmt, ap);
+	vmsg(LOG_WARNING, "warning: ", fmt, ap);
 	va_end(ap);
+}
+
+int ew_bad(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
 }
 
 static void *oom(void *p)
@@ -100,16 +119,25 @@ char *ew_strdup(const char *s)
 	return oom(strdup(s));
 }
 
+static char *vasprintf_or_exit(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
+static char *vasprintf_or_exit(const char *fmt, va_list ap)
+{
+	char *s;
+
+	return oom(vasprintf(&s, fmt, ap) < 0 ? NULL : s);
+}
+
 char *ew_asprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = vasprintf_or_exit(fmt, ap);
 	va_end(ap);
-	return oom(n < 0 ? NULL : s);
+	return s;
 }
 
 void ew_buf_add(struct ew_buf *b, const void *p, size_t n)
@@ -137,4 +165,43 @@ void ew_buf_free(struct ew_buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+}
+
+/* Appends the string @s, which @sv now owns. */
+static void strv_push(struct ew_strv *sv, char *s)
+{
+	if (sv->n + 1 >= sv->cap) {
+		sv->cap = sv->cap ? 2 * sv->cap : 16;
+		sv->v = ew_reallocarray(sv->v, sv->cap, sizeof(*sv->v));
+	}
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
+}
+
+void ew_strv_add(struct ew_strv *sv, const char *s)
+{
+	strv_push(sv, ew_strdup(s));
+}
+
+void ew_strv_addf(struct ew_strv *sv, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vasprintf_or_exit(fmt, ap);
+	va_end(ap);
+	strv_push(sv, s);
+}
+
+void ew_strv_free(struct ew_strv *sv)
+{
+	size_t i;
+
+	for (i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->n = 0;
+	sv->cap = 0;
 }

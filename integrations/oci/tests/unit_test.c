@@ -131,12 +131,12 @@ static void test_template_names(void **unused)
 /* The words of a template as one string, or "ERR: why". */
 static char *words_of(const char *text)
 {
-	struct ewoci_strv w = { 0 };
+	struct ew_strv w = { 0 };
 	char why[256], *out;
 	size_t i, n = 0;
 
 	if (ewoci_template_words(text, strlen(text), &w, why, sizeof(why))) {
-		ewoci_strv_free(&w);
+		ew_strv_free(&w);
 		if (asprintf(&out, "ERR: %s", why) < 0)
 			abort();
 		return out;
@@ -144,7 +144,7 @@ static char *words_of(const char *text)
 	out = calloc(1, 4096);
 	for (i = 0; i < w.n; i++)
 		n += (size_t)snprintf(out + n, 4096 - n, "%s%s", i ? " " : "", w.v[i]);
-	ewoci_strv_free(&w);
+	ew_strv_free(&w);
 	return out;
 }
 
@@ -198,26 +198,37 @@ static void test_template_refused(void **unused)
 	expect_refused("[]", "not a JSON object");
 	expect_refused("{} {}", "text after");
 	expect_refused("{", "not one JSON object");
-	expect_refused("{\"mode\":\"permissive\"}", "\"mode\" must be one of enforce, audit");
-	expect_refused("{\"encrypt\":true}", "\"encrypt\" must be one of");
-	expect_refused("{\"ud\":\"on\"}", "\"ud\" must be true or false");
-	expect_refused("{\"dc\":1}", "\"dc\" must be true or false");
-	expect_refused("{\"qkey\":-1}", "\"qkey\"");
-	expect_refused("{\"qkey\":2147483648}", "\"qkey\"");
-	expect_refused("{\"qkey\":\"1 2\"}", "\"qkey\"");
-	expect_refused("{\"peers\":\"10.0.0.1\"}", "\"peers\" must be an array");
-	expect_refused("{\"peers\":[\"10.0.0.1 cgroup /\"]}", "\"peers\"[0]");
-	expect_refused("{\"peers\":[\"\"]}", "\"peers\"[0]");
-	expect_refused("{\"peers\":[\"10.0.0.1\",5]}", "\"peers\"[1]");
-	expect_refused("{\"netdevs\":[{\"ifindex\":3}]}", "ifindex is not allowed");
-	expect_refused("{\"netdevs\":[{\"vlan\":0}]}", "vlan must be 1..4094");
-	expect_refused("{\"netdevs\":[{\"vlan\":4095}]}", "vlan must be 1..4094");
-	expect_refused("{\"netdevs\":[{\"vrf\":7}]}", "vrf must be an interface name");
-	expect_refused("{\"netdevs\":[{\"ifname\":\"a-name-longer-than-15\"}]}", "ifname");
-	expect_refused("{\"netdevs\":[{\"vlan\":1,\"ifname\":\"x\"}]}", "one key");
-	expect_refused("{\"netdevs\":[{\"mtu\":1}]}", "ifname, vlan or vrf");
-	expect_refused("{\"pkeys\":[0]}", "\"pkeys\"[0] must be 1..65535");
-	expect_refused("{\"pkeys\":[{}]}", "\"pkeys\"[0]");
+	expect_refused("{\"mode\":\"permissive\"}", "template.mode: \"permissive\" is not one of enforce|audit");
+	expect_refused("{\"encrypt\":true}", "template.encrypt: expected a string, got a boolean");
+	expect_refused("{\"ud\":\"on\"}", "template.ud: expected true or false");
+	expect_refused("{\"dc\":1}", "template.dc: expected true or false");
+	expect_refused("{\"qkey\":-1}", "template.qkey: -1 is out of range (0..2147483647)");
+	expect_refused("{\"qkey\":2147483648}", "template.qkey: Q_Keys with bit 31 set");
+	expect_refused("{\"qkey\":\"1 2\"}", "template.qkey: bad qkey \"1 2\"");
+	expect_refused("{\"peers\":\"10.0.0.1\"}", "template.peers: expected an array");
+	expect_refused("{\"peers\":[\"10.0.0.1 cgroup /\"]}", "template.peers[0]: bad address");
+	expect_refused("{\"peers\":[\"\"]}", "template.peers[0]: bad address \"\"");
+	expect_refused("{\"peers\":[\"10.0.0.1\",5]}", "template.peers[1]: expected a string");
+	expect_refused("{\"netdevs\":[{\"ifindex\":3}]}", "template.netdevs[0]: ifindex is not allowed");
+	expect_refused("{\"netdevs\":[{\"vlan\":0}]}", "template.netdevs[0].vlan: 0 is out of range (1..4094)");
+	expect_refused("{\"netdevs\":[{\"vlan\":4095}]}", "template.netdevs[0].vlan: 4095 is out of range (1..4094)");
+	expect_refused("{\"netdevs\":[{\"vrf\":7}]}", "template.netdevs[0].vrf: expected an interface name");
+	expect_refused("{\"netdevs\":[{\"ifname\":\"a-name-longer-than-15\"}]}", "template.netdevs[0]: bad interface name");
+	expect_refused("{\"netdevs\":[{\"vlan\":1,\"ifname\":\"x\"}]}", "template.netdevs[0]: expected exactly one of");
+	expect_refused("{\"netdevs\":[{\"mtu\":1}]}", "template.netdevs[0]: unknown key \"mtu\"");
+	expect_refused("{\"pkeys\":[0]}", "template.pkeys[0]: bad pkey 0");
+	expect_refused("{\"pkeys\":[{}]}", "template.pkeys[0]: expected a string or an integer");
+	/* Values are checked by eastwestctl's policy parser when the template is
+	 * read, not first when a container starts. */
+	expect_refused("{\"peers\":[\"10.0.0.300\"]}", "template.peers[0]: bad address \"10.0.0.300\"");
+	expect_refused("{\"pkeys\":[\"0x1zz\"]}", "template.pkeys[0]: bad pkey \"0x1zz\"");
+	expect_refused("{\"pkeys\":[65536]}", "template.pkeys[0]: 65536 is out of range");
+	expect_refused("{\"qkey\":\"0x80000000\"}", "template.qkey: bad qkey \"0x80000000\"");
+	expect_refused("{\"netdevs\":[{\"ifname\":\"a b\"}]}",
+		       "template.netdevs[0]: bad interface name \"a b\"");
+	expect_refused("{\"netdevs\":[{\"vrf\":\"\"}]}", "template.netdevs[0]: bad interface name");
+	/* Keys of a policy job that are not a template's stay unknown. */
+	expect_refused("{\"psn\":\"app\"}", "unknown key \"psn\"");
 }
 
 static void test_cgroup_parse(void **unused)
@@ -299,7 +310,7 @@ static void write_file(const char *path, const char *text, mode_t mode)
 
 static void test_template_files(void **unused)
 {
-	struct ewoci_strv w = { 0 };
+	struct ew_strv w = { 0 };
 	char dir[128], path[192], link[192];
 
 	(void)unused;
@@ -311,7 +322,7 @@ static void test_template_files(void **unused)
 	assert_int_equal(w.n, 2);
 	assert_string_equal(w.v[0], "peer");
 	assert_string_equal(w.v[1], "10.0.0.0/8");
-	ewoci_strv_free(&w);
+	ew_strv_free(&w);
 
 	assert_int_equal(ewoci_template_load(dir, "missing", &w), EWOCI_BAD_TEMPLATE);
 	assert_int_equal(ewoci_template_load(dir, "../templates/good", &w), EWOCI_BAD_TEMPLATE);
@@ -343,7 +354,7 @@ static void test_template_files(void **unused)
 	assert_int_equal(chmod(dir, 0755), 0);
 	assert_int_equal(ewoci_template_load(dir, "nodir/x", &w), EWOCI_BAD_TEMPLATE);
 	assert_int_equal(ewoci_template_load("/nonexistent-ewoci", "good", &w), EWOCI_BAD_TEMPLATE);
-	ewoci_strv_free(&w);
+	ew_strv_free(&w);
 }
 
 
@@ -351,7 +362,7 @@ static void test_template_files(void **unused)
 static void test_jobaddr_template(void **unused)
 {
 	struct ewoci_jobaddr ja = { 0 };
-	struct ewoci_strv w = { 0 };
+	struct ew_strv w = { 0 };
 	char why[256], text[INET6_ADDRSTRLEN];
 	const char *t;
 
@@ -368,7 +379,7 @@ static void test_jobaddr_template(void **unused)
 	assert_int_equal(ja.len, 64);
 	inet_ntop(AF_INET6, &ja.prefix, text, sizeof(text));
 	assert_string_equal(text, "fd00:a:0:1::");
-	ewoci_strv_free(&w);
+	ew_strv_free(&w);
 
 	/* "shared", or no key: the node's addresses, nothing set. */
 	memset(&ja, 0, sizeof(ja));
@@ -376,7 +387,7 @@ static void test_jobaddr_template(void **unused)
 	assert_int_equal(ewoci_template_parse(t, strlen(t), &w, &ja, why, sizeof(why)), 0);
 	assert_false(ja.set);
 	assert_int_equal(w.n, 2);
-	ewoci_strv_free(&w);
+	ew_strv_free(&w);
 
 	expect_refused("{\"jobaddr\":\"own\"}", "\"jobaddr\" must be \"shared\" or");
 	expect_refused("{\"jobaddr\":{\"netdev\":\"ewv100\"}}", "\"jobaddr\" must be");
@@ -627,5 +638,8 @@ int main(void)
 		cmocka_unit_test(test_jobaddr_updown),
 	};
 
+	/* The hook's messages, as main.c sets them up. */
+	ew_prog = EWOCI_PROG;
+	ew_syslog_ident = EWOCI_SYSLOG_IDENT;
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }
