@@ -179,22 +179,34 @@ static const uint8_t efi_global_guid[16] = {
 	0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c,
 };
 
+/* EFI_IMAGE_SECURITY_DATABASE_GUID d719b2cb-3d3a-4596-a3bc-dad00e67656f: db, dbx. */
+static const uint8_t efi_image_security_guid[16] = {
+	0xcb, 0xb2, 0x19, 0xd7, 0x3a, 0x3d, 0x96, 0x45,
+	0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f,
+};
+
+/* EFI_CERT_X509_GUID a5c059a1-94e4-4aa7-87b5-ab155c2bf072. */
+static const uint8_t efi_cert_x509_guid[16] = {
+	0xa1, 0x59, 0xc0, 0xa5, 0xe4, 0x94, 0xa7, 0x4a,
+	0x87, 0xb5, 0xab, 0x15, 0x5c, 0x2b, 0xf0, 0x72,
+};
+
 /*
  * UEFI_VARIABLE_DATA: GUID, u64 name length (in CHAR16), u64 data length,
- * CHAR16 name[], data[].
+ * CHAR16 name[], data[]. True if @ev measures the variable @name of @guid.
  */
-static bool is_secure_boot_var(const struct ewa_uefi_event *ev, const uint8_t **val,
-			       uint64_t *val_len)
+static bool is_var(const struct ewa_uefi_event *ev, const uint8_t guid[16], const char *name,
+		   const uint8_t **val, uint64_t *val_len)
 {
-	static const char name[] = "SecureBoot";
 	uint64_t nlen, dlen;
 	size_t i;
 
-	if (ev->data_len < 32 || memcmp(ev->data, efi_global_guid, 16))
+	if (ev->pcr != 7 || ev->type != EWA_EV_EFI_VARIABLE_DRIVER_CONFIG ||
+	    ev->data_len < 32 || memcmp(ev->data, guid, 16))
 		return false;
 	nlen = ewa_le64(ev->data + 16);
 	dlen = ewa_le64(ev->data + 24);
-	if (nlen != sizeof(name) - 1 || dlen > ev->data_len ||
+	if (nlen != strlen(name) || nlen > ev->data_len || dlen > ev->data_len ||
 	    32 + 2 * nlen + dlen != ev->data_len)
 		return false;
 	for (i = 0; i < nlen; i++)
@@ -205,31 +217,109 @@ static bool is_secure_boot_var(const struct ewa_uefi_event *ev, const uint8_t **
 	return true;
 }
 
-int ewa_uefi_secure_boot(const struct ewa_uefi_log *log, enum ewa_secure_boot *sb,
-			 char *why, size_t whylen)
+/*
+ * The last measurement of a PCR 7 variable, its data checked against its
+ * digest: 1 found, 0 not measured, -1 (and @why) the data is not what was
+ * extended.
+ */
+static int last_var(const struct ewa_uefi_log *log, const uint8_t guid[16], const char *name,
+		    const uint8_t **val, uint64_t *val_len, char *why, size_t whylen)
 {
 	uint8_t digest[EWA_SHA256_LEN];
-	const uint8_t *val;
-	uint64_t val_len;
+	const uint8_t *v;
+	uint64_t vlen;
+	int found = 0;
 	size_t i;
 
-	*sb = EWA_SB_UNKNOWN;
 	for (i = 0; i < log->n; i++) {
 		const struct ewa_uefi_event *ev = &log->v[i];
 
-		if (ev->pcr != 7 || ev->type != EWA_EV_EFI_VARIABLE_DRIVER_CONFIG ||
-		    !is_secure_boot_var(ev, &val, &val_len))
+		if (!is_var(ev, guid, name, &v, &vlen))
 			continue;
 		ewa_sha256(ev->data, ev->data_len, digest);
 		if (memcmp(digest, ev->sha256, EWA_SHA256_LEN)) {
 			snprintf(why, whylen,
-				 "event %zu: SecureBoot variable data does not hash to its digest",
-				 i + 1);
+				 "event %zu: %s variable data does not hash to its digest",
+				 i + 1, name);
 			return -1;
 		}
+		*val = v;
+		*val_len = vlen;
+		found = 1;
+	}
+	return found;
+}
+
+int ewa_uefi_secure_boot(const struct ewa_uefi_log *log, enum ewa_secure_boot *sb,
+			 char *why, size_t whylen)
+{
+	const uint8_t *val = NULL;
+	uint64_t val_len = 0;
+	int found;
+
+	*sb = EWA_SB_UNKNOWN;
+	found = last_var(log, efi_global_guid, "SecureBoot", &val, &val_len, why, whylen);
+	if (found < 0)
+		return -1;
+	if (found)
 		*sb = val_len >= 1 && val[0] == 1 ? EWA_SB_ON : EWA_SB_OFF;
+	return 0;
+}
+
+int ewa_uefi_db_certs(const struct ewa_uefi_log *log, bool *found,
+		      uint8_t (**certs)[EWA_SHA256_LEN], size_t *n, char *why, size_t whylen)
+{
+	const uint8_t *p = NULL;
+	uint64_t left = 0;
+	size_t cap = 0;
+	int got;
+
+	*found = false;
+	*certs = NULL;
+	*n = 0;
+	got = last_var(log, efi_image_security_guid, "db", &p, &left, why, whylen);
+	if (got <= 0)
+		return got;
+	*found = true;
+	/*
+	 * EFI_SIGNATURE_LIST: GUID type, u32 list size, u32 header size, u32
+	 * signature size, header, then EFI_SIGNATURE_DATA (owner GUID, data).
+	 */
+	while (left) {
+		uint32_t lsize, hsize, ssize, off;
+
+		if (left < 28) {
+			snprintf(why, whylen, "db: %llu trailing bytes, not a signature list",
+				 (unsigned long long)left);
+			goto fail;
+		}
+		lsize = ewa_le32(p + 16);
+		hsize = ewa_le32(p + 20);
+		ssize = ewa_le32(p + 24);
+		if (lsize > left || lsize < 28 || hsize > lsize - 28 || ssize <= 16 ||
+		    (lsize - 28 - hsize) % ssize) {
+			snprintf(why, whylen,
+				 "db: malformed signature list (size %u, header %u, entry %u)",
+				 lsize, hsize, ssize);
+			goto fail;
+		}
+		for (off = 28 + hsize; off < lsize && !memcmp(p, efi_cert_x509_guid, 16);
+		     off += ssize) {
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 4;
+				*certs = ew_reallocarray(*certs, cap, sizeof(**certs));
+			}
+			ewa_sha256(p + off + 16, ssize - 16, (*certs)[(*n)++]);
+		}
+		p += lsize;
+		left -= lsize;
 	}
 	return 0;
+fail:
+	free(*certs);
+	*certs = NULL;
+	*n = 0;
+	return -1;
 }
 
 void ewa_uefi_free(struct ewa_uefi_log *log)

@@ -3,7 +3,8 @@
  * The UEFI (TCG2, crypto agile) event log
  * (/sys/kernel/security/tpm0/binary_bios_measurements): parser, replay
  * into the SHA-256 bank, and the two facts the verifier reads from it --
- * the Secure Boot variable measured into PCR 7 and the boot applications
+ * the Secure Boot variables measured into PCR 7 (SecureBoot, and the
+ * certificates of the signature database db) and the boot applications
  * (shim, grub, kernel) measured into PCR 4.
  *
  * Format (TCG PC Client Platform Firmware Profile, little endian): one
@@ -63,6 +64,15 @@ void ewa_uefi_replay(const struct ewa_uefi_log *log, struct ewa_pcrbank *bank);
  */
 int ewa_uefi_secure_boot(const struct ewa_uefi_log *log, enum ewa_secure_boot *sb,
 			 char *why, size_t whylen);
+/*
+ * The X.509 certificates in the Secure Boot signature database (db, the
+ * last measurement of it in PCR 7): the SHA-256 of each certificate's DER
+ * into a new array *@certs of *@n (free() it). *@found is false when the
+ * log measures no db. -1 and @why if the db's data does not hash to its
+ * digest or is not a list of EFI_SIGNATURE_LISTs.
+ */
+int ewa_uefi_db_certs(const struct ewa_uefi_log *log, bool *found,
+		      uint8_t (**certs)[EWA_SHA256_LEN], size_t *n, char *why, size_t whylen);
 void ewa_uefi_free(struct ewa_uefi_log *log);
 
 #endif /* EWA_EVENTLOG_H */

@@ -130,6 +130,21 @@ int ewa_manifest_parse(const char *text, size_t len, struct ewa_manifest *m,
 		}
 		qsort(m->boot_digests, m->n_boot_digests, EWA_SHA256_LEN, cmp_digest);
 	}
+	if (json_object_object_get_ex(o, "secure_boot_db", &v)) {
+		if (!json_object_is_type(v, json_type_array)) {
+			snprintf(why, whylen, "secure_boot_db is not an array");
+			goto out;
+		}
+		n = json_object_array_length(v);
+		m->db_certs = ew_calloc(n, sizeof(*m->db_certs));
+		for (i = 0; i < n; i++) {
+			if (parse_digest(json_object_array_get_idx(v, i), m->db_certs[i])) {
+				snprintf(why, whylen, "secure_boot_db[%zu] is not 32 bytes of hex", i);
+				goto out;
+			}
+			m->n_db_certs++;
+		}
+	}
 	if (json_object_object_get_ex(o, "pcrs", &v) && json_object_is_type(v, json_type_object)) {
 		json_object_object_foreach(v, key, val) {
 			char *end;
@@ -162,6 +177,7 @@ void ewa_manifest_free(struct ewa_manifest *m)
 		free(m->modules[i].name);
 	free(m->modules);
 	free(m->boot_digests);
+	free(m->db_certs);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -491,6 +507,25 @@ int ewa_manifest_from_node(const char *evidence_path, uint64_t serial, const cha
 		if (ulog.v[i].pcr == 4 && ulog.v[i].type == EWA_EV_EFI_BOOT_SERVICES_APPLICATION)
 			add_digest(boot, ulog.v[i].sha256, NULL);
 	json_object_object_add(o, "boot_digests", boot);
+	/* The reference's db: every certificate it holds, as the expected db. */
+	if (ev.has_uefi_log) {
+		uint8_t (*certs)[EWA_SHA256_LEN] = NULL;
+		struct json_object *db;
+		size_t n_certs = 0;
+		bool have_db;
+
+		if (ewa_uefi_db_certs(&ulog, &have_db, &certs, &n_certs, why, sizeof(why))) {
+			ew_err("manifest from-node: %s: UEFI event log: %s", evidence_path, why);
+			goto out;
+		}
+		if (have_db) {
+			db = json_object_new_array();
+			for (i = 0; i < n_certs; i++)
+				add_digest(db, certs[i], NULL);
+			json_object_object_add(o, "secure_boot_db", db);
+		}
+		free(certs);
+	}
 	ret = ewa_json_save(o, out, 0644);
 out:
 	json_object_put(o);

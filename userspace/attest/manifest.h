@@ -18,6 +18,10 @@
  *    "kernels": ["6.1.0-28-amd64", ...],
  *    "modules": [{"name": "ib_core", "sha256": hex}, ...],
  *    "boot_digests": [hex, ...]  (PCR 4 boot applications: shim, grub, kernel),
+ *    "secure_boot_db": [hex, ...] (SHA-256 of the DER of X.509 certificates
+ *                                  the Secure Boot db measured into PCR 7 must
+ *                                  hold, e.g. the Microsoft UEFI CA 2011
+ *                                  that signs shim),
  *    "pcrs": {"0": hex, ...}     (optional golden PCR values)}
  */
 #ifndef EWA_MANIFEST_H
@@ -48,6 +52,8 @@ struct ewa_manifest {
 	size_t n_modules;
 	uint8_t (*boot_digests)[EWA_SHA256_LEN];	/* sorted */
 	size_t n_boot_digests;
+	uint8_t (*db_certs)[EWA_SHA256_LEN];
+	size_t n_db_certs;
 	uint32_t golden_pcrs;
 	uint8_t golden[24][EWA_SHA256_LEN];
 };

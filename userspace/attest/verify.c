@@ -414,6 +414,45 @@ static void check_replay(struct ctx *c)
 	}
 }
 
+/*
+ * The expected db: every certificate the manifest lists must be in the
+ * signature database the firmware measured into PCR 7 (a replayed log
+ * only; the db's data must hash to its digest).
+ */
+static void check_db(struct ctx *c)
+{
+	uint8_t (*certs)[EWA_SHA256_LEN] = NULL;
+	size_t i, j, n = 0;
+	char why[256], hex[65];
+	bool found = false;
+
+	if (!c->have_uefi)
+		return;
+	if (ewa_uefi_db_certs(&c->uefi, &found, &certs, &n, why, sizeof(why))) {
+		deny(c->v, "uefi-log-invalid", "%s", why);
+		return;
+	}
+	c->v->db_certs = found ? n : 0;
+	for (i = 0; c->have_manifest && i < c->m.n_db_certs; i++) {
+		for (j = 0; j < n; j++)
+			if (!memcmp(certs[j], c->m.db_certs[i], EWA_SHA256_LEN))
+				break;
+		if (j < n)
+			continue;
+		if (!found)
+			deny(c->v, "secure-boot-db",
+			     "the UEFI event log measures no db, manifest serial %llu expects %zu certificates",
+			     (unsigned long long)c->m.serial, c->m.n_db_certs);
+		else
+			deny(c->v, "secure-boot-db",
+			     "db (%zu certificates) lacks certificate %s of manifest serial %llu",
+			     n, hex32(c->m.db_certs[i], hex), (unsigned long long)c->m.serial);
+		if (!found)
+			break;
+	}
+	free(certs);
+}
+
 static void check_uefi_contents(struct ctx *c)
 {
 	enum ewa_secure_boot sb = EWA_SB_UNKNOWN;
@@ -437,6 +476,7 @@ static void check_uefi_contents(struct ctx *c)
 		}
 	}
 	c->v->secure_boot = sb == EWA_SB_ON ? "on" : sb == EWA_SB_OFF ? "off" : "unknown";
+	check_db(c);
 	if (c->have_manifest && !c->m.require_secure_boot)
 		return;
 	if (sb == EWA_SB_OFF)
@@ -666,6 +706,7 @@ struct json_object *ewa_verdict_json(const struct ewa_verdict *v)
 		json_object_object_add(o, "quote", q);
 	}
 	json_object_object_add(o, "uefi_events", json_object_new_uint64(v->uefi_events));
+	json_object_object_add(o, "db_certs", json_object_new_uint64(v->db_certs));
 	json_object_object_add(o, "ima_entries", json_object_new_uint64(v->ima_entries));
 	json_object_object_add(o, "modules_measured", json_object_new_uint64(v->modules_measured));
 	json_object_object_add(o, "modules_reported", json_object_new_uint64(v->modules_reported));
@@ -680,8 +721,8 @@ void ewa_verdict_print(const struct ewa_verdict *v, FILE *f)
 		v->ak_name ? v->ak_name : "-");
 	if (v->have_manifest)
 		fprintf(f, " manifest %llu", (unsigned long long)v->manifest_serial);
-	fprintf(f, " secure-boot %s ima-entries %zu modules %zu\n", v->secure_boot,
-		v->ima_entries, v->modules_measured + v->modules_reported);
+	fprintf(f, " secure-boot %s db-certs %zu ima-entries %zu modules %zu\n", v->secure_boot,
+		v->db_certs, v->ima_entries, v->modules_measured + v->modules_reported);
 	for (i = 0; i < v->n_reasons; i++)
 		fprintf(f, "\t%s: %s\n", v->reasons[i].check, v->reasons[i].detail);
 }

@@ -10,7 +10,7 @@
  * clock-unsafe, reset-rollback, restart-rollback, clock-rollback,
  * pcr-selection, pcr-digest-mismatch, pcr-not-quoted, pcr-mismatch,
  * uefi-log-missing, uefi-log-invalid, uefi-replay-mismatch,
- * unknown-boot-digest, secure-boot-off, secure-boot-unproven,
+ * unknown-boot-digest, secure-boot-off, secure-boot-unproven, secure-boot-db,
  * ima-log-missing, ima-log-invalid, ima-replay-mismatch, ima-violation,
  * boot-aggregate-mismatch, unknown-module, report-invalid, unknown-kernel,
  * hostname-mismatch, state-error.
@@ -60,6 +60,7 @@ struct ewa_verdict {
 	size_t modules_measured;	/* IMA .ko entries checked */
 	size_t modules_reported;	/* report modules checked */
 	size_t uefi_events;
+	size_t db_certs;		/* X.509 certificates in the measured db */
 };
 
 /* Fills @v; never fails (a failure is a reason). */

@@ -27,6 +27,24 @@ import sys
 
 RELEASE = "6.1.0-28-amd64"
 EFI_GLOBAL = bytes.fromhex("61dfe48bca93d211aa0d00e098032b8c")  # 8be4df61-93ca-11d2-...
+EFI_IMAGE_SECURITY = bytes.fromhex("cbb219d73a3d9645a3bcdad00e67656f")  # d719b2cb-... db, dbx
+EFI_CERT_X509 = bytes.fromhex("a159c0a5e494a74a87b5ab155c2bf072")
+EFI_CERT_SHA256 = bytes.fromhex("2616c4c14c509240aca941f936934328")
+# Stand-ins for the DER of two db certificates (the parser hashes the bytes).
+DB_CERTS = [b"fixture certificate A" * 20, b"fixture certificate B" * 30]
+
+
+def signature_list(sig_type, entries):
+    """EFI_SIGNATURE_LIST with one entry size: owner GUID + data."""
+    size = 16 + len(entries[0])
+    body = b"".join(bytes(range(16)) + e for e in entries)
+    return sig_type + struct.pack("<III", 28 + len(body), 0, size) + body
+
+
+def db_data():
+    # One list per certificate (sizes differ), and a list of SHA-256 hashes.
+    return b"".join(signature_list(EFI_CERT_X509, [c]) for c in DB_CERTS) + \
+        signature_list(EFI_CERT_SHA256, [sha256(b"an allowed image")])
 MODULES = [
     ("ib_core", "kernel/drivers/infiniband/core/ib_core.ko"),
     ("mlx5_core", "kernel/drivers/net/ethernet/mellanox/mlx5/core/mlx5_core.ko"),
@@ -84,8 +102,11 @@ def uefi_log(bank, secure_boot):
     log += event2(0, 0x80000008, struct.pack("<QQ", 0xFF000000, 0x100000),
                   digest256=sha256(b"firmware volume"), bank=bank)
     log += event2(7, 0x80000001, uefi_var("SecureBoot", bytes([secure_boot])), bank=bank)
-    for name in ("PK", "KEK", "db", "dbx"):
+    for name in ("PK", "KEK"):
         log += event2(7, 0x80000001, uefi_var(name, sha256(name.encode()) * 3), bank=bank)
+    log += event2(7, 0x80000001, uefi_var("db", db_data(), EFI_IMAGE_SECURITY), bank=bank)
+    log += event2(7, 0x80000001, uefi_var("dbx", sha256(b"dbx") * 3, EFI_IMAGE_SECURITY),
+                  bank=bank)
     log += event2(4, 0x80000007, b"Calling EFI Application from Boot Option", bank=bank)
     for i in range(0, 8):
         log += event2(i, 0x4, b"\0\0\0\0", bank=bank)
@@ -191,6 +212,7 @@ def main():
         "violation_pcr10": viol_bank.pcr[10].hex(),
         "boot_aggregate": aggregate.hex(),
         "boot_apps": apps,
+        "db_certs": [sha256(c).hex() for c in DB_CERTS],
         "modules": {n: {"path": p, "sha256": d.hex()} for n, (p, d) in mods.items()},
         "known_files": known,
         "ima_entries": 1 + len(known) + len(MODULES),

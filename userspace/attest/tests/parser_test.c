@@ -13,6 +13,7 @@
 #include "credential.h"
 #include "eventlog.h"
 #include "imalog.h"
+#include "logread.h"
 #include "manifest.h"
 
 static void test_ima_replay_matches_python(void **state)
@@ -180,6 +181,51 @@ static void test_uefi_secure_boot_off_and_forged(void **state)
 	assert_non_null(strstr(why, "does not hash"));
 	ewa_uefi_free(&log);
 	ew_buf_free(&b);
+}
+
+/* The db's X.509 certificates, as make_fixtures.py hashed them; a broken list. */
+static void test_uefi_db_certs(void **state)
+{
+	struct json_object *exp = fixture_expected(), *want;
+	uint8_t (*certs)[EWA_SHA256_LEN];
+	struct ewa_uefi_log log;
+	uint8_t digest[32];
+	struct ew_buf b;
+	char why[256];
+	bool found;
+	size_t i, n, len;
+
+	(void)state;
+	fixture_read("uefi.bin", &b);
+	assert_int_equal(ewa_uefi_parse(b.data, b.len, &log, why, sizeof(why)), 0);
+	assert_int_equal(ewa_uefi_db_certs(&log, &found, &certs, &n, why, sizeof(why)), 0);
+	assert_true(found);
+	assert_true(json_object_object_get_ex(exp, "db_certs", &want));
+	assert_int_equal(n, json_object_array_length(want));
+	for (i = 0; i < n; i++) {
+		assert_int_equal(ew_unhex(json_object_get_string(json_object_array_get_idx(want, i)),
+					  digest, 32, &len), 0);
+		assert_memory_equal(certs[i], digest, 32);
+	}
+	free(certs);
+	/* A list size beyond the variable: refused, even with a matching digest. */
+	for (i = 0; i < log.n; i++) {
+		struct ewa_uefi_event *e = &log.v[i];
+
+		if (e->pcr == 7 && e->type == EWA_EV_EFI_VARIABLE_DRIVER_CONFIG &&
+		    e->data_len > 36 + 28 && ewa_le64(e->data + 16) == 2 &&
+		    ewa_le16(e->data + 32) == 'd' &&
+		    ewa_le16(e->data + 34) == 'b') {
+			((uint8_t *)e->data)[36 + 17] = 0x7f;
+			ewa_sha256(e->data, e->data_len, e->sha256);
+		}
+	}
+	assert_int_equal(ewa_uefi_db_certs(&log, &found, &certs, &n, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "malformed signature list"));
+	assert_null(certs);
+	ewa_uefi_free(&log);
+	ew_buf_free(&b);
+	json_object_put(exp);
 }
 
 static void test_uefi_truncated_and_corrupt(void **state)
@@ -443,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_ima_corrupt),
 		cmocka_unit_test(test_uefi_replay_matches_python),
 		cmocka_unit_test(test_uefi_secure_boot_off_and_forged),
+		cmocka_unit_test(test_uefi_db_certs),
 		cmocka_unit_test(test_uefi_truncated_and_corrupt),
 		cmocka_unit_test(test_codec),
 		cmocka_unit_test(test_kdfa),
