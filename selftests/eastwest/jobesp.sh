@@ -48,6 +48,8 @@ ew_require_cmd rdma ip ibv_rc_pingpong python3 timeout scontrol tshark
 [ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
 
 T=$(mktemp -d)
+# The captures (ew_capture_start) go to EW_TMP.
+EW_TMP=$T
 ew_defer "rm -rf $T"
 ew_defer "ew_netdev_del $VLAN"
 ew_defer "rdma link delete $DEV"
@@ -307,7 +309,7 @@ check_sas "job A's SAs: $AA <-> $PA, keyed from A's secret" "$JA" 0
 check_sas "job B's SAs: $AB <-> $PB, keyed from B's secret" "$JB" 0
 SA_A=$(sa "$AA" "$PA")
 SA_B=$(sa "$AB" "$PB")
-ew_check "A's and B's SPIs and keys differ ($(echo "$SA_A" | cut -c1-10) vs $(echo "$SA_B" | cut -c1-10))" \
+ew_check "A's and B's SPIs and keys differ (${SA_A%% *} vs ${SA_B%% *})" \
 	sh -c "[ \"${SA_A%% *}\" != \"${SA_B%% *}\" ] &&
 		[ \"$(echo "$SA_A" | head -n 1 | cut -d' ' -f2)\" != \"$(echo "$SA_B" | head -n 1 | cut -d' ' -f2)\" ]"
 ew_check "no SA joins one job's address to the other's" \
