@@ -38,6 +38,7 @@ static const char kdf_salt[] = "eastwest-kdf-v1";
 static const char macsec_label[] = "eastwest v1 macsec sa";
 static const char esp_label[] = "eastwest v1 esp sa";
 static const char psn_label[] = "eastwest v1 psn key";
+static const char job_label[] = "eastwest v1 job secret";
 
 void ew_wipe(void *p, size_t len)
 {
@@ -347,4 +348,42 @@ int ew_kdf_psn(const struct ew_secret *s, const char *job,
 	n += len;
 	return ew_hkdf_sha256(s->buf, s->len, (const uint8_t *)kdf_salt,
 			      strlen(kdf_salt), info, n, key, EW_PSN_KEY_LEN);
+}
+
+/**
+ * ew_kdf_job_secret() - a job's own secret, the same on every node of the job
+ * @cluster: the cluster's secret (its key file)
+ * @job: the job's name, the same on every node (Slurm: "slurm-JOBID")
+ * @out: the job's secret (free with ew_secret_free()), used in place of the
+ *	cluster's for the job's ESP SAs: one job's keys tell nothing of
+ *	another's, and no node has to ask another for them
+ *
+ * secret = HKDF-SHA256(salt "eastwest-kdf-v1", IKM cluster secret,
+ *                      info "eastwest v1 job secret" 0x00 || job name, L 32)
+ *
+ * Return: 0, -EINVAL (no name, or longer than a job name) or -EIO.
+ */
+int ew_kdf_job_secret(const struct ew_secret *cluster, const char *job,
+		      struct ew_secret *out)
+{
+	uint8_t info[sizeof(job_label) + EASTWEST_JOB_NAME_MAX];
+	size_t n, len = strnlen(job, EASTWEST_JOB_NAME_MAX);
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!len || len >= EASTWEST_JOB_NAME_MAX)
+		return -EINVAL;
+	n = put_label(info, job_label);
+	memcpy(info + n, job, len);
+	n += len;
+	out->buf = ew_calloc(1, EW_KEYFILE_MAX);
+	mlock(out->buf, EW_KEYFILE_MAX);
+	ret = ew_hkdf_sha256(cluster->buf, cluster->len, (const uint8_t *)kdf_salt,
+			     strlen(kdf_salt), info, n, out->buf, EW_JOB_SECRET_LEN);
+	if (ret) {
+		ew_secret_free(out);
+		return ret;
+	}
+	out->len = EW_JOB_SECRET_LEN;
+	return 0;
 }

@@ -21,6 +21,7 @@
 #define EW_ESP_SALT_LEN		4	/* rfc4106 nonce salt */
 #define EW_SPI_MIN		0x100	/* SPIs 1..255 are reserved (RFC 4303) */
 #define EW_PSN_KEY_LEN		16	/* SipHash-2-4 */
+#define EW_JOB_SECRET_LEN	32	/* a job's own secret, from the cluster's */
 
 struct ew_secret {
 	uint8_t *buf;		/* locked, zeroed when freed */
@@ -53,6 +54,8 @@ int ew_kdf_macsec(const struct ew_secret *s, const uint8_t sci[8],
 		  uint32_t epoch, struct ew_macsec_keys *k);
 int ew_kdf_esp(const struct ew_secret *s, const uint8_t src[16],
 	       const uint8_t dst[16], uint32_t epoch, struct ew_esp_keys *k);
+int ew_kdf_job_secret(const struct ew_secret *cluster, const char *job,
+		      struct ew_secret *out);
 int ew_kdf_psn(const struct ew_secret *s, const char *job,
 	       uint8_t key[EW_PSN_KEY_LEN]);
 

@@ -46,20 +46,22 @@ void path_usage(FILE *f)
 	fprintf(f,
 		"Usage: " EW_PROG " path caps dev NETDEV\n"
 		"       " EW_PROG " path add dev NETDEV [type { auto | macsec | ipsec | physical }]\n"
-		"               key-file FILE [cipher { gcm-aes-256 | gcm-aes-xpn-256 }]\n"
+		"               key-file FILE [job NAME] [cipher { gcm-aes-256 | gcm-aes-xpn-256 }]\n"
 		"               [offload { auto | off | mac | phy | crypto | packet }] [name IFNAME]\n"
 		"               [rxe NAME]\n"
 		"               [epoch N] [replay-window N] [local ADDR[/LEN]]\n"
 		"               peer ADDR [lladdr MAC] [peer ADDR [lladdr MAC]]...\n"
-		"       " EW_PROG " path del dev NETDEV\n"
+		"       " EW_PROG " path del dev NETDEV [job NAME local ADDR]\n"
 		"       " EW_PROG " path show [dev NETDEV]\n"
 		"       " EW_PROG " path rotate dev NETDEV key-file FILE epoch N\n"
-		"               [stage { rx | tx | retire | all }]\n"
+		"               [stage { rx | tx | retire | all }] [job NAME local ADDR]\n"
 		"       " EW_PROG " path check dev RDMADEV [port N] sgid-index I dst ADDR\n"
 		"       " EW_PROG " path physical dev NETDEV { on | off }\n"
 		"A key file holds at least 32 secret bytes (hex digits, or raw bytes), mode 0600,\n"
 		"owned by root or the caller. Rotation: run stage rx on every node, then tx on\n"
-		"every node, then retire on every node.\n");
+		"every node, then retire on every node. job NAME (type ipsec): the SAs of one job\n"
+		"between its address here (local ADDR) and its peers, keyed from a secret that\n"
+		"every node derives from the key file and the job's name.\n");
 }
 
 /* --- shared helpers (path_show.c uses them too) ------------------------ */
@@ -150,6 +152,24 @@ int ew_path_caps_of(struct ewnl *nl, int ifindex, const char *name,
 uint32_t ew_path_reqid(int ifindex)
 {
 	return EW_REQID_BASE | ((uint32_t)ifindex & ~EW_REQID_MASK);
+}
+
+uint32_t ew_path_reqid_job(int ifindex)
+{
+	return EW_REQID_JOB | ((uint32_t)ifindex & ~EW_REQID_MASK);
+}
+
+/* The reqid of the states a verb works on: the node's, or one job's. */
+static uint32_t spec_reqid(const struct ew_path_spec *spec, int ifindex)
+{
+	return spec->job ? ew_path_reqid_job(ifindex) : ew_path_reqid(ifindex);
+}
+
+/* Is the state or policy from @src to @dst one of @spec's (a job's: its address)? */
+static bool spec_mine(const struct ew_path_spec *spec, const uint8_t src[16],
+		      const uint8_t dst[16])
+{
+	return !spec->job || !memcmp(src, spec->local, 16) || !memcmp(dst, spec->local, 16);
 }
 
 /* --- add ----------------------------------------------------------------- */
@@ -295,6 +315,28 @@ static int load_key(const char *verb, const char *file, struct ew_secret *s)
 	if (ew_secret_load(file, getuid(), s, why, sizeof(why))) {
 		ew_err("path %s: key file %s: %s", verb, file, why);
 		return EW_USAGE;
+	}
+	return EW_OK;
+}
+
+/*
+ * The secret a verb keys its SAs from: the key file's, or with job NAME the
+ * job's own, derived from it (every node of the job derives the same).
+ */
+static int load_spec_key(const char *verb, const struct ew_path_spec *spec,
+			 struct ew_secret *s)
+{
+	struct ew_secret cluster;
+	int ret;
+
+	ret = load_key(verb, spec->key_file, spec->job ? &cluster : s);
+	if (ret || !spec->job)
+		return ret;
+	ret = ew_kdf_job_secret(&cluster, spec->job, s);
+	ew_secret_free(&cluster);
+	if (ret) {
+		ew_err("path %s: job %s: cannot derive the job's secret", verb, spec->job);
+		return EW_FAIL;
 	}
 	return EW_OK;
 }
@@ -597,7 +639,7 @@ static void fill_sa(struct ew_esp_sa *sa, const uint8_t src[16], const uint8_t d
 static int ipsec_add(struct add_ctx *c, uint32_t offload)
 {
 	const struct ew_path_spec *spec = c->spec;
-	uint32_t reqid = ew_path_reqid(c->ifindex);
+	uint32_t reqid = spec_reqid(spec, c->ifindex);
 	struct ew_xfrm_dump d = { 0 };
 	struct undo_list u = { 0 };
 	struct ew_link_info lower;
@@ -630,11 +672,16 @@ static int ipsec_add(struct add_ctx *c, uint32_t offload)
 	if (err)
 		return rtnl_fail("add: cannot read the XFRM states", err);
 	for (i = 0; i < d.n_sa; i++) {
-		if (d.sa[i].reqid == reqid) {
+		if (d.sa[i].reqid != reqid || !spec_mine(spec, d.sa[i].src, d.sa[i].dst))
+			continue;
+		if (spec->job)
+			ew_err("path add: dev %s already has IPsec states of job %s's address %s (path del dev %s job %s local %s first, or path rotate)",
+			       spec->dev, spec->job, ew_addr_format(local, a1, sizeof(a1)),
+			       spec->dev, spec->job, a1);
+		else
 			ew_err("path add: dev %s already has eastwest IPsec states (path del dev %s first, or path rotate)",
 			       spec->dev, spec->dev);
-			goto out;
-		}
+		goto out;
 	}
 	/* Conflicts first: nothing is added if any SPI or selector is taken. */
 	for (i = 0; i < spec->n_peers; i++) {
@@ -721,8 +768,8 @@ static int ipsec_add(struct add_ctx *c, uint32_t offload)
 	}
 	free(u.v);
 	ew_link_get(c->rt, c->ifindex, &lower);
-	printf("ipsec on %s: esp transport rfc4106(gcm(aes)) 256-bit, esn, replay-window %u, offload %s, epoch %u, %zu peer%s, local %s\n",
-	       spec->dev, spec->replay_window,
+	printf("ipsec on %s%s%s: esp transport rfc4106(gcm(aes)) 256-bit, esn, replay-window %u, offload %s, epoch %u, %zu peer%s, local %s\n",
+	       spec->dev, spec->job ? " job " : "", spec->job ? spec->job : "", spec->replay_window,
 	       ew_path_offload_names[offload == EW_OFL_AUTO ? EW_OFL_OFF : offload],
 	       spec->epoch, spec->n_peers, spec->n_peers == 1 ? "" : "s",
 	       ew_addr_format(local, a1, sizeof(a1)));
@@ -749,7 +796,7 @@ static int path_add(const struct ew_path_spec *spec)
 	int ret, err;
 
 	if (spec->type != EW_PT_PHYSICAL) {
-		ret = load_key("add", spec->key_file, &c.secret);
+		ret = load_spec_key("add", spec, &c.secret);
 		if (ret)
 			return ret;
 	}
@@ -819,10 +866,14 @@ static bool in_list(const uint8_t (*v)[16], size_t n, const uint8_t a[16])
 	return false;
 }
 
-/* Removes eastwest's ESP states and policies of @ifindex; counts them. */
-static int ipsec_del(struct nl_sock *xs, int ifindex, size_t *n_sa, size_t *n_sp)
+/*
+ * Removes eastwest's ESP states and policies of @ifindex (the node's, or
+ * with job NAME exactly the job's); counts them.
+ */
+static int ipsec_del(struct nl_sock *xs, const struct ew_path_spec *spec, int ifindex,
+		     size_t *n_sa, size_t *n_sp)
 {
-	uint32_t reqid = ew_path_reqid(ifindex);
+	uint32_t reqid = spec_reqid(spec, ifindex);
 	uint8_t (*peers)[16] = NULL;
 	struct ew_xfrm_dump d;
 	size_t i, n_peers = 0, cap = 0;
@@ -836,14 +887,16 @@ static int ipsec_del(struct nl_sock *xs, int ifindex, size_t *n_sa, size_t *n_sp
 	for (i = 0; i < d.n_sp; i++) {
 		const struct ew_esp_sp *sp = &d.sp[i];
 
-		if (sp->block || sp->reqid != reqid || sp->priority != EW_PRIO_ESP)
+		if (sp->block || sp->reqid != reqid || sp->priority != EW_PRIO_ESP ||
+		    !spec_mine(spec, sp->src, sp->dst))
 			continue;
 		EW_GROW(peers, n_peers, cap);
 		memcpy(peers[n_peers++], sp->dir == EW_DIR_OUT ? sp->dst : sp->src, 16);
 	}
 	for (i = 0; i < d.n_sp; i++) {
 		const struct ew_esp_sp *sp = &d.sp[i];
-		bool mine = !sp->block ? sp->reqid == reqid && sp->priority == EW_PRIO_ESP :
+		bool mine = !sp->block ? sp->reqid == reqid && sp->priority == EW_PRIO_ESP &&
+					 spec_mine(spec, sp->src, sp->dst) :
 			    sp->priority == EW_PRIO_BLOCK &&
 			    in_list((const uint8_t (*)[16])peers, n_peers,
 				    sp->dir == EW_DIR_OUT ? sp->dst : sp->src);
@@ -857,7 +910,7 @@ static int ipsec_del(struct nl_sock *xs, int ifindex, size_t *n_sa, size_t *n_sp
 			(*n_sp)++;
 	}
 	for (i = 0; i < d.n_sa; i++) {
-		if (d.sa[i].reqid != reqid)
+		if (d.sa[i].reqid != reqid || !spec_mine(spec, d.sa[i].src, d.sa[i].dst))
 			continue;
 		err = ew_xfrm_sa_del(xs, d.sa[i].dst, d.sa[i].spi);
 		if (err)
@@ -889,6 +942,24 @@ static int path_del(const struct ew_path_spec *spec)
 		ret = rtnl_fail("del: netlink", err);
 		goto out;
 	}
+	if (spec->job) {
+		char a[EW_PEER_STRLEN];
+
+		/* One job's SAs: nothing else of the netdev is touched. */
+		ew_addr_format(spec->local, a, sizeof(a));
+		err = ipsec_del(xs, spec, ifindex, &n_sa, &n_sp);
+		if (n_sa || n_sp)
+			printf("deleted %zu ESP states and %zu policies of job %s (local %s)\n",
+			       n_sa, n_sp, spec->job, a);
+		if (err) {
+			ret = rtnl_fail("del: XFRM", err);
+		} else if (!n_sa && !n_sp) {
+			ew_err("path del: dev %s: job %s has no IPsec states for local %s",
+			       spec->dev, spec->job, a);
+			ret = EW_NOENT;
+		}
+		goto out;
+	}
 	err = ew_link_macsec_on(rt, ifindex, &li, &found);
 	if (err) {
 		ret = rtnl_fail("del: cannot list links", err);
@@ -906,7 +977,7 @@ static int path_del(const struct ew_path_spec *spec)
 		ew_warn("macsec link %s on %s was not set up by eastwestctl: left alone",
 			li.name, spec->dev);
 	}
-	err = ipsec_del(xs, ifindex, &n_sa, &n_sp);
+	err = ipsec_del(xs, spec, ifindex, &n_sa, &n_sp);
 	if (n_sa || n_sp) {
 		printf("deleted %zu ESP states and %zu policies\n", n_sa, n_sp);
 		any = true;
@@ -1050,7 +1121,7 @@ out:
 
 static int ipsec_rotate(struct rot_ctx *c, const struct ew_xfrm_dump *d)
 {
-	uint32_t reqid = ew_path_reqid(c->ifindex), epoch = c->spec->epoch;
+	uint32_t reqid = spec_reqid(c->spec, c->ifindex), epoch = c->spec->epoch;
 	char a2[EW_PEER_STRLEN];
 	size_t i, j, n = 0;
 	int err;
@@ -1063,7 +1134,8 @@ static int ipsec_rotate(struct rot_ctx *c, const struct ew_xfrm_dump *d)
 		struct ew_esp_sa sa;
 		int dir;
 
-		if (sp->block || sp->reqid != reqid || sp->dir != EW_DIR_OUT)
+		if (sp->block || sp->reqid != reqid || sp->dir != EW_DIR_OUT ||
+		    !spec_mine(c->spec, sp->src, sp->dst))
 			continue;
 		n++;
 		ew_addr_format(sp->dst, a2, sizeof(a2));
@@ -1145,7 +1217,8 @@ static int ipsec_rotate(struct rot_ctx *c, const struct ew_xfrm_dump *d)
 			}
 		}
 	}
-	printf("ipsec on %s: epoch %u:%s%s%s for %zu peer%s\n", c->spec->dev, epoch,
+	printf("ipsec on %s%s%s: epoch %u:%s%s%s for %zu peer%s\n", c->spec->dev,
+	       c->spec->job ? " job " : "", c->spec->job ? c->spec->job : "", epoch,
 	       c->stage[EW_STAGE_RX] ? " rx" : "", c->stage[EW_STAGE_TX] ? " tx" : "",
 	       c->stage[EW_STAGE_RETIRE] ? " retire" : "", n, n == 1 ? "" : "s");
 	return EW_OK;
@@ -1160,7 +1233,7 @@ static int path_rotate(const struct ew_path_spec *spec)
 	size_t i;
 	int ret, err;
 
-	ret = load_key("rotate", spec->key_file, &c.secret);
+	ret = load_spec_key("rotate", spec, &c.secret);
 	if (ret)
 		return ret;
 	ret = ew_path_netdev("rotate", spec->dev, &c.ifindex);
@@ -1179,6 +1252,23 @@ static int path_rotate(const struct ew_path_spec *spec)
 		err = ew_xfrm_dump(c.xs, &d);
 	if (err) {
 		ret = rtnl_fail("rotate: netlink", err);
+		goto out;
+	}
+	if (spec->job) {
+		char a[EW_PEER_STRLEN];
+
+		/* One job's SAs, with the job's secret; the others are untouched. */
+		for (i = 0; i < d.n_sa && !any; i++)
+			any = d.sa[i].reqid == ew_path_reqid_job(c.ifindex) &&
+			      spec_mine(spec, d.sa[i].src, d.sa[i].dst);
+		if (any) {
+			ret = ipsec_rotate(&c, &d);
+		} else {
+			ew_err("path rotate: dev %s: job %s has no IPsec states for local %s",
+			       spec->dev, spec->job,
+			       ew_addr_format(spec->local, a, sizeof(a)));
+			ret = EW_NOENT;
+		}
 		goto out;
 	}
 	if (found && li.ours) {

@@ -31,6 +31,7 @@ int ew_path_caps_of(struct ewnl *nl, int ifindex, const char *name,
 		    struct ew_path_caps *caps, struct ew_netdev_roce *r);
 bool ew_path_declared(struct ewnl *nl, int ifindex);
 uint32_t ew_path_reqid(int ifindex);
+uint32_t ew_path_reqid_job(int ifindex);
 
 int ew_path_show(const struct ew_path_spec *spec);
 int ew_path_caps(const struct ew_path_spec *spec);

@@ -181,7 +181,7 @@ static void show_macsec(struct ewnl *ms, const struct ew_link_info *li, struct j
 static size_t show_ipsec(const struct ew_xfrm_dump *d, int ifindex, struct json_object *o,
 			 bool *v6)
 {
-	uint32_t reqid = ew_path_reqid(ifindex);
+	uint32_t reqid = ew_path_reqid(ifindex), jreqid = ew_path_reqid_job(ifindex);
 	struct json_object *sas = NULL, *sps = NULL;
 	char s[EW_PEER_STRLEN], t[EW_PEER_STRLEN];
 	size_t i, n = 0;
@@ -195,7 +195,8 @@ static size_t show_ipsec(const struct ew_xfrm_dump *d, int ifindex, struct json_
 		const char *off = !sa->offload_ifindex ? "off" :
 				  sa->offload_flags & XFRM_OFFLOAD_PACKET ? "packet" : "crypto";
 
-		if (sa->reqid != reqid)
+		/* The node's states, and the jobs' (path add ... job NAME). */
+		if (sa->reqid != reqid && sa->reqid != jreqid)
 			continue;
 		n++;
 		*v6 = !ew_addr_is_v4mapped(sa->dst);
@@ -229,7 +230,7 @@ static size_t show_ipsec(const struct ew_xfrm_dump *d, int ifindex, struct json_
 	for (i = 0; i < d->n_sp; i++) {
 		const struct ew_esp_sp *sp = &d->sp[i];
 
-		if (sp->block || sp->reqid != reqid)
+		if (sp->block || (sp->reqid != reqid && sp->reqid != jreqid))
 			continue;
 		ew_addr_format(sp->src, s, sizeof(s));
 		ew_addr_format(sp->dst, t, sizeof(t));
@@ -318,7 +319,8 @@ int ew_path_show(const struct ew_path_spec *spec)
 		for (i = 0; i < d.n_sa; i++) {
 			int x = (int)(d.sa[i].reqid & ~EW_REQID_MASK);
 
-			if ((d.sa[i].reqid & EW_REQID_MASK) == EW_REQID_BASE && !int_in(devs, n, x)) {
+			if (((d.sa[i].reqid & EW_REQID_MASK) == EW_REQID_BASE ||
+			     (d.sa[i].reqid & EW_REQID_MASK) == EW_REQID_JOB) && !int_in(devs, n, x)) {
 				EW_GROW(devs, n, cap);
 				devs[n++] = x;
 			}

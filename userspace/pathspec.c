@@ -4,12 +4,14 @@
  *
  *   path caps dev NETDEV
  *   path add dev NETDEV [type {auto|macsec|ipsec|physical}] key-file FILE
+ *       [job NAME]
  *       [cipher {gcm-aes-256|gcm-aes-xpn-256}]
  *       [offload {auto|off|mac|phy|crypto|packet}] [name IFNAME] [rxe NAME]
  *       [epoch N] [replay-window N] [local ADDR[/LEN]] peer ADDR [lladdr MAC]...
- *   path del dev NETDEV
+ *   path del dev NETDEV [job NAME local ADDR]
  *   path show [dev NETDEV]
  *   path rotate dev NETDEV key-file FILE epoch N [stage {rx|tx|retire|all}]
+ *       [job NAME local ADDR]
  *   path check dev RDMADEV [port N] sgid-index I dst ADDR
  *   path physical dev NETDEV {on|off}
  *
@@ -70,7 +72,7 @@ static const char *const verb_names[] = {
 enum kw {
 	KW_DEV, KW_TYPE, KW_KEY_FILE, KW_CIPHER, KW_OFFLOAD, KW_NAME, KW_EPOCH,
 	KW_REPLAY_WINDOW, KW_LOCAL, KW_PEER, KW_LLADDR, KW_STAGE, KW_PORT,
-	KW_SGID_INDEX, KW_DST, KW_ON, KW_OFF, KW_RXE, KW_N,
+	KW_SGID_INDEX, KW_DST, KW_ON, KW_OFF, KW_RXE, KW_JOB, KW_N,
 };
 
 #define V(x) (1U << EW_PATH_##x)
@@ -88,7 +90,7 @@ static const struct {
 	[KW_NAME] = { "name", V(ADD) },
 	[KW_EPOCH] = { "epoch", V(ADD) | V(ROTATE) },
 	[KW_REPLAY_WINDOW] = { "replay-window", V(ADD) },
-	[KW_LOCAL] = { "local", V(ADD) },
+	[KW_LOCAL] = { "local", V(ADD) | V(DEL) | V(ROTATE) },
 	[KW_PEER] = { "peer", V(ADD) },
 	[KW_LLADDR] = { "lladdr", V(ADD) },
 	[KW_STAGE] = { "stage", V(ROTATE) },
@@ -98,6 +100,7 @@ static const struct {
 	[KW_ON] = { "on", V(PHYSICAL), true },
 	[KW_OFF] = { "off", V(PHYSICAL), true },
 	[KW_RXE] = { "rxe", V(ADD) },
+	[KW_JOB] = { "job", V(ADD) | V(DEL) | V(ROTATE) },
 };
 
 static int pick(const char *kw, const char *val, const char *const *names,
@@ -334,15 +337,53 @@ static int value(uint32_t verb, enum kw k, const char *v, struct ew_path_spec *s
 		}
 		strcpy(spec->rxe_name, v);
 		return EW_OK;
+	case KW_JOB:
+		if (!*v || strlen(v) > EW_NAME_MAX || strpbrk(v, " \t\n")) {
+			ew_err("path: job \"%s\": not a job name (1..%d characters, no spaces)",
+			       v, EW_NAME_MAX);
+			return EW_USAGE;
+		}
+		spec->job = v;
+		return EW_OK;
 	default:
 		return EW_USAGE;
 	}
+}
+
+/*
+ * One job's IPsec: its SAs between its own address here and its addresses
+ * on its other nodes, keyed from the job's secret. The address names the
+ * job's states on the netdev, so it is needed by every verb that takes job.
+ */
+static int check_job(const struct ew_path_spec *spec, const char *vn)
+{
+	if (spec->job && !spec->has_local) {
+		ew_err("path %s: job NAME needs local ADDR (the job's own address on this node)", vn);
+		return EW_USAGE;
+	}
+	if (spec->job && spec->local_has_plen) {
+		ew_err("path %s: job NAME takes local ADDR without a prefix length (the job's address)",
+		       vn);
+		return EW_USAGE;
+	}
+	if (!spec->job && spec->has_local && spec->verb != EW_PATH_ADD) {
+		ew_err("path %s: local ADDR is for one job's IPsec (give job NAME too)", vn);
+		return EW_USAGE;
+	}
+	return EW_OK;
 }
 
 /* Combinations that each keyword alone cannot refuse. */
 static int check_add(struct ew_path_spec *spec, uint32_t seen)
 {
 	size_t i;
+
+	if (spec->job && spec->type != EW_PT_IPSEC) {
+		ew_err("path add: job NAME needs type ipsec (a job's own keys are ESP SAs between its addresses)");
+		return EW_USAGE;
+	}
+	if (check_job(spec, "add"))
+		return EW_USAGE;
 
 	if (spec->type == EW_PT_PHYSICAL) {
 		if (seen & ~((1U << KW_DEV) | (1U << KW_TYPE))) {
@@ -468,6 +509,12 @@ int ew_pathspec_parse(uint32_t verb, int argc, char *argv[], struct ew_path_spec
 			ew_err("path rotate: needs key-file FILE and epoch N");
 			goto usage;
 		}
+		if (check_job(spec, vn))
+			goto usage;
+		break;
+	case EW_PATH_DEL:
+		if (check_job(spec, vn))
+			goto usage;
 		break;
 	case EW_PATH_CHECK:
 		if (!spec->has_sgid_index || !spec->has_dst) {

@@ -20,6 +20,13 @@ struct nl_sock;
  * states by it, and the kernel matches policies to SAs by it.
  */
 #define EW_REQID_BASE	0x45570000U	/* "EW" */
+/*
+ * One job's SAs and policies (path add ... job NAME local ADDR) carry
+ * EW_REQID_JOB | ifindex instead, and are the job's by their local address
+ * (the job's own): the node's path verbs leave them alone, and a job's
+ * verbs touch only the states of its address.
+ */
+#define EW_REQID_JOB	0x454a0000U	/* "EJ" */
 #define EW_REQID_MASK	0xffff0000U
 /*
  * Policy priorities (lower wins). The ESP policies of a peer pair select

@@ -13,7 +13,9 @@
 #   EW_CTL       eastwestctl to use (default: the first one in PATH)
 #   EW_CONF_DIR  where inventory and slurm-partitions are (/etc/eastwest)
 #   EW_CGROUP_MOUNT  the cgroup2 mount (default: the first in /proc/self/mounts)
-#   EW_STATE_DIR the per-job address of each running job (/run/eastwest/slurm)
+#   EW_STATE_DIR the per-job address of each running job, and the address its
+#                ESP SAs belong to (/run/eastwest/slurm)
+#   EW_PSN_KEYFILE the cluster key ($EW_CONF_DIR/cluster.key)
 #   EW_SYSFS     where sysfs is mounted (/sys; the unit tests use a copy)
 #   EW_GID_TIMEOUT seconds to wait for a job address's GID to (dis)appear (10)
 #
@@ -31,6 +33,7 @@ EW_RC_ENV=5		# the Slurm environment lacks what the hook needs
 EW_RC_CGROUP=6		# the job's cgroup cannot be found or made
 EW_RC_NOCTL=7		# eastwestctl is not installed
 EW_RC_ADDR=8		# the job's own address cannot be set up on this node
+EW_RC_ESP=9		# the job's ESP SAs cannot be set up (or removed) on this node
 
 # Debian's root PATH; slurmd gives the hooks none.
 PATH=${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -41,7 +44,8 @@ EW_LIB_DIR=$(dirname "$(readlink -f "$0")")
 EW_CONF_DIR=${EW_CONF_DIR:-/etc/eastwest}
 EW_INVENTORY=$EW_CONF_DIR/inventory
 EW_PARTITIONS=$EW_CONF_DIR/slurm-partitions
-# The cluster's key file: keyed PSNs derive each job's key from it (psn keyed).
+# The cluster's key file: keyed PSNs (psn keyed) and the ESP SAs of a job
+# with its own addresses (encrypt ipsec) derive each job's keys from it.
 EW_PSN_KEYFILE=${EW_PSN_KEYFILE:-$EW_CONF_DIR/cluster.key}
 EW_JOB_PREFIX=slurm-
 EW_STATE_DIR=${EW_STATE_DIR:-/run/eastwest/slurm}
@@ -286,5 +290,33 @@ ew_jobaddr_del() {
 		ew_gid_wait ABSENT "$_ew_port" "$_ew_gid" "$_ew_dev" ||
 			ew_log "the GID of $_ew_addr is still on $_ew_port after ${EW_GID_TIMEOUT}s"
 	done
+	rm -f "$_ew_sf"
+}
+
+# ----------------------------------------------------------------------------
+# Per-job ESP SAs (partitions with "jobaddr IFNAME" and "encrypt ipsec")
+
+# ew_jobesp_del CTL JOBID: remove the ESP states and policies the prolog made
+# for job JOBID (its state file "$EW_STATE_DIR/JOBID.esp" names the netdev
+# and the job's address here): exactly that job's, the other jobs' stay.
+# Status 0 when they are gone (or there were none), 1 if they may remain
+# (message in EW_ESP_OUT).
+ew_jobesp_del() {
+	_ew_sf=$EW_STATE_DIR/$2.esp
+	EW_ESP_OUT=
+	[ -f "$_ew_sf" ] || return 0
+	_ew_dev=''
+	_ew_addr=''
+	read -r _ew_dev _ew_addr <"$_ew_sf" || :
+	if [ -n "$_ew_dev" ] && [ -n "$_ew_addr" ]; then
+		_ew_rc=0
+		EW_ESP_OUT=$("$1" path del dev "$_ew_dev" job "$EW_JOB_PREFIX$2" local "$_ew_addr" 2>&1) ||
+			_ew_rc=$?
+		# 5: the job has no SAs there (any more).
+		if [ "$_ew_rc" -ne 0 ] && [ "$_ew_rc" -ne 5 ]; then
+			EW_ESP_OUT="eastwestctl path del dev $_ew_dev job $EW_JOB_PREFIX$2 local $_ew_addr failed ($_ew_rc): $EW_ESP_OUT"
+			return 1
+		fi
+	fi
 	rm -f "$_ew_sf"
 }

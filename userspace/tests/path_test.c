@@ -133,6 +133,42 @@ static void test_kdf_vectors(void **state)
 	assert_null(s.buf);
 }
 
+/* A job's secret: HKDF of the cluster secret and the job's name (vectors by Python's hmac). */
+static void test_kdf_job(void **state)
+{
+	uint8_t a[16] = { 0xfd, 0x00, 0x00, 0xee, [11] = 1, [15] = 0x65 };
+	uint8_t b[16] = { 0xfd, 0x00, 0x00, 0xee, [11] = 2, [15] = 0x65 };
+	struct ew_secret s, j1, j1b, j2;
+	struct ew_esp_keys k1, k2, kc;
+
+	(void)state;
+	secret_0_31(&s);
+	assert_int_equal(ew_kdf_job_secret(&s, "slurm-101", &j1), 0);
+	assert_int_equal(j1.len, EW_JOB_SECRET_LEN);
+	assert_hex(j1.buf, 32, "af667d3c31f34f402bdbbcc85ea7077b7f3b8bde01afb30b747f2936c65c74cc");
+	assert_int_equal(ew_kdf_job_secret(&s, "slurm-101", &j1b), 0);
+	assert_memory_equal(j1.buf, j1b.buf, EW_JOB_SECRET_LEN);
+	assert_int_equal(ew_kdf_job_secret(&s, "slurm-102", &j2), 0);
+	assert_hex(j2.buf, 32, "a4d75397614e5aacd363a87a6399c345008ea44f1e0e925e38eae0ba3f900046");
+
+	/* The job's SAs: the same addresses, other keys and SPIs per job. */
+	assert_int_equal(ew_kdf_esp(&j1, a, b, 0, &k1), 0);
+	assert_int_equal(k1.spi, 0x8bd34058);
+	assert_int_equal(ew_kdf_esp(&j2, a, b, 0, &k2), 0);
+	assert_int_equal(k2.spi, 0x636fce17);
+	assert_memory_not_equal(k1.key, k2.key, sizeof(k1.key));
+	assert_int_equal(ew_kdf_esp(&s, a, b, 0, &kc), 0);
+	assert_memory_not_equal(k1.key, kc.key, sizeof(k1.key));
+	ew_secret_free(&j2);
+
+	/* No name, or one longer than a job name: refused. */
+	assert_int_equal(ew_kdf_job_secret(&s, "", &j2), -EINVAL);
+	assert_null(j2.buf);
+	ew_secret_free(&j1);
+	ew_secret_free(&j1b);
+	ew_secret_free(&s);
+}
+
 static void write_file(const char *name, const void *data, size_t len, mode_t mode)
 {
 	char path[128];
@@ -266,6 +302,38 @@ static void test_grammar(void **state)
 			   "rxe", "rxem", "peer", "10.0.0.2"), "MACsec options");
 	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "physical", "rxe", "rxem"),
 		     "type physical takes only dev");
+
+	/* Per-job IPsec: job NAME with the job's own address. */
+	assert_int_equal(PARSE(EW_PATH_ADD, "dev", "ewv100", "type", "ipsec", "key-file", "/k",
+			       "job", "slurm-101", "local", "fd00:ee::1:0:65",
+			       "peer", "fd00:ee::2:0:65"), EW_OK);
+	assert_string_equal(spec.job, "slurm-101");
+	assert_true(spec.has_local);
+	ew_pathspec_free(&spec);
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "job", "slurm-1",
+			   "local", "10.0.0.1", "peer", "10.0.0.2"), "job NAME needs type ipsec");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "job", "slurm-1", "peer", "10.0.0.2"), "job NAME needs local ADDR");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "job", "slurm-1", "local", "10.0.0.1/24", "peer", "10.0.0.2"),
+		     "local ADDR without a prefix length");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "job", "", "local", "10.0.0.1", "peer", "10.0.0.2"), "not a job name");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "job", "a-job-name-longer-than-sixty-three-characters-is-not-a-job-name-x",
+			   "local", "10.0.0.1", "peer", "10.0.0.2"), "not a job name");
+	assert_int_equal(PARSE(EW_PATH_DEL, "dev", "ewv100", "job", "slurm-101", "local",
+			       "fd00:ee::1:0:65"), EW_OK);
+	assert_string_equal(spec.job, "slurm-101");
+	ew_pathspec_free(&spec);
+	expect_error(PARSE(EW_PATH_DEL, "dev", "eth0", "job", "slurm-1"), "job NAME needs local ADDR");
+	expect_error(PARSE(EW_PATH_DEL, "dev", "eth0", "local", "10.0.0.1"),
+		     "local ADDR is for one job's IPsec");
+	assert_int_equal(PARSE(EW_PATH_ROTATE, "dev", "ewv100", "key-file", "/k", "epoch", "1",
+			       "job", "slurm-101", "local", "fd00:ee::1:0:65"), EW_OK);
+	ew_pathspec_free(&spec);
+	expect_error(PARSE(EW_PATH_ROTATE, "dev", "eth0", "key-file", "/k", "epoch", "1",
+			   "job", "slurm-1"), "job NAME needs local ADDR");
 
 	assert_int_equal(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "physical"), EW_OK);
 	assert_int_equal(PARSE(EW_PATH_ROTATE, "dev", "eth0", "key-file", "/k", "epoch", "1",
@@ -446,6 +514,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hkdf_rfc5869),
 		cmocka_unit_test(test_kdf_vectors),
+		cmocka_unit_test(test_kdf_job),
 		cmocka_unit_test(test_keyfile),
 		cmocka_unit_test(test_grammar),
 		cmocka_unit_test(test_mac_and_names),

@@ -252,6 +252,8 @@ echo "\$*" >>"$T/ctl.log"
 case "\$1 \$2" in
 "job del") f=$T/del ;;
 "job add") f=$T/add ;;
+"path add") f=$T/pathadd ;;
+"path del") f=$T/pathdel ;;
 *) exit 0 ;;
 esac
 [ -f "\$f" ] || exit 0
@@ -363,6 +365,7 @@ cat >"$T/etc/slurm-partitions" <<'EOF'
 *    jobaddr shared
 gpu  jobaddr eth0.100 mode enforce
 bad  jobaddr eth9
+esp  jobaddr eth0.100 encrypt ipsec
 EOF
 S=$T/sys
 G=$S/class/infiniband/rxe0/ports/1
@@ -555,6 +558,95 @@ fi
 hook "job address: epilog" 0 "job del slurm-42" slurm-epilog
 hook "job address: a second epilog run exits 0" 0 "job del slurm-42" slurm-epilog
 nothing_left "job address: after two epilogs"
+
+
+
+# ----------------------------------------------------------------------------
+# Per-job ESP keys: a partition with "jobaddr IFNAME" and "encrypt ipsec".
+# The prolog makes the job's SAs between its own address here and its
+# addresses on the other nodes, keyed from the cluster key and the job's
+# name (eastwestctl path add ... job NAME); the epilog removes exactly them.
+
+A2=fd00:ee:0:0:0:2:0:2a
+KEY=$T/etc/cluster.key
+EADD="path add dev eth0.100 type ipsec key-file $KEY job slurm-42 local $A1 peer $A2"
+EDEL="path del dev eth0.100 job slurm-42 local $A1"
+EJADD="job add slurm-42 cgroup /system.slice/n1_slurmstepd.scope/job_42 netdev eth0.100 encrypt ipsec peer $A1 peer $A2"
+# esp_left DESC: no ESP state file of the job remains.
+esp_left() {
+	if [ ! -e "$T/state/42.esp" ]; then ok "$1: no ESP state left"; else not_ok "$1: no ESP state left" "$(cat "$T/state/42.esp")"; fi
+}
+gids_reset
+rm -f "$T/add" "$T/pathadd" "$T/pathdel"
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+(umask 077 && head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$KEY")
+
+hook "per-job ESP: prolog makes the job's SAs to its address on the other node only, then the job" 0 \
+	"job del slurm-42 | $EADD | $EJADD" slurm-prolog SLURM_JOB_PARTITION=esp
+if [ "$(cat "$T/state/42.esp" 2>/dev/null)" = "eth0.100 $A1" ]; then
+	ok "per-job ESP: ... recorded for the epilog"
+else
+	not_ok "per-job ESP: ... recorded for the epilog" "$(cat "$T/state/42.esp" 2>&1)"
+fi
+printf '0\n' >"$T/del"
+hook "per-job ESP: epilog removes the address, the job, then exactly the job's SAs" 0 \
+	"job del slurm-42 | $EDEL" slurm-epilog
+nothing_left "per-job ESP: after the epilog"
+esp_left "per-job ESP: after the epilog"
+hook "per-job ESP: a second epilog run exits 0 and touches no SA" 0 "job del slurm-42" slurm-epilog
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+
+hook "per-job ESP: a job on one node has no other node: no SAs" 0 \
+	"job del slurm-42 | job add slurm-42 cgroup /system.slice/n1_slurmstepd.scope/job_42 netdev eth0.100 encrypt ipsec peer $A1" \
+	slurm-prolog SLURM_JOB_PARTITION=esp SLURM_NODELIST=n1 SLURM_JOB_NUM_NODES=1
+esp_left "per-job ESP: one node"
+hook "per-job ESP: ... epilog" 0 "job del slurm-42" slurm-epilog
+gids_reset
+nothing_left "per-job ESP: one node"
+
+mv "$KEY" "$KEY.off"
+hook "per-job ESP: no cluster key: exit 9, nothing made" 9 "job del slurm-42" \
+	slurm-prolog SLURM_JOB_PARTITION=esp
+out_has "no cluster key" "the cluster key $KEY (EW_PSN_KEYFILE) is not readable"
+nothing_left "no cluster key"
+esp_left "no cluster key"
+mv "$KEY.off" "$KEY"
+
+printf '1\neastwestctl: path add: key file %s: mode 0644 is too open\n' "$KEY" >"$T/pathadd"
+hook "per-job ESP: eastwestctl refuses the SAs: exit 9, nothing made" 9 \
+	"job del slurm-42 | $EADD" slurm-prolog SLURM_JOB_PARTITION=esp
+out_has "SAs refused" "eastwestctl path add dev eth0.100 ... job slurm-42 failed (1): eastwestctl: path add: key file"
+rm -f "$T/pathadd"
+gids_reset
+nothing_left "SAs refused"
+esp_left "SAs refused"
+
+printf '1\neastwestctl: job add slurm-42: cgroup belongs to job 3\n' >"$T/add"
+hook "per-job ESP: job add refused after the SAs: exit 1, the SAs are removed again" 1 \
+	"job del slurm-42 | $EADD | $EJADD | $EDEL" slurm-prolog SLURM_JOB_PARTITION=esp
+rm -f "$T/add"
+gids_reset
+nothing_left "job add refused after the SAs"
+esp_left "job add refused after the SAs"
+
+hook "per-job ESP: the partition's netdev is missing: exit 8, no SAs" 8 "job del slurm-42" \
+	slurm-prolog SLURM_JOB_PARTITION=bad
+esp_left "missing netdev"
+
+# The epilog fails (slurmd drains the node) when the job's SAs may remain.
+hook "per-job ESP: prolog again" 0 "job del slurm-42 | $EADD | $EJADD" slurm-prolog SLURM_JOB_PARTITION=esp
+printf '1\neastwestctl: path del: XFRM: Operation not permitted\n' >"$T/pathdel"
+printf '0\n' >"$T/del"
+hook "per-job ESP: path del fails: epilog exit 9, the ESP state kept for the next run" 9 \
+	"job del slurm-42 | $EDEL" slurm-epilog
+if [ -e "$T/state/42.esp" ]; then ok "per-job ESP: ... state kept"; else not_ok "per-job ESP: ... state kept"; fi
+printf '5\neastwestctl: path del: dev eth0.100: job slurm-42 has no IPsec states for local %s\n' "$A1" >"$T/pathdel"
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+hook "per-job ESP: SAs already gone is success" 0 "job del slurm-42 | $EDEL" slurm-epilog
+rm -f "$T/pathdel"
+gids_reset
+nothing_left "per-job ESP: at the end"
+esp_left "per-job ESP: at the end"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
