@@ -30,7 +30,7 @@ KMOD_SRCS := $(wildcard $(TOP)/kmod/*.c $(TOP)/kmod/*.h)
 
 CHECKPATCH ?= /usr/src/linux-source-6.1/scripts/checkpatch.pl
 
-.PHONY: all module module-fault userspace tools clean matrix check checkpatch kunit kunit-debug test \
+.PHONY: all module module-fault netdevsim userspace tools clean matrix check checkpatch kunit kunit-debug test \
 	demo bench install uninstall dkms-source dkms-install dkms-remove deb
 
 all: module userspace
@@ -53,6 +53,30 @@ module:
 # in build/<release>-fault/; never installed or packaged.
 module-fault:
 	$(MAKE) --no-print-directory module EW_FAULT_INJECT=1
+
+# netdevsim (drivers/net/netdevsim: simulated MACsec and ESP crypto offload),
+# which Debian's kernels do not ship, built out of tree from the sources of
+# the same series (linux-source-X.Y.tar.xz) into build/<release>/netdevsim/
+# for the VM test nsim-offload.sh. CONFIG_NETDEVSIM is off in Debian's
+# config, so the line sets it; its Makefile adds ipsec.o and macsec.o from
+# the config's CONFIG_XFRM_OFFLOAD and CONFIG_MACSEC. Only the 6.12 sources
+# build against their headers (6.1's netdevsim has no macsec.c).
+NSIM_SERIES = $(shell echo $(KREL) | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+NSIM_TAR = /usr/src/linux-source-$(NSIM_SERIES).tar.xz
+NSIM_OUT = $(TOP)/build/$(KREL)/netdevsim
+
+netdevsim:
+	@test -n "$(KREL)" || { echo "no kernel build dir; set KDIR=" >&2; exit 1; }
+	@test -f $(NSIM_TAR) || { echo "$(NSIM_TAR) missing (apt-get install linux-source-$(NSIM_SERIES))" >&2; exit 1; }
+	@mkdir -p $(NSIM_OUT)
+	@if [ ! -f $(NSIM_OUT)/macsec.c ] || [ $(NSIM_TAR) -nt $(NSIM_OUT)/macsec.c ]; then \
+		tar -xJf $(NSIM_TAR) -C $(NSIM_OUT) --strip-components=4 --touch \
+			--wildcards 'linux-source-$(NSIM_SERIES)/drivers/net/netdevsim/*' && \
+		test -f $(NSIM_OUT)/macsec.c || \
+		{ echo "linux-source-$(NSIM_SERIES): its netdevsim has no macsec.c" >&2; exit 1; }; \
+	fi
+	flock $(NSIM_OUT)/.build.lock $(MAKE) -C $(KDIR) M=$(NSIM_OUT) CONFIG_NETDEVSIM=m modules
+	@echo "built $(NSIM_OUT)/netdevsim.ko"
 
 userspace:
 	$(MAKE) -C $(TOP)/userspace

@@ -114,6 +114,21 @@ int ew_macsec_add_rxsa(struct ewnl *ms, uint32_t ifindex, const uint8_t sci[8],
 	return send_wipe(ms, nlh);
 }
 
+/*
+ * The link's offload mode (MACSEC_OFFLOAD_*). Both kernels accept it only
+ * while the link is down; macsec_add() sets it right after creating the
+ * link, before any SA.
+ */
+int ew_macsec_upd_offload(struct ewnl *ms, uint32_t ifindex, uint8_t offload)
+{
+	struct nlmsghdr *nlh = req(ms, MACSEC_CMD_UPD_OFFLOAD, ifindex);
+	struct nlattr *nest = mnl_attr_nest_start(nlh, MACSEC_ATTR_OFFLOAD);
+
+	mnl_attr_put_u8(nlh, MACSEC_OFFLOAD_ATTR_TYPE, offload);
+	mnl_attr_nest_end(nlh, nest);
+	return ewnl_do(ms, nlh, NULL, NULL);
+}
+
 /* An SA's AN and its active flag, for UPD_TXSA / UPD_RXSA. */
 static void put_sa_active(struct nlmsghdr *nlh, uint8_t an, bool active)
 {

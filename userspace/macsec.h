@@ -48,6 +48,7 @@ struct ew_msecy {
 int ew_macsec_open(struct ewnl **ms);
 int ew_macsec_get(struct ewnl *ms, uint32_t ifindex, struct ew_msecy *y);
 void ew_msecy_free(struct ew_msecy *y);
+int ew_macsec_upd_offload(struct ewnl *ms, uint32_t ifindex, uint8_t offload);
 int ew_macsec_add_txsa(struct ewnl *ms, uint32_t ifindex, uint8_t an, bool xpn,
 		       const struct ew_macsec_keys *k);
 int ew_macsec_add_rxsc(struct ewnl *ms, uint32_t ifindex, const uint8_t sci[8]);

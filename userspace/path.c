@@ -356,6 +356,8 @@ static int macsec_add(struct add_ctx *c, uint32_t offload)
 	uint8_t an = (uint8_t)(spec->epoch % 4), sci[8];
 	char name[IF_NAMESIZE], abuf[EW_PEER_STRLEN], mbuf[24];
 	bool xpn = spec->cipher == EW_CIPHER_GCM_AES_XPN_256, found;
+	uint8_t mode = offload == EW_OFL_MAC ? MACSEC_OFFLOAD_MAC :
+		       offload == EW_OFL_PHY ? MACSEC_OFFLOAD_PHY : MACSEC_OFFLOAD_OFF;
 	struct ew_macsec_keys k;
 	struct rxe_plan rp = { 0 };
 	int ret, err;
@@ -426,8 +428,6 @@ static int macsec_add(struct add_ctx *c, uint32_t offload)
 	cfg.lower = c->ifindex;
 	cfg.name = name;
 	cfg.cipher_id = xpn ? MACSEC_CIPHER_ID_GCM_AES_XPN_256 : MACSEC_CIPHER_ID_GCM_AES_256;
-	cfg.offload = offload == EW_OFL_MAC ? MACSEC_OFFLOAD_MAC :
-		      offload == EW_OFL_PHY ? MACSEC_OFFLOAD_PHY : MACSEC_OFFLOAD_OFF;
 	cfg.window = spec->replay_window;
 	cfg.encoding_an = an;
 	err = ew_macsec_link_add(c->rt, &cfg, &li);
@@ -441,6 +441,27 @@ static int macsec_add(struct add_ctx *c, uint32_t offload)
 	ret = ew_macsec_open(&c->ms);
 	if (ret)
 		goto undo;
+	/* Offload before any SA, while the link is down (see rtnl.c). */
+	if (mode != MACSEC_OFFLOAD_OFF) {
+		struct ew_msecy y = { 0 };
+
+		if (ew_macsec_upd_offload(c->ms, (uint32_t)li.ifindex, mode)) {
+			ret = ewnl_report(c->ms, "path add: offload %s on %s",
+					  ew_path_offload_names[offload], name);
+			goto undo;
+		}
+		/* Never report an offload the kernel does not have. */
+		err = ew_macsec_get(c->ms, (uint32_t)li.ifindex, &y);
+		if (err || y.offload != mode) {
+			ew_err("path add: %s: offload %s did not take (the kernel reports %s)",
+			       name, ew_path_offload_names[offload],
+			       err ? "nothing" : y.offload == MACSEC_OFFLOAD_OFF ? "off" : "another mode");
+			ew_msecy_free(&y);
+			ret = EW_FAIL;
+			goto undo;
+		}
+		ew_msecy_free(&y);
+	}
 	if (ew_kdf_macsec(&c->secret, li.sci, spec->epoch, &k)) {
 		ew_err("path add: key derivation failed");
 		ret = EW_FAIL;

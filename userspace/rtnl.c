@@ -3,13 +3,14 @@
  * rtnetlink through libnl-route-3 (3.7): create, change and delete the
  * macsec link, add its address, find addresses and neighbours.
  *
- * libnl 3.7 models the macsec link fully (cipher suite, ICV length,
- * encrypt, protect, replay protection and window, validation, encoding SA,
- * and IFLA_MACSEC_OFFLOAD through rtnl_link_macsec_set_offload()), so the
- * offload mode is chosen at creation, which is the only time every kernel
- * accepts it (6.1 refuses a later change once the link is up or has SAs).
- * SCs and SAs are not links: macsec.c sends those on the macsec genetlink
- * family.
+ * libnl 3.7 models the macsec link (cipher suite, ICV length, encrypt,
+ * protect, replay protection and window, validation, encoding SA), but its
+ * rtnl_link_macsec_set_offload() takes the offload mode for a boolean: it
+ * returns -NLE_INVAL for MACSEC_OFFLOAD_MAC (2) and leaves the attribute
+ * out. The link is therefore created with offload off, and macsec.c sets
+ * the mode on the macsec genetlink family (MACSEC_CMD_UPD_OFFLOAD) while
+ * the link is still down and has no SA, which both kernels accept. SCs and
+ * SAs are not links: macsec.c sends those too.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -176,8 +177,6 @@ int ew_macsec_link_add(struct nl_sock *sk, const struct ew_macsec_link_cfg *cfg,
 	rtnl_link_macsec_set_window(link, cfg->window);
 	rtnl_link_macsec_set_validation_type(link, MACSEC_VALIDATE_STRICT);
 	rtnl_link_macsec_set_encoding_sa(link, cfg->encoding_an);
-	if (cfg->offload != MACSEC_OFFLOAD_OFF)
-		rtnl_link_macsec_set_offload(link, cfg->offload);
 	ret = rtnl_link_add(sk, link, NLM_F_CREATE | NLM_F_EXCL);
 	rtnl_link_put(link);
 	if (ret)

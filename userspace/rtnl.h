@@ -19,7 +19,6 @@ struct ew_macsec_link_cfg {
 	int lower;		/* ifindex of the real netdev */
 	const char *name;
 	uint64_t cipher_id;	/* MACSEC_CIPHER_ID_* */
-	uint8_t offload;	/* MACSEC_OFFLOAD_* */
 	uint32_t window;	/* replay window */
 	uint8_t encoding_an;
 };
