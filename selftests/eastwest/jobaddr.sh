@@ -29,6 +29,7 @@
 # Every node runs the same assertions.
 
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../slurm-lib.sh"
 
 DEV=rxe0
 VLAN=ewv100
@@ -59,94 +60,9 @@ ew_defer "ew_rmmod"
 ew_defer 'kill_bg'
 ew_defer "rmdir $EW_CG/system.slice/${ME}_slurmstepd.scope/job_* $EW_CG/system.slice/${ME}_slurmstepd.scope $EW_CG/system.slice"
 
-BG_PIDS=
-kill_bg() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-	done
-}
-
-barrier() {
-	ew_barrier "$1" 300 || ew_bail "barrier $1 failed"
-}
-
-show() {
-	sed 's/^/#   /' "$1"
-}
-
-# addr NODE JOBID: the job's address on node NODE (0 or 1), as the
-# inventory below makes it: fd00:ee::(NODE+1):0:JOBID.
-addr() {
-	printf 'fd00:ee::%x:0:%x' $(($1 + 1)) "$2"
-}
-
 # full NODE JOBID: the same, every group written (as the hooks print it).
 full() {
 	printf 'fd00:ee:0:0:0:%x:0:%x' $(($1 + 1)) "$2"
-}
-
-# exploded ADDR: as the GID table in sysfs writes it.
-exploded() {
-	python3 -c 'import ipaddress, sys; print(ipaddress.ip_address(sys.argv[1]).exploded)' "$1"
-}
-
-# gid_v2 ADDR: the index of the RoCE v2 GID of ADDR on rxe0 (netdev $VLAN).
-gid_v2() {
-	_g=$(exploded "$1")
-	_b=/sys/class/infiniband/$DEV/ports/1
-	for _f in $(grep -slx "$_g" "$_b"/gids/*); do
-		_i=${_f##*/}
-		if [ "$(cat "$_b/gid_attrs/types/$_i" 2>/dev/null)" = "RoCE v2" ] &&
-			[ "$(cat "$_b/gid_attrs/ndevs/$_i" 2>/dev/null)" = "$VLAN" ]; then
-			echo "$_i"
-			return 0
-		fi
-	done
-	echo "gid_v2: no RoCE v2 GID for $1 on $VLAN" >&2
-	return 1
-}
-
-# gid_count ADDR: how many entries of rxe0's table hold ADDR's GID.
-gid_count() {
-	grep -slx "$(exploded "$1")" /sys/class/infiniband/$DEV/ports/1/gids/* | grep -c .
-}
-
-# hook NAME JOBID PARTITION [VAR=VALUE...]: run the Slurm hook NAME as
-# slurmd runs it on this node for a job of both nodes; output in $T/hook.out,
-# exit status returned.
-hook() {
-	_h=$1
-	_j=$2
-	_p=$3
-	shift 3
-	env -i SLURM_JOB_ID="$_j" SLURMD_NODENAME="$ME" SLURM_JOB_PARTITION="$_p" \
-		SLURM_NODELIST='n[0-1]' SLURM_JOB_NUM_NODES=2 SLURM_CONF="$T/slurm.conf" \
-		EW_CTL="$CTL" EW_CONF_DIR="$T/etc" EW_STATE_DIR="$T/state" "$@" \
-		"$HOOKS/slurm-$_h" >"$T/hook.out" 2>&1
-}
-
-# expect_hook RC DESC NAME JOBID PARTITION [VAR=VALUE...]
-expect_hook() {
-	_want=$1
-	_desc=$2
-	shift 2
-	hook "$@"
-	_rc=$?
-	if [ "$_rc" -eq "$_want" ]; then
-		ew_ok "$_desc (exit $_rc)"
-	else
-		ew_not_ok "$_desc (exit $_rc, wanted $_want)"
-		show "$T/hook.out"
-	fi
-}
-
-# says TEXT: the last hook's message has TEXT.
-says() {
-	grep -qF -- "$1" "$T/hook.out" || {
-		echo "the hook said:" >&2
-		cat "$T/hook.out" >&2
-		return 1
-	}
 }
 
 # nothing_left JOBID: no address, GID, state file, cgroup or eastwest job of
@@ -163,10 +79,6 @@ nothing_left() {
 		echo "left:$_left" >&2
 		return 1
 	}
-}
-
-cgroup_of() {
-	echo "/system.slice/${ME}_slurmstepd.scope/job_$1"
 }
 
 # entry_used I: entry I of rxe0's GID table holds a GID.
@@ -217,24 +129,9 @@ fill_gids() {
 pingpong_pair() {
 	_name=$1
 	_j=$2
-	_idx=$(gid_v2 "$(addr "$EW_NODE" "$_j")")
-	if [ "$EW_NODE" -eq "$3" ]; then
-		ew_in_cg_bg "$(cgroup_of "$_j")" timeout 90 ibv_rc_pingpong -d "$DEV" \
-			-g "${_idx:-0}" -p "$PORT" -n "$ITERS" -c >"$T/$_name.srv" 2>&1
-		_pid=$EW_BG_PID
-		BG_PIDS="$BG_PIDS $_pid"
-		ew_wait_listen "$PORT" || ew_diag "server $_name does not listen"
-		barrier "$_name-listen"
-		wait "$_pid"
-		_rc=$?
-		_f=$T/$_name.srv
-	else
-		barrier "$_name-listen"
-		ew_in_cg "$(cgroup_of "$_j")" timeout 90 ibv_rc_pingpong -d "$DEV" \
-			-g "${_idx:-0}" -p "$PORT" -n "$ITERS" -c "$EW_PEER_IP" >"$T/$_name.cli" 2>&1
-		_rc=$?
-		_f=$T/$_name.cli
-	fi
+	job_pingpong "$_name" "$_j" "$3"
+	_rc=$?
+	_f=$T/$_name.pp
 	_remote=$(addr $((1 - EW_NODE)) "$_j")
 	if [ "$_rc" -eq 0 ] && grep -q "^$ITERS iters" "$_f" &&
 		grep -q "remote address:.*GID $(exploded "$_remote" | sed 's/://g; s/^\(....\)/\1/')" "$_f" 2>/dev/null ||
@@ -250,17 +147,8 @@ pingpong_pair() {
 # Node 0 holds job A's QP that node 1's job B attacks: 2 checks there, 4 here.
 ew_plan $((36 + (EW_NODE == 0 ? 2 : 4)))
 
-# --- setup (5) ------------------------------------------------------------------
-ew_check "eastwest.ko loads" ew_load
-ew_check "$DEV on eth0" ew_rxe_add "$DEV" eth0
-ew_check "VLAN 100 netdev $VLAN on eth0, up" \
-	sh -c "ip link add link eth0 name $VLAN type vlan id 100 && ip link set $VLAN up"
-mkdir -p "$T/etc" "$EW_CG/system.slice/${ME}_slurmstepd.scope"
-printf 'ClusterName=ew\nSlurmctldHost=localhost\nNodeName=n[0-1]\nPartitionName=p Nodes=n[0-1]\n' >"$T/slurm.conf"
-cat >"$T/etc/inventory" <<EOF
-n0  ${EW_LOCAL_IP%.*}.1  jobs:fd00:ee::1:0:0/64
-n1  ${EW_LOCAL_IP%.*}.2  jobs:fd00:ee::2:0:0/64
-EOF
+# --- setup (5: slurm_bed's 3) ------------------------------------------------------------------
+slurm_bed
 cat >"$T/etc/slurm-partitions" <<EOF
 *       jobaddr $VLAN mode enforce
 shared  jobaddr shared netdev eth0
