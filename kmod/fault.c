@@ -75,11 +75,6 @@ module_param_named(fault_modify_delay_ms, ew_fault_delay_ms, uint, 0600);
 MODULE_PARM_DESC(fault_modify_delay_ms,
 		 "sleep between a modify's decision and its commit (test build only)");
 
-/**
- * ew_fault_delay() - widen the window between a decision and its commit
- *
- * Context: process context, may sleep.
- */
 static atomic_t ew_fault_held = ATOMIC_INIT(0);
 
 static int ew_fault_held_get(char *buf, const struct kernel_param *kp)
@@ -93,6 +88,11 @@ static const struct kernel_param_ops ew_fault_held_ops = {
 module_param_cb(fault_modify_held, &ew_fault_held_ops, NULL, 0400);
 MODULE_PARM_DESC(fault_modify_held, "modifies held by fault_modify_delay_ms now (test build only)");
 
+/**
+ * ew_fault_delay() - widen the window between a decision and its commit
+ *
+ * Context: process context, may sleep.
+ */
 void ew_fault_delay(void)
 {
 	unsigned int ms = READ_ONCE(ew_fault_delay_ms);
@@ -117,4 +117,20 @@ bool ew_should_fail(void)
 		return false;
 	atomic_inc(&ew_fault_injected);
 	return true;
+}
+
+static unsigned int ew_fault_qpnrand_step;
+module_param_named(fault_qpnrand, ew_fault_qpnrand_step, uint, 0400);
+MODULE_PARM_DESC(fault_qpnrand,
+		 "at load, fail QPN randomisation's kprobe (1) or self-test (2) (test build only)");
+
+/**
+ * ew_fault_qpnrand() - whether this step of QPN randomisation is to fail
+ * @step: the step
+ *
+ * Context: module init.
+ */
+bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step)
+{
+	return ew_fault_qpnrand_step == step;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Allocation-failure injection for tests, and a delay that widens the
- * window between a modify's decision and its commit.
+ * Allocation-failure injection for tests, a delay that widens the window
+ * between a modify's decision and its commit, and the failure of a step of
+ * QPN randomisation (whose fail-safe is otherwise unreachable here).
  *
  * Debian kernels have no CONFIG_FAULT_INJECTION, so the module carries its
  * own injection points, compiled in only with "make module-fault" (Kbuild
@@ -14,9 +15,16 @@
 
 #include <linux/types.h>
 
+/* The steps of soft-RoCE QPN randomisation that fault_qpnrand can fail. */
+enum ew_fault_qpnrand_step {
+	EW_FAULT_QPNRAND_ARM = 1,	/* register_kprobe() */
+	EW_FAULT_QPNRAND_SELFTEST,	/* the self-test at load */
+};
+
 #ifdef EW_FAULT_INJECT
 bool ew_should_fail(void);
 void ew_fault_delay(void);
+bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step);
 #else
 static inline bool ew_should_fail(void)
 {
@@ -25,6 +33,11 @@ static inline bool ew_should_fail(void)
 
 static inline void ew_fault_delay(void)
 {
+}
+
+static inline bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step)
+{
+	return false;
 }
 #endif
 

@@ -22,7 +22,8 @@
  * Fail-safe: if the hook cannot be armed, or its self-test at load (eight
  * allocations from a private xarray must not be sequential) fails, the
  * module works without it and dev show reports rxe devices' QPNs as
- * sequential. Hardware providers number QPs in the device (firmware):
+ * sequential (the fault build's fault_qpnrand parameter fails either step,
+ * for qpn.sh). Hardware providers number QPs in the device (firmware):
  * reported as provider.
  */
 
@@ -33,6 +34,7 @@
 #include <rdma/ib_verbs.h>
 #include <linux/eastwest.h>
 
+#include "fault.h"
 #include "qpnrand.h"
 
 /* rxe_param.h, the same in 6.1 and 6.12 */
@@ -194,10 +196,12 @@ void ew_qpnrand_init(void)
 	if (ret)
 		goto fail;
 	ew_qpnrand_nb_registered = true;
-	ret = register_kprobe(&ew_qpnrand_kp);
+	ret = ew_fault_qpnrand(EW_FAULT_QPNRAND_ARM) ? -ENOENT :
+	      register_kprobe(&ew_qpnrand_kp);
 	if (ret)
 		goto fail;
-	if (!ew_qpnrand_selftest()) {
+	if (!ew_qpnrand_selftest() ||
+	    ew_fault_qpnrand(EW_FAULT_QPNRAND_SELFTEST)) {
 		ew_qpnrand_disarm();
 		ret = -EFAULT;
 		pr_warn("QPN randomisation self-test failed\n");

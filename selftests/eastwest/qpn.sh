@@ -13,13 +13,19 @@
 #     unloaded and loaded again under the module, likewise;
 #   - ibv_rc_pingpong (rxe0 on lo) and rping (rdma_cm, on rxe1 over a dummy
 #     netdev: rdma_cm resolves no route over lo) still connect;
-#   - after the module is unloaded: consecutive again.
+#   - after the module is unloaded: consecutive again;
+#   - fail-safe, with the fault build (fault_qpnrand=1: the kprobe cannot
+#     be registered; =2: its self-test at load fails): the module loads,
+#     the kernel log says why, dev show says "qpns sequential", QPNs are
+#     consecutive (the kprobe is not left armed), and the module still
+#     judges: job A connects, a process in no job is refused.
 
 . "$(dirname "$0")/../lib.sh"
 
 DEV=rxe0
 CG=/sys/fs/cgroup
 CTL=$EW_TOP/userspace/eastwestctl
+FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
 VERBS=$EW_TOP/selftests/tools/ew_verbs
 LOOP=127.0.0.1
 DADDR=198.51.100.1
@@ -33,7 +39,7 @@ ew_require_cmd rdma python3 ibv_rc_pingpong
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
-ew_defer "rmdir $CG/ewA $CG/ewB"
+ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewN"
 ew_defer "ew_netdev_del ewd0"
 ew_defer "rdma link delete rxe1"
 ew_defer "rdma link delete $DEV"
@@ -84,7 +90,7 @@ rping_pair() {
 	return $_rc
 }
 
-ew_plan 24
+ew_plan 36
 
 # rxe1_up: rxe1 on dummy netdev ewd0 ($DADDR), job B allowed $DADDR, and
 # dev show says rxe1's QPNs are random.
@@ -161,4 +167,43 @@ ew_check "QPNs of the reloaded rdma_rxe are unpredictable" \
 ew_check "eastwest unloads" ew_unload
 ew_check "without the module again: consecutive" qpns_are "$EW_TMP/after" sequential
 ew_check "$DEV deleted" ew_rxe_del "$DEV"
+
+# --- fail-safe: QPN randomisation that cannot arm --------------------------------
+# log_says_sequential: since the mark, the module logged that soft-RoCE QPNs
+# stay sequential, and not that they are randomised.
+log_says_sequential() {
+	ew_dmesg_since_mark >"$EW_TMP/log"
+	grep -q 'soft-RoCE QPNs stay sequential' "$EW_TMP/log" &&
+		! grep -q 'QPNs are randomised' "$EW_TMP/log" || { cat "$EW_TMP/log" >&2; return 1; }
+}
+
+# failsafe STEP WHY: the fault build loaded with fault_qpnrand=STEP; 5 checks.
+failsafe() {
+	ew_dmesg_mark
+	ew_check "fault build, fault_qpnrand=$1 ($2): eastwest.ko loads" \
+		insmod "$FAULT_KO" fault_qpnrand="$1"
+	ew_check "... the kernel log says QPNs stay sequential" log_says_sequential
+	ew_check "... dev show: $DEV qpns sequential" \
+		sh -c "'$CTL' dev show | grep -q '^dev $DEV .* qpns sequential\$'"
+	"$CTL" job add ewA cgroup /ewA peer "$LOOP" >/dev/null 2>&1
+	ew_check "... $N QPNs in a row are consecutive (no kprobe left armed)" \
+		qpns_are "$EW_TMP/failsafe$1" sequential 1 /ewA
+	ew_expect_rc 13 "... the module still judges: a process in no job is refused" \
+		ew_in_cg /ewN "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" self
+	"$CTL" job del ewA >/dev/null 2>&1
+	rmmod eastwest
+}
+mkdir -p "$CG/ewN"
+if [ -f "$FAULT_KO" ]; then
+	ew_check "$DEV on lo again" ew_rxe_add "$DEV" lo
+	IDX=$(ew_wait_gid_index "$DEV" "$LOOP" 20)
+	failsafe 1 "the kprobe cannot be registered"
+	failsafe 2 "its self-test fails"
+	ew_check "$DEV deleted" ew_rxe_del "$DEV"
+else
+	# The 12 checks of the fail-safe part.
+	for _i in $(seq 12); do
+		ew_skip_one "fail-safe check $_i" "no $FAULT_KO (selftests/vm/run builds it)"
+	done
+fi
 ew_done
