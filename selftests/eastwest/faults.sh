@@ -3,7 +3,7 @@
 # ew-nodes: 1
 # ew-timeout: 1800
 #
-# Faults on one node (issue 9, R3), each followed by `eastwestctl apply -f`
+# Faults on one node (Documentation/hardening.md, R3), each followed by `eastwestctl apply -f`
 # of the intended policy and a check that enforcement is back:
 #   a. load/unload cycles with a live RC QP of a job held open across the
 #      unload: each cycle loads, applies the policy, lets a job process

@@ -407,7 +407,7 @@ static void test_mac_and_names(void **state)
 			    "ew-enp129s0f1np");
 }
 
-/* The order of issue 5, whatever else is offered beside. */
+/* ew_path_choose()'s order, whatever else is offered beside. */
 static void test_chooser(void **state)
 {
 	struct ew_path_caps c;
