@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 600
+# ew-kernels: 6.1
 #
 # Hardening R2: policy churn while QPs connect, every decision checked
 # against an oracle. selftests/tools/ew_churn does it in one process (its

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 1500
+# ew-kernels: 6.12
 #
 # Unloading under load. CYCLES rounds of: the module loaded and a job made;
 # two processes of the job with QPS RC QPs each (thousands tracked) that
