@@ -27,7 +27,9 @@
 # - A template whose jobaddr netdev is missing, one whose netdev has no RDMA
 #   port, a container whose address is on the node already: runc does not
 #   start the container, prints the hook's reason, nothing is left (and the
-#   address that was there before stays).
+#   address that was there before stays). A container whose process cannot
+#   be executed (its address and job were made): its poststop leaves
+#   nothing.
 # - With the module unloaded the hook adds the address, eastwestctl job add
 #   fails, and the hook takes the address away again: not started, nothing
 #   left.
@@ -79,7 +81,7 @@ ew_defer "ew_rmmod"
 ew_defer "kill_bg"
 ew_defer "for c in \$(runc --root $RUNC_ROOT list -q); do runc --root $RUNC_ROOT delete -f \$c; done"
 
-ew_plan 44
+ew_plan 48
 
 # ----------------------------------------------------------------------------
 # Helpers
@@ -236,8 +238,9 @@ job_ok() {
 	_job=$(oci_job_of "$1") || { echo "no job of $1"; return 1; }
 	echo "$_job"
 	echo "$_job" | jq -e --arg cg "$CGP/$1" --arg nd "$VLAN" --arg peer "$TENANT" \
-		'.cgroups == [$cg] and .netdevs == [{"ifname": $nd}] and .peers == [$peer] and .qkey == 4660' \
-		>/dev/null
+		--argjson ix "$(cat /sys/class/net/$VLAN/ifindex)" \
+		'.cgroups == [$cg] and (.netdevs == [{"ifname": $nd}] or .netdevs == [{"ifindex": $ix}])
+		 and .peers == [$peer] and .qkey == 4660' >/dev/null
 }
 
 # record_ok ID: the hook's record of container ID's address.
@@ -284,6 +287,19 @@ gone() {
 		echo "left:$_left"
 		return 1
 	}
+}
+
+# watch_start, watch_end: between them, a watcher notes ($W/seen) whether
+# an address of team-j's prefix showed up on the node.
+watch_start() {
+	rm -f "$W/seen"
+	sh -c "while ! ip -o -6 addr show to '$PFX::/64' | grep -q .; do sleep 0.1; done; touch '$W/seen'" &
+	WATCH=$!
+	BG_PIDS="$BG_PIDS $WATCH"
+}
+watch_end() {
+	kill "$WATCH" 2>/dev/null
+	wait "$WATCH" 2>/dev/null
 }
 
 # not_started ID TEMPLATE ERE: container ID of TEMPLATE is not started (its
@@ -420,7 +436,7 @@ ew_check "B's address, GID, job, claim and record are gone" gone $CB
 took "A and B stopped"
 
 # ----------------------------------------------------------------------------
-# Refused starts: nothing left (11)
+# Refused starts: nothing left (15)
 
 ew_check "template nodev (jobaddr netdev ewd9 missing): the container is not started" \
 	not_started c1c1c2c2c3c3 nodev "job oci-c1c1c2c2c3c3: the template's netdev ewd9 \\(jobaddr\\) does not exist on this node"
@@ -429,6 +445,18 @@ ew_check "... nothing left" nothing_left c1c1c2c2c3c3
 ew_check "template nordma (jobaddr netdev $NORDMA, no RDMA port): not started" \
 	not_started d1d1d2d2d3d3 nordma "no RDMA port has $NORDMA or a device below it"
 ew_check "... nothing left" nothing_left d1d1d2d2d3d3
+
+# createRuntime made the address and the job, then the process cannot be
+# executed: runc destroys the container and runs poststop.
+bundle a9a9b9b9c9c9 team-j '["/nonexistent/ew-no-such-program"]'
+watch_start
+ew_check "a container whose process does not exist: runc run fails" \
+	sh -c "! runc --root '$RUNC_ROOT' run -b '$W/bundles/a9a9b9b9c9c9' a9a9b9b9c9c9 >'$W/out.exec' 2>&1 ||
+		{ cat '$W/out.exec'; false; }"
+watch_end
+ew_diag "$(tail -n 2 "$W/out.exec")"
+ew_check "... after createRuntime had made its address (seen meanwhile)" test -f "$W/seen"
+ew_check "... its poststop left nothing (address, GID, job, claim, record)" nothing_left a9a9b9b9c9c9
 
 # Another netdev holds the container's address already: the hook must
 # neither take it nor remove it.
@@ -444,8 +472,11 @@ ip -6 addr del "$EA/64" dev "$PARENT"
 
 # eastwestctl job add fails after the address was made: the hook removes it.
 ew_check "eastwest is unloaded" ew_unload
+watch_start
 ew_check "with no module (job add fails after the address is up): not started" \
 	not_started f1f1f2f2f3f3 team-j "eastwest is not available"
+watch_end
+ew_check "... after the hook had made its address (seen meanwhile)" test -f "$W/seen"
 ew_check "... nothing left (the hook removed the address and its GID again)" nothing_left f1f1f2f2f3f3
 ew_check "runc has no container left" test -z "$(runc --root "$RUNC_ROOT" list -q)"
 
