@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers of the container tests (oci.sh, oci-jobaddr.sh, containerd.sh,
-# podman.sh), sourced
-# after lib.sh; they expect $CTL (eastwestctl).
+# podman.sh), sourced after lib.sh; they expect $CTL (eastwestctl).
 
 # oci_job_of ID: the node's policy entry for container ID's job (JSON), or
 # fail. The OCI hook names a container's job "oci-" and the first 12
