@@ -1,12 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers of the container tests (oci.sh, containerd.sh, podman.sh), sourced
-# after lib.sh; they expect $CTL (eastwestctl).
+# Helpers of the container tests (oci.sh, oci-jobaddr.sh, containerd.sh,
+# podman.sh), sourced after lib.sh; they expect $CTL (eastwestctl).
 
 # oci_job_of ID: the node's policy entry for container ID's job (JSON), or
 # fail. The OCI hook names a container's job "oci-" and the first 12
-# characters of its ID.
+# characters of its ID. eastwestctl's output is checked first: jq 1.6 -e
+# exits 0 on empty input, so a failing eastwestctl (no module) would read
+# as "the job exists".
 oci_job_of() {
-	"$CTL" -j show | jq -e -c --arg n "oci-$(printf %.12s "$1")" '.jobs[] | select(.name == $n)'
+	_oj_show=$("$CTL" -j show) || {
+		echo "oci_job_of: eastwestctl -j show failed" >&2
+		return 1
+	}
+	printf '%s\n' "$_oj_show" |
+		jq -e -c --arg n "oci-$(printf %.12s "$1")" '.jobs[] | select(.name == $n)'
 }
 
 # oci_devices: the JSON of the RDMA device nodes and their cgroup device
