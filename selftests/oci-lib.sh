@@ -42,3 +42,54 @@ oci_overlay_usr_etc() {
 			"/$_oo_d" || { echo "no overlay on /$_oo_d"; return 1; }
 	done
 }
+
+# oci_runc_run ID: run container ID's bundle ($W/bundles/ID) in the
+# foreground under runc --root $RUNC_ROOT; its output (and runc's) goes to
+# $W/out.ID; returns runc's exit status (the container's, or 1 if runc
+# failed to start it). The time since $T0 goes to $W/times.
+oci_runc_run() {
+	runc --root "$RUNC_ROOT" run -b "$W/bundles/$1" "$1" >"$W/out.$1" 2>&1
+	_rc=$?
+	echo "[$(($(date +%s) - T0)) s] runc run $1: exit $_rc" >>"$W/times"
+	return "$_rc"
+}
+
+# oci_not_started ID ERE: runc failed to start container ID (its process
+# never printed "ran"), and runc's error carries the hook's message
+# matching ERE.
+oci_not_started() {
+	if oci_runc_run "$1"; then
+		echo "runc run $1 succeeded"
+		cat "$W/out.$1"
+		return 1
+	fi
+	cat "$W/out.$1"
+	! grep -q '^ran$' "$W/out.$1" && grep -qE -- "$2" "$W/out.$1"
+}
+
+# oci_bundle ID TEMPLATE|- ARGS_JSON [CGROUP]: write container ID's config.json
+# ($W/bundles/ID/config.json from $W/base.json, root $ROOTFS, devices $DEVS,
+# the hook $HOOK with templates $TPL, state $STATE and eastwestctl $CTL):
+# the template named in the annotation (- for none), the process, and its
+# cgroup (default $CGP/ID).
+oci_bundle() {
+	mkdir -p "$W/bundles/$1"
+	jq --arg root "$ROOTFS" --arg cg "${4:-$CGP/$1}" --arg tmpl "$2" \
+		--argjson args "$3" --argjson devs "$DEVS" --arg hook "$HOOK" \
+		--arg tpl "$TPL" --arg state "$STATE" --arg ctl "$CTL" '
+	.root = {path: $root, readonly: true}
+	| .process.terminal = false
+	| .process.args = $args
+	| .process.capabilities |= with_entries(.value += ["CAP_IPC_LOCK"])
+	| .linux.cgroupsPath = $cg
+	| .linux.namespaces |= map(select(.type != "network"))
+	| .linux.devices = $devs.nodes
+	| .linux.resources.devices += $devs.rules
+	| .annotations = (if $tmpl == "-" then {} else {"eastwest.io/job": $tmpl} end)
+	| .hooks = {
+		createRuntime: [{path: $hook, timeout: 60, env: ["EW_CTL=" + $ctl],
+			args: ["oci-hook", "--templates", $tpl, "--state-dir", $state, "createRuntime"]}],
+		poststop: [{path: $hook, timeout: 60, env: ["EW_CTL=" + $ctl],
+			args: ["oci-hook", "--templates", $tpl, "--state-dir", $state, "poststop"]}]
+	  }' "$W/base.json" >"$W/bundles/$1/config.json"
+}

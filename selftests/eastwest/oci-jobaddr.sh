@@ -98,15 +98,6 @@ kill_bg() {
 	done
 }
 
-# runc_run ID: run container ID's bundle in the foreground, output in
-# $W/out.ID; runc's exit status.
-runc_run() {
-	runc --root "$RUNC_ROOT" run -b "$W/bundles/$1" "$1" >"$W/out.$1" 2>&1
-	_rc=$?
-	echo "[$(($(date +%s) - T0)) s] runc run $1: exit $_rc" >>"$W/times"
-	return "$_rc"
-}
-
 # in_ctr ID CMD...: run CMD in container ID (runc exec: its cgroup, its job).
 in_ctr() {
 	_id=$1
@@ -114,35 +105,11 @@ in_ctr() {
 	runc --root "$RUNC_ROOT" exec "$_id" "$@"
 }
 
-# bundle ID TEMPLATE ARGS_JSON: container ID's config.json, annotated with
-# TEMPLATE, in cgroup $CGP/ID, on the host's network.
-bundle() {
-	mkdir -p "$W/bundles/$1"
-	jq --arg root "$ROOTFS" --arg cg "$CGP/$1" --arg tmpl "$2" \
-		--argjson args "$3" --argjson devs "$DEVS" --arg hook "$HOOK" \
-		--arg tpl "$TPL" --arg state "$STATE" --arg ctl "$CTL" '
-	.root = {path: $root, readonly: true}
-	| .process.terminal = false
-	| .process.args = $args
-	| .process.capabilities |= with_entries(.value += ["CAP_IPC_LOCK"])
-	| .linux.cgroupsPath = $cg
-	| .linux.namespaces |= map(select(.type != "network"))
-	| .linux.devices = $devs.nodes
-	| .linux.resources.devices += $devs.rules
-	| .annotations = {"eastwest.io/job": $tmpl}
-	| .hooks = {
-		createRuntime: [{path: $hook, timeout: 60, env: ["EW_CTL=" + $ctl],
-			args: ["oci-hook", "--templates", $tpl, "--state-dir", $state, "createRuntime"]}],
-		poststop: [{path: $hook, timeout: 60, env: ["EW_CTL=" + $ctl],
-			args: ["oci-hook", "--templates", $tpl, "--state-dir", $state, "poststop"]}]
-	  }' "$W/base.json" >"$W/bundles/$1/config.json"
-}
-
 # start ID: run container ID (sleep 1000) in the background until its job
 # exists; its runc's pid in $PID_<ID>.
 start() {
-	bundle "$1" team-j '["sleep", "1000"]'
-	runc_run "$1" &
+	oci_bundle "$1" team-j '["sleep", "1000"]'
+	oci_runc_run "$1" &
 	eval "PID_$1=\$!"
 	BG_PIDS="$BG_PIDS $!"
 	ew_wait_for 60 oci_job_of "$1" || {
@@ -305,14 +272,8 @@ watch_end() {
 # not_started ID TEMPLATE ERE: container ID of TEMPLATE is not started (its
 # process never printed "ran") and runc's error has the hook's reason ERE.
 not_started() {
-	bundle "$1" "$2" '["echo", "ran"]'
-	if runc_run "$1"; then
-		echo "runc run $1 succeeded"
-		cat "$W/out.$1"
-		return 1
-	fi
-	cat "$W/out.$1"
-	! grep -q '^ran$' "$W/out.$1" && grep -qE -- "$3" "$W/out.$1"
+	oci_bundle "$1" "$2" '["echo", "ran"]'
+	oci_not_started "$1" "$3"
 }
 
 # ----------------------------------------------------------------------------
@@ -448,7 +409,7 @@ ew_check "... nothing left" nothing_left d1d1d2d2d3d3
 
 # createRuntime made the address and the job, then the process cannot be
 # executed: runc destroys the container and runs poststop.
-bundle a9a9b9b9c9c9 team-j '["/nonexistent/ew-no-such-program"]'
+oci_bundle a9a9b9b9c9c9 team-j '["/nonexistent/ew-no-such-program"]'
 watch_start
 ew_check "a container whose process does not exist: runc run fails" \
 	sh -c "! runc --root '$RUNC_ROOT' run -b '$W/bundles/a9a9b9b9c9c9' a9a9b9b9c9c9 >'$W/out.exec' 2>&1 ||

@@ -69,47 +69,12 @@ took() {
 	ew_diag "[$(($(date +%s) - T0)) s] $*"
 }
 
-# runc_run ID: run container ID's bundle in the foreground; its output (and
-# runc's) goes to $W/out.ID; returns runc's exit status (the container's, or
-# 1 if runc failed to start it).
-runc_run() {
-	runc --root "$RUNC_ROOT" run -b "$W/bundles/$1" "$1" >"$W/out.$1" 2>&1
-	_rc=$?
-	echo "[$(($(date +%s) - T0)) s] runc run $1: exit $_rc" >>"$W/times"
-	return "$_rc"
-}
-
-# run_show ID: runc_run, then show the output (for ew_expect_rc).
+# run_show ID: oci_runc_run, then show the output (for ew_expect_rc).
 run_show() {
-	runc_run "$1"
+	oci_runc_run "$1"
 	_rc=$?
 	cat "$W/out.$1"
 	return "$_rc"
-}
-
-# bundle ID TEMPLATE|- ARGS_JSON [CGROUP]: write container ID's config.json:
-# the template named in the annotation (- for none), the process, and its
-# cgroup (default $CGP/ID).
-bundle() {
-	mkdir -p "$W/bundles/$1"
-	jq --arg root "$ROOTFS" --arg cg "${4:-$CGP/$1}" --arg tmpl "$2" \
-		--argjson args "$3" --argjson devs "$DEVS" --arg hook "$HOOK" \
-		--arg tpl "$TPL" --arg state "$STATE" --arg ctl "$CTL" '
-	.root = {path: $root, readonly: true}
-	| .process.terminal = false
-	| .process.args = $args
-	| .process.capabilities |= with_entries(.value += ["CAP_IPC_LOCK"])
-	| .linux.cgroupsPath = $cg
-	| .linux.namespaces |= map(select(.type != "network"))
-	| .linux.devices = $devs.nodes
-	| .linux.resources.devices += $devs.rules
-	| .annotations = (if $tmpl == "-" then {} else {"eastwest.io/job": $tmpl} end)
-	| .hooks = {
-		createRuntime: [{path: $hook, timeout: 60, env: ["EW_CTL=" + $ctl],
-			args: ["oci-hook", "--templates", $tpl, "--state-dir", $state, "createRuntime"]}],
-		poststop: [{path: $hook, timeout: 60, env: ["EW_CTL=" + $ctl],
-			args: ["oci-hook", "--templates", $tpl, "--state-dir", $state, "poststop"]}]
-	  }' "$W/base.json" >"$W/bundles/$1/config.json"
 }
 
 # no_job_denials: the node's denied_no_job counter (jq: python3 starts slowly under TCG).
@@ -157,18 +122,6 @@ no_trace() {
 	fi
 }
 
-# not_started ID ERE: runc failed to start container ID (its process never
-# printed "ran"), and runc's error carries the hook's message matching ERE.
-not_started() {
-	if runc_run "$1"; then
-		echo "runc run $1 succeeded"
-		cat "$W/out.$1"
-		return 1
-	fi
-	cat "$W/out.$1"
-	! grep -q '^ran$' "$W/out.$1" && grep -qE -- "$2" "$W/out.$1"
-}
-
 # ----------------------------------------------------------------------------
 # Setup: module, rxe on lo, templates, root file system, runc's base spec
 
@@ -192,9 +145,9 @@ took "set up"
 # Two containers of template team-a are two jobs: on one node, neither may
 # reach the other's QPs (foreign-qp), whatever the template's peers say
 
-bundle srv-a team-a "[\"ibv_rc_pingpong\", \"-d\", \"$DEV\", \"-g\", \"$IDX\", \"-n\", \"20\", \"-c\"]"
-bundle cli-a team-a "[\"ibv_rc_pingpong\", \"-d\", \"$DEV\", \"-g\", \"$IDX\", \"-n\", \"20\", \"-c\", \"$LOOP\"]"
-runc_run srv-a &
+oci_bundle srv-a team-a "[\"ibv_rc_pingpong\", \"-d\", \"$DEV\", \"-g\", \"$IDX\", \"-n\", \"20\", \"-c\"]"
+oci_bundle cli-a team-a "[\"ibv_rc_pingpong\", \"-d\", \"$DEV\", \"-g\", \"$IDX\", \"-n\", \"20\", \"-c\", \"$LOOP\"]"
+oci_runc_run srv-a &
 SRV=$!
 ew_check "the server container runs and listens" ew_wait_listen 18515 90
 ew_check "its job oci-srv-a is bound to its cgroup, with the template's peer and qkey" srv_job_ok
@@ -214,14 +167,14 @@ ew_check "and so are their claims" test -z "$(ls -A "$STATE")"
 # ----------------------------------------------------------------------------
 # No annotation: no job, default deny; the template's peers only
 
-bundle plain - "[\"$VERBS\", \"rc-connect\", \"$DEV\", \"$IDX\", \"$LOOP\", \"self\"]"
+oci_bundle plain - "[\"$VERBS\", \"rc-connect\", \"$DEV\", \"$IDX\", \"$LOOP\", \"self\"]"
 before=$(no_job_denials)
 ew_expect_rc 13 "a container without the annotation is refused (EACCES): it is in no job" \
 	run_show plain
 ew_check "counted as no-job" test "$(no_job_denials)" -eq $((before + 1))
 ew_check "no job was created for it" no_trace plain
 
-bundle far far "[\"$VERBS\", \"rc-connect\", \"$DEV\", \"$IDX\", \"$LOOP\", \"self\"]"
+oci_bundle far far "[\"$VERBS\", \"rc-connect\", \"$DEV\", \"$IDX\", \"$LOOP\", \"self\"]"
 ew_dmesg_mark
 ew_expect_rc 13 "a container whose template does not list $LOOP is refused connecting there" \
 	run_show far
@@ -232,9 +185,9 @@ ew_check "its job is gone after it stopped" no_trace far
 # ----------------------------------------------------------------------------
 # Refused starts: the container's process never runs
 
-bundle bogus nosuch '["echo", "ran"]'
+oci_bundle bogus nosuch '["echo", "ran"]'
 ew_check "a container naming an unknown template is not started" \
-	not_started bogus "no template nosuch"
+	oci_not_started bogus "no template nosuch"
 ew_check "it left nothing behind" no_trace bogus
 
 # A cgroup that holds another process already: binding it would put that
@@ -243,9 +196,9 @@ mkdir -p "$CG$CGP/shared"
 sh -c 'echo $$ > "$0/cgroup.procs" && exec sleep 120' "$CG$CGP/shared" &
 SLEEPER=$!
 ew_wait_for 5 grep -qx "$SLEEPER" "$CG$CGP/shared/cgroup.procs"
-bundle shared team-a '["echo", "ran"]' "$CGP/shared"
+oci_bundle shared team-a '["echo", "ran"]' "$CGP/shared"
 ew_check "a container put in a cgroup shared with another process is not started" \
-	not_started shared "holds processes other than the container's init"
+	oci_not_started shared "holds processes other than the container's init"
 ew_check "it left nothing behind" no_trace shared
 kill "$SLEEPER"
 wait "$SLEEPER" 2>/dev/null
@@ -254,14 +207,14 @@ wait "$SLEEPER" 2>/dev/null
 # Job names collide (same first 12 characters): the second is not started,
 # and its poststop (runc runs it on the way out) spares the first one's job
 
-bundle collide-000001 team-a '["sleep", "120"]'
-bundle collide-000002 team-a '["echo", "ran"]'
-runc_run collide-000001 &
+oci_bundle collide-000001 team-a '["sleep", "120"]'
+oci_bundle collide-000002 team-a '["echo", "ran"]'
+oci_runc_run collide-000001 &
 FIRST=$!
 ew_check "the first container runs in job oci-collide-0000" \
 	ew_wait_for 60 oci_job_of collide-000001
 ew_check "the second, whose job name is the same, is not started" \
-	not_started collide-000002 "job name oci-collide-0000 is taken by container collide-000001"
+	oci_not_started collide-000002 "job name oci-collide-0000 is taken by container collide-000001"
 ew_check "the first one's job survives the second's poststop" oci_job_of collide-000001
 ew_check "killing the first container removes its job" kill_first
 wait "$FIRST"
@@ -278,9 +231,9 @@ ew_check "poststop run again for a stopped container does nothing and succeeds" 
 # The hook fails (module not loaded): runc does not start the container
 
 ew_check "eastwest is unloaded" ew_unload
-bundle nomod team-a '["echo", "ran"]'
+oci_bundle nomod team-a '["echo", "ran"]'
 ew_check "a container of template team-a is then not started" \
-	not_started nomod "eastwest is not available"
+	oci_not_started nomod "eastwest is not available"
 ew_check "and no claim is left" test -z "$(ls -A "$STATE")"
 ew_check "runc has no container left" test -z "$(runc --root "$RUNC_ROOT" list -q)"
 
