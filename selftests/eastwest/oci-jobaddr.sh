@@ -306,6 +306,7 @@ ew_check "oci-hook check team-j: the ip line and netdev $VLAN" sh -c "
 	'$HOOK' --templates '$TPL' check team-j | grep -q ' netdev $VLAN\\( \\|\$\\)'"
 mount --bind / "$ROOTFS" || ew_bail "cannot bind-mount / on $ROOTFS"
 (cd "$W" && runc spec && mv config.json base.json) || ew_bail "runc spec failed"
+# shellcheck disable=SC2034 # oci_bundle (oci-lib.sh) reads it
 DEVS=$(oci_devices) || ew_bail "no RDMA device nodes"
 IP0=$(parent_gid_index)
 ew_check "a GID of $PARENT itself on $DEV (index ${IP0:-none})" test -n "$IP0"

@@ -138,6 +138,7 @@ chmod 0644 "$TPL/team-a.json" "$TPL/far.json"
 # pivot_root on the 9p root itself fails (EBUSY): a bind mount of it works.
 mount --bind / "$ROOTFS" || ew_bail "cannot bind-mount / on $ROOTFS"
 (cd "$W" && runc spec && mv config.json base.json) || ew_bail "runc spec failed"
+# shellcheck disable=SC2034 # oci_bundle (oci-lib.sh) reads it
 DEVS=$(oci_devices) || ew_bail "no RDMA device nodes"
 took "set up"
 
