@@ -1,102 +1,62 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
-# ew-timeout: 3000
+# ew-timeout: 1200
 #
 # What soft-RoCE QPN randomisation costs: its kprobe on __xa_alloc_cyclic()
 # is taken by every caller of that function in the kernel (the RDMA core's
-# restrack and rxe's pools among them), and each QP create makes such calls.
-# In ROUNDS interleaved rounds, one process creates and destroys QPS RC QPs
-# (ew_verbs qpn-list, in job "bench") with
-#   absent    the module not loaded;
-#   unarmed   the fault build loaded with fault_qpnrand=2 (its self-test
-#             "fails": the kprobe is unregistered again, QPNs sequential);
-#   armed     the same fault build loaded without it (the kprobe armed).
-# unarmed and armed run the same code but for the kprobe: their difference
-# is the kprobe's cost. Prints "# bench: qpnrand ..." lines for bench/run
-# (ns per create and destroy; with bench/run's -icount guest, 1 ns is one
-# instruction).
+# restrack, rxe's pools, CM ids, devlink, io_uring, drm, ...). The fault
+# build, loaded with fault_qpnrand_cost=CALLS, times CALLS cyclic
+# allocations (each followed by its erase) from a private xarray before it
+# arms the kprobe and again after: with another limit than rxe's QP pool's
+# (the path of every other caller: the handler's one compare), and with
+# that limit (the rxe path: a random next index). ROUNDS loads; prints
+# "# bench: qpnrand ..." lines for bench/run, in ns per call (with bench/run's
+# -icount guest, 1 ns is one instruction).
 # shellcheck disable=SC1091
 
 . "$(dirname "$0")/../selftests/lib.sh"
 
 [ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
-DEV=rxe0
-CG=/sys/fs/cgroup
 ROUNDS=${EW_BENCH_ROUNDS:-3}
-# QPs per run: 64 at a time, this many times.
-BATCHES=${EW_BENCH_QPN_BATCHES:-50}
+CALLS=${EW_BENCH_QPNRAND_CALLS:-100000}
 
 ew_require_root
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
 [ -f "$FAULT_KO" ] || ew_skip "no $FAULT_KO (selftests/vm/run builds it)"
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
-ew_defer "rmdir $CG/ewbench"
-ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 
-# run CONFIG: create and destroy 64 x BATCHES QPs in cgroup /ewbench; ns
-# per QP on stdout.
-run() {
-	_t0=$(date +%s%N)
-	ew_in_cg /ewbench "$VERBS" qpn-list "$DEV" 64 "$BATCHES" >"$EW_TMP/q.out" 2>&1 ||
-		{ cat "$EW_TMP/q.out" >&2; return 1; }
-	_t1=$(date +%s%N)
-	echo $(((_t1 - _t0) / (64 * BATCHES)))
+# round R: one load; its figures appended to $EW_TMP/rounds.
+round() {
+	ew_dmesg_mark || return 1
+	insmod "$FAULT_KO" fault_qpnrand_cost="$CALLS" || return 1
+	_l=$(ew_dmesg_since_mark 'qpnrand cost: ') || { echo "no cost line" >&2; return 1; }
+	rmmod eastwest || return 1
+	# "... other callers U/A, rxe's QP limit U/A"
+	echo "$_l" | sed -n 's|.*other callers \([0-9]*\)/\([0-9]*\), rxe.s QP limit \([0-9]*\)/\([0-9]*\).*|\1 \2 \3 \4|p' >>"$EW_TMP/rounds"
+	set -- $(tail -n 1 "$EW_TMP/rounds")
+	[ $# -eq 4 ] || return 1
+	echo "# bench: qpnrand round $1 ns per call: other callers unarmed $1 armed $2, rxe QP limit unarmed $3 armed $4" |
+		sed "s/round $1 /round $r /"
 }
 
-# config NAME: load what NAME measures.
-config() {
-	ew_rmmod
-	case $1 in
-	absent) return 0 ;;
-	unarmed) insmod "$FAULT_KO" fault_qpnrand=2 || return 1 ;;
-	armed) insmod "$FAULT_KO" || return 1 ;;
-	esac
-	"$CTL" job add bench cgroup /ewbench peer 127.0.0.1 >/dev/null || return 1
-	_want=random
-	[ "$1" = armed ] || _want=sequential
-	"$CTL" dev show | grep -q "^dev $DEV .* qpns $_want\$" ||
-		{ echo "$1: dev show does not say qpns $_want" >&2; return 1; }
-}
-
-ew_plan 2
-ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
-mkdir -p "$CG/ewbench"
+ew_plan 1
 ok=1
 r=1
 while [ $r -le "$ROUNDS" ]; do
-	# Odd rounds absent first, even rounds last.
-	order="absent unarmed armed"
-	[ $((r % 2)) -eq 0 ] && order="armed unarmed absent"
-	line="# bench: qpnrand round $r"
-	for c in $order; do
-		config "$c" || { ok=0; break 2; }
-		ns=$(run) || { ok=0; break 2; }
-		line="$line $c $ns"
-	done
-	echo "$line" | tee -a "$EW_TMP/rounds"
+	round || { ok=0; break; }
 	r=$((r + 1))
 done
-ew_rmmod
-ew_check "every configuration ran in every round" test "$ok" = 1
-python3 - "$EW_TMP/rounds" "$BATCHES" <<'PY'
+ew_check "the fault build measured in every round" test "$ok" = 1
+python3 - "$EW_TMP/rounds" "$CALLS" <<'PY'
 import statistics, sys
-v = {}
-for line in open(sys.argv[1]):
-    w = line.split()[4:]
-    for k, x in zip(w[::2], w[1::2]):
-        v.setdefault(k, []).append(int(x))
-m = {k: statistics.median(x) for k, x in v.items()}
-print("# bench: qpnrand median ns per QP create+destroy (%d QPs a run): absent %d, "
-      "unarmed %d, armed %d; the kprobe: %+d (%.3f of unarmed), the module without it: %+d"
-      % (64 * int(sys.argv[2]), m["absent"], m["unarmed"], m["armed"],
-         m["armed"] - m["unarmed"], m["armed"] / m["unarmed"],
-         m["unarmed"] - m["absent"]))
+rows = [list(map(int, l.split())) for l in open(sys.argv[1]) if l.strip()]
+if rows:
+    m = [statistics.median(c) for c in zip(*rows)]
+    print("# bench: qpnrand median ns per xa_alloc_cyclic+erase (%s calls, %d rounds): "
+          "other callers %d -> %d (kprobe %+d), rxe's QP limit %d -> %d (%+d)"
+          % (sys.argv[2], len(rows), m[0], m[1], m[1] - m[0], m[2], m[3], m[3] - m[2]))
 PY
 ew_done

@@ -134,3 +134,18 @@ bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step)
 {
 	return ew_fault_qpnrand_step == step;
 }
+
+static unsigned int ew_fault_qpnrand_calls;
+module_param_named(fault_qpnrand_cost, ew_fault_qpnrand_calls, uint, 0400);
+MODULE_PARM_DESC(fault_qpnrand_cost,
+		 "at load, time this many xa_alloc_cyclic() calls before and after arming QPN randomisation (test build only)");
+
+/**
+ * ew_fault_qpnrand_cost() - how many calls the load-time cost measurement makes
+ *
+ * Return: 0 when none is asked for.
+ */
+unsigned int ew_fault_qpnrand_cost(void)
+{
+	return ew_fault_qpnrand_calls;
+}

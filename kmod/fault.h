@@ -25,6 +25,7 @@ enum ew_fault_qpnrand_step {
 bool ew_should_fail(void);
 void ew_fault_delay(void);
 bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step);
+unsigned int ew_fault_qpnrand_cost(void);
 #else
 static inline bool ew_should_fail(void)
 {
@@ -38,6 +39,11 @@ static inline void ew_fault_delay(void)
 static inline bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step)
 {
 	return false;
+}
+
+static inline unsigned int ew_fault_qpnrand_cost(void)
+{
+	return 0;
 }
 #endif
 

@@ -126,6 +126,43 @@ static bool ew_qpnrand_selftest(void)
 	return ret >= 0 && !sequential;
 }
 
+/*
+ * ew_qpnrand_time() - mean ns of @calls cyclic allocations (and erases)
+ * from a private xarray with limit @limit
+ *
+ * For the fault build's cost measurement: with rxe's QP limit the kprobe's
+ * rxe path runs (the caller is this module, counted while testing), with
+ * another limit the path every other caller in the kernel takes.
+ */
+static u64 ew_qpnrand_time(struct xa_limit limit, unsigned int calls)
+{
+	struct xarray *xa = &ew_qpnrand_test_xa;
+	u32 id, next = limit.min;
+	unsigned int i;
+	u64 t0, t;
+
+	WRITE_ONCE(ew_qpnrand_testing, true);
+	t0 = ktime_get_ns();
+	for (i = 0; i < calls; i++) {
+		if (xa_alloc_cyclic(xa, &id, xa_mk_value(0), limit, &next,
+				    GFP_KERNEL) < 0)
+			break;
+		xa_erase(xa, id);
+	}
+	t = ktime_get_ns() - t0;
+	WRITE_ONCE(ew_qpnrand_testing, false);
+	xa_destroy(xa);
+	return i ? div_u64(t, i) : 0;
+}
+
+/* Both paths' mean ns, unarmed; the caller takes them again armed. */
+static void ew_qpnrand_cost(unsigned int calls, u64 *other, u64 *rxe)
+{
+	other[0] = ew_qpnrand_time(xa_limit_32b, calls);
+	rxe[0] = ew_qpnrand_time(XA_LIMIT(EW_RXE_MIN_QP_INDEX,
+					  EW_RXE_MAX_QP_INDEX), calls);
+}
+
 static int ew_qpnrand_module_event(struct notifier_block *nb,
 				   unsigned long state, void *data)
 {
@@ -190,12 +227,16 @@ static void ew_qpnrand_disarm(void)
  */
 void ew_qpnrand_init(void)
 {
+	unsigned int calls = ew_fault_qpnrand_cost();
+	u64 other[2], rxe[2];
 	int ret;
 
 	ret = register_module_notifier(&ew_qpnrand_nb);
 	if (ret)
 		goto fail;
 	ew_qpnrand_nb_registered = true;
+	if (calls)
+		ew_qpnrand_cost(calls, &other[0], &rxe[0]);
 	ret = ew_fault_qpnrand(EW_FAULT_QPNRAND_ARM) ? -ENOENT :
 	      register_kprobe(&ew_qpnrand_kp);
 	if (ret)
@@ -208,6 +249,11 @@ void ew_qpnrand_init(void)
 		goto fail;
 	}
 	WRITE_ONCE(ew_qpnrand_armed, true);
+	if (calls) {
+		ew_qpnrand_cost(calls, &other[1], &rxe[1]);
+		pr_info("qpnrand cost: %u calls, ns per call unarmed/armed: other callers %llu/%llu, rxe's QP limit %llu/%llu\n",
+			calls, other[0], other[1], rxe[0], rxe[1]);
+	}
 	pr_info("soft-RoCE QPNs are randomised\n");
 	return;
 fail:
