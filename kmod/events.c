@@ -168,15 +168,15 @@ static void ew_event_log(const struct ew_event *ev)
 	if (!__ratelimit(&rs))
 		return;
 	if (ev->has_dgid)
-		pr_warn("%s %s: %s: job %u pid %u (%s) cgroup %llu dev %s port %u qpn 0x%x dgid %pI6c dqpn 0x%x\n",
+		pr_warn("%s %s: %s: job %u pid %u (%s) uid %u cgroup %llu dev %s port %u qpn 0x%x dgid %pI6c dqpn 0x%x\n",
 			verdict, ew_op_names[ev->op], ew_reason_names[ev->reason],
-			ev->job_id, ev->pid, ev->comm, ev->cgroup_id,
+			ev->job_id, ev->pid, ev->comm, ev->uid, ev->cgroup_id,
 			ev->dev_name, ev->port, ev->qpn, ev->dgid,
 			ev->dest_qpn);
 	else
-		pr_warn("%s %s: %s: job %u pid %u (%s) cgroup %llu dev %s port %u qpn 0x%x\n",
+		pr_warn("%s %s: %s: job %u pid %u (%s) uid %u cgroup %llu dev %s port %u qpn 0x%x\n",
 			verdict, ew_op_names[ev->op], ew_reason_names[ev->reason],
-			ev->job_id, ev->pid, ev->comm, ev->cgroup_id,
+			ev->job_id, ev->pid, ev->comm, ev->uid, ev->cgroup_id,
 			ev->dev_name, ev->port, ev->qpn);
 }
 
@@ -219,6 +219,7 @@ static int ew_event_fill(struct sk_buff *skb, const struct ew_event *ev)
 	    nla_put_u32(skb, EASTWEST_A_EVENT_MODE, ev->mode) ||
 	    (ev->job_id && nla_put_u32(skb, EASTWEST_A_EVENT_JOB_ID, ev->job_id)) ||
 	    nla_put_u32(skb, EASTWEST_A_EVENT_PID, ev->pid) ||
+	    nla_put_u32(skb, EASTWEST_A_EVENT_UID, ev->uid) ||
 	    nla_put_string(skb, EASTWEST_A_EVENT_COMM, ev->comm) ||
 	    nla_put_u64_64bit(skb, EASTWEST_A_EVENT_CGROUP_ID, ev->cgroup_id,
 			      EASTWEST_A_EVENT_PAD) ||

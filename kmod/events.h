@@ -19,6 +19,7 @@ struct ew_event {
 	u32 mode;
 	u32 job_id;	/* 0: no job */
 	u32 pid;
+	u32 uid;	/* real uid, in the initial user namespace */
 	char comm[TASK_COMM_LEN];
 	u64 cgroup_id;
 	char dev_name[IB_DEVICE_NAME_MAX];

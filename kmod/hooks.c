@@ -29,6 +29,7 @@
  */
 
 #include <linux/cgroup.h>
+#include <linux/cred.h>
 #include <linux/ftrace.h>
 #include <linux/module.h>
 #include <linux/if_vlan.h>
@@ -279,6 +280,7 @@ static bool ew_judge_report(struct ew_caller *c, struct ew_request *req,
 	ev->mode = v.deny ? EASTWEST_MODE_ENFORCE : EASTWEST_MODE_AUDIT;
 	ev->job_id = c->job ? c->job->id : 0;
 	ev->pid = task_tgid_nr(current);
+	ev->uid = from_kuid_munged(&init_user_ns, current_uid());
 	get_task_comm(ev->comm, current);
 	ev->cgroup_id = c->cgid;
 	if (req->n_paths)

@@ -111,6 +111,7 @@ static void print_json(const struct event *ev)
 	} nums[] = {
 		{ EASTWEST_A_EVENT_JOB_ID, "job_id" },
 		{ EASTWEST_A_EVENT_PID, "pid" },
+		{ EASTWEST_A_EVENT_UID, "uid" },
 		{ EASTWEST_A_EVENT_PORT, "port" },
 		{ EASTWEST_A_EVENT_QPN, "qpn" },
 		{ EASTWEST_A_EVENT_DEST_QPN, "dest_qpn" },
@@ -148,7 +149,7 @@ static void print_json(const struct event *ev)
 	ew_json_print(o);
 }
 
-/* deny modify-qp reason peer job 3 pid 812 comm app cgroup 77 dev rxe0 ... */
+/* deny modify-qp reason peer job 3 pid 812 uid 1000 comm app cgroup 77 dev rxe0 ... */
 static void print_line(struct event *ev)
 {
 	char buf[EW_PEER_STRLEN];
@@ -169,6 +170,8 @@ static void print_line(struct event *ev)
 		printf(" job none");
 	if (HAS(ev, EASTWEST_A_EVENT_PID))
 		printf(" pid %u", ev->u32[EASTWEST_A_EVENT_PID]);
+	if (HAS(ev, EASTWEST_A_EVENT_UID))
+		printf(" uid %u", ev->u32[EASTWEST_A_EVENT_UID]);
 	if (HAS(ev, EASTWEST_A_EVENT_COMM)) {
 		sanitize(ev->comm);
 		printf(" comm %s", ev->comm);

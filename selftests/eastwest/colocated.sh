@@ -212,8 +212,9 @@ root_sees_all() {
 		grep -q "\"lqpn\":$Q2," "$EW_TMP/root-qp" && [ "$_o" = found ]
 }
 
-# deny_event_seen REASON JOB DQPN: `eastwestctl -j monitor` reported a
-# denial with REASON of job JOB (id) towards DQPN (decimal).
+# deny_event_seen REASON JOB DQPN [UID]: `eastwestctl -j monitor` reported
+# a denial with REASON of job JOB (id) towards DQPN (decimal), by a process
+# of real uid UID if given.
 deny_event_seen() {
 	python3 -c '
 import json, sys
@@ -223,7 +224,8 @@ for line in open(sys.argv[1]):
     except ValueError:
         continue
     if (e.get("event") == "deny" and e.get("reason") == sys.argv[2] and
-            str(e.get("job_id")) == sys.argv[3] and str(e.get("dest_qpn")) == sys.argv[4]):
+            str(e.get("job_id")) == sys.argv[3] and str(e.get("dest_qpn")) == sys.argv[4] and
+            (len(sys.argv) < 6 or str(e.get("uid")) == sys.argv[5])):
         sys.exit(0)
 sys.exit(1)' "$EW_TMP/events" "$@"
 }
@@ -243,7 +245,7 @@ for r in res:
         print("#   visible:", json.dumps(r))' "$1" "$2"
 }
 
-ew_plan 36
+ew_plan 38
 
 # --- setup -----------------------------------------------------------------
 
@@ -365,6 +367,10 @@ ew_check "1/job B: a deny event (reason foreign-qp, job $BID, dest_qpn $Q2) is r
 	ew_wait_for 5 deny_event_seen foreign-qp "$BID" "$Q2"
 ew_check "1/job B: the denial is logged with job $BID and dqpn $V2" \
 	ew_dmesg_wait "denied modify_qp: [^:]*: job $BID pid [0-9]+ .*dqpn ${V2:-0x11}\$"
+ew_check "1/job B: its deny event names the caller's uid 65534" \
+	ew_wait_for 5 deny_event_seen foreign-qp "$BID" "$Q2" 65534
+ew_check "1/job B: so does its log line" \
+	ew_dmesg_wait "denied modify_qp: [^:]*: job $BID pid [0-9]+ \\([^)]*\\) uid 65534 cgroup .*dqpn ${V2:-0x11}\$"
 ew_expect_rc 13 "1/job B: a UD address handle to this node's GID ($LOOP) is refused (EACCES)" \
 	ew_in_cg /ewB "$NOBODY" "$VERBS" create-ah "$DEV" "${IDX:-1}" "$LOOP"
 

@@ -439,9 +439,9 @@ static void test_monitor(void **state)
 	fake.unload = true;
 	assert_int_equal(RUN("monitor"), EW_FAIL);
 	assert_string_equal(out,
-		"deny modify-qp reason peer job none pid 812 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 0x11 dest 198.51.100.9 dest-qpn 0x12\n"
-		"audit modify-qp reason peer job 3 pid 813 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 0x11 dest 198.51.100.9 dest-qpn 0x12\n"
-		"deny modify-qp reason peer job none pid 814 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 0x11 dest 198.51.100.9 dest-qpn 0x12\n");
+		"deny modify-qp reason peer job none pid 812 uid 65534 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 0x11 dest 198.51.100.9 dest-qpn 0x12\n"
+		"audit modify-qp reason peer job 3 pid 813 uid 65534 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 0x11 dest 198.51.100.9 dest-qpn 0x12\n"
+		"deny modify-qp reason peer job none pid 814 uid 65534 comm bad?app? cgroup 77 dev rxe0 port 1 qpn 0x11 dest 198.51.100.9 dest-qpn 0x12\n");
 	assert_string_equal(err, "eastwestctl: monitor: the eastwest module was unloaded\n");
 
 	fake_reset();
@@ -449,7 +449,7 @@ static void test_monitor(void **state)
 	fake.unload = true;
 	assert_int_equal(RUN("-j", "monitor"), EW_FAIL);
 	has(out, "{\"event\":\"deny\",\"mode\":\"audit\",\"op\":\"modify-qp\",\"reason\":\"peer\",\"job_id\":3,"
-	    "\"pid\":813,\"port\":1,\"qpn\":17,\"dest_qpn\":18,\"comm\":\"bad app\\n\","
+	    "\"pid\":813,\"uid\":65534,\"port\":1,\"qpn\":17,\"dest_qpn\":18,\"comm\":\"bad app\\n\","
 	    "\"cgroup_id\":77,\"dev_name\":\"rxe0\",\"dest_gid\":\"198.51.100.9\"}\n");
 
 	/* SIGTERM (blocked, taken from the signalfd) ends it cleanly. */

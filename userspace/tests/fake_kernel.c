@@ -867,6 +867,7 @@ static void event(uint32_t n)
 	if (n % 2)
 		mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_JOB_ID, 3);
 	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_PID, 812 + n);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_UID, 65534);
 	mnl_attr_put_strz(nlh, EASTWEST_A_EVENT_COMM, "bad app\n");
 	mnl_attr_put_u64(nlh, EASTWEST_A_EVENT_CGROUP_ID, 77);
 	mnl_attr_put_strz(nlh, EASTWEST_A_EVENT_DEV_NAME, "rxe0");

@@ -164,6 +164,7 @@ static const struct nf_attr event_attrs[] = {
 	{ .type = EASTWEST_A_EVENT_DEST_GID, .set = "event", .name = "dest-gid", .kind = NF_BINARY },
 	{ .type = EASTWEST_A_EVENT_DEST_LID, .set = "event", .name = "dest-lid", .kind = NF_U16 },
 	{ .type = EASTWEST_A_EVENT_DEST_QPN, .set = "event", .name = "dest-qpn", .kind = NF_U32 },
+	{ .type = EASTWEST_A_EVENT_UID, .set = "event", .name = "uid", .kind = NF_U32 },
 };
 const struct nf_set nf_set_event = NF_SET(event_attrs, "event", EASTWEST_A_EVENT_MAX);
 
