@@ -3,6 +3,7 @@
 # ew-nodes: 1
 # ew-timeout: 1500
 # ew-kernels: 6.12
+# ew-tcg: single
 #
 # Unloading under load. CYCLES rounds of: the module loaded and a job made;
 # two processes of the job with QPS RC QPs each (thousands tracked) that
