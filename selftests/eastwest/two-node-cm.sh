@@ -145,6 +145,11 @@ qperf_us() {
 # latency must not exceed it (a connection that only gets through by
 # retransmission still "completes", slowly). Node 0 learns the client's
 # result through the shared directory. Sets QPERF_US.
+# qperf_kernel_log: the kernel's last words on RDMA, eastwest and XFRM.
+qperf_kernel_log() {
+	dmesg | grep -E 'eastwest|rdma|rxe|xfrm|ib_cm' | tail -n 8 | sed 's/^/kernel: /'
+}
+
 qperf_pair() {
 	_n=$1 _cg=$2 _a=$3 _max=${4:-}
 	_out=$EW_TMP/$_n.qperf
@@ -160,6 +165,8 @@ qperf_pair() {
 		_rc=$(cat "$SHARE/$_n.rc" 2>/dev/null || echo missing)
 		cat "$SHARE/$_n.out" 2>/dev/null
 		QPERF_US=$(qperf_us "$SHARE/$_n.out")
+		# A rejected connect: what the server and this kernel said.
+		[ "$_rc" = 0 ] || { sed 's/^/server: /' "$_out"; qperf_kernel_log; }
 	else
 		barrier "$_n-listen"
 		ew_in_cg "$_cg" timeout 240 qperf -lp "$QPERF_PORT" -cm1 -to 60 -t 3 \
@@ -169,6 +176,7 @@ qperf_pair() {
 					grep -q 'latency *= *[0-9.]* [mnu]*s' "$_out"; }; then
 			_rc=1
 		fi
+		[ "$_rc" = 0 ] || qperf_kernel_log
 		cp "$_out" "$SHARE/$_n.out"
 		echo "$_rc" >"$SHARE/$_n.rc"
 		barrier "$_n-done"
