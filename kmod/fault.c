@@ -149,3 +149,49 @@ unsigned int ew_fault_qpnrand_cost(void)
 {
 	return ew_fault_qpnrand_calls;
 }
+
+/*
+ * The index the next soft-RoCE QP gets instead of a random one, once: a
+ * test's stand-in for the QPN reuse that sequential numbering (hardware) or
+ * 2^20 tries would give an attacker.
+ */
+static atomic_t ew_fault_qpn_next_val = ATOMIC_INIT(0);
+
+static int ew_fault_qpn_next_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int qpn;
+	int ret;
+
+	ret = kstrtouint(val, 0, &qpn);
+	if (ret)
+		return ret;
+	/* rxe's QP indices; 0 clears. */
+	if (qpn && (qpn < 16 || qpn > BIT(20)))
+		return -ERANGE;
+	atomic_set(&ew_fault_qpn_next_val, qpn);
+	return 0;
+}
+
+static int ew_fault_qpn_next_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%u\n",
+			  (unsigned int)atomic_read(&ew_fault_qpn_next_val));
+}
+
+static const struct kernel_param_ops ew_fault_qpn_next_ops = {
+	.set = ew_fault_qpn_next_set,
+	.get = ew_fault_qpn_next_get,
+};
+module_param_cb(fault_qpn_next, &ew_fault_qpn_next_ops, NULL, 0600);
+MODULE_PARM_DESC(fault_qpn_next,
+		 "give the next soft-RoCE QP this index instead of a random one, once (test build only)");
+
+/**
+ * ew_fault_qpn_next() - the index asked for the next QP, consumed; 0 if none
+ *
+ * Context: the QPN randomisation kprobe (atomic).
+ */
+u32 ew_fault_qpn_next(void)
+{
+	return atomic_xchg(&ew_fault_qpn_next_val, 0);
+}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Allocation-failure injection for tests, a delay that widens the window
- * between a modify's decision and its commit, and the failure of a step of
- * QPN randomisation (whose fail-safe is otherwise unreachable here).
+ * between a modify's decision and its commit, the failure of a step of
+ * QPN randomisation (whose fail-safe is otherwise unreachable here), and a
+ * chosen number for the next soft-RoCE QP (QPN reuse).
  *
  * Debian kernels have no CONFIG_FAULT_INJECTION, so the module carries its
  * own injection points, compiled in only with "make module-fault" (Kbuild
@@ -26,6 +27,7 @@ bool ew_should_fail(void);
 void ew_fault_delay(void);
 bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step);
 unsigned int ew_fault_qpnrand_cost(void);
+u32 ew_fault_qpn_next(void);
 #else
 static inline bool ew_should_fail(void)
 {
@@ -42,6 +44,11 @@ static inline bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step)
 }
 
 static inline unsigned int ew_fault_qpnrand_cost(void)
+{
+	return 0;
+}
+
+static inline u32 ew_fault_qpn_next(void)
 {
 	return 0;
 }

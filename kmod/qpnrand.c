@@ -84,7 +84,8 @@ static int ew_qpnrand_hook(struct kprobe *p, struct pt_regs *regs)
 		within_module(parent_ip, THIS_MODULE));
 	if (ours) {
 		next = (u32 *)regs_get_kernel_argument(regs, 4);
-		*next = get_random_u32_inclusive(EW_RXE_MIN_QP_INDEX,
+		*next = ew_fault_qpn_next() ?:
+			get_random_u32_inclusive(EW_RXE_MIN_QP_INDEX,
 						 EW_RXE_MAX_QP_INDEX);
 	}
 	return 0;

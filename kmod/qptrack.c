@@ -723,7 +723,10 @@ static void ew_qp_log_revocation(const struct ew_revoke_sel *sel,
 {
 	if (sel->protection || sel->all)
 		return;
-	if (sel->dev)
+	if (sel->local)
+		pr_info("qpn 0x%x of this node has a new owner: %u QP(s) aimed at it revoked\n",
+			sel->local_qpn, n);
+	else if (sel->dev)
 		pr_info("%u QP(s) revoked on %s: GID or P_Key table changed\n",
 			n, dev_name(&sel->dev->dev));
 	else

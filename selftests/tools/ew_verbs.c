@@ -73,6 +73,12 @@
  *       revokes, deletes jobs and unloads the module meanwhile); prints
  *       "storm: ok N refused N failed N destroyed N". Exit 0, or 1 if a QP
  *       could not be created or destroyed.
+ *   ew_verbs qpn-claim DEV QPN
+ *       QPN reuse (qpn-reuse.sh): create one RC QP; unless it got number
+ *       QPN, print "got qpn 0x... not 0x..." and exit 1; else bring it
+ *       RESET->INIT, print "claimed qpn 0x..., init: OK|ERRNO", wait for a
+ *       line on stdin (or EOF), then one INIT->INIT modify ("init again:
+ *       OK|ERRNO")
  *   ew_verbs mcast-attach DEV MGID
  *       create a UD QP, RESET->INIT (Q_Key 0x1234), and attach it to the
  *       multicast group MGID (an IPv6 or IPv4 address, as for DGIDs)
@@ -682,6 +688,28 @@ static int step(const char *name, int ret)
 }
 
 /* RESET->INIT, then INIT->RTR and RTR->RTS each after a line on stdin. */
+static int qpn_claim(struct ctx *c, uint32_t qpn)
+{
+	struct ibv_qp *qp = create_qp(c, IBV_QPT_RC);
+	int ret;
+
+	if (!qp)
+		return fail("ibv_create_qp(RC)", errno);
+	if (qp->qp_num != qpn) {
+		printf("got qpn 0x%x not 0x%x\n", qp->qp_num, qpn);
+		return 1;
+	}
+	ret = to_init(qp, 0, 0);
+	printf("claimed qpn 0x%x, init: %s\n", qpn, ret ? strerror(ret) : "OK");
+	if (ret)
+		return fail("modify to INIT", ret);
+	fflush(stdout);
+	wait_line();
+	ret = to_init(qp, 0, 0);
+	printf("init again: %s\n", ret ? strerror(ret) : "OK");
+	return ret ? fail("modify INIT->INIT", ret) : 0;
+}
+
 static int rc_stepwise(struct ctx *c, int gid_index, const char *dgid_s,
 		       uint32_t dqpn)
 {
@@ -1367,7 +1395,7 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|qpn-list|create-ah|\n"
 			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise|\n"
-			"       mcast-attach|qp-storm|rc-pair-hold|rc-inject|rc-peer DEV ...\n");
+			"       mcast-attach|qpn-claim|qp-storm|rc-pair-hold|rc-inject|rc-peer DEV ...\n");
 		return 2;
 	}
 	ret = open_dev(argv[2], &c);
@@ -1398,6 +1426,8 @@ int main(int argc, char **argv)
 				     argv[6], num(argv[7]));
 	if (!strcmp(argv[1], "rc-stepwise") && argc == 6)
 		return rc_stepwise(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]));
+	if (!strcmp(argv[1], "qpn-claim") && argc == 4)
+		return qpn_claim(&c, num(argv[3]));
 	if (!strcmp(argv[1], "mcast-attach") && argc == 4)
 		return mcast_attach(&c, argv[3]);
 	if (!strcmp(argv[1], "qp-storm") && argc == 7)
