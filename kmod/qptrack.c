@@ -126,7 +126,9 @@ static bool ew_revokers_stopped;
  * is brought to INIT, if records may aim at its number (a counting filter
  * by destination QPN, ew_qp_local_dests, says so), those aimed at it are
  * checked again and revoked if the number is now another job's: no QP
- * that reuses a number can be connected before that. A kernel QP reusing
+ * that reuses a number can be connected before that. A QP that is already
+ * tracked skips the pass (its record was made by an INIT that ran it, a
+ * reset drops the record, and a QP keeps its number). A kernel QP reusing
  * the number is not checked (kernel QPs never pass the hooks).
  */
 #define EW_QP_LOCAL_BITS	10
