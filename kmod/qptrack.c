@@ -103,8 +103,10 @@ struct ew_qp {
 	bool detached;
 	/* Why it is being revoked (enum eastwest_reason), while `revoking`. */
 	u32 reason;
-	/* Its destination is a QP on this node (ew_qp_local_account()). */
+	/* Its destination is a QP on this node (ew_qp_local_index()). */
 	bool local;
+	/* In ew_qp_local_idx while `local`, by destination QPN. */
+	struct hlist_node local_node;
 	/* What the QP was last allowed to do, re-checked on policy changes. */
 	struct ew_request req;
 };
@@ -123,9 +125,10 @@ static bool ew_revokers_stopped;
  * QP on this node (ew_dest_is_foreign()) was judged against that QP's
  * owner. Once that QP is destroyed its number may be given to a QP of
  * another job, which the old connection would then reach. So before a QP
- * is brought to INIT, if records may aim at its number (a counting filter
- * by destination QPN, ew_qp_local_dests, says so), those aimed at it are
- * checked again and revoked if the number is now another job's: no QP
+ * is brought to INIT, if a live record aims at its number (an index of
+ * the local records by destination QPN, ew_qp_local_idx, tells in one
+ * bucket), those aimed at it are checked again and revoked if the number
+ * is now another job's: no QP
  * that reuses a number can be connected before that. A QP that is already
  * tracked skips the pass (its record was made by an INIT that ran it, a
  * reset drops the record, and a QP keeps its number). A kernel QP reusing
@@ -133,12 +136,14 @@ static bool ew_revokers_stopped;
  */
 #define EW_QP_LOCAL_BITS	10
 /*
- * Records with a local destination, counted by a hash of the destination
- * QPN (a counting filter): a QP brought to INIT whose number no such
- * record aims at, which is the common case, skips the revocation pass.
- * Under ew_qp_lock, read without it.
+ * Records with a local destination, by destination QPN: a QP brought to
+ * INIT whose number no live record aims at, which is the common case, skips
+ * the revocation pass. Exact, so a process cannot make every INIT of its
+ * own scan the record table by picking a number that merely hashes like a
+ * live destination (nor by retrying a refused INIT after the pass revoked
+ * what aimed at its number). Under ew_qp_lock.
  */
-static atomic_t ew_qp_local_dests[1 << EW_QP_LOCAL_BITS];
+static DEFINE_HASHTABLE(ew_qp_local_idx, EW_QP_LOCAL_BITS);
 static DECLARE_WAIT_QUEUE_HEAD(ew_revoke_wq);
 static struct kmem_cache *ew_qp_cache;
 /* The per-QP revocation lines; each revocation also logs a summary. */
@@ -244,17 +249,14 @@ void ew_qp_change_release(struct ew_qp_change *chg)
 	chg->fresh = NULL;
 }
 
-static atomic_t *ew_qp_local_slot(u32 qpn)
-{
-	return &ew_qp_local_dests[hash_32(qpn, EW_QP_LOCAL_BITS)];
-}
-
-/* Count (@delta 1) or uncount (-1) @rec's local destination, if it has one. */
-static void ew_qp_local_account(const struct ew_qp *rec, int delta)
+/* Index (@add) or unindex @rec's local destination, if it has one. */
+static void ew_qp_local_index(struct ew_qp *rec, bool add)
 {
 	lockdep_assert_held(&ew_qp_lock);
-	if (rec->local)
-		atomic_add(delta, ew_qp_local_slot(rec->req.dest_qpn));
+	if (!add)
+		hash_del(&rec->local_node);
+	else if (rec->local)
+		hash_add(ew_qp_local_idx, &rec->local_node, rec->req.dest_qpn);
 }
 
 static void ew_qp_drop_locked(struct ew_qp *rec)
@@ -262,7 +264,7 @@ static void ew_qp_drop_locked(struct ew_qp *rec)
 	lockdep_assert_held(&ew_qp_lock);
 	hash_del(&rec->node);
 	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records - 1);
-	ew_qp_local_account(rec, -1);
+	ew_qp_local_index(rec, false);
 	if (!rec->revoked)
 		ew_qp_count(rec->job_id, -1);
 }
@@ -317,10 +319,10 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 	}
 	if (rec) {
 		if (chg->judged) {
-			ew_qp_local_account(rec, -1);
+			ew_qp_local_index(rec, false);
 			rec->req = chg->req;
 			rec->local = chg->local;
-			ew_qp_local_account(rec, 1);
+			ew_qp_local_index(rec, true);
 		}
 		if (chg->to_state)
 			rec->state = chg->next_state;
@@ -847,8 +849,20 @@ unsigned int ew_qp_revalidate_all(void)
 void ew_qp_revalidate_local(u32 qpn)
 {
 	struct ew_revoke_sel sel = { .local = true, .local_qpn = qpn };
+	bool aimed = false;
+	struct ew_qp *rec;
 
-	if (atomic_read(ew_qp_local_slot(qpn)))
+	if (!READ_ONCE(ew_qp_n_records))
+		return;
+	spin_lock_bh(&ew_qp_lock);
+	hash_for_each_possible(ew_qp_local_idx, rec, local_node, qpn) {
+		if (rec->req.dest_qpn == qpn && !rec->revoked && !rec->revoking) {
+			aimed = true;
+			break;
+		}
+	}
+	spin_unlock_bh(&ew_qp_lock);
+	if (aimed)
 		ew_qp_revoke(&sel);
 }
 
@@ -895,6 +909,7 @@ void ew_qptrack_exit(void)
 
 	hash_for_each_safe(ew_qps, bkt, tmp, rec, node) {
 		hash_del(&rec->node);
+		hash_del(&rec->local_node);
 		kmem_cache_free(ew_qp_cache, rec);
 	}
 	ew_qp_n_records = 0;

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 600
+# ew-tcg: single
 #
 # QPN reuse on one node (soft-RoCE on lo), with the fault build: its
 # fault_qpn_next gives the next soft-RoCE QP a chosen number, which is what
@@ -14,9 +15,17 @@
 #      job B's QP, now tracked, then goes INIT->INIT again (rdma_cm does so
 #      before RTR; the module skips the pass for a tracked QP): allowed;
 #   2. in no job: its INIT is refused, but the pass runs before the
-#      decision: likewise revoked;
-#   3. control, of job A itself: Y stays up.
-# Against a module without the revocation pass, 1 and 2 print "not ok".
+#      decision: likewise revoked; it retries the INIT 20 times, all
+#      refused: the pass (ew_qp_revoke(), counted with the function tracer)
+#      ran once, not once per try;
+#   3. control, of job A itself: Y stays up;
+#   4. a process in no job whose QP's number only hashes like a live local
+#      destination (job A's Y aimed at job A's live X) tries INIT 20 times:
+#      no pass at all, and Y stays up.
+# Against a module without the revocation pass, 1 and 2 print "not ok";
+# with the counting filter by hash that the index replaced, the counts of 2
+# and 4 do (20 passes each, 6.12). The function tracer patches
+# kernel text: hence its own boot under single-threaded TCG (ew-tcg).
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -29,11 +38,14 @@ PARAM=/sys/module/eastwest/parameters/fault_qpn_next
 LOOP=127.0.0.1
 
 ew_require_root
+TR=/sys/kernel/tracing
+
 ew_require_cmd rdma python3 setpriv mkfifo
 [ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
 [ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
 [ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
 [ -f "$FAULT_KO" ] || ew_skip "no $FAULT_KO (selftests/vm/run builds it)"
+[ -w "$TR/set_ftrace_filter" ] || ew_skip "no function tracer at $TR"
 
 EW_TMP=$(mktemp -d)
 chmod 755 "$EW_TMP"
@@ -42,6 +54,7 @@ ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewN"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "ew_reap_all"
+ew_defer "echo nop >$TR/current_tracer"
 
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all"
 
@@ -59,23 +72,28 @@ qpn_gone() {
 	! rdma res show qp link "$DEV/1" lqpn "$1" 2>/dev/null | grep -q "lqpn $1 "
 }
 
-# victim NAME: job A's X (at INIT) and Y (RTS, aimed at X), then X
-# destroyed; 3 checks. Sets X (number), Y, YPID, YOUT.
-victim() {
+# pair NAME: job A's X (at INIT) and Y (RTS, aimed at X); 2 checks. Sets X
+# (number), XPID, Y, YPID, YOUT.
+pair() {
 	EW_BG_STDIN=$EW_TMP/hold
 	ew_start_bg "$EW_TMP/x.$1" /ewA $NOBODY "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
-	_xpid=$EW_BG_PID
+	XPID=$EW_BG_PID
 	EW_BG_STDIN=
 	ew_wait_for 30 grep -q 'init: OK' "$EW_TMP/x.$1"
-	X=$(qpn_of "$_xpid")
+	X=$(qpn_of "$XPID")
 	ew_check "$1: job A's QP X (qpn ${X:-none}) at INIT" test -n "$X"
 	YOUT=$EW_TMP/y.$1
 	ew_start_bg "$YOUT" /ewA $NOBODY "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" "${X:-0}" 120
 	YPID=$EW_BG_PID
 	ew_check "$1: job A's QP Y connected to X" ew_wait_for 60 grep -qx connected "$YOUT"
 	Y=$(qpn_of "$YPID")
-	kill "$_xpid"
-	ew_reap "$_xpid" 10
+}
+
+# victim NAME: pair NAME, then X destroyed; 3 checks.
+victim() {
+	pair "$1"
+	kill "$XPID"
+	ew_reap "$XPID" 10
 	ew_check "$1: X destroyed, Y (qpn ${Y:-none}) still up and aimed at it" \
 		x_gone_y_up
 }
@@ -84,13 +102,13 @@ x_gone_y_up() {
 	qpn_gone "${X:-0}" && ! ew_gone "$YPID" && ! grep -q revoked "$YOUT"
 }
 
-# claim NAME CGROUP: a process in CGROUP gets a QP numbered X and brings it
-# to INIT; 1 check. Sets CPID, COUT.
+# claim NAME CGROUP [TRIES]: a process in CGROUP gets a QP numbered X and
+# asks for INIT (up to TRIES times); 1 check. Sets CPID, COUT.
 claim() {
 	echo "$X" >"$PARAM"
 	COUT=$EW_TMP/c.$1
 	EW_BG_STDIN=$EW_TMP/hold
-	ew_start_bg "$COUT" "$2" $NOBODY "$VERBS" qpn-claim "$DEV" "$X"
+	ew_start_bg "$COUT" "$2" $NOBODY "$VERBS" qpn-claim "$DEV" "$X" "${3:-1}"
 	CPID=$EW_BG_PID
 	EW_BG_STDIN=
 	ew_check "$1: a process in $2 gets qpn ${X:-?} and asks for INIT" \
@@ -107,7 +125,35 @@ revoked_for_foreign() {
 			"$EW_TMP/log" || { cat "$EW_TMP/log"; return 1; }
 }
 
-ew_plan 24
+# passes_start / passes_count: count the revocation passes (calls of
+# ew_qp_revoke()) in between with the function tracer.
+passes_start() {
+	echo ew_qp_revoke >"$TR/set_ftrace_filter" &&
+		echo function >"$TR/current_tracer" && : >"$TR/trace"
+}
+passes_count() {
+	echo 0 >"$TR/tracing_on"
+	grep -c ' ew_qp_revoke' "$TR/trace"
+	echo nop >"$TR/current_tracer"
+	echo 1 >"$TR/tracing_on"
+}
+
+# hash_alike QPN: a free soft-RoCE QP number other than QPN in the same
+# bucket of a 1,024-bucket kernel hash (hash_32(qpn, 10)).
+hash_alike() {
+	python3 -c '
+import sys
+want, live = int(sys.argv[1]), set(map(int, sys.argv[2:]))
+h = lambda v: ((v * 0x61C88647) & 0xffffffff) >> 22
+for v in range(1 << 19, 1 << 20):
+    if v != want and v not in live and h(v) == h(want):
+        print(v)
+        break' "$1" $(rdma -j res show qp link "$DEV/1" | python3 -c '
+import json, sys
+print(" ".join(str(r["lqpn"]) for r in json.load(sys.stdin)))')
+}
+
+ew_plan 29
 
 ew_check "fault build loads" insmod "$FAULT_KO"
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -132,14 +178,18 @@ ew_check "jobB: job B's tracked QP goes INIT->INIT again" \
 ew_reap "$CPID" 10
 ew_reap "$YPID" 10
 
-# 2. A process in no job takes it.
+# 2. A process in no job takes it, and tries 20 times.
 victim nojob
-claim nojob /ewN
+passes_start
+claim nojob /ewN 20
+ew_wait_for 10 ew_gone "$CPID"
+PASSES=$(passes_count)
 ew_check "nojob: Y was revoked by then (QP_FATAL)" ew_wait_for 10 grep -q revoked "$YOUT"
 ew_check "nojob: logged: qpn ${Y:-?} revoked (foreign-qp), its destination's new owner" \
 	revoked_for_foreign "${Y:-0}" "${X:-0}"
-ew_check "nojob: its INIT itself was refused (no job)" \
-	grep -q '^claimed qpn .*, init: Permission denied' "$COUT"
+ew_check "nojob: its 20 INITs were refused (no job); the pass ran once (${PASSES:-?})" \
+	sh -c "grep -q '^claimed qpn .*, init: Permission denied (20 tries)' '$COUT' &&
+		test '${PASSES:-0}' -eq 1"
 ew_reap "$CPID" 10
 ew_reap "$YPID" 10
 
@@ -150,6 +200,23 @@ sleep 3
 ew_check_not "jobA: Y stays up (same job)" grep -q revoked "$YOUT"
 kill "$CPID" "$YPID"
 ew_reap "$CPID" 10
+ew_reap "$YPID" 10
+
+# 4. A number that only hashes like a live local destination.
+pair hash
+V=$(hash_alike "${X:-0}")
+X=${V:-0}
+passes_start
+claim hash /ewN 20
+ew_wait_for 10 ew_gone "$CPID"
+PASSES=$(passes_count)
+ew_check "hash: 20 refused INITs, no revocation pass (${PASSES:-?})" \
+	sh -c "grep -q '^claimed qpn .*, init: Permission denied (20 tries)' '$COUT' &&
+		test '${PASSES:-1}' -eq 0"
+ew_check_not "hash: job A's Y, aimed at its live X, stays up" grep -q revoked "$YOUT"
+ew_reap "$CPID" 10
+kill "$XPID" "$YPID"
+ew_reap "$XPID" 10
 ew_reap "$YPID" 10
 
 ew_check "no oops, warning or leak in the kernel log" sh -c \

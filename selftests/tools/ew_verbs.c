@@ -73,12 +73,12 @@
  *       revokes, deletes jobs and unloads the module meanwhile); prints
  *       "storm: ok N refused N failed N destroyed N". Exit 0, or 1 if a QP
  *       could not be created or destroyed.
- *   ew_verbs qpn-claim DEV QPN
+ *   ew_verbs qpn-claim DEV QPN [TRIES]
  *       QPN reuse (qpn-reuse.sh): create one RC QP; unless it got number
- *       QPN, print "got qpn 0x... not 0x..." and exit 1; else bring it
- *       RESET->INIT, print "claimed qpn 0x..., init: OK|ERRNO", wait for a
- *       line on stdin (or EOF), then one INIT->INIT modify ("init again:
- *       OK|ERRNO")
+ *       QPN, print "got qpn 0x... not 0x..." and exit 1; else try
+ *       RESET->INIT up to TRIES times (default 1) until one succeeds, print
+ *       "claimed qpn 0x..., init: OK|ERRNO (N tries)", wait for a line on
+ *       stdin (or EOF), then one INIT->INIT modify ("init again: OK|ERRNO")
  *   ew_verbs mcast-attach DEV MGID
  *       create a UD QP, RESET->INIT (Q_Key 0x1234), and attach it to the
  *       multicast group MGID (an IPv6 or IPv4 address, as for DGIDs)
@@ -688,9 +688,10 @@ static int step(const char *name, int ret)
 }
 
 /* RESET->INIT, then INIT->RTR and RTR->RTS each after a line on stdin. */
-static int qpn_claim(struct ctx *c, uint32_t qpn)
+static int qpn_claim(struct ctx *c, uint32_t qpn, unsigned long tries)
 {
 	struct ibv_qp *qp = create_qp(c, IBV_QPT_RC);
+	unsigned long n = 0;
 	int ret;
 
 	if (!qp)
@@ -699,8 +700,11 @@ static int qpn_claim(struct ctx *c, uint32_t qpn)
 		printf("got qpn 0x%x not 0x%x\n", qp->qp_num, qpn);
 		return 1;
 	}
-	ret = to_init(qp, 0, 0);
-	printf("claimed qpn 0x%x, init: %s\n", qpn, ret ? strerror(ret) : "OK");
+	do
+		ret = to_init(qp, 0, 0);
+	while (ret && ++n < tries);
+	printf("claimed qpn 0x%x, init: %s (%lu tries)\n", qpn,
+	       ret ? strerror(ret) : "OK", ret ? n : n + 1);
 	if (ret)
 		return fail("modify to INIT", ret);
 	fflush(stdout);
@@ -1426,8 +1430,8 @@ int main(int argc, char **argv)
 				     argv[6], num(argv[7]));
 	if (!strcmp(argv[1], "rc-stepwise") && argc == 6)
 		return rc_stepwise(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]));
-	if (!strcmp(argv[1], "qpn-claim") && argc == 4)
-		return qpn_claim(&c, num(argv[3]));
+	if (!strcmp(argv[1], "qpn-claim") && (argc == 4 || argc == 5))
+		return qpn_claim(&c, num(argv[3]), argc == 5 ? num(argv[4]) : 1);
 	if (!strcmp(argv[1], "mcast-attach") && argc == 4)
 		return mcast_attach(&c, argv[3]);
 	if (!strcmp(argv[1], "qp-storm") && argc == 7)
