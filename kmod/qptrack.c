@@ -128,11 +128,11 @@ static bool ew_revokers_stopped;
  * is brought to INIT, if a live record aims at its number (an index of
  * the local records by destination QPN, ew_qp_local_idx, tells in one
  * bucket), those aimed at it are checked again and revoked if the number
- * is now another job's: no QP
- * that reuses a number can be connected before that. A QP that is already
- * tracked skips the pass (its record was made by an INIT that ran it, a
- * reset drops the record, and a QP keeps its number). A kernel QP reusing
- * the number is not checked (kernel QPs never pass the hooks).
+ * is now another job's: no QP that reuses a number can be connected
+ * before that. A QP that is already tracked skips the pass (its record was
+ * made by an INIT that ran it, a reset drops the record, and a QP keeps
+ * its number). A kernel QP reusing the number is not checked (kernel QPs
+ * never pass the hooks).
  */
 #define EW_QP_LOCAL_BITS	10
 /*
