@@ -634,13 +634,10 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 
 	/*
 	 * A QP brought to INIT may carry the number of a destroyed one: first
-	 * revoke what other jobs aimed at that one. A tracked QP has kept its
-	 * number since the INIT that made its record (a reset drops it), which
-	 * ran this pass: rdma_cm's INIT->INIT before RTR need not run it again.
+	 * revoke what other jobs aimed at that one (a tracked QP skips it).
 	 */
-	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT &&
-	    !ew_qp_is_tracked(real))
-		ew_qp_revalidate_local(real->qp_num);
+	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT)
+		ew_qp_revalidate_local(real);
 	mutex_lock(lock);
 	chg.seq = ew_qp_policy_seq_read();
 	ew_qp_lookup(real, &chg.view, &chg.req);

@@ -842,19 +842,29 @@ unsigned int ew_qp_revalidate_all(void)
 /**
  * ew_qp_revalidate_local() - a QP of this node comes up: revoke the QPs
  * aimed at its number that are not of its job
- * @qpn: its number
+ * @qp: the real QP, brought to INIT
+ *
+ * A tracked QP skips the pass: it has kept its number since the INIT that
+ * made its record (a reset drops it), which ran the pass, so rdma_cm's
+ * INIT->INIT before RTR does not run it again. One hold of ew_qp_lock
+ * answers both questions.
  *
  * Context: process context, sleeps; holds no modify lock.
  */
-void ew_qp_revalidate_local(u32 qpn)
+void ew_qp_revalidate_local(struct ib_qp *qp)
 {
-	struct ew_revoke_sel sel = { .local = true, .local_qpn = qpn };
+	struct ew_revoke_sel sel = { .local = true, .local_qpn = qp->qp_num };
+	u32 qpn = qp->qp_num;
 	bool aimed = false;
 	struct ew_qp *rec;
 
 	if (!READ_ONCE(ew_qp_n_records))
 		return;
 	spin_lock_bh(&ew_qp_lock);
+	if (ew_qp_find(qp)) {
+		spin_unlock_bh(&ew_qp_lock);
+		return;
+	}
 	hash_for_each_possible(ew_qp_local_idx, rec, local_node, qpn) {
 		if (rec->req.dest_qpn == qpn && !rec->revoked && !rec->revoking) {
 			aimed = true;

@@ -58,7 +58,7 @@ unsigned int ew_qp_revalidate_job(struct ew_job *job);
 unsigned int ew_qp_revalidate_dev(struct ib_device *dev);
 unsigned int ew_qp_revalidate_protection(void);
 unsigned int ew_qp_revalidate_all(void);
-void ew_qp_revalidate_local(u32 qpn);
+void ew_qp_revalidate_local(struct ib_qp *qp);
 int ew_qptrack_init(void);
 void ew_qptrack_stop(void);
 void ew_qptrack_exit(void);
