@@ -16,7 +16,6 @@
 
 # shellcheck disable=SC1091
 [ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
-CTL=$EW_TOP/userspace/eastwestctl
 ROUNDS=${EW_BENCH_CRYPTO_ROUNDS:-2}
 BW_ITERS=${EW_BENCH_BW_ITERS:-300}
 LAT_ITERS=${EW_BENCH_LAT_ITERS:-300}
@@ -26,7 +25,7 @@ KEYHEX=be9cbe9cbe9cbe9cbe9cbe9cbe9cbe9cbe9cbe9cbe9cbe9cbe9cbe9cbe9cbe9c
 ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma ip ib_write_bw ib_send_lat python3 timeout ping
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built"
+ew_require_built ctl
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"

@@ -14,7 +14,6 @@
 
 # shellcheck disable=SC1091
 [ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
-CTL=$EW_TOP/userspace/eastwestctl
 CG=/sys/fs/cgroup
 ROUNDS=${EW_BENCH_DATA_ROUNDS:-4}
 BW_ITERS=${EW_BENCH_BW_ITERS:-300}
@@ -22,7 +21,7 @@ LAT_ITERS=${EW_BENCH_LAT_ITERS:-300}
 
 ew_require_root
 ew_require_cmd ib_write_bw ib_send_lat timeout
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built"
+ew_require_built ctl
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $CG/ewbench"

@@ -37,7 +37,6 @@
 # bench/run passes its settings here (the guest does not inherit them).
 # shellcheck disable=SC1091
 [ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
-CTL=$EW_TOP/userspace/eastwestctl
 COST=$EW_TOP/bench/modify_cost
 CMR=$EW_TOP/bench/cm_rate
 CG=/sys/fs/cgroup
@@ -61,7 +60,7 @@ CM_CHECKS_NOJOB=8
 
 ew_require_root
 ew_require_cmd python3
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built"
+ew_require_built ctl
 [ -x "$COST" ] || ew_skip "bench/modify_cost is not built (make -C bench)"
 [ -x "$CMR" ] || ew_skip "bench/cm_rate is not built (make -C bench)"
 # librdmacm needs /dev/infiniband/rdma_cm (no udev in the guest).

@@ -17,14 +17,13 @@
 
 # shellcheck disable=SC1091
 [ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
-CTL=$EW_TOP/userspace/eastwestctl
 PEERS=${EW_BENCH_NFT_PEERS:-1000000}
 ROUNDS=${EW_BENCH_NFT_ROUNDS:-${EW_BENCH_ROUNDS:-3}}
 
 ew_require_root
 ew_require_cmd nft
 ew_require_cmd python3
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built"
+ew_require_built ctl
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 ew_defer "nft delete table inet ewbench 2>/dev/null"

@@ -22,7 +22,6 @@
 
 . "$(dirname "$0")/../selftests/lib.sh"
 
-CTL=$EW_TOP/userspace/eastwestctl
 CMR=$EW_TOP/bench/cm_rate
 TR=/sys/kernel/tracing
 CG=/sys/fs/cgroup
@@ -32,7 +31,7 @@ CM_NETDEV=ewcm0
 CM_ADDR=198.51.100.77
 
 ew_require_root
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built"
+ew_require_built ctl
 [ -x "$CMR" ] || ew_skip "bench/cm_rate is not built (make -C bench)"
 [ -w "$TR/current_tracer" ] || ew_skip "no tracefs at $TR"
 [ -c /dev/infiniband/rdma_cm ] || modprobe rdma_ucm ||

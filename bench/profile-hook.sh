@@ -14,7 +14,6 @@
 
 . "$(dirname "$0")/../selftests/lib.sh"
 
-CTL=$EW_TOP/userspace/eastwestctl
 COST=$EW_TOP/bench/modify_cost
 TR=/sys/kernel/tracing
 CG=/sys/fs/cgroup

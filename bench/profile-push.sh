@@ -20,7 +20,6 @@ reload_module() {
 
 # shellcheck disable=SC1091
 [ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
-CTL=$EW_TOP/userspace/eastwestctl
 JOBS=${EW_BENCH_JOBS:-2000}
 PEERS_PER_JOB=${EW_BENCH_PEERS_PER_JOB:-100}
 

@@ -20,7 +20,6 @@
 
 # shellcheck disable=SC1091
 [ -f "$EW_TOP/build/bench.env" ] && . "$EW_TOP/build/bench.env"
-CTL=$EW_TOP/userspace/eastwestctl
 QPR=$EW_TOP/bench/qp_revoke
 CG=/sys/fs/cgroup
 TR=/sys/kernel/tracing
@@ -31,7 +30,7 @@ ROUNDS=${EW_BENCH_REVOKE_ROUNDS:-2}
 NQPS=${EW_BENCH_QPS:-10000}
 
 ew_require_root
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built"
+ew_require_built ctl
 [ -x "$QPR" ] || ew_skip "bench/qp_revoke is not built (make -C bench)"
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"

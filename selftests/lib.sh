@@ -28,6 +28,9 @@
 #   EW_NETDEV     the test link's interface, eth0 (two-node tests)
 #   EW_SHARED     directory shared by both nodes and the host (/run/ew-shared)
 #   EW_TEST_NAME  the test's file name, e.g. smoke.sh
+#   EW_CG         the cgroup v2 mount (/sys/fs/cgroup)
+#
+# and sets CTL and VERBS, the tree's eastwestctl and ew_verbs.
 #
 # Every helper that can fail returns non-zero and says why on stderr, so that
 # ew_check can show the reason under a "not ok" line.
@@ -43,6 +46,10 @@ fi
 EW_KO=${EW_KO:-$EW_TOP/build/$(uname -r)/eastwest.ko}
 EW_TEST_NAME=${EW_TEST_NAME:-$(basename "$0")}
 export EW_TOP EW_KO EW_NODE EW_NODES EW_SHARED EW_TEST_NAME
+# The tree's eastwestctl and ew_verbs, as the tests run them (a test of the
+# installed package sets CTL after sourcing this file).
+CTL=$EW_TOP/userspace/eastwestctl
+VERBS=$EW_TOP/selftests/tools/ew_verbs
 
 # Exit codes (kselftest).
 EW_PASS=0
@@ -178,6 +185,20 @@ ew_require_root() {
 ew_require_cmd() {
 	for _ew_c in "$@"; do
 		command -v "$_ew_c" >/dev/null 2>&1 || ew_skip "$_ew_c not installed"
+	done
+}
+
+# ew_require_built PART...: skip unless each part the test needs is there:
+# ctl ($CTL), verbs ($VERBS), cgroup (cgroup v2 at $EW_CG).
+ew_require_built() {
+	for _ew_p in "$@"; do
+		case $_ew_p in
+		ctl) [ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)" ;;
+		verbs) [ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)" ;;
+		cgroup) [ -f "$EW_CG/cgroup.controllers" ] ||
+			ew_skip "no cgroup v2 at $EW_CG" ;;
+		*) ew_bail "ew_require_built: no part '$_ew_p'" ;;
+		esac
 	done
 }
 

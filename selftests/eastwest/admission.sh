@@ -17,16 +17,12 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 LOOP=127.0.0.1
 LOOP_GID=00000000000000000000ffff7f000001
 
 ew_require_root
 ew_require_cmd rdma python3
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+ew_require_built ctl verbs cgroup
 [ -f "$EW_YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $EW_YNL_DIR"
 
 ew_defer "rmdir $CG/ewA"

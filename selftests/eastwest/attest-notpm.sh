@@ -12,9 +12,7 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
 VERIFIER=$EW_TOP/userspace/attest/eastwest-verifier
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
 SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
 SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
@@ -22,11 +20,9 @@ LOOP=127.0.0.1
 
 ew_require_root
 ew_require_cmd rdma python3
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl verbs cgroup
 [ -x "$VERIFIER" ] || ew_skip "eastwest-verifier is not built (make -C userspace/attest)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
 [ -f "$YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $YNL_DIR"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
 [ ! -e /dev/tpmrm0 ] || ew_skip "this node has a TPM (see attest.sh)"
 
 W=$(mktemp -d)

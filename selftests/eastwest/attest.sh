@@ -24,9 +24,7 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
 VERIFIER=$EW_TOP/userspace/attest/eastwest-verifier
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
 SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
 SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
@@ -35,11 +33,9 @@ NODE=vmnode
 
 ew_require_root
 ew_require_cmd rdma python3 modprobe cmp
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl verbs cgroup
 [ -x "$VERIFIER" ] || ew_skip "eastwest-verifier is not built (make -C userspace/attest)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
 [ -f "$YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $YNL_DIR"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
 if [ -e /sys/module/dummy ]; then
 	ew_skip "dummy is already loaded (the test loads it as the unlisted module)"
 fi

@@ -55,7 +55,6 @@ fi
 DEV=rxe0
 CG=/sys/fs/cgroup
 CTL=/usr/sbin/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 LOOP=127.0.0.1
 
 ew_require_root
@@ -63,7 +62,7 @@ ew_require_cmd rdma jq systemctl
 [ "$(cat /proc/1/comm)" = systemd ] || ew_skip "not booted with systemd (ew-boot: systemd)"
 [ -f /lib/systemd/system/eastwest.service ] && [ -x "$CTL" ] ||
 	ew_skip "the .debs are not installed (scripts/test-packaging install)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+ew_require_built verbs
 
 ew_defer "rdma link delete $DEV"
 ew_defer "rmdir $CG/ewboot-dyn"

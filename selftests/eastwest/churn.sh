@@ -33,8 +33,6 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 CHURN=$EW_TOP/selftests/tools/ew_churn
 LOOP=127.0.0.1
 OTHERS="ewchurn-other0 ewchurn-other1 ewchurn-other2 ewchurn-other3"
@@ -52,10 +50,8 @@ fi
 
 ew_require_root
 ew_require_cmd rdma python3
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+ew_require_built ctl verbs cgroup
 [ -x "$CHURN" ] || ew_skip "ew_churn is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
 [ -r /proc/slabinfo ] || ew_skip "no /proc/slabinfo"
 
 T=$(mktemp -d)

@@ -30,7 +30,6 @@ fi
 
 DEV=rxe0
 LOOP=127.0.0.1
-CTL=$EW_TOP/userspace/eastwestctl
 W=/run/ew-containerd
 SOCK=$W/containerd.sock
 HOOKSD=/usr/share/containers/oci/hooks.d
@@ -40,10 +39,8 @@ CGP=/ewctrd
 
 ew_require_root
 ew_require_cmd containerd containerd-shim-runc-v2 ctr runc jq rdma unshare make
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl verbs cgroup
 [ -x "$EW_TOP/integrations/oci/oci-hook" ] || ew_skip "oci-hook is not built (make -C integrations/oci)"
-[ -x "$EW_TOP/selftests/tools/ew_verbs" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f /sys/fs/cgroup/cgroup.controllers ] || ew_skip "no cgroup v2"
 
 ew_defer "rm -rf $W $STATE"
 ew_defer "rmdir /sys/fs/cgroup$CGP/* /sys/fs/cgroup$CGP"

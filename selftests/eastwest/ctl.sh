@@ -10,13 +10,10 @@
 
 . "$(dirname "$0")/../lib.sh"
 
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 CG=/sys/fs/cgroup
 
 ew_require_root
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+ew_require_built ctl verbs
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"

@@ -25,8 +25,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 DEV=rxe0
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 OWNER_SRC=$EW_TOP/selftests/tools/ipmodify_owner
 OWNER_KO=$EW_TOP/build/$(uname -r)/ipmodify_owner/ipmodify_owner.ko
 ENABLED=/sys/kernel/tracing/enabled_functions
@@ -37,8 +35,7 @@ HOOKED="ib_modify_qp_with_udata rdma_create_user_ah ib_create_qp_user ib_destroy
 
 ew_require_root
 ew_require_cmd rdma insmod rmmod
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+ew_require_built ctl verbs
 [ -r "$ENABLED" ] || ew_skip "no $ENABLED (tracefs)"
 
 EW_TMP=$(mktemp -d)

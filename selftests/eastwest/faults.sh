@@ -39,14 +39,10 @@ DEV=rxef
 NETDEV=ewf0
 ADDR=198.51.100.1
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 
 ew_require_root
 ew_require_cmd rdma ip genl ibv_rc_pingpong python3
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+ew_require_built ctl verbs cgroup
 case $CYCLES in
 '' | *[!0-9]*) ew_bail "EW_FAULTS_CYCLES must be a number, not '$CYCLES'" ;;
 esac

@@ -34,16 +34,12 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 LOOP=127.0.0.1
 OTHER=198.51.100.9
 
 ew_require_root
 ew_require_cmd rdma ip ibv_rc_pingpong mkfifo
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+ew_require_built ctl verbs cgroup
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"

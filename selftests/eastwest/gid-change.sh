@@ -13,11 +13,10 @@ DEV=rxe1
 NETDEV=ewgid0
 ADDR=198.51.100.1
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
 
 ew_require_root
 ew_require_cmd rdma ip ibv_rc_pingpong stdbuf
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"

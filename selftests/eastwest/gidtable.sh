@@ -21,8 +21,6 @@
 DEV=ewgt
 NETDEV=ewgt0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
 YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
 SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
@@ -31,7 +29,7 @@ NADDR=1100
 
 ew_require_root
 ew_require_cmd rdma ip python3
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl
 [ -x "$VERBS" ] || ew_skip "the verbs tools are not built (make -C selftests/tools)"
 [ -f "$YNL_DIR/cli.py" ] || ew_skip "YNL CLI not found at $YNL_DIR (scripts/install-deps)"
 

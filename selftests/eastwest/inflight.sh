@@ -25,8 +25,6 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 LOOP=127.0.0.1
 FP=/sys/module/eastwest/parameters
 FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
@@ -35,10 +33,8 @@ HOLD_MS=3000
 
 ew_require_root
 ew_require_cmd rdma
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+ew_require_built ctl verbs cgroup
 [ -f "$FAULT_KO" ] || ew_skip "no fault build at $FAULT_KO (make module-fault)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"

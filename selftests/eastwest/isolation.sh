@@ -17,15 +17,11 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 LOOP=127.0.0.1
 
 ew_require_root
 ew_require_cmd rdma ip ibv_rc_pingpong
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+ew_require_built ctl verbs cgroup
 
 ew_defer "rmdir $CG/ewA/sub $CG/ewA $CG/ewB"
 ew_defer "rdma link delete $DEV"

@@ -33,8 +33,6 @@
 
 DEV=rxe0
 VLAN=ewv100
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 HOOKS=$EW_TOP/integrations/slurm
 PORT=18515
 ITERS=20
@@ -45,9 +43,7 @@ ME=n$EW_NODE
 ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma ip ibv_rc_pingpong python3 timeout scontrol
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
+ew_require_built ctl verbs cgroup
 
 T=$(mktemp -d)
 ew_defer "rm -rf $T"

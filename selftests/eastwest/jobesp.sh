@@ -33,7 +33,6 @@
 
 DEV=rxe0
 VLAN=ewv100
-CTL=$EW_TOP/userspace/eastwestctl
 KDF=$EW_TOP/selftests/tools/ew_kdf.py
 HOOKS=$EW_TOP/integrations/slurm
 PORT=18515
@@ -45,8 +44,7 @@ ME=n$EW_NODE
 ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma ip ibv_rc_pingpong python3 timeout scontrol tshark
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
+ew_require_built ctl cgroup
 
 T=$(mktemp -d)
 # The captures (ew_capture_start) go to EW_TMP.

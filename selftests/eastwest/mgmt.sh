@@ -26,8 +26,6 @@
 # shellcheck disable=SC2317 # the functions run through ew_check
 . "$(dirname "$0")/../lib.sh"
 
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 NS=ewmgmt
 HOST4=10.77.0.1
 HOST6=fd77::1
@@ -38,8 +36,7 @@ OUT6=fd77::100
 
 ew_require_root
 ew_require_cmd nft ip python3 rdma jq
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+ew_require_built ctl verbs
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"

@@ -29,7 +29,6 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
 FUZZ=$EW_TOP/selftests/tools/ew_nlfuzz
 SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
 
@@ -44,9 +43,8 @@ LEAK_SLACK=${EW_NLFUZZ_LEAK_SLACK:-200}
 
 ew_require_root
 ew_require_cmd rdma python3 setpriv
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl cgroup
 [ -x "$FUZZ" ] || ew_skip "ew_nlfuzz is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
 [ -r /proc/slabinfo ] || ew_skip "no /proc/slabinfo"
 
 EW_TMP=$(mktemp -d)

@@ -24,8 +24,6 @@
 
 DEV=rxe0
 LOOP=127.0.0.1
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 UNIT=$EW_TOP/packaging/systemd/eastwest-metrics.service
 DIR=/var/lib/prometheus/node-exporter
 ADDR=127.0.0.1:19100
@@ -34,8 +32,7 @@ CGJ=/ewmetrics
 
 ew_require_root
 ew_require_cmd prometheus-node-exporter curl rdma
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+ew_require_built ctl verbs
 [ -d "$DIR" ] || ew_skip "no $DIR (prometheus-node-exporter not installed?)"
 
 EW_TMP=$(mktemp -d)

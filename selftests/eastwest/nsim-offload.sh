@@ -33,8 +33,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 NSIM_KO=$EW_TOP/build/$(uname -r)/netdevsim/netdevsim.ko
 NSIM_ID=77
 N=ewnsim0		# the netdevsim netdev, 10.79.0.1
@@ -45,10 +43,8 @@ ESPKEY=0x000102030405060708090a0b0c0d0e0fa0a1a2a3
 
 ew_require_root
 ew_require_cmd rdma ip jq python3
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+ew_require_built ctl verbs cgroup
 [ -f "$NSIM_KO" ] || ew_skip "no $NSIM_KO (make netdevsim KDIR=...: built from linux-source-6.12, for 6.12 only)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
 [ -f "$EW_YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $EW_YNL_DIR"
 [ -e /sys/module/rdma_rxe ] || modprobe rdma_rxe 2>/dev/null || ew_skip "no rdma_rxe"
 modprobe macsec 2>/dev/null

@@ -45,9 +45,7 @@ LOOP=127.0.0.1
 PORT=18515
 ITERS=20
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
 HOOK=$EW_TOP/integrations/oci/oci-hook
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 W=/run/ew-ocija
 TPL=$W/templates
 STATE=$W/state
@@ -66,10 +64,8 @@ CB=b1b1b2b2b3b3
 
 ew_require_root
 ew_require_cmd runc jq rdma ip ibv_rc_pingpong
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl verbs cgroup
 [ -x "$HOOK" ] || ew_skip "oci-hook is not built (make -C integrations/oci)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
 
 ew_defer "rm -rf $W"
 ew_defer "rmdir $CG$CGP/* $CG$CGP"

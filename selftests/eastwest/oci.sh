@@ -32,9 +32,7 @@
 DEV=rxe0
 LOOP=127.0.0.1
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
 HOOK=$EW_TOP/integrations/oci/oci-hook
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 W=/run/ew-oci
 TPL=$W/templates
 STATE=$W/state
@@ -45,10 +43,8 @@ CGP=/ewoci
 
 ew_require_root
 ew_require_cmd runc jq rdma ibv_rc_pingpong
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl verbs cgroup
 [ -x "$HOOK" ] || ew_skip "oci-hook is not built (make -C integrations/oci)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
 
 ew_defer "rm -rf $W"
 ew_defer "rmdir $CG$CGP/* $CG$CGP"

@@ -15,7 +15,6 @@
 
 . "$(dirname "$0")/../lib.sh"
 
-CTL=$EW_TOP/userspace/eastwestctl
 KDF="/usr/bin/python3 $EW_TOP/selftests/tools/ew_kdf.py"
 A=ewa			# init_net end, 10.1.0.1
 B=ewb			# ewpeer end, 10.1.0.2
@@ -25,7 +24,7 @@ PX="ip netns exec $NS"
 
 ew_require_root
 ew_require_cmd ip rdma jq insmod rping
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make -C userspace)"
+ew_require_built ctl
 [ -x /usr/bin/python3 ] || ew_skip "python3 is not installed"
 [ -e /sys/module/rdma_rxe ] || modprobe rdma_rxe 2>/dev/null || ew_skip "no rdma_rxe"
 modprobe macsec 2>/dev/null

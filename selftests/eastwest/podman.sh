@@ -38,8 +38,6 @@ fi
 
 DEV=rxe0
 LOOP=127.0.0.1
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 W=/run/ew-podman
 IMG=localhost/ew-rdma:test
 HOOKSD=/usr/share/containers/oci/hooks.d
@@ -48,10 +46,8 @@ STATE=/run/eastwest/oci
 
 ew_require_root
 ew_require_cmd podman crun conmon jq rdma unshare ldd make
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl verbs cgroup
 [ -x "$EW_TOP/integrations/oci/oci-hook" ] || ew_skip "oci-hook is not built (make -C integrations/oci)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f /sys/fs/cgroup/cgroup.controllers ] || ew_skip "no cgroup v2"
 [ -x /bin/busybox ] || ew_skip "no static busybox for the image"
 
 ew_defer "rm -rf $W $STATE"

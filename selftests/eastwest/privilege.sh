@@ -19,8 +19,6 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
 SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
 SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
@@ -29,9 +27,7 @@ STRANGER=198.51.100.7
 
 ew_require_root
 ew_require_cmd rdma python3 setpriv unshare sysctl
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+ew_require_built ctl verbs cgroup
 [ -f "$YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $YNL_DIR"
 
 ew_defer "rmdir $CG/ewA"

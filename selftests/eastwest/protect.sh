@@ -21,8 +21,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 PLAIN=10.77.0.1
 PLAIN_PEER=10.77.0.2
 SEC=10.78.0.1
@@ -33,9 +31,7 @@ ESPKEY=0x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1fa0a1a2a
 
 ew_require_root
 ew_require_cmd rdma ip python3
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+ew_require_built ctl verbs cgroup
 [ -f "$EW_YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $EW_YNL_DIR"
 
 ew_defer "rmdir $CG/ewM $CG/ewI $CG/ewN $CG/ewZ"

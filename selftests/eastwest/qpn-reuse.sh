@@ -31,9 +31,7 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
 FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 PARAM=/sys/module/eastwest/parameters/fault_qpn_next
 LOOP=127.0.0.1
 
@@ -41,9 +39,7 @@ ew_require_root
 TR=/sys/kernel/tracing
 
 ew_require_cmd rdma python3 setpriv mkfifo
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+ew_require_built ctl verbs cgroup
 [ -f "$FAULT_KO" ] || ew_skip "no $FAULT_KO (selftests/vm/run builds it)"
 [ -w "$TR/set_ftrace_filter" ] || ew_skip "no function tracer at $TR"
 

@@ -27,7 +27,6 @@
 
 . "$(dirname "$0")/../lib.sh"
 
-CTL=$EW_TOP/userspace/eastwestctl
 VERIFIER=$EW_TOP/userspace/attest/eastwest-verifier
 VARS_MS=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
 LOG=/sys/kernel/security/tpm0/binary_bios_measurements
@@ -35,7 +34,7 @@ NODE=sbnode
 
 ew_require_root
 ew_require_cmd python3 openssl
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl
 [ -x "$VERIFIER" ] || ew_skip "eastwest-verifier is not built (make -C userspace/attest)"
 MODE=$(cat "$EW_SHARED/uefi-mode" 2>/dev/null) ||
 	ew_skip "no \$EW_SHARED/uefi-mode: run through selftests/vm/run (ew-uefi)"

@@ -30,8 +30,6 @@
 # shellcheck disable=SC2317 # the functions run through ew_check and ew_wait_for
 . "$(dirname "$0")/../lib.sh"
 
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 HOOKS=$EW_TOP/integrations/slurm
 R=/run/ew-slurm
 DEV=rxe0
@@ -46,9 +44,7 @@ export SLURM_CONF
 ew_require_root
 ew_require_cmd rdma ip ibv_rc_pingpong stdbuf ss python3 munged mungekey \
 	slurmctld slurmd sbatch srun scontrol squeue sinfo scancel
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+ew_require_built ctl verbs cgroup
 [ ! -e "$R" ] || ew_bail "$R exists: another Slurm test bed is running"
 
 OLD_HOSTNAME=$(hostname)

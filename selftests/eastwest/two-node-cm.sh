@@ -27,8 +27,6 @@
 
 . "$(dirname "$0")/../lib.sh"
 
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 RPING_PORT=7174
 QPERF_PORT=19765
 RCOUNT=20
@@ -40,9 +38,7 @@ KEYHEX=c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00
 ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma ip rping qperf tshark python3 timeout ping
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
+ew_require_built ctl verbs cgroup
 
 ME=$((EW_NODE + 1))
 PEER=$((2 - EW_NODE))

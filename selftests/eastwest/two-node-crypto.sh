@@ -26,8 +26,6 @@
 
 . "$(dirname "$0")/../lib.sh"
 
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 PORT=18515
 ITERS=20
 SIZE=4096
@@ -39,9 +37,7 @@ WRONGHEX=0badc0de0badc0de0badc0de0badc0de0badc0de0badc0de0badc0de0badc0de
 ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma ip ibv_rc_pingpong ib_write_bw tshark python3 timeout ping
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
+ew_require_built ctl verbs cgroup
 
 ME=$((EW_NODE + 1))
 PEER=$((2 - EW_NODE))

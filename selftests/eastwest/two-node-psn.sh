@@ -22,16 +22,12 @@
 . "$(dirname "$0")/../lib.sh"
 
 DEV=rxe0
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 MESSAGES=20
 
 ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma mkfifo timeout rping
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
+ew_require_built ctl verbs cgroup
 
 EW_TMP=$(mktemp -d)
 X=$EW_SHARED/$EW_TEST_NAME.x

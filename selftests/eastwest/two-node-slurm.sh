@@ -35,8 +35,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 SELF=$(cd "$(dirname "$0")" && pwd -P)/$(basename "$0")
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 HOOKS=$EW_TOP/integrations/slurm
 R=/run/ew-slurm2
 SH=$EW_SHARED/two-node-slurm.d
@@ -201,9 +199,7 @@ ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma ip rping python3 unshare munged mungekey slurmctld slurmd \
 	sbatch srun scontrol squeue sinfo scancel
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $CG"
+ew_require_built ctl verbs cgroup
 [ ! -e "$R" ] || ew_bail "$R exists: another Slurm test bed is running"
 
 # ----------------------------------------------------------------------------

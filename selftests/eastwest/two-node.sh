@@ -25,8 +25,6 @@
 . "$(dirname "$0")/../lib.sh"
 
 DEV=rxe0
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 PORT=18515
 ITERS=20
 STRANGER=198.51.100.9
@@ -34,9 +32,7 @@ STRANGER=198.51.100.9
 ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma ip ss ibv_rc_pingpong python3 timeout
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
+ew_require_built ctl verbs cgroup
 
 EW_TMP=$(mktemp -d)
 MON_PID=

@@ -20,8 +20,6 @@
 
 DEV=rxe0
 CG=/sys/fs/cgroup
-CTL=$EW_TOP/userspace/eastwestctl
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 LOOP=127.0.0.1
 CYCLES=${EW_STRESS_CYCLES:-4}
 QPS=${EW_STRESS_QPS:-1500}
@@ -29,8 +27,7 @@ STORM_SECONDS=${EW_STRESS_SECONDS:-40}
 
 ew_require_root
 ew_require_cmd rdma insmod rmmod
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+ew_require_built ctl verbs
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"

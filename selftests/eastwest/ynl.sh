@@ -14,14 +14,13 @@
 YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
 SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
 SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
-CTL=$EW_TOP/userspace/eastwestctl
 CG=/sys/fs/cgroup
 
 ew_require_root
 [ -f "$YNL_DIR/cli.py" ] || ew_skip "YNL CLI not found at $YNL_DIR (scripts/install-deps)"
 python3 -c 'import yaml, jsonschema' 2>/dev/null ||
 	ew_skip "python3 yaml/jsonschema missing (scripts/install-deps)"
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
+ew_require_built ctl
 
 ew_defer "rmdir $CG/ewy"
 ew_defer "ew_rmmod"

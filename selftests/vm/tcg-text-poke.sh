@@ -20,12 +20,11 @@
 . "$(dirname "$0")/../lib.sh"
 
 DEV=rxe0
-VERBS=$EW_TOP/selftests/tools/ew_verbs
 TR=/sys/kernel/tracing
 SECS=${EW_TCG_POKE_SECONDS:-240}
 
 ew_require_root
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
+ew_require_built verbs
 [ -w "$TR/current_tracer" ] || ew_skip "no tracefs at $TR"
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
