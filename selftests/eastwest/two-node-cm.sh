@@ -54,6 +54,7 @@ ew_defer "rdma link delete rxe0"
 ew_defer "'$CTL' path del dev eth0"
 ew_defer "ew_rmmod"
 ew_defer "pkill -x rping; pkill -x qperf; pkill -x tshark"
+ew_defer "for e in \$CM_TRACE; do echo 0 >\$TR/events/\$e/enable; done 2>/dev/null"
 
 barrier() {
 	ew_barrier "$1" 180 || ew_bail "barrier $1 failed"
@@ -136,22 +137,56 @@ qperf_us() {
 		printf "%d\n", v; exit }' "$1"
 }
 
+# qperf_kernel_log: the kernel's last words on RDMA, eastwest and XFRM, the
+# CM's message counters of rxe0 (which side sent a REJ, which retried) and
+# what the CM's tracepoints recorded since the pair $_n began (the reason of
+# a REJ).
+qperf_kernel_log() {
+	dmesg | grep -E 'eastwest|rdma|rxe|xfrm|ib_cm' | tail -n 8 | sed 's/^/kernel: /'
+	for _d in /sys/class/infiniband/rxe0/ports/1/cm_*; do
+		[ -d "$_d" ] || continue
+		printf 'cm: %s:' "${_d##*/}"
+		for _f in req mra rej rep rtu dreq drep; do
+			printf ' %s %s' "$_f" "$(cat "$_d/$_f" 2>/dev/null)"
+		done
+		echo
+	done
+	[ -r "$TR/trace" ] && sed -n "/qperf_pair $_n\$/,\$p" "$TR/trace" |
+		tail -n 24 | sed 's/^/trace: /'
+}
+
+# A CM reject leaves no kernel log: ib_cm's tracepoints (system ib_cma) name
+# its reason, rdma_cm's the events the applications got. Switching them on
+# patches kernel text; each guest of a pair has one vCPU, so TCG's stale
+# int3 (testing.md) cannot strike, and it is done once, before any
+# connection.
+TR=/sys/kernel/tracing
+CM_TRACE="ib_cma/icm_send_rej ib_cma/icm_issue_rej ib_cma/icm_staleconn_err
+	ib_cma/icm_no_listener_err ib_cma/icm_insert_failed_err
+	ib_cma/icm_remote_no_priv_err ib_cma/icm_handler_err
+	ib_cma/icm_mad_send_err ib_cma/icm_send_rep_err
+	rdma_cma/cm_req_handler rdma_cma/cm_event_done"
+cm_trace_on() {
+	modprobe rdma_ucm 2>/dev/null
+	for _e in $CM_TRACE; do
+		echo 1 >"$TR/events/$_e/enable" 2>/dev/null || return 0
+	done
+	echo 1 >"$TR/tracing_on"
+}
+
 # qperf_pair NAME CGROUP ADDR [MAX_US]: qperf -cm1 rc_bw and rc_lat (rdma_cm),
 # node 0 serves, node 1 connects to ADDR; both in CGROUP; with MAX_US, the
 # latency must not exceed it (a connection that only gets through by
 # retransmission still "completes", slowly). Node 0 learns the client's
 # result through the shared directory. Sets QPERF_US.
-# qperf_kernel_log: the kernel's last words on RDMA, eastwest and XFRM.
-qperf_kernel_log() {
-	dmesg | grep -E 'eastwest|rdma|rxe|xfrm|ib_cm' | tail -n 8 | sed 's/^/kernel: /'
-}
-
 qperf_pair() {
 	_n=$1 _cg=$2 _a=$3 _max=${4:-}
 	_out=$EW_TMP/$_n.qperf
+	echo "qperf_pair $_n" >"$TR/trace_marker" 2>/dev/null
 	if [ "$EW_NODE" -eq 0 ]; then
 		rm -f "$SHARE/$_n.rc"
-		ew_in_cg_bg "$_cg" timeout 300 qperf -lp "$QPERF_PORT" >"$_out" 2>&1
+		# Line-buffered: what the server said survives the kill below.
+		ew_in_cg_bg "$_cg" timeout 300 stdbuf -oL qperf -lp "$QPERF_PORT" >"$_out" 2>&1
 		_pid=$EW_BG_PID
 		ew_wait_listen "$QPERF_PORT" || echo "qperf server $_n does not listen"
 		barrier "$_n-listen"
@@ -196,6 +231,7 @@ ew_plan 28
 KEY=$EW_TMP/cluster.key
 mkdir -p "$EW_CG/ewcP" "$EW_CG/ewcM" "$EW_CG/ewcI"
 ew_check "eastwest.ko loads" ew_load
+cm_trace_on
 ew_check "job P: the other node, no encryption required" \
 	"$CTL" job add ewcP cgroup /ewcP peer "$EW_PEER_IP"
 ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
