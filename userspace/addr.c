@@ -38,7 +38,7 @@ bool ew_addr_is_v4mapped(const uint8_t *addr)
  *
  * Return: 0 or -EINVAL.
  */
-int ew_lid_parse(const char *s, struct ew_peer *p, const char **why)
+int ew_lid_parse(const char *s, struct ew_peer_addr *p, const char **why)
 {
 	uint32_t v;
 	int ret;
@@ -92,7 +92,7 @@ static bool host_bits_set(const uint8_t *addr, unsigned int plen)
  *
  * Return: 0 or -EINVAL.
  */
-int ew_peer_parse(const char *s, struct ew_peer *p, const char **why)
+int ew_peer_parse(const char *s, struct ew_peer_addr *p, const char **why)
 {
 	char buf[INET6_ADDRSTRLEN];
 	unsigned int max, off, plen;
@@ -137,7 +137,7 @@ int ew_peer_parse(const char *s, struct ew_peer *p, const char **why)
 }
 
 /* One address, not a prefix (or a LID). */
-bool ew_peer_is_host(const struct ew_peer *p)
+bool ew_peer_is_host(const struct ew_peer_addr *p)
 {
 	return p->is_lid || p->plen == 128;
 }
@@ -152,7 +152,7 @@ char *ew_addr_format(const uint8_t *addr, char *buf, size_t len)
 	return buf;
 }
 
-char *ew_peer_format(const struct ew_peer *p, char *buf, size_t len)
+char *ew_peer_format(const struct ew_peer_addr *p, char *buf, size_t len)
 {
 	char a[INET6_ADDRSTRLEN];
 
@@ -182,7 +182,7 @@ static uint64_t be64_at(const uint8_t *p)
  */
 int ew_peer_cmp(const void *a, const void *b)
 {
-	const struct ew_peer *x = a, *y = b;
+	const struct ew_peer_addr *x = a, *y = b;
 	int d;
 
 	if (x->is_lid != y->is_lid)

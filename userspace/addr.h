@@ -16,7 +16,7 @@
 /* "ffff:...:255.255.255.255/128" or "lid:65534", with the NUL. */
 #define EW_PEER_STRLEN	56
 
-struct ew_peer {
+struct ew_peer_addr {
 	uint8_t addr[16];	/* network order */
 	uint8_t plen;		/* 0..128, in IPv6 bits */
 	bool is_lid;
@@ -24,10 +24,10 @@ struct ew_peer {
 };
 
 bool ew_addr_is_v4mapped(const uint8_t *addr);
-int ew_peer_parse(const char *s, struct ew_peer *p, const char **why);
-int ew_lid_parse(const char *s, struct ew_peer *p, const char **why);
-bool ew_peer_is_host(const struct ew_peer *p);
-char *ew_peer_format(const struct ew_peer *p, char *buf, size_t len);
+int ew_peer_parse(const char *s, struct ew_peer_addr *p, const char **why);
+int ew_lid_parse(const char *s, struct ew_peer_addr *p, const char **why);
+bool ew_peer_is_host(const struct ew_peer_addr *p);
+char *ew_peer_format(const struct ew_peer_addr *p, char *buf, size_t len);
 char *ew_addr_format(const uint8_t *addr, char *buf, size_t len);
 int ew_peer_cmp(const void *a, const void *b);
 

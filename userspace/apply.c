@@ -19,7 +19,7 @@
 #include "ipc.h"
 #include "json_out.h"
 #include "parse.h"
-#include "policy.h"
+#include "policy_file.h"
 #include "print.h"
 #include "subcommands.h"
 
@@ -33,7 +33,7 @@ void apply_usage(FILE *f)
 		"deletes jobs and peers. --dry-run (-n) prints the plan and changes nothing.\n");
 }
 
-static void print_lists(FILE *f, const struct ew_job *job, uint32_t mask, bool set)
+static void print_lists(FILE *f, const struct ew_job_desc *job, uint32_t mask, bool set)
 {
 	char buf[EW_PEER_STRLEN + IF_NAMESIZE];
 	size_t i;
@@ -58,7 +58,7 @@ static void print_lists(FILE *f, const struct ew_job *job, uint32_t mask, bool s
 	}
 }
 
-static void print_scalars(FILE *f, const struct ew_job *job, uint32_t mask)
+static void print_scalars(FILE *f, const struct ew_job_desc *job, uint32_t mask)
 {
 	if (mask & EW_JOB_MODE)
 		fprintf(f, " mode %s", ew_enum_name(&ew_mode_names, job->mode));

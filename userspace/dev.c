@@ -63,7 +63,7 @@ static struct json_object *json_gid(const struct ew_gid *g)
 	return o;
 }
 
-static struct json_object *json_dev(const struct ew_dev *dev)
+static struct json_object *json_dev(const struct ew_dev_desc *dev)
 {
 	struct json_object *o = json_object_new_object(), *ports;
 	size_t i, j;

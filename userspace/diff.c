@@ -61,7 +61,7 @@ void ew_peers_diff(const struct ew_peers *want, const struct ew_peers *have,
 	}
 }
 
-static bool cgroups_equal(const struct ew_job *a, const struct ew_job *b)
+static bool cgroups_equal(const struct ew_job_desc *a, const struct ew_job_desc *b)
 {
 	size_t i;
 
@@ -73,7 +73,7 @@ static bool cgroups_equal(const struct ew_job *a, const struct ew_job *b)
 	return true;
 }
 
-static bool has_cgroup(const struct ew_job *job, const char *path)
+static bool has_cgroup(const struct ew_job_desc *job, const char *path)
 {
 	struct ew_cgroup key = { .path = (char *)path };
 
@@ -82,7 +82,7 @@ static bool has_cgroup(const struct ew_job *job, const char *path)
 }
 
 /* Does @a have a cgroup that @b has not? */
-static bool cgroups_beyond(const struct ew_job *a, const struct ew_job *b)
+static bool cgroups_beyond(const struct ew_job_desc *a, const struct ew_job_desc *b)
 {
 	size_t i;
 
@@ -100,7 +100,7 @@ static bool cgroups_beyond(const struct ew_job *a, const struct ew_job *b)
  * Return: EW_JOB_* bits of the attributes job-set must send (peers are not
  * included: see ew_peers_diff()).
  */
-uint32_t ew_job_diff(const struct ew_job *want, const struct ew_job *have)
+uint32_t ew_job_diff(const struct ew_job_desc *want, const struct ew_job_desc *have)
 {
 	uint32_t mask = 0;
 	size_t i;
@@ -154,12 +154,12 @@ static struct ew_step *add_step(struct ew_plan *plan, enum ew_step_op op,
 }
 
 /* A job-set step: @want's attributes in @mask; cgroups only those of @keep. */
-static void add_set(struct ew_plan *plan, const struct ew_job *want,
-		    const struct ew_job *have, uint32_t mask,
-		    const struct ew_job *keep)
+static void add_set(struct ew_plan *plan, const struct ew_job_desc *want,
+		    const struct ew_job_desc *have, uint32_t mask,
+		    const struct ew_job_desc *keep)
 {
 	struct ew_step *s = add_step(plan, EW_STEP_JOB_SET, have->id, want->name);
-	struct ew_job *j = &s->job;
+	struct ew_job_desc *j = &s->job;
 	size_t i;
 
 	s->mask = mask;
@@ -183,7 +183,7 @@ static void add_set(struct ew_plan *plan, const struct ew_job *want,
 }
 
 static void add_peers(struct ew_plan *plan, enum ew_step_op op,
-		      const struct ew_job *want, uint32_t id, struct ew_peers *peers)
+		      const struct ew_job_desc *want, uint32_t id, struct ew_peers *peers)
 {
 	struct ew_step *s;
 
@@ -201,19 +201,19 @@ static void add_peers(struct ew_plan *plan, enum ew_step_op op,
  * duplicates): pairing a policy's jobs with them is a binary search in a
  * sorted index, not a scan per job (10k jobs would cost 100M compares).
  */
-static int have_cmp_id(const struct ew_job *a, const struct ew_job *b)
+static int have_cmp_id(const struct ew_job_desc *a, const struct ew_job_desc *b)
 {
 	return (a->id > b->id) - (a->id < b->id);
 }
 
-static int have_cmp_name(const struct ew_job *a, const struct ew_job *b)
+static int have_cmp_name(const struct ew_job_desc *a, const struct ew_job_desc *b)
 {
 	return strcmp(a->name, b->name);
 }
 
 struct have_order {
 	const struct ew_state *have;
-	int (*cmp)(const struct ew_job *, const struct ew_job *);
+	int (*cmp)(const struct ew_job_desc *, const struct ew_job_desc *);
 };
 
 static int sort_have_cmp(const void *a, const void *b, void *arg)
@@ -224,7 +224,7 @@ static int sort_have_cmp(const void *a, const void *b, void *arg)
 }
 
 static size_t *sorted_have(const struct ew_state *have,
-			   int (*cmp)(const struct ew_job *, const struct ew_job *))
+			   int (*cmp)(const struct ew_job_desc *, const struct ew_job_desc *))
 {
 	size_t *idx = ew_calloc(have->n_jobs ? have->n_jobs : 1, sizeof(*idx));
 	size_t i;
@@ -238,8 +238,8 @@ static size_t *sorted_have(const struct ew_state *have,
 
 /* The index in @have of the job equal to @key under @cmp, or n_jobs. */
 static size_t find_have(const struct ew_state *have, const size_t *idx,
-			const struct ew_job *key,
-			int (*cmp)(const struct ew_job *, const struct ew_job *))
+			const struct ew_job_desc *key,
+			int (*cmp)(const struct ew_job_desc *, const struct ew_job_desc *))
 {
 	size_t lo = 0, hi = have->n_jobs;
 
@@ -313,7 +313,7 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 
 	/* 2. Jobs that release cgroups. */
 	for (i = 0; i < want->n_jobs; i++) {
-		const struct ew_job *w = &want->jobs[i], *h;
+		const struct ew_job_desc *w = &want->jobs[i], *h;
 		uint32_t mask;
 
 		if (pair[i] < 0)
@@ -327,7 +327,7 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 
 	/* 3. Other changes, and peers. */
 	for (i = 0; i < want->n_jobs; i++) {
-		const struct ew_job *w = &want->jobs[i], *h;
+		const struct ew_job_desc *w = &want->jobs[i], *h;
 		struct ew_peers add = { 0 }, del = { 0 };
 		uint32_t mask;
 

@@ -21,9 +21,9 @@ struct ew_step {
 	uint32_t id;			/* the job (all but NEW and CONFIG_SET) */
 	char name[EASTWEST_JOB_NAME_MAX]; /* its name, for messages */
 	uint32_t mask;			/* SET: EW_JOB_*; CONFIG_SET: EW_CFG_* */
-	struct ew_job job;		/* SET: the values to send (no peers) */
+	struct ew_job_desc job;		/* SET: the values to send (no peers) */
 	struct ew_peers peers;		/* PEER_ADD, PEER_DEL */
-	const struct ew_job *src;	/* NEW: the desired job */
+	const struct ew_job_desc *src;	/* NEW: the desired job */
 	struct ew_config config;	/* CONFIG_SET */
 };
 
@@ -34,7 +34,7 @@ struct ew_plan {
 
 void ew_peers_diff(const struct ew_peers *want, const struct ew_peers *have,
 		   struct ew_peers *add, struct ew_peers *del);
-uint32_t ew_job_diff(const struct ew_job *want, const struct ew_job *have);
+uint32_t ew_job_diff(const struct ew_job_desc *want, const struct ew_job_desc *have);
 void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 		   struct ew_plan *plan);
 void ew_plan_free(struct ew_plan *plan);

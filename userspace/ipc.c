@@ -58,7 +58,7 @@ static int proto_err(void)
 /* Request building. Every put checks the room left in nl->sbuf. */
 
 static bool put_peer(struct ewnl *nl, struct nlmsghdr *nlh, uint16_t type,
-		     const struct ew_peer *p)
+		     const struct ew_peer_addr *p)
 {
 	struct nlattr *nest;
 
@@ -143,7 +143,7 @@ static bool put_empty_list(struct ewnl *nl, struct nlmsghdr *nlh, uint16_t type)
 }
 
 /* The attributes of @job in @mask, and its first @npeers peers. */
-static bool put_job(struct ewnl *nl, struct nlmsghdr *nlh, const struct ew_job *job,
+static bool put_job(struct ewnl *nl, struct nlmsghdr *nlh, const struct ew_job_desc *job,
 		    uint32_t mask, size_t npeers, bool set)
 {
 	size_t i;
@@ -216,7 +216,7 @@ static int too_big(struct ewnl *nl)
  * Replaces the kernel's attribute path in nl->err by the item it names,
  * e.g. "peer 192.0.2.1/32" instead of "peer[3].addr".
  */
-static void name_item(struct ewnl *nl, const struct ew_job *job, size_t peer_base,
+static void name_item(struct ewnl *nl, const struct ew_job_desc *job, size_t peer_base,
 		      const struct ew_peers *peers)
 {
 	char buf[EW_PEER_STRLEN];
@@ -256,7 +256,7 @@ static void name_item(struct ewnl *nl, const struct ew_job *job, size_t peer_bas
 
 /* Reply parsing. */
 
-static int parse_peer(const struct nlattr *nest, struct ew_peer *p)
+static int parse_peer(const struct nlattr *nest, struct ew_peer_addr *p)
 {
 	const struct nlattr *a;
 	bool addr = false;
@@ -287,7 +287,7 @@ static int parse_peer(const struct nlattr *nest, struct ew_peer *p)
 	return addr != p->is_lid ? 0 : -1;
 }
 
-static int parse_counters(const struct nlattr *nest, struct ew_counters *c)
+static int parse_counters(const struct nlattr *nest, struct ew_counter_set *c)
 {
 	const struct nlattr *a;
 
@@ -303,7 +303,7 @@ static int parse_counters(const struct nlattr *nest, struct ew_counters *c)
 	return 0;
 }
 
-static int parse_cgroup(const struct nlattr *nest, struct ew_job *job)
+static int parse_cgroup(const struct nlattr *nest, struct ew_job_desc *job)
 {
 	char canon[EASTWEST_CGROUP_PATH_MAX];
 	const char *path = NULL, *why;
@@ -330,7 +330,7 @@ static int parse_cgroup(const struct nlattr *nest, struct ew_job *job)
 	return 0;
 }
 
-static int parse_netdev(const struct nlattr *nest, struct ew_job *job)
+static int parse_netdev(const struct nlattr *nest, struct ew_job_desc *job)
 {
 	char name[IF_NAMESIZE] = "";
 	const struct nlattr *a;
@@ -359,9 +359,9 @@ static int parse_netdev(const struct nlattr *nest, struct ew_job *job)
 
 static int job_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct ew_job *job = data;
+	struct ew_job_desc *job = data;
 	const struct nlattr *a;
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	int ret = 0;
 
 	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
@@ -447,13 +447,13 @@ static int job_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* A job as reported: absent attributes have their default value. */
-static void job_finish(struct ew_job *job)
+static void job_finish(struct ew_job_desc *job)
 {
 	ew_job_fill_defaults(job);
 	ew_job_normalize(job);
 }
 
-int ew_ipc_job_get(struct ewnl *nl, const struct ew_jobref *ref, struct ew_job *job)
+int ew_ipc_job_get(struct ewnl *nl, const struct ew_jobref *ref, struct ew_job_desc *job)
 {
 	struct nlmsghdr *nlh;
 	int ret;
@@ -480,7 +480,7 @@ int ew_ipc_job_get(struct ewnl *nl, const struct ew_jobref *ref, struct ew_job *
 
 int ew_ipc_job_id(struct ewnl *nl, const struct ew_jobref *ref, uint32_t *id)
 {
-	struct ew_job job;
+	struct ew_job_desc job;
 	int ret;
 
 	if (ref->id) {
@@ -497,7 +497,7 @@ int ew_ipc_job_id(struct ewnl *nl, const struct ew_jobref *ref, uint32_t *id)
 static int job_dump_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct ew_state *st = data;
-	struct ew_job *job = ew_state_add_job(st);
+	struct ew_job_desc *job = ew_state_add_job(st);
 
 	return job_cb(nlh, job);
 }
@@ -555,7 +555,7 @@ static int id_cb(const struct nlmsghdr *nlh, void *data)
  *
  * Return: 0 or a negative errno.
  */
-int ew_ipc_job_new(struct ewnl *nl, const struct ew_job *job, uint32_t *id)
+int ew_ipc_job_new(struct ewnl *nl, const struct ew_job_desc *job, uint32_t *id)
 {
 	size_t first = job->peers.n < EW_PEER_CHUNK ? job->peers.n : EW_PEER_CHUNK;
 	struct ew_peers rest = { 0 };
@@ -602,7 +602,7 @@ int ew_ipc_job_new(struct ewnl *nl, const struct ew_job *job, uint32_t *id)
 }
 
 /* Changes the attributes in @mask (of EW_JOB_SETTABLE) of job @id. */
-int ew_ipc_job_set(struct ewnl *nl, uint32_t id, const struct ew_job *job,
+int ew_ipc_job_set(struct ewnl *nl, uint32_t id, const struct ew_job_desc *job,
 		   uint32_t mask)
 {
 	struct nlmsghdr *nlh;
@@ -671,14 +671,14 @@ int ew_ipc_peers(struct ewnl *nl, uint8_t cmd, uint32_t id,
 
 struct peer_dump {
 	struct ew_peers *peers;
-	struct ew_peer *match;
+	struct ew_peer_addr *match;
 };
 
 static int peer_list_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct peer_dump *pd = data;
 	const struct nlattr *a;
-	struct ew_peer p;
+	struct ew_peer_addr p;
 
 	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
 		if (mnl_attr_get_type(a) != EASTWEST_A_PEER_LIST_PEER)
@@ -716,8 +716,8 @@ int ew_ipc_peer_dump(struct ewnl *nl, uint32_t id, struct ew_peers *peers)
 }
 
 /* The peer entry of job @id that admits @addr (-ENOENT if none). */
-int ew_ipc_peer_get(struct ewnl *nl, uint32_t id, const struct ew_peer *addr,
-		    struct ew_peer *match)
+int ew_ipc_peer_get(struct ewnl *nl, uint32_t id, const struct ew_peer_addr *addr,
+		    struct ew_peer_addr *match)
 {
 	struct peer_dump pd = { .match = match };
 	struct nlmsghdr *nlh;
@@ -1038,7 +1038,7 @@ static int parse_gid(const struct nlattr *nest, struct ew_port *port)
  * device's index and its port's number: a message or port nest that
  * continues the last device or port is joined to it.
  */
-static bool continues_port(const struct nlattr *nest, const struct ew_dev *dev)
+static bool continues_port(const struct nlattr *nest, const struct ew_dev_desc *dev)
 {
 	const struct nlattr *a;
 
@@ -1062,7 +1062,7 @@ static bool continues_dev(const struct nlmsghdr *nlh, const struct ew_devs *devs
 	return false;
 }
 
-static int parse_port(const struct nlattr *nest, struct ew_dev *dev)
+static int parse_port(const struct nlattr *nest, struct ew_dev_desc *dev)
 {
 	const struct nlattr *a;
 	struct ew_port *port;
@@ -1105,7 +1105,7 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct ew_devs *devs = data;
 	const struct nlattr *a;
-	struct ew_dev *dev;
+	struct ew_dev_desc *dev;
 
 	if (continues_dev(nlh, devs)) {
 		dev = &devs->v[devs->n - 1];

@@ -19,18 +19,18 @@
  * All return 0 or a negative errno, with nl->err telling what the kernel
  * said; the caller prints it with ewnl_report().
  */
-int ew_ipc_job_get(struct ewnl *nl, const struct ew_jobref *ref, struct ew_job *job);
+int ew_ipc_job_get(struct ewnl *nl, const struct ew_jobref *ref, struct ew_job_desc *job);
 int ew_ipc_job_id(struct ewnl *nl, const struct ew_jobref *ref, uint32_t *id);
 int ew_ipc_job_dump(struct ewnl *nl, struct ew_state *st);
-int ew_ipc_job_new(struct ewnl *nl, const struct ew_job *job, uint32_t *id);
-int ew_ipc_job_set(struct ewnl *nl, uint32_t id, const struct ew_job *job,
+int ew_ipc_job_new(struct ewnl *nl, const struct ew_job_desc *job, uint32_t *id);
+int ew_ipc_job_set(struct ewnl *nl, uint32_t id, const struct ew_job_desc *job,
 		   uint32_t mask);
 int ew_ipc_job_del(struct ewnl *nl, const struct ew_jobref *ref);
 int ew_ipc_peers(struct ewnl *nl, uint8_t cmd, uint32_t id,
 		 const struct ew_peers *peers, size_t *done);
 int ew_ipc_peer_dump(struct ewnl *nl, uint32_t id, struct ew_peers *peers);
-int ew_ipc_peer_get(struct ewnl *nl, uint32_t id, const struct ew_peer *addr,
-		    struct ew_peer *match);
+int ew_ipc_peer_get(struct ewnl *nl, uint32_t id, const struct ew_peer_addr *addr,
+		    struct ew_peer_addr *match);
 int ew_ipc_peers_replace(struct ewnl *nl, uint32_t id, struct ew_peers *want);
 int ew_ipc_config_get(struct ewnl *nl, struct ew_config *cfg);
 int ew_ipc_config_set(struct ewnl *nl, const struct ew_config *cfg, uint32_t mask);

@@ -71,7 +71,7 @@ char *ew_jobref_str(const struct ew_jobref *ref, char *buf, size_t len)
 
 static int peer_arg(const char *s, struct ew_peers *peers)
 {
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	const char *why;
 
 	if (ew_peer_parse(s, &p, &why)) {
@@ -84,7 +84,7 @@ static int peer_arg(const char *s, struct ew_peers *peers)
 
 static int lid_arg(const char *s, struct ew_peers *peers)
 {
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	const char *why;
 
 	if (ew_lid_parse(s, &p, &why)) {
@@ -96,7 +96,7 @@ static int lid_arg(const char *s, struct ew_peers *peers)
 }
 
 static int netdev_arg(const char *kw, const char *s, uint32_t kind,
-		      struct ew_job *job)
+		      struct ew_job_desc *job)
 {
 	unsigned int ifindex;
 
@@ -166,7 +166,7 @@ static int enum_arg(const char *kw, const struct ew_names *names,
  * Every node of the job derives the same key alone (ew_kdf_psn()).
  * Return: 0 or a negative errno.
  */
-int ew_job_derive_psn_key(struct ew_job *job, const char *name, char *why,
+int ew_job_derive_psn_key(struct ew_job_desc *job, const char *name, char *why,
 			  size_t why_len)
 {
 	struct ew_secret s;
@@ -187,7 +187,7 @@ int ew_job_derive_psn_key(struct ew_job *job, const char *name, char *why,
 }
 
 /* psn-keyfile FILE: derive with the job's name (after a rename: the new). */
-static int psn_key_derive(struct ew_job *job, bool set,
+static int psn_key_derive(struct ew_job_desc *job, bool set,
 			  const struct ew_jobref *ref)
 {
 	const char *name;
@@ -206,7 +206,7 @@ static int psn_key_derive(struct ew_job *job, bool set,
 	return EW_OK;
 }
 
-static int one_keyword(const char *kw, const char *val, struct ew_job *job)
+static int one_keyword(const char *kw, const char *val, struct ew_job_desc *job)
 {
 	char path[EASTWEST_CGROUP_PATH_MAX];
 	const char *why;
@@ -295,7 +295,7 @@ static int one_keyword(const char *kw, const char *val, struct ew_job *job)
  * Return: EW_OK, or EW_USAGE with the message printed.
  */
 int ew_jobspec_parse(int argc, char *argv[], bool set, struct ew_jobref *ref,
-		     struct ew_job *job)
+		     struct ew_job_desc *job)
 {
 	uint32_t none = 0, given = 0;
 	const char *why;
@@ -442,7 +442,7 @@ int ew_peerlist_read(const char *file, struct ew_peers *peers)
 	text = ew_reallocarray(text, len + 1, 1);
 	text[len] = '\0';
 	for (c = text, end = text + len; !ret && c < end;) {
-		struct ew_peer p;
+		struct ew_peer_addr p;
 		const char *why;
 		char *tok, delim;
 

@@ -22,8 +22,8 @@ struct ew_jobref {
 int ew_jobref_parse(int *argc, char ***argv, struct ew_jobref *ref);
 char *ew_jobref_str(const struct ew_jobref *ref, char *buf, size_t len);
 int ew_jobspec_parse(int argc, char *argv[], bool set, struct ew_jobref *ref,
-		     struct ew_job *job);
-int ew_job_derive_psn_key(struct ew_job *job, const char *name, char *why,
+		     struct ew_job_desc *job);
+int ew_job_derive_psn_key(struct ew_job_desc *job, const char *name, char *why,
 			  size_t why_len);
 int ew_peerlist_parse(int argc, char *argv[], struct ew_peers *peers);
 int ew_peerlist_read(const char *file, struct ew_peers *peers);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reading a JSON document and checking it (policy.c, mgmt.c): the first
+ * Reading a JSON document and checking it (policy_file.c, mgmt.c): the first
  * error goes into the caller's buffer, with the file and the line and
  * column of a syntax error ("policy.json:3:12: unexpected character") or
  * the JSON path of a bad value ("policy.json: jobs[2].peers[5]: bad

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * JSON output. Keys are stable and snake_case; a node's "show -j" is a
- * valid policy file (see policy.c), so what is printed here is exactly
- * what policy.c reads: peers as strings in addr.c's form, P_Keys as
+ * valid policy file (see policy_file.c), so what is printed here is exactly
+ * what policy_file.c reads: peers as strings in addr.c's form, P_Keys as
  * "0x%04x" strings, netdevs as one-key objects, cgroups as paths below
  * the cgroup2 root.
  */
@@ -18,7 +18,7 @@ static void add(struct json_object *o, const char *key, struct json_object *v)
 	json_object_object_add(o, key, v);
 }
 
-struct json_object *ew_json_peer(const struct ew_peer *p)
+struct json_object *ew_json_peer(const struct ew_peer_addr *p)
 {
 	char buf[EW_PEER_STRLEN];
 
@@ -58,7 +58,7 @@ struct json_object *ew_json_netdev(const struct ew_netdev *nd)
 	return o;
 }
 
-struct json_object *ew_json_counters(const struct ew_counters *c)
+struct json_object *ew_json_counters(const struct ew_counter_set *c)
 {
 	struct json_object *o = json_object_new_object();
 	size_t i;
@@ -69,7 +69,7 @@ struct json_object *ew_json_counters(const struct ew_counters *c)
 	return o;
 }
 
-struct json_object *ew_json_job(const struct ew_job *job, unsigned int flags)
+struct json_object *ew_json_job(const struct ew_job_desc *job, unsigned int flags)
 {
 	struct json_object *o = json_object_new_object(), *a;
 	size_t i;

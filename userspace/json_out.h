@@ -16,10 +16,10 @@ enum {
 	EW_JSON_COUNTERS = 1U << 2,	/* counters */
 };
 
-struct json_object *ew_json_peer(const struct ew_peer *p);
+struct json_object *ew_json_peer(const struct ew_peer_addr *p);
 struct json_object *ew_json_netdev(const struct ew_netdev *nd);
-struct json_object *ew_json_counters(const struct ew_counters *c);
-struct json_object *ew_json_job(const struct ew_job *job, unsigned int flags);
+struct json_object *ew_json_counters(const struct ew_counter_set *c);
+struct json_object *ew_json_job(const struct ew_job_desc *job, unsigned int flags);
 struct json_object *ew_json_config(const struct ew_config *cfg);
 struct json_object *ew_json_config_status(const struct ew_config *cfg);
 struct json_object *ew_json_state(const struct ew_state *st);

@@ -6,8 +6,8 @@
  *   eastwestctl [OPTIONS] -b FILE
  *
  * main() parses the global options and hands OBJECT's arguments to its
- * file (job.c, peer.c, ...). Commands parse everything first and only then
- * connect (ew_connect()): a command with a bad argument sends nothing.
+ * file (job_cmd.c, peer.c, ...). Commands parse everything first and only
+ * then connect (ew_connect()): a command with a bad argument sends nothing.
  */
 #include <errno.h>
 #include <getopt.h>

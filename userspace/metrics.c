@@ -62,7 +62,7 @@ void ew_prom_label_value(const char *s, FILE *f)
 	}
 }
 
-static void job_labels(FILE *f, const struct ew_job *job)
+static void job_labels(FILE *f, const struct ew_job_desc *job)
 {
 	fputs("job_name=\"", f);
 	ew_prom_label_value(job->name, f);
@@ -121,7 +121,7 @@ static void node_state(const struct ew_config *cfg, FILE *f)
 		gauge(f, "eastwest_peers", "Peers of all jobs.", cfg->peer_count);
 }
 
-static void node_counters(const struct ew_counters *c, FILE *f)
+static void node_counters(const struct ew_counter_set *c, FILE *f)
 {
 	size_t i;
 
@@ -148,7 +148,7 @@ static void job_gauge(const struct ew_state *st, FILE *f, const char *name,
 	size_t i;
 
 	for (i = 0; i < st->n_jobs; i++) {
-		const struct ew_job *job = &st->jobs[i];
+		const struct ew_job_desc *job = &st->jobs[i];
 
 		if (!(job->present & what))
 			continue;
@@ -247,7 +247,7 @@ void ew_prom_write_down(FILE *f)
  * A counter lower than before was reset (the module was reloaded, or the
  * job recreated): its rate counts from 0, as Prometheus' rate() does.
  */
-void ew_counters_rate(const struct ew_counters *now, const struct ew_counters *prev,
+void ew_counters_rate(const struct ew_counter_set *now, const struct ew_counter_set *prev,
 		      double seconds, double rate[EW_N_COUNTERS])
 {
 	size_t i;
@@ -260,10 +260,10 @@ void ew_counters_rate(const struct ew_counters *now, const struct ew_counters *p
 }
 
 /* The same job in an earlier sample: same id and same name, or NULL. */
-const struct ew_job *ew_job_previous(const struct ew_state *prev,
-				     const struct ew_job *job)
+const struct ew_job_desc *ew_job_previous(const struct ew_state *prev,
+				     const struct ew_job_desc *job)
 {
-	const struct ew_job *p = ew_state_find_id(prev, job->id);
+	const struct ew_job_desc *p = ew_state_find_id(prev, job->id);
 
 	return p && !strcmp(p->name, job->name) ? p : NULL;
 }
@@ -272,8 +272,8 @@ static const struct ew_state *sort_state;
 
 static int by_denials(const void *a, const void *b)
 {
-	const struct ew_job *x = &sort_state->jobs[*(const size_t *)a];
-	const struct ew_job *y = &sort_state->jobs[*(const size_t *)b];
+	const struct ew_job_desc *x = &sort_state->jobs[*(const size_t *)a];
+	const struct ew_job_desc *y = &sort_state->jobs[*(const size_t *)b];
 	uint64_t dx = x->counters.v[EASTWEST_A_COUNTERS_DENIED];
 	uint64_t dy = y->counters.v[EASTWEST_A_COUNTERS_DENIED];
 

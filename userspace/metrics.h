@@ -18,10 +18,10 @@ void ew_prom_write(const struct ew_state *st, FILE *f);
 void ew_prom_write_down(FILE *f);
 void ew_prom_label_value(const char *s, FILE *f);
 
-void ew_counters_rate(const struct ew_counters *now, const struct ew_counters *prev,
+void ew_counters_rate(const struct ew_counter_set *now, const struct ew_counter_set *prev,
 		      double seconds, double rate[EW_N_COUNTERS]);
-const struct ew_job *ew_job_previous(const struct ew_state *prev,
-				     const struct ew_job *job);
+const struct ew_job_desc *ew_job_previous(const struct ew_state *prev,
+				     const struct ew_job_desc *job);
 size_t ew_jobs_by_denials(const struct ew_state *st, size_t **order);
 
 #endif /* EW_METRICS_H */

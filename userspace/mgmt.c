@@ -22,7 +22,7 @@
  * nft runs as one transaction: the old table is replaced atomically, and a
  * ruleset the kernel refuses leaves the old one in place.
  *
- * Like policy.c, parsing checks everything and reports the first error with
+ * Like policy_file.c, parsing checks everything and reports the first error with
  * its JSON path ("mgmt.json: services.ssh.tcp[0]: 70000 is out of range").
  */
 #include <errno.h>
@@ -104,7 +104,7 @@ static int parse_nets(struct ew_json_err *c, const char *path, struct json_objec
 	for (i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(arr, i);
 		const char *why;
-		struct ew_peer net;
+		struct ew_peer_addr net;
 
 		snprintf(p, sizeof(p), "%s[%zu]", path, i);
 		if (ew_json_want(c, p, v, json_type_string, "a network (a string)"))
@@ -320,7 +320,7 @@ void ew_mgmt_free(struct ew_mgmt *m)
 }
 
 /* IPv4 (stored IPv4-mapped, prefix of at least 96 bits) or IPv6. */
-static bool is_v4(const struct ew_peer *p)
+static bool is_v4(const struct ew_peer_addr *p)
 {
 	return ew_addr_is_v4mapped(p->addr) && p->plen >= 96;
 }
@@ -487,7 +487,7 @@ void ew_mgmt_write_flush(FILE *f)
 		"delete table " EW_MGMT_FAMILY " " EW_MGMT_TABLE "\n");
 }
 
-static bool net_contains(const struct ew_peer *net, const uint8_t addr[16])
+static bool net_contains(const struct ew_peer_addr *net, const uint8_t addr[16])
 {
 	unsigned int full = net->plen / 8, rest = net->plen % 8;
 

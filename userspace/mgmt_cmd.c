@@ -162,7 +162,7 @@ static int check_lockout(const struct ew_mgmt *m, const struct mgmt_args *a)
 	const char *conn = getenv("SSH_CONNECTION");
 	char client[64], server[64];
 	unsigned int port;
-	struct ew_peer addr;
+	struct ew_peer_addr addr;
 	const char *why;
 	bool managed;
 

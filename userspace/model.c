@@ -13,7 +13,7 @@
 #include "model.h"
 #include "parse.h"
 
-void ew_peers_add(struct ew_peers *ps, const struct ew_peer *p)
+void ew_peers_add(struct ew_peers *ps, const struct ew_peer_addr *p)
 {
 	EW_GROW(ps->v, ps->n, ps->cap);
 	ps->v[ps->n++] = *p;
@@ -46,12 +46,12 @@ void ew_peers_free(struct ew_peers *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
-void ew_job_init(struct ew_job *job)
+void ew_job_init(struct ew_job_desc *job)
 {
 	memset(job, 0, sizeof(*job));
 }
 
-void ew_job_free(struct ew_job *job)
+void ew_job_free(struct ew_job_desc *job)
 {
 	size_t i;
 
@@ -66,7 +66,7 @@ void ew_job_free(struct ew_job *job)
 	ew_job_init(job);
 }
 
-void ew_job_add_cgroup(struct ew_job *job, const char *path, uint64_t id)
+void ew_job_add_cgroup(struct ew_job_desc *job, const char *path, uint64_t id)
 {
 	EW_GROW(job->cgroups, job->n_cgroups, job->cap_cgroups);
 	job->cgroups[job->n_cgroups].path = ew_strdup(path);
@@ -74,7 +74,7 @@ void ew_job_add_cgroup(struct ew_job *job, const char *path, uint64_t id)
 	job->n_cgroups++;
 }
 
-void ew_job_add_netdev(struct ew_job *job, uint32_t kind, uint32_t value,
+void ew_job_add_netdev(struct ew_job_desc *job, uint32_t kind, uint32_t value,
 		       const char *name)
 {
 	struct ew_netdev *nd;
@@ -88,7 +88,7 @@ void ew_job_add_netdev(struct ew_job *job, uint32_t kind, uint32_t value,
 		snprintf(nd->name, sizeof(nd->name), "%s", name);
 }
 
-void ew_job_add_pkey(struct ew_job *job, uint16_t pkey)
+void ew_job_add_pkey(struct ew_job_desc *job, uint16_t pkey)
 {
 	EW_GROW(job->pkeys, job->n_pkeys, job->cap_pkeys);
 	job->pkeys[job->n_pkeys++] = pkey;
@@ -118,7 +118,7 @@ static int pkey_cmp(const void *a, const void *b)
 }
 
 /* Sorts every list of @job and drops duplicates. */
-void ew_job_normalize(struct ew_job *job)
+void ew_job_normalize(struct ew_job_desc *job)
 {
 	size_t i, o;
 
@@ -156,7 +156,7 @@ void ew_job_normalize(struct ew_job *job)
  * file leaves out, has the default value (enforce, no encryption, no Q_Key,
  * no UD or driver QPs, empty lists).
  */
-void ew_job_fill_defaults(struct ew_job *job)
+void ew_job_fill_defaults(struct ew_job_desc *job)
 {
 	if (!(job->present & EW_JOB_MODE))
 		job->mode = EASTWEST_MODE_ENFORCE;
@@ -175,9 +175,9 @@ void ew_job_fill_defaults(struct ew_job *job)
 			EW_JOB_UD | EW_JOB_DC | EW_JOB_PSN;
 }
 
-struct ew_job *ew_state_add_job(struct ew_state *st)
+struct ew_job_desc *ew_state_add_job(struct ew_state *st)
 {
-	struct ew_job *job;
+	struct ew_job_desc *job;
 
 	EW_GROW(st->jobs, st->n_jobs, st->cap_jobs);
 	job = &st->jobs[st->n_jobs++];
@@ -185,7 +185,7 @@ struct ew_job *ew_state_add_job(struct ew_state *st)
 	return job;
 }
 
-struct ew_job *ew_state_find_id(const struct ew_state *st, uint32_t id)
+struct ew_job_desc *ew_state_find_id(const struct ew_state *st, uint32_t id)
 {
 	size_t i;
 

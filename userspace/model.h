@@ -16,7 +16,7 @@
 #include "addr.h"
 #include "names-gen.h"
 
-/* Which members of struct ew_job are present (or to be changed). */
+/* Which members of struct ew_job_desc are present (or to be changed). */
 enum {
 	EW_JOB_ID		= 1U << 0,
 	EW_JOB_NAME		= 1U << 1,
@@ -59,7 +59,7 @@ enum {
 #define EW_PHYSICAL_MAX 64	/* declared fabrics listed by config-get */
 
 struct ew_peers {
-	struct ew_peer *v;
+	struct ew_peer_addr *v;
 	size_t n, cap;
 };
 
@@ -82,13 +82,13 @@ struct ew_netdev {
 
 #define EW_N_COUNTERS (EASTWEST_A_COUNTERS_MAX + 1)
 
-struct ew_counters {
+struct ew_counter_set {
 	uint64_t v[EW_N_COUNTERS];	/* indexed by EASTWEST_A_COUNTERS_* */
 };
 
 /* Counter names for output (ew_counter_names) come from names-gen.h. */
 
-struct ew_job {
+struct ew_job_desc {
 	uint32_t present;	/* EW_JOB_* */
 	uint32_t id;
 	char name[EASTWEST_JOB_NAME_MAX];
@@ -110,7 +110,7 @@ struct ew_job {
 	struct ew_peers peers;
 	uint32_t peer_count;
 	uint32_t qp_count;
-	struct ew_counters counters;
+	struct ew_counter_set counters;
 };
 
 struct ew_config {
@@ -120,7 +120,7 @@ struct ew_config {
 	uint32_t job_count;
 	uint32_t peer_count;
 	char version[64];
-	struct ew_counters counters;
+	struct ew_counter_set counters;
 	uint32_t physical[EW_PHYSICAL_MAX];	/* ifindexes declared physical */
 	size_t n_physical;
 	uint32_t admission;		/* enum eastwest_admission, this node */
@@ -134,7 +134,7 @@ struct ew_state {
 	bool has_config;	/* in a policy file: the config is managed */
 	struct ew_config config;
 	bool has_jobs;		/* in a policy file: the job list is managed */
-	struct ew_job *jobs;
+	struct ew_job_desc *jobs;
 	size_t n_jobs, cap_jobs;
 };
 
@@ -183,7 +183,7 @@ enum {
 	EW_DEV_QPN_ORDER	= 1U << 2,
 };
 
-struct ew_dev {
+struct ew_dev_desc {
 	uint32_t present;	/* EW_DEV_* */
 	uint32_t index;
 	char name[64];
@@ -195,27 +195,27 @@ struct ew_dev {
 };
 
 struct ew_devs {
-	struct ew_dev *v;
+	struct ew_dev_desc *v;
 	size_t n, cap;
 };
 
 void ew_devs_free(struct ew_devs *devs);
 
-void ew_peers_add(struct ew_peers *ps, const struct ew_peer *p);
+void ew_peers_add(struct ew_peers *ps, const struct ew_peer_addr *p);
 void ew_peers_sort_unique(struct ew_peers *ps);
 void ew_peers_free(struct ew_peers *ps);
 
-void ew_job_init(struct ew_job *job);
-void ew_job_free(struct ew_job *job);
-void ew_job_add_cgroup(struct ew_job *job, const char *path, uint64_t id);
-void ew_job_add_netdev(struct ew_job *job, uint32_t kind, uint32_t value,
+void ew_job_init(struct ew_job_desc *job);
+void ew_job_free(struct ew_job_desc *job);
+void ew_job_add_cgroup(struct ew_job_desc *job, const char *path, uint64_t id);
+void ew_job_add_netdev(struct ew_job_desc *job, uint32_t kind, uint32_t value,
 		       const char *name);
-void ew_job_add_pkey(struct ew_job *job, uint16_t pkey);
-void ew_job_normalize(struct ew_job *job);
-void ew_job_fill_defaults(struct ew_job *job);
+void ew_job_add_pkey(struct ew_job_desc *job, uint16_t pkey);
+void ew_job_normalize(struct ew_job_desc *job);
+void ew_job_fill_defaults(struct ew_job_desc *job);
 
-struct ew_job *ew_state_add_job(struct ew_state *st);
-struct ew_job *ew_state_find_id(const struct ew_state *st, uint32_t id);
+struct ew_job_desc *ew_state_add_job(struct ew_state *st);
+struct ew_job_desc *ew_state_find_id(const struct ew_state *st, uint32_t id);
 void ew_state_free(struct ew_state *st);
 
 int ew_netdev_cmp(const void *a, const void *b);

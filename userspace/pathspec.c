@@ -174,7 +174,7 @@ static int netdev_name(const char *kw, const char *s, char *out)
 /* A host address (no prefix): peers and check's dst. */
 static int host_addr(const char *kw, const char *s, uint8_t out[16])
 {
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	const char *why;
 
 	if (strchr(s, '/') || !strncmp(s, "lid:", 4) || ew_peer_parse(s, &p, &why)) {
@@ -192,7 +192,7 @@ static bool same_family(const uint8_t *a, const uint8_t *b)
 
 static int local_addr(const char *s, struct ew_path_spec *spec)
 {
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	const char *why;
 	char *slash;
 	char buf[64];

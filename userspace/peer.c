@@ -65,7 +65,7 @@ static int peer_show(int argc, char *argv[])
 {
 	char buf[EW_PEER_STRLEN];
 	struct ew_jobref ref;
-	struct ew_job job;
+	struct ew_job_desc job;
 	struct ewnl *nl;
 	char what[80];
 	size_t i;
@@ -108,7 +108,7 @@ out:
 
 static int peer_get(int argc, char *argv[])
 {
-	struct ew_peer addr, match;
+	struct ew_peer_addr addr, match;
 	char buf[EW_PEER_STRLEN];
 	struct ew_jobref ref;
 	const char *why;

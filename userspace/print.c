@@ -33,7 +33,7 @@ char *ew_netdev_str(const struct ew_netdev *nd, char *buf, size_t len)
 	return buf;
 }
 
-void ew_print_job(const struct ew_job *job, bool peers)
+void ew_print_job(const struct ew_job_desc *job, bool peers)
 {
 	char buf[EW_PEER_STRLEN + IF_NAMESIZE];
 	size_t i;
@@ -95,7 +95,7 @@ void ew_print_config(const struct ew_config *cfg)
  * (names and counters from names-gen.h): five on the first line, four on
  * each further one.
  */
-void ew_print_counters(const struct ew_counters *c)
+void ew_print_counters(const struct ew_counter_set *c)
 {
 	uint32_t r;
 
@@ -141,7 +141,7 @@ static void print_gid_protection(const struct ew_gid *g)
 							g->offload_caps, buf, sizeof(buf)));
 }
 
-void ew_print_dev(const struct ew_dev *dev)
+void ew_print_dev(const struct ew_dev_desc *dev)
 {
 	char addr[EW_PEER_STRLEN], vrf[IF_NAMESIZE];
 	size_t i, j;

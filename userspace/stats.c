@@ -145,7 +145,7 @@ static void print_summary(const struct ew_state *st, const struct ew_state *prev
 	else if (n > 1)
 		printf("%zu jobs, by denials\n", n);
 	for (i = 0; i < shown; i++) {
-		const struct ew_job *job = &st->jobs[order[i]], *old;
+		const struct ew_job_desc *job = &st->jobs[order[i]], *old;
 
 		printf("job %s id %u\n", job->name, job->id);
 		ew_print_counters(&job->counters);
@@ -162,8 +162,8 @@ static void print_summary(const struct ew_state *st, const struct ew_state *prev
 	free(order);
 }
 
-static struct json_object *json_rates(const struct ew_counters *now,
-				      const struct ew_counters *prev, double seconds)
+static struct json_object *json_rates(const struct ew_counter_set *now,
+				      const struct ew_counter_set *prev, double seconds)
 {
 	struct json_object *o = json_object_new_object();
 	double rate[EW_N_COUNTERS];
@@ -195,7 +195,7 @@ static int print_json(const struct ew_state *st, const struct ew_state *prev,
 	if (a->has_top && a->top && a->top < n)
 		n = a->top;
 	for (i = 0; i < n; i++) {
-		const struct ew_job *job = &st->jobs[a->has_top ? order[i] : i], *old;
+		const struct ew_job_desc *job = &st->jobs[a->has_top ? order[i] : i], *old;
 		struct json_object *j = json_object_new_object();
 
 		json_object_object_add(j, "id", json_object_new_int64(job->id));

@@ -39,7 +39,7 @@
 
 #include <json-c/json.h>
 
-#include "../../userspace/policy.h"
+#include "../../userspace/policy_file.h"
 #include "hook.h"
 #include "template.h"
 
@@ -176,14 +176,14 @@ static int template_netdevs(struct json_object *o, char *why, size_t len)
 
 /*
  * The template as a job of a policy file, checked by eastwestctl's own
- * parser (userspace/policy.c): the hook's per-container keys are refused
+ * parser (userspace/policy_file.c): the hook's per-container keys are refused
  * before, the notes and "jobaddr" are not part of a job, and the name is a
  * stand-in for the container's.
  */
 static int check_as_job(struct json_object *root, char *why, size_t len)
 {
 	struct json_object *job = json_object_new_object();
-	struct ew_job parsed;
+	struct ew_job_desc parsed;
 	int ret;
 
 	if (!job)

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char buf[EW_PEER_STRLEN];
-	struct ew_peer p, q;
+	struct ew_peer_addr p, q;
 	const char *why;
 	char *s;
 

@@ -9,7 +9,7 @@
 
 #include "ewctl.h"
 #include "json_out.h"
-#include "policy.h"
+#include "policy_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,7 +13,7 @@
 static void roundtrip(const char *in, const char *out, uint8_t plen)
 {
 	char buf[EW_PEER_STRLEN];
-	struct ew_peer p, q;
+	struct ew_peer_addr p, q;
 	const char *why;
 
 	assert_int_equal(ew_peer_parse(in, &p, &why), 0);
@@ -25,7 +25,7 @@ static void roundtrip(const char *in, const char *out, uint8_t plen)
 
 static void test_ipv4(void **state)
 {
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	const char *why;
 
 	(void)state;
@@ -62,7 +62,7 @@ static void test_ipv6(void **state)
 static void test_lid(void **state)
 {
 	char buf[EW_PEER_STRLEN];
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	const char *why;
 
 	(void)state;
@@ -101,7 +101,7 @@ static void test_invalid(void **state)
 		"::1/0", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
 		"lid", "lid 5", "LID:5",
 	};
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	const char *why;
 	size_t i;
 
@@ -123,7 +123,7 @@ static void test_invalid(void **state)
 
 static void test_prefix_boundaries(void **state)
 {
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	const char *why;
 	char s[64];
 	int len;
@@ -148,7 +148,7 @@ static void test_prefix_boundaries(void **state)
 
 static void test_order(void **state)
 {
-	struct ew_peer a, b, c, d;
+	struct ew_peer_addr a, b, c, d;
 	const char *why;
 
 	(void)state;

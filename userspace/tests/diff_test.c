@@ -13,9 +13,9 @@
 #include "diff.h"
 #include "parse.h"
 
-static struct ew_job *job(struct ew_state *st, uint32_t id, const char *name)
+static struct ew_job_desc *job(struct ew_state *st, uint32_t id, const char *name)
 {
-	struct ew_job *j = ew_state_add_job(st);
+	struct ew_job_desc *j = ew_state_add_job(st);
 
 	st->has_jobs = true;
 	j->id = id;
@@ -27,9 +27,9 @@ static struct ew_job *job(struct ew_state *st, uint32_t id, const char *name)
 	return j;
 }
 
-static void peer(struct ew_job *j, const char *s)
+static void peer(struct ew_job_desc *j, const char *s)
 {
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	const char *why;
 
 	assert_int_equal(ew_peer_parse(s, &p, &why), 0);
@@ -46,7 +46,7 @@ static void normalize(struct ew_state *st)
 
 /* The kernel, as far as the plan is concerned. */
 
-static void copy_lists(struct ew_job *dst, const struct ew_job *src, uint32_t mask)
+static void copy_lists(struct ew_job_desc *dst, const struct ew_job_desc *src, uint32_t mask)
 {
 	size_t i;
 
@@ -90,9 +90,9 @@ static void check_unique(const struct ew_state *st)
 	}
 }
 
-static struct ew_job *by_id(struct ew_state *st, uint32_t id)
+static struct ew_job_desc *by_id(struct ew_state *st, uint32_t id)
 {
-	struct ew_job *j = ew_state_find_id(st, id);
+	struct ew_job_desc *j = ew_state_find_id(st, id);
 
 	if (!j)
 		fail_msg("no job %u", id);
@@ -102,7 +102,7 @@ static struct ew_job *by_id(struct ew_state *st, uint32_t id)
 static void kernel(struct ew_state *have, const struct ew_plan *plan)
 {
 	uint32_t next_id = 1000;
-	struct ew_job *j;
+	struct ew_job_desc *j;
 	size_t s, i;
 
 	for (s = 0; s < plan->n; s++) {
@@ -139,7 +139,7 @@ static void kernel(struct ew_state *have, const struct ew_plan *plan)
 			j = by_id(have, st->id);
 			ew_job_normalize(j);
 			for (i = 0; i < st->peers.n; i++) {
-				struct ew_peer *p = bsearch(&st->peers.v[i], j->peers.v,
+				struct ew_peer_addr *p = bsearch(&st->peers.v[i], j->peers.v,
 							    j->peers.n, sizeof(*p),
 							    ew_peer_cmp);
 
@@ -217,7 +217,7 @@ static void test_create_and_delete(void **state)
 {
 	struct ew_state want = { 0 }, have = { 0 };
 	struct ew_plan plan = { 0 };
-	struct ew_job *a;
+	struct ew_job_desc *a;
 
 	(void)state;
 	a = job(&want, 0, "a");
@@ -241,7 +241,7 @@ static void test_set_attributes(void **state)
 {
 	struct ew_state want = { 0 }, have = { 0 };
 	struct ew_plan plan = { 0 };
-	struct ew_job *w, *h;
+	struct ew_job_desc *w, *h;
 
 	(void)state;
 	w = job(&want, 0, "a");
@@ -294,7 +294,7 @@ static void test_peers(void **state)
 {
 	struct ew_state want = { 0 }, have = { 0 };
 	struct ew_plan plan = { 0 };
-	struct ew_job *w, *h;
+	struct ew_job_desc *w, *h;
 	char buf[EW_PEER_STRLEN];
 
 	(void)state;
@@ -325,8 +325,8 @@ static void test_many_peers(void **state)
 {
 	struct ew_state want = { 0 }, have = { 0 };
 	struct ew_plan plan = { 0 };
-	struct ew_job *w, *h;
-	struct ew_peer p;
+	struct ew_job_desc *w, *h;
+	struct ew_peer_addr p;
 	uint32_t i;
 
 	(void)state;
@@ -403,7 +403,7 @@ static void test_cgroup_moves(void **state)
 {
 	struct ew_state want = { 0 }, have = { 0 };
 	struct ew_plan plan = { 0 };
-	struct ew_job *j;
+	struct ew_job_desc *j;
 
 	(void)state;
 	/* /x moves from a to b: a releases it before b binds it. */
@@ -459,7 +459,7 @@ static void test_qkey_auto(void **state)
 {
 	struct ew_state want = { 0 }, have = { 0 };
 	struct ew_plan plan = { 0 };
-	struct ew_job *w, *h;
+	struct ew_job_desc *w, *h;
 
 	(void)state;
 	w = job(&want, 0, "a");
@@ -512,7 +512,7 @@ static void test_config_and_scope(void **state)
 static void test_peers_diff(void **state)
 {
 	struct ew_peers a = { 0 }, b = { 0 }, add = { 0 }, del = { 0 };
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	const char *why;
 
 	(void)state;

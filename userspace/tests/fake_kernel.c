@@ -170,7 +170,7 @@ static void put_counters(struct nlmsghdr *nlh, uint16_t type, uint64_t base)
 	mnl_attr_nest_end(nlh, n);
 }
 
-static void put_peer(struct nlmsghdr *nlh, uint16_t type, const struct ew_peer *p)
+static void put_peer(struct nlmsghdr *nlh, uint16_t type, const struct ew_peer_addr *p)
 {
 	struct nlattr *n = mnl_attr_nest_start(nlh, type);
 
@@ -184,7 +184,7 @@ static void put_peer(struct nlmsghdr *nlh, uint16_t type, const struct ew_peer *
 	mnl_attr_nest_end(nlh, n);
 }
 
-static void put_job(struct nlmsghdr *nlh, const struct ew_job *j)
+static void put_job(struct nlmsghdr *nlh, const struct ew_job_desc *j)
 {
 	struct nlattr *n;
 	size_t i;
@@ -219,7 +219,7 @@ static void put_job(struct nlmsghdr *nlh, const struct ew_job *j)
 	put_counters(nlh, EASTWEST_A_JOB_COUNTERS, 100 * j->id);
 }
 
-static int parse_peer(const struct nlattr *nest, struct ew_peer *p)
+static int parse_peer(const struct nlattr *nest, struct ew_peer_addr *p)
 {
 	const struct nlattr *a;
 	bool addr = false;
@@ -249,7 +249,7 @@ static int parse_peer(const struct nlattr *nest, struct ew_peer *p)
 }
 
 /* By id, else by name (eastwestctl itself finds jobs by name in the replies). */
-static struct ew_job *find(uint32_t id, const char *name)
+static struct ew_job_desc *find(uint32_t id, const char *name)
 {
 	size_t i;
 
@@ -262,18 +262,18 @@ static struct ew_job *find(uint32_t id, const char *name)
 }
 
 /* Whether sorted @ps holds @p. */
-static bool peers_contain(const struct ew_peers *ps, const struct ew_peer *p)
+static bool peers_contain(const struct ew_peers *ps, const struct ew_peer_addr *p)
 {
 	return ps->n && bsearch(p, ps->v, ps->n, sizeof(*ps->v), ew_peer_cmp);
 }
 
 /* job-new / job-set: attributes onto @j (a scratch copy). */
-static int apply_job_attrs(const struct nlmsghdr *req, struct ew_job *j, bool set,
+static int apply_job_attrs(const struct nlmsghdr *req, struct ew_job_desc *j, bool set,
 			   const char **msg, uint32_t *offs)
 {
 	bool cg = false, nd = false, pk = false;
 	const struct nlattr *a, *b;
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	size_t i;
 
 	mnl_attr_for_each(a, req, GENL_HDRLEN) {
@@ -356,7 +356,7 @@ static int apply_job_attrs(const struct nlmsghdr *req, struct ew_job *j, bool se
 	return 0;
 }
 
-static int cgroup_conflict(const struct ew_job *j, const char **msg)
+static int cgroup_conflict(const struct ew_job_desc *j, const char **msg)
 {
 	size_t i, k, l;
 
@@ -373,7 +373,7 @@ static int cgroup_conflict(const struct ew_job *j, const char **msg)
 	return 0;
 }
 
-static void copy_job(struct ew_job *dst, const struct ew_job *src)
+static void copy_job(struct ew_job_desc *dst, const struct ew_job_desc *src)
 {
 	size_t i;
 
@@ -399,7 +399,7 @@ static void job_new(const struct nlmsghdr *req)
 {
 	const struct nlattr *a, *name_attr = NULL;
 	const char *msg = NULL;
-	struct ew_job j, *slot;
+	struct ew_job_desc j, *slot;
 	struct nlmsghdr *nlh;
 	uint32_t offs = 0;
 	int err;
@@ -446,7 +446,7 @@ static void job_set(const struct nlmsghdr *req)
 {
 	const char *msg = NULL;
 	const struct nlattr *a;
-	struct ew_job j, *cur;
+	struct ew_job_desc j, *cur;
 	uint32_t id = 0, offs = 0;
 	int err;
 
@@ -480,7 +480,7 @@ static void job_del(const struct nlmsghdr *req)
 {
 	const char *name = "";
 	const struct nlattr *a;
-	struct ew_job *j;
+	struct ew_job_desc *j;
 	uint32_t id = 0;
 
 	mnl_attr_for_each(a, req, GENL_HDRLEN) {
@@ -504,7 +504,7 @@ static void job_get(const struct nlmsghdr *req, bool dump)
 	const char *name = "";
 	const struct nlattr *a;
 	struct nlmsghdr *nlh;
-	struct ew_job *j;
+	struct ew_job_desc *j;
 	uint32_t id = 0;
 	size_t i;
 
@@ -545,9 +545,9 @@ static void peers(const struct nlmsghdr *req, uint8_t cmd, bool dump)
 	struct ew_peers in = { 0 };
 	const struct nlattr *a;
 	struct nlmsghdr *nlh;
-	struct ew_job *j;
+	struct ew_job_desc *j;
 	uint32_t id = 0;
-	struct ew_peer p;
+	struct ew_peer_addr p;
 	size_t i, n = 0;
 
 	mnl_attr_for_each(a, req, GENL_HDRLEN) {
@@ -588,10 +588,10 @@ static void peers(const struct nlmsghdr *req, uint8_t cmd, bool dump)
 			fake.dump_intr--;
 		done(req);
 	} else if (cmd == EASTWEST_CMD_PEER_GET) {
-		const struct ew_peer *best = NULL;
+		const struct ew_peer_addr *best = NULL;
 
 		for (i = 0; i < j->peers.n; i++) {
-			const struct ew_peer *c = &j->peers.v[i];
+			const struct ew_peer_addr *c = &j->peers.v[i];
 			unsigned int b;
 			bool match = true;
 

@@ -26,7 +26,7 @@ static void expect_error(int ret, const char *msg)
 static void test_add_all(void **state)
 {
 	struct ew_jobref ref;
-	struct ew_job job;
+	struct ew_job_desc job;
 	char buf[EW_PEER_STRLEN];
 
 	(void)state;
@@ -74,7 +74,7 @@ static void test_add_all(void **state)
 static void test_add_minimal(void **state)
 {
 	struct ew_jobref ref;
-	struct ew_job job;
+	struct ew_job_desc job;
 
 	(void)state;
 	assert_int_equal(PARSE(false, "job_42"), EW_OK);
@@ -109,7 +109,7 @@ static void test_add_minimal(void **state)
 static void test_add_errors(void **state)
 {
 	struct ew_jobref ref;
-	struct ew_job job;
+	struct ew_job_desc job;
 
 	(void)state;
 	expect_error(ew_jobspec_parse(0, ARGS(NULL), false, &ref, &job),
@@ -158,7 +158,7 @@ static void test_add_errors(void **state)
 static void test_set(void **state)
 {
 	struct ew_jobref ref;
-	struct ew_job job;
+	struct ew_job_desc job;
 
 	(void)state;
 	assert_int_equal(PARSE(true, "id", "5", "mode", "audit"), EW_OK);
@@ -294,7 +294,7 @@ static void test_psn(void **state)
 					  0x0c, 0x0d, 0x0e, 0x0f };
 	char keyfile[] = "/tmp/ew-psn-XXXXXX";
 	struct ew_jobref ref;
-	struct ew_job job, other;
+	struct ew_job_desc job, other;
 	uint8_t first[16];
 	int fd;
 

@@ -24,7 +24,7 @@ static char *capture(void (*fn)(const struct ew_state *st, FILE *f),
 	return buf;
 }
 
-static void counters(struct ew_counters *c, uint64_t base)
+static void counters(struct ew_counter_set *c, uint64_t base)
 {
 	size_t i;
 
@@ -32,10 +32,10 @@ static void counters(struct ew_counters *c, uint64_t base)
 		c->v[i] = base + i;
 }
 
-static struct ew_job *add_job(struct ew_state *st, uint32_t id, const char *name,
+static struct ew_job_desc *add_job(struct ew_state *st, uint32_t id, const char *name,
 			      uint64_t denied)
 {
-	struct ew_job *job = ew_state_add_job(st);
+	struct ew_job_desc *job = ew_state_add_job(st);
 
 	job->id = id;
 	snprintf(job->name, sizeof(job->name), "%s", name);
@@ -47,7 +47,7 @@ static struct ew_job *add_job(struct ew_state *st, uint32_t id, const char *name
 static void test_exposition(void **state)
 {
 	struct ew_state st = { 0 };
-	struct ew_job *job;
+	struct ew_job_desc *job;
 	char *out;
 
 	(void)state;
@@ -222,7 +222,7 @@ static void test_label_escape(void **state)
 
 static void test_rates(void **state)
 {
-	struct ew_counters now = { 0 }, prev = { 0 };
+	struct ew_counter_set now = { 0 }, prev = { 0 };
 	double r[EW_N_COUNTERS];
 
 	(void)state;

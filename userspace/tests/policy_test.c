@@ -11,7 +11,7 @@
 
 #include "json_out.h"
 #include "parse.h"
-#include "policy.h"
+#include "policy_file.h"
 
 #define EXAMPLE "../Documentation/examples/policy.json"
 
@@ -49,7 +49,7 @@ static void test_example(void **state)
 {
 	char err[1024], buf[EW_PEER_STRLEN];
 	struct ew_state st;
-	struct ew_job *j;
+	struct ew_job_desc *j;
 	size_t len;
 	char *text;
 
@@ -290,8 +290,8 @@ static void test_roundtrip(void **state)
 {
 	struct ew_state st = { 0 }, back;
 	struct json_object *o;
-	struct ew_peer p;
-	struct ew_job *j;
+	struct ew_peer_addr p;
+	struct ew_job_desc *j;
 	const char *why;
 	char err[1024];
 	char *text;

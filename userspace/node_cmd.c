@@ -39,7 +39,7 @@ static int node_set(int argc, char *argv[], uint32_t admission)
 		return EW_FAIL;
 	}
 	for (i = 0; i < argc; i++) {
-		struct ew_peer p;
+		struct ew_peer_addr p;
 		const char *why = NULL;
 
 		if (ew_peer_parse(argv[i], &p, &why) || p.is_lid) {

@@ -36,7 +36,7 @@
 #include "json_err.h"
 #include "jobspec.h"
 #include "parse.h"
-#include "policy.h"
+#include "policy_file.h"
 
 #define PATH_LEN 160
 
@@ -134,7 +134,7 @@ static int parse_config(struct ew_json_err *c, struct json_object *obj, struct e
 }
 
 static int parse_netdev(struct ew_json_err *c, const char *path, struct json_object *obj,
-			struct ew_job *job)
+			struct ew_job_desc *job)
 {
 	uint32_t kind = 0, value = 0;
 	const char *name = NULL;
@@ -183,7 +183,7 @@ static int parse_netdev(struct ew_json_err *c, const char *path, struct json_obj
 }
 
 static int parse_list(struct ew_json_err *c, const char *path, struct json_object *arr,
-		      struct ew_job *job, const char *what)
+		      struct ew_job_desc *job, const char *what)
 {
 	const char *why;
 	size_t i, n;
@@ -193,7 +193,7 @@ static int parse_list(struct ew_json_err *c, const char *path, struct json_objec
 	for (i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(arr, i);
 		char sub[PATH_LEN];
-		struct ew_peer p;
+		struct ew_peer_addr p;
 		uint16_t pkey;
 		uint32_t x;
 
@@ -247,7 +247,7 @@ static int parse_list(struct ew_json_err *c, const char *path, struct json_objec
 }
 
 static int parse_job(struct ew_json_err *c, const char *path, struct json_object *obj,
-		     struct ew_job *job)
+		     struct ew_job_desc *job)
 {
 	const char *why;
 	uint32_t ignored;
@@ -350,7 +350,7 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
  *
  * Return: 0 or -EINVAL.
  */
-int ew_policy_parse_job(struct json_object *obj, const char *path, struct ew_job *job,
+int ew_policy_parse_job(struct json_object *obj, const char *path, struct ew_job_desc *job,
 			char *err, size_t errlen)
 {
 	struct ew_json_err c = { .fname = NULL, .err = err, .errlen = errlen };
@@ -496,7 +496,7 @@ static int parse_jobs(struct ew_json_err *c, struct json_object *arr, struct ew_
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		char path[PATH_LEN];
-		struct ew_job *job;
+		struct ew_job_desc *job;
 
 		mkpath(path, sizeof(path), "jobs[%zu]", i);
 		job = ew_state_add_job(st);
@@ -584,7 +584,7 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 	const char *why;
 
 	for (i = 0; i < st->n_jobs; i++) {
-		struct ew_job *job = &st->jobs[i];
+		struct ew_job_desc *job = &st->jobs[i];
 		char path[PATH_LEN];
 
 		for (k = 0; k < job->n_cgroups; k++) {

@@ -35,7 +35,7 @@ void job_usage(FILE *f)
 static int job_add(int argc, char *argv[])
 {
 	struct ew_jobref ref;
-	struct ew_job job;
+	struct ew_job_desc job;
 	struct ewnl *nl;
 	uint32_t id;
 	int ret;
@@ -71,7 +71,7 @@ out:
 static int job_set(int argc, char *argv[])
 {
 	struct ew_jobref ref;
-	struct ew_job job;
+	struct ew_job_desc job;
 	struct ewnl *nl;
 	char what[80];
 	uint32_t id;
@@ -119,7 +119,7 @@ static int job_del(int argc, char *argv[])
 	return EW_OK;
 }
 
-static void print_jobs(const struct ew_job *jobs, size_t n)
+static void print_jobs(const struct ew_job_desc *jobs, size_t n)
 {
 	size_t i;
 
@@ -139,7 +139,7 @@ static int job_show(int argc, char *argv[])
 {
 	struct ew_state st = { 0 };
 	struct ew_jobref ref;
-	struct ew_job job;
+	struct ew_job_desc job;
 	struct ewnl *nl;
 	char what[80];
 	int ret;
