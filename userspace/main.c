@@ -37,52 +37,6 @@ static const struct {
 	{ "mgmt",	mgmt_main,	mgmt_usage },
 };
 
-static struct ewnl *conn;
-
-/* The socket, opened on first use and kept for the rest of a batch. */
-int ew_connect(struct ewnl **nl)
-{
-	int ret;
-
-	if (!conn) {
-		ret = ewnl_open(&conn);
-		if (ret)
-			return ret;
-	}
-	*nl = conn;
-	return EW_OK;
-}
-
-void ew_disconnect(void)
-{
-	ewnl_close(conn);
-	conn = NULL;
-}
-
-int ew_verb_error(const char *object, int argc, char *argv[],
-		  void (*usage)(FILE *f))
-{
-	if (argc > 0 && !strcmp(argv[0], "help")) {
-		usage(stdout);
-		return EW_OK;
-	}
-	if (argc == 0)
-		ew_err("%s: missing command (try \"" EW_PROG " %s help\")", object, object);
-	else
-		ew_err("%s: unknown command \"%s\" (try \"" EW_PROG " %s help\")",
-		       object, argv[0], object);
-	return EW_USAGE;
-}
-
-int ew_no_more_args(int argc, char *argv[])
-{
-	if (argc > 0) {
-		ew_err("unexpected argument \"%s\"", argv[0]);
-		return EW_USAGE;
-	}
-	return EW_OK;
-}
-
 static void usage(FILE *f, bool all)
 {
 	size_t i;

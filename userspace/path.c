@@ -41,30 +41,7 @@
 #include "subcommands.h"
 #include "xfrm.h"
 
-void path_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: " EW_PROG " path caps dev NETDEV\n"
-		"       " EW_PROG " path add dev NETDEV [type { auto | macsec | ipsec | physical }]\n"
-		"               key-file FILE [job NAME] [cipher { gcm-aes-256 | gcm-aes-xpn-256 }]\n"
-		"               [offload { auto | off | mac | phy | crypto | packet }] [name IFNAME]\n"
-		"               [rxe NAME]\n"
-		"               [epoch N] [replay-window N] [local ADDR[/LEN]]\n"
-		"               peer ADDR [lladdr MAC] [peer ADDR [lladdr MAC]]...\n"
-		"       " EW_PROG " path del dev NETDEV [job NAME local ADDR]\n"
-		"       " EW_PROG " path show [dev NETDEV]\n"
-		"       " EW_PROG " path rotate dev NETDEV key-file FILE epoch N\n"
-		"               [stage { rx | tx | retire | all }] [job NAME local ADDR]\n"
-		"       " EW_PROG " path check dev RDMADEV [port N] sgid-index I dst ADDR\n"
-		"       " EW_PROG " path physical dev NETDEV { on | off }\n"
-		"A key file holds at least 32 secret bytes (hex digits, or raw bytes), mode 0600,\n"
-		"owned by root or the caller. Rotation: run stage rx on every node, then tx on\n"
-		"every node, then retire on every node. job NAME (type ipsec): the SAs of one job\n"
-		"between its address here (local ADDR) and its peers, keyed from a secret that\n"
-		"every node derives from the key file and the job's name.\n");
-}
-
-/* --- shared helpers (path_show.c uses them too) ------------------------ */
+/* --- helpers path_show.c uses too -------------------------------------- */
 
 int ew_path_netdev(const char *verb, const char *name, int *ifindex)
 {
@@ -807,7 +784,7 @@ out:
 	return ret;
 }
 
-static int path_add(const struct ew_path_spec *spec)
+int ew_path_add(const struct ew_path_spec *spec)
 {
 	struct add_ctx c = { .spec = spec };
 	struct ew_netdev_roce roce;
@@ -944,7 +921,7 @@ static int ipsec_del(struct nl_sock *xs, const struct ew_path_spec *spec, int if
 	return ret;
 }
 
-static int path_del(const struct ew_path_spec *spec)
+int ew_path_del(const struct ew_path_spec *spec)
 {
 	struct nl_sock *rt = NULL, *xs = NULL;
 	struct ew_link_info li;
@@ -1245,7 +1222,7 @@ static int ipsec_rotate(struct rot_ctx *c, const struct ew_xfrm_dump *d)
 	return EW_OK;
 }
 
-static int path_rotate(const struct ew_path_spec *spec)
+int ew_path_rotate(const struct ew_path_spec *spec)
 {
 	struct rot_ctx c = { .spec = spec };
 	struct ew_xfrm_dump d = { 0 };
@@ -1315,57 +1292,5 @@ out:
 	ewnl_close(c.ms);
 	ew_rtnl_close(c.rt);
 	ew_rtnl_close(c.xs);
-	return ret;
-}
-
-int path_main(int argc, char *argv[])
-{
-	static const char *const verbs[] = {
-		[EW_PATH_CAPS] = "caps", [EW_PATH_ADD] = "add", [EW_PATH_DEL] = "del",
-		[EW_PATH_SHOW] = "show", [EW_PATH_ROTATE] = "rotate",
-		[EW_PATH_CHECK] = "check", [EW_PATH_PHYSICAL] = "physical",
-	};
-	static char show[] = "show";
-	static char *show_argv[] = { show, NULL };
-	struct ew_path_spec spec;
-	uint32_t v;
-	int ret;
-
-	if (argc == 0) {
-		argc = 1;
-		argv = show_argv;
-	}
-	for (v = 0; v < EW_ARRAY_SIZE(verbs); v++)
-		if (!strcmp(argv[0], verbs[v]))
-			break;
-	if (v == EW_ARRAY_SIZE(verbs))
-		return ew_verb_error("path", argc, argv, path_usage);
-	ret = ew_pathspec_parse(v, argc - 1, argv + 1, &spec);
-	if (ret)
-		return ret;
-	switch (v) {
-	case EW_PATH_ADD:
-		ret = path_add(&spec);
-		break;
-	case EW_PATH_DEL:
-		ret = path_del(&spec);
-		break;
-	case EW_PATH_ROTATE:
-		ret = path_rotate(&spec);
-		break;
-	case EW_PATH_SHOW:
-		ret = ew_path_show(&spec);
-		break;
-	case EW_PATH_CAPS:
-		ret = ew_path_caps(&spec);
-		break;
-	case EW_PATH_CHECK:
-		ret = ew_path_check(&spec);
-		break;
-	default:
-		ret = ew_path_physical(&spec);
-		break;
-	}
-	ew_pathspec_free(&spec);
 	return ret;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * "eastwestctl path": what path.c (add, del, rotate) and path_show.c
- * (show, caps, check, physical) share.
+ * "eastwestctl path": the verbs of path.c (add, del, rotate) and
+ * path_show.c (show, caps, check, physical), which path_cmd.c dispatches,
+ * and the helpers of path.c that path_show.c uses.
  */
 #ifndef EW_PATH_H
 #define EW_PATH_H
@@ -33,6 +34,9 @@ bool ew_path_declared(struct ewnl *nl, int ifindex);
 uint32_t ew_path_reqid(int ifindex);
 uint32_t ew_path_reqid_job(int ifindex);
 
+int ew_path_add(const struct ew_path_spec *spec);
+int ew_path_del(const struct ew_path_spec *spec);
+int ew_path_rotate(const struct ew_path_spec *spec);
 int ew_path_show(const struct ew_path_spec *spec);
 int ew_path_caps(const struct ew_path_spec *spec);
 int ew_path_check(const struct ew_path_spec *spec);

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every command shares: the module connection of a run (opened on
+ * first use and kept across a batch) and the errors of a bad verb or a
+ * surplus argument.
+ */
+#include <string.h>
+
+#include "ewctl.h"
+#include "subcommands.h"
+
+static struct ewnl *conn;
+
+/* The socket, opened on first use and kept for the rest of a batch. */
+int ew_connect(struct ewnl **nl)
+{
+	int ret;
+
+	if (!conn) {
+		ret = ewnl_open(&conn);
+		if (ret)
+			return ret;
+	}
+	*nl = conn;
+	return EW_OK;
+}
+
+void ew_disconnect(void)
+{
+	ewnl_close(conn);
+	conn = NULL;
+}
+
+int ew_verb_error(const char *object, int argc, char *argv[],
+		  void (*usage)(FILE *f))
+{
+	if (argc > 0 && !strcmp(argv[0], "help")) {
+		usage(stdout);
+		return EW_OK;
+	}
+	if (argc == 0)
+		ew_err("%s: missing command (try \"" EW_PROG " %s help\")", object, object);
+	else
+		ew_err("%s: unknown command \"%s\" (try \"" EW_PROG " %s help\")",
+		       object, argv[0], object);
+	return EW_USAGE;
+}
+
+int ew_no_more_args(int argc, char *argv[])
+{
+	if (argc > 0) {
+		ew_err("unexpected argument \"%s\"", argv[0]);
+		return EW_USAGE;
+	}
+	return EW_OK;
+}
