@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The node side's building blocks shared by "attest quote" (node.c) and
- * "attest watch" (watch.c).
+ * "attest watch" (watch.c): this node's evidence (quote.c) and its
+ * admission in the kernel module (kadmit.c).
  */
 #ifndef EWA_NODESIDE_H
 #define EWA_NODESIDE_H
