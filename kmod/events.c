@@ -16,7 +16,7 @@
 
 #include "events.h"
 #include "fault.h"
-#include "netlink.h"
+#include "netlink-gen.h"
 
 #define EW_EVENT_RING	256
 
@@ -31,6 +31,8 @@ static DEFINE_SPINLOCK(ew_event_lock);
  */
 static struct delayed_work ew_event_work;
 static bool ew_events_live;
+/* The family whose "events" group hears them, given at init. */
+static const struct genl_family *ew_event_family;
 
 static const char *const ew_reason_names[] = {
 	[EASTWEST_REASON_NO_JOB] = "no job",
@@ -245,20 +247,20 @@ static bool ew_event_send(const struct ew_event *ev)
 	struct sk_buff *skb;
 	void *hdr;
 
-	if (!genl_has_listeners(&ew_genl_family, &init_net, EASTWEST_NLGRP_EVENTS))
+	if (!genl_has_listeners(ew_event_family, &init_net, EASTWEST_NLGRP_EVENTS))
 		return true;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	EW_FAIL_ALLOC(skb, nlmsg_free(skb));
 	if (!skb)
 		return false;
-	hdr = genlmsg_put(skb, 0, 0, &ew_genl_family, 0, ev->cmd);
+	hdr = genlmsg_put(skb, 0, 0, ew_event_family, 0, ev->cmd);
 	if (!hdr || ew_event_fill(skb, ev)) {
 		nlmsg_free(skb);
 		return true;
 	}
 	genlmsg_end(skb, hdr);
 	/* A listener with a full socket sees ENOBUFS there, as for any group. */
-	genlmsg_multicast(&ew_genl_family, skb, 0, EASTWEST_NLGRP_EVENTS,
+	genlmsg_multicast(ew_event_family, skb, 0, EASTWEST_NLGRP_EVENTS,
 			  GFP_KERNEL);
 	return true;
 }
@@ -295,9 +297,11 @@ static void ew_event_worker(struct work_struct *work)
 
 /**
  * ew_events_init() - start delivering events
+ * @family: the registered family whose "events" group they go to
  */
-int ew_events_init(void)
+int ew_events_init(const struct genl_family *family)
 {
+	ew_event_family = family;
 	INIT_DELAYED_WORK(&ew_event_work, ew_event_worker);
 	WRITE_ONCE(ew_events_live, true);
 	/* Devices registered before us queued their events already. */

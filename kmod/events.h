@@ -6,6 +6,8 @@
 #include <linux/types.h>
 #include <rdma/ib_verbs.h>
 
+struct genl_family;
+
 /*
  * A denial (or audited violation), a revocation, a device change or an
  * admission change,
@@ -39,7 +41,7 @@ void ew_event_report_wait(const struct ew_event *ev);
 const char *ew_reason_name(u32 reason);
 void ew_event_dev(u32 cmd, struct ib_device *ibdev);
 void ew_event_admission(u32 admission, bool required);
-int ew_events_init(void);
+int ew_events_init(const struct genl_family *family);
 void ew_events_exit(void);
 
 #endif /* _EW_EVENTS_H */

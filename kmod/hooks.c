@@ -11,13 +11,14 @@
  * ib_destroy_qp_user() is hooked as well, for every QP destroy, to drop
  * tracking records.
  *
- * Shape: an ftrace handler at the function's entry builds the request,
- * decides, and to deny points the saved instruction pointer at a notrace
- * stub that returns -EACCES in place of the function. The handlers may run
- * in atomic context: they never sleep and allocate only with GFP_ATOMIC.
- * The handler never calls the hooked function, so it cannot recurse. Two
- * paths re-enter it on purpose, from process context, and are recognised by
- * their caller address (never by a tail call, which would hide it):
+ * Shape: an ftrace handler at the function's entry builds the request
+ * (request.c), decides, and to deny points the saved instruction pointer
+ * at a notrace stub that returns -EACCES in place of the function. The
+ * handlers may run in atomic context: they never sleep and allocate only
+ * with GFP_ATOMIC. The handler never calls the hooked function, so it
+ * cannot recurse. Two paths re-enter it on purpose, from process context,
+ * and are recognised by their caller address (never by a tail call, which
+ * would hide it):
  * ew_destroy_qp_after_revoke(), and ew_modify_qp_serialised(), where a
  * modify that a revoker could meet on the same QP is judged, its tracking
  * record created or updated, and the modify applied under the QP's modify
@@ -32,11 +33,8 @@
 #include <linux/cred.h>
 #include <linux/ftrace.h>
 #include <linux/module.h>
-#include <linux/if_vlan.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
-#include <net/l3mdev.h>
-#include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/restrack.h>
 
@@ -50,6 +48,7 @@
 #include "protect.h"
 #include "qptrack.h"
 #include "registry.h"
+#include "request.h"
 
 /*
  * Exported by ib_core but declared only in its private core_priv.h
@@ -117,125 +116,6 @@ static bool ew_caller_unpoliced(const struct ew_caller *c)
 	       c->global.default_action == EASTWEST_DEFAULT_ACTION_ALLOW;
 }
 
-/* Resolve the source GID and its netdev: ifindex, VLAN id and VRF. */
-static int ew_resolve_src(struct ib_device *dev, u32 port, u32 sgid_index,
-			  struct ew_src *src, u8 *sgid)
-{
-	const struct ib_gid_attr *attr;
-	struct net_device *ndev;
-	int ret = 0;
-
-	if (!rdma_is_port_valid(dev, port))
-		return -EINVAL;
-	attr = rdma_get_gid_attr(dev, port, sgid_index);
-	if (IS_ERR(attr))
-		return PTR_ERR(attr);
-	memcpy(sgid, attr->gid.raw, sizeof(attr->gid.raw));
-
-	ndev = rdma_read_gid_attr_ndev_rcu(attr);
-	if (IS_ERR(ndev)) {
-		/* InfiniBand: no netdev behind the GID. */
-		ret = -ENODEV;
-	} else {
-		src->ifindex = ndev->ifindex;
-		src->vlan = is_vlan_dev(ndev) ? vlan_dev_vlan_id(ndev) : 0;
-		src->vrf = l3mdev_master_ifindex_rcu(ndev);
-	}
-	rdma_put_gid_attr(attr);
-	return ret;
-}
-
-/* How the path is protected now (GRH paths; atomic-safe). */
-static void ew_path_resolve_protection(struct ib_device *dev,
-				       struct ew_path *path)
-{
-	struct ew_protection prot;
-	u32 ifindex;
-
-	path->protection = 0;
-	if (!ew_path_protection(dev, path->port, path->sgid_index, path->dgid,
-				&prot, &ifindex))
-		path->protection = prot.flags;
-	path->has_protection = true;
-}
-
-/* P_Key indices to values, through the core's cache (atomic-safe). */
-static int ew_request_resolve_pkeys(struct ib_device *dev,
-				    struct ew_request *req)
-{
-	if (req->has_pkey &&
-	    ib_get_cached_pkey(dev, req->port, req->pkey_index, &req->pkey))
-		return -EINVAL;
-	if (req->has_alt_pkey &&
-	    ib_get_cached_pkey(dev, req->alt_port, req->alt_pkey_index,
-			       &req->alt_pkey))
-		return -EINVAL;
-	return 0;
-}
-
-/**
- * ew_request_refresh() - resolve a tracked request's indices again
- * @dev: the QP's device
- * @req: a request recorded by the modify hook; its values are updated
- *
- * After a GID or P_Key table change the same indices may name other
- * values (or nothing); the protection of each path is evaluated again.
- * Context: any (cached lookups and route lookups only).
- * Return: 0, or an error if an index no longer resolves.
- */
-int ew_request_refresh(struct ib_device *dev, struct ew_request *req)
-{
-	unsigned int i;
-	int ret;
-
-	if (ew_request_resolve_pkeys(dev, req))
-		return -EINVAL;
-	for (i = 0; i < req->n_paths && i < ARRAY_SIZE(req->paths); i++) {
-		struct ew_path *path = &req->paths[i];
-
-		if (!path->has_grh)
-			continue;
-		ret = ew_resolve_src(dev, path->port, path->sgid_index,
-				     &path->src, path->sgid);
-		if (ret && ret != -ENODEV)
-			return ret;
-		path->has_src = !ret;
-		ew_path_resolve_protection(dev, path);
-	}
-	return 0;
-}
-
-/*
- * Translate an address vector; false if it cannot be evaluated. The path's
- * protection costs route lookups: only evaluated when @want_protection.
- */
-static bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
-			    struct ew_path *path, bool want_protection)
-{
-	u32 port = rdma_ah_get_port_num(ah);
-	const struct ib_global_route *grh;
-	int ret;
-
-	memset(path, 0, sizeof(*path));
-	path->dlid = rdma_ah_get_dlid(ah);
-	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH))
-		return true;
-
-	grh = rdma_ah_read_grh(ah);
-	path->has_grh = true;
-	path->port = port;
-	path->sgid_index = grh->sgid_index;
-	memcpy(path->dgid, grh->dgid.raw, sizeof(path->dgid));
-	ret = ew_resolve_src(dev, port, grh->sgid_index, &path->src, path->sgid);
-	if (!ret)
-		path->has_src = true;
-	else if (ret != -ENODEV)
-		return false;
-	if (want_protection)
-		ew_path_resolve_protection(dev, path);
-	return true;
-}
-
 static void ew_event_from_path(struct ew_event *ev, const struct ew_path *p)
 {
 	if (p->has_grh) {
@@ -294,59 +174,6 @@ static bool ew_judge(struct ew_caller *c, struct ew_request *req,
 		     u32 internal_reason, struct ew_event *ev)
 {
 	return ew_judge_report(c, req, ew_verdict_of(c, req, internal_reason), ev);
-}
-
-/* Fill @req with what this modify's attributes ask for. */
-static u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
-				  const struct ib_qp_attr *attr, int mask,
-				  bool want_protection, struct ew_request *req)
-{
-	u32 port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
-	u32 internal = 0;
-
-	/*
-	 * The QP type too: a UD or driver QP is judged (and, recorded,
-	 * revoked) against the job's current ud and dc settings.
-	 */
-	req->has_qp_type = true;
-	req->qp_type = real->qp_type;
-	req->driver_id = dev->ops.driver_id;
-
-	if (mask & IB_QP_PKEY_INDEX) {
-		req->has_pkey = true;
-		req->port = port;
-		req->pkey_index = attr->pkey_index;
-	}
-	if (mask & IB_QP_ALT_PATH) {
-		req->has_alt_pkey = true;
-		req->alt_port = attr->alt_port_num;
-		req->alt_pkey_index = attr->alt_pkey_index;
-	}
-	if (ew_request_resolve_pkeys(dev, req))
-		internal = EASTWEST_REASON_INTERNAL;
-	if (mask & IB_QP_QKEY) {
-		req->has_qkey = true;
-		req->qkey = attr->qkey;
-	}
-	if (mask & IB_QP_DEST_QPN) {
-		req->has_dest_qpn = true;
-		req->dest_qpn = attr->dest_qp_num;
-	}
-	if (mask & IB_QP_AV) {
-		req->has_av = true;
-		if (!ew_path_from_ah(dev, &attr->ah_attr,
-				     &req->paths[req->n_paths++],
-				     want_protection))
-			internal = EASTWEST_REASON_INTERNAL;
-	}
-	if (mask & IB_QP_ALT_PATH) {
-		req->has_alt = true;
-		if (!ew_path_from_ah(dev, &attr->alt_ah_attr,
-				     &req->paths[req->n_paths++],
-				     want_protection))
-			internal = EASTWEST_REASON_INTERNAL;
-	}
-	return internal;
 }
 
 /*

@@ -68,7 +68,7 @@ static int __init ew_init(void)
 	ret = EW_FAIL_CALL(ew_netlink_init());
 	if (ret)
 		goto err_protect;
-	ret = EW_FAIL_CALL(ew_events_init());
+	ret = EW_FAIL_CALL(ew_events_init(&ew_genl_family));
 	if (ret)
 		goto err_netlink;
 	ret = EW_FAIL_CALL(ew_hooks_init());

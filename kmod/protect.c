@@ -28,11 +28,15 @@
  * Protection can change under live QPs (a MACsec link deleted or switched to
  * integrity only, an XFRM policy or state removed, a declaration withdrawn):
  * a netdev notifier and an XFRM key manager (which the XFRM core tells about
- * every state and policy change) schedule a re-check of the live QPs of jobs
- * that require protection; those no longer protected are revoked.
+ * every state and policy change) schedule a work item that calls the chain
+ * ew_protect_register_notifier() subscribes to, from process context: the
+ * QP records (qptrack.c) re-check the live QPs of jobs that require
+ * protection there and revoke those no longer protected.
  */
 
+#include <linux/eastwest.h>
 #include <linux/if_link.h>
+#include <linux/notifier.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/workqueue.h>
@@ -46,7 +50,6 @@
 #include <rdma/ib_verbs.h>
 
 #include "protect.h"
-#include "qptrack.h"
 
 /* ifindex (initial netns) -> declared a dedicated fabric */
 static DEFINE_XARRAY(ew_physical);
@@ -379,13 +382,30 @@ int ew_fabric_put_physical(struct sk_buff *skb, int attrtype)
 	return 0;
 }
 
+static BLOCKING_NOTIFIER_HEAD(ew_protect_chain);
+
+/**
+ * ew_protect_register_notifier() - be told, in process context, that the
+ * protection of paths may have changed
+ * @nb: called with no event data; may sleep
+ */
+int ew_protect_register_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&ew_protect_chain, nb);
+}
+
+/**
+ * ew_protect_unregister_notifier() - stop telling @nb
+ * @nb: a registered block
+ */
+void ew_protect_unregister_notifier(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&ew_protect_chain, nb);
+}
+
 static void ew_protect_worker(struct work_struct *work)
 {
-	unsigned int n = ew_qp_revalidate_protection();
-
-	if (n)
-		pr_info("%u QP(s) revoked: their path lost the protection their job requires\n",
-			n);
+	blocking_notifier_call_chain(&ew_protect_chain, 0, NULL);
 }
 
 static int ew_protect_netdev_event(struct notifier_block *nb,

@@ -7,6 +7,7 @@
 struct ib_device;
 struct net_device;
 struct netlink_ext_ack;
+struct notifier_block;
 struct sk_buff;
 
 /**
@@ -31,6 +32,8 @@ int ew_path_protection(struct ib_device *ibdev, u32 port, u32 sgid_index,
 		       u32 *ifindex);
 int ew_fabric_set(u32 ifindex, bool physical, struct netlink_ext_ack *extack);
 int ew_fabric_put_physical(struct sk_buff *skb, int attrtype);
+int ew_protect_register_notifier(struct notifier_block *nb);
+void ew_protect_unregister_notifier(struct notifier_block *nb);
 int ew_protect_init(void);
 void ew_protect_exit(void);
 

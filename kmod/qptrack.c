@@ -60,6 +60,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -69,10 +70,12 @@
 #include "config.h"
 #include "events.h"
 #include "fault.h"
-#include "hooks.h"
 #include "job.h"
 #include "localgid.h"
+#include "protect.h"
 #include "qptrack.h"
+#include "registry.h"
+#include "request.h"
 
 #define EW_QP_HASH_BITS	12
 /* Buckets a collecting pass scans per hold of ew_qp_lock. */
@@ -797,33 +800,44 @@ unsigned int ew_qp_revalidate_job(struct ew_job *job)
 	return ew_qp_revoke(&sel);
 }
 
-/**
- * ew_qp_revalidate_dev() - after a GID or P_Key table change of @dev,
+/*
+ * After a GID or P_Key table change of a device (the registry's chain),
  * revoke the QPs whose source GID or P_Key no longer resolves to what their
- * job allows
- * @dev: the device
- *
- * Context: process context (the core's event work), sleeps.
+ * job allows. Context: process context (the core's event work), sleeps.
  */
-unsigned int ew_qp_revalidate_dev(struct ib_device *dev)
+static int ew_qp_dev_changed(struct notifier_block *nb, unsigned long event,
+			     void *data)
 {
-	struct ew_revoke_sel sel = { .dev = dev };
+	struct ew_revoke_sel sel = { .dev = data };
 
-	return ew_qp_revoke(&sel);
+	ew_qp_revoke(&sel);
+	return NOTIFY_DONE;
 }
 
-/**
- * ew_qp_revalidate_protection() - after a MACsec, XFRM or fabric change,
- * revoke the QPs of jobs requiring protection whose path lost it
- *
- * Context: process context, sleeps.
+/*
+ * After a MACsec, XFRM or fabric change (protect.c's chain), revoke the
+ * QPs of jobs requiring protection whose path lost it. Context: process
+ * context, sleeps.
  */
-unsigned int ew_qp_revalidate_protection(void)
+static int ew_qp_protection_changed(struct notifier_block *nb,
+				    unsigned long event, void *data)
 {
 	struct ew_revoke_sel sel = { .protection = true };
+	unsigned int n = ew_qp_revoke(&sel);
 
-	return ew_qp_revoke(&sel);
+	if (n)
+		pr_info("%u QP(s) revoked: their path lost the protection their job requires\n",
+			n);
+	return NOTIFY_DONE;
 }
+
+static struct notifier_block ew_qp_dev_nb = {
+	.notifier_call = ew_qp_dev_changed,
+};
+
+static struct notifier_block ew_qp_protection_nb = {
+	.notifier_call = ew_qp_protection_changed,
+};
 
 /**
  * ew_qp_revalidate_all() - after this node lost its admission or another
@@ -883,12 +897,27 @@ int ew_qptrack_init(void)
 {
 	/* The summary line says how many: no "callbacks suppressed" lines. */
 	unsigned int i;
+	int ret;
 
 	ratelimit_set_flags(&ew_revoke_log_rs, RATELIMIT_MSG_ON_RELEASE);
 	for (i = 0; i < ARRAY_SIZE(ew_qp_modify_locks); i++)
 		mutex_init(&ew_qp_modify_locks[i]);
 	ew_qp_cache = KMEM_CACHE(ew_qp, 0);
-	return ew_qp_cache ? 0 : -ENOMEM;
+	if (!ew_qp_cache)
+		return -ENOMEM;
+	ret = ew_registry_register_notifier(&ew_qp_dev_nb);
+	if (ret)
+		goto err_cache;
+	ret = ew_protect_register_notifier(&ew_qp_protection_nb);
+	if (ret)
+		goto err_dev_nb;
+	return 0;
+
+err_dev_nb:
+	ew_registry_unregister_notifier(&ew_qp_dev_nb);
+err_cache:
+	kmem_cache_destroy(ew_qp_cache);
+	return ret;
 }
 
 /**
@@ -917,6 +946,8 @@ void ew_qptrack_exit(void)
 
 	unsigned int i;
 
+	ew_protect_unregister_notifier(&ew_qp_protection_nb);
+	ew_registry_unregister_notifier(&ew_qp_dev_nb);
 	hash_for_each_safe(ew_qps, bkt, tmp, rec, node) {
 		hash_del(&rec->node);
 		hash_del(&rec->local_node);

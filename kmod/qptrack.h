@@ -55,8 +55,6 @@ struct mutex *ew_qp_modify_lock(struct ib_qp *qp);
 int ew_destroy_qp_after_revoke(struct ib_qp *qp, struct ib_udata *udata);
 unsigned int ew_qp_revoke_job(u32 job_id);
 unsigned int ew_qp_revalidate_job(struct ew_job *job);
-unsigned int ew_qp_revalidate_dev(struct ib_device *dev);
-unsigned int ew_qp_revalidate_protection(void);
 unsigned int ew_qp_revalidate_all(void);
 void ew_qp_revalidate_local(struct ib_qp *qp);
 int ew_qptrack_init(void);

@@ -3,11 +3,15 @@
  * Registry of RDMA devices: an ib_client the RDMA core calls for every device
  * that appears or goes away. Policy decisions read the device's own GID and
  * P_Key caches directly; the registry keeps the list that netlink dumps and
- * the event handlers that trigger re-validation.
+ * the event handlers that tell the chain ew_registry_register_notifier()
+ * subscribes to when a device's GID or P_Key table changed (the QP records
+ * re-validate there).
  */
 
+#include <linux/eastwest.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/slab.h>
 #include <rdma/ib_cache.h>
 
@@ -15,7 +19,6 @@
 #include "fault.h"
 #include "localgid.h"
 #include "qpnrand.h"
-#include "qptrack.h"
 #include "registry.h"
 
 /* DOC: Locking - ew_registry_mutex serialises writers of ew_devices; readers use RCU. */
@@ -23,6 +26,27 @@ static DEFINE_MUTEX(ew_registry_mutex);
 static LIST_HEAD(ew_devices);
 
 static struct ib_client ew_ib_client;
+static BLOCKING_NOTIFIER_HEAD(ew_registry_chain);
+
+/**
+ * ew_registry_register_notifier() - be told that a device's GID or P_Key
+ * table changed
+ * @nb: called with the struct ib_device as data, from the core's event
+ *	work (process context); may sleep
+ */
+int ew_registry_register_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&ew_registry_chain, nb);
+}
+
+/**
+ * ew_registry_unregister_notifier() - stop telling @nb
+ * @nb: a registered block
+ */
+void ew_registry_unregister_notifier(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&ew_registry_chain, nb);
+}
 
 static void ew_dev_free_rcu(struct rcu_head *rcu)
 {
@@ -44,7 +68,8 @@ static void ew_dev_event(struct ib_event_handler *handler, struct ib_event *even
 		    ew_local_gids_refresh(event->device))
 			pr_warn_ratelimited("%s: cannot read the GID table: local destinations may be missed\n",
 					    dev_name(&event->device->dev));
-		ew_qp_revalidate_dev(event->device);
+		blocking_notifier_call_chain(&ew_registry_chain, event->event,
+					     event->device);
 		break;
 	default:
 		break;

@@ -26,6 +26,10 @@ struct ew_dev {
 	struct rcu_head rcu;
 };
 
+struct notifier_block;
+
+int ew_registry_register_notifier(struct notifier_block *nb);
+void ew_registry_unregister_notifier(struct notifier_block *nb);
 int ew_registry_init(void);
 void ew_registry_exit(void);
 void ew_registry_observe_qpn(struct ib_device *ibdev, u32 qpn);

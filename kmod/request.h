@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EW_REQUEST_H
+#define _EW_REQUEST_H
+
+#include <linux/types.h>
+
+struct ib_device;
+struct ib_qp;
+struct ib_qp_attr;
+struct rdma_ah_attr;
+struct ew_path;
+struct ew_request;
+
+int ew_request_resolve_pkeys(struct ib_device *dev, struct ew_request *req);
+int ew_request_refresh(struct ib_device *dev, struct ew_request *req);
+bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
+		     struct ew_path *path, bool want_protection);
+u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
+			   const struct ib_qp_attr *attr, int mask,
+			   bool want_protection, struct ew_request *req);
+
+#endif /* _EW_REQUEST_H */
