@@ -54,3 +54,11 @@ int ew_no_more_args(int argc, char *argv[])
 	}
 	return EW_OK;
 }
+
+/* A verb's last step before the kernel: refuse what is left, then connect. */
+int ew_connect_after(int argc, char *argv[], struct ewnl **nl)
+{
+	int ret = ew_no_more_args(argc, argv);
+
+	return ret ? ret : ew_connect(nl);
+}

@@ -27,9 +27,7 @@ static int config_show(int argc, char *argv[])
 	struct ewnl *nl;
 	int ret;
 
-	ret = ew_no_more_args(argc, argv);
-	if (!ret)
-		ret = ew_connect(&nl);
+	ret = ew_connect_after(argc, argv, &nl);
 	if (ret)
 		return ret;
 	if (ew_ipc_config_get(nl, &cfg))

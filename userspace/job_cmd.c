@@ -109,9 +109,7 @@ static int job_del(int argc, char *argv[])
 
 	ret = ew_jobref_parse(&argc, &argv, &ref);
 	if (!ret)
-		ret = ew_no_more_args(argc, argv);
-	if (!ret)
-		ret = ew_connect(&nl);
+		ret = ew_connect_after(argc, argv, &nl);
 	if (ret)
 		return ret;
 	if (ew_ipc_job_del(nl, &ref))
@@ -147,9 +145,7 @@ static int job_show(int argc, char *argv[])
 	if (argc > 0) {
 		ret = ew_jobref_parse(&argc, &argv, &ref);
 		if (!ret)
-			ret = ew_no_more_args(argc, argv);
-		if (!ret)
-			ret = ew_connect(&nl);
+			ret = ew_connect_after(argc, argv, &nl);
 		if (ret)
 			return ret;
 		if (ew_ipc_job_get(nl, &ref, &job))

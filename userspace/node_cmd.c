@@ -70,9 +70,7 @@ static int node_show(int argc, char *argv[])
 	size_t i;
 	int ret;
 
-	ret = ew_no_more_args(argc, argv);
-	if (!ret)
-		ret = ew_connect(&nl);
+	ret = ew_connect_after(argc, argv, &nl);
 	if (ret)
 		return ret;
 	if (ew_ipc_config_get(nl, &cfg))

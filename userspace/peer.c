@@ -73,9 +73,7 @@ static int peer_show(int argc, char *argv[])
 
 	ret = ew_jobref_parse(&argc, &argv, &ref);
 	if (!ret)
-		ret = ew_no_more_args(argc, argv);
-	if (!ret)
-		ret = ew_connect(&nl);
+		ret = ew_connect_after(argc, argv, &nl);
 	if (ret)
 		return ret;
 	if (ew_ipc_job_get(nl, &ref, &job))
@@ -145,9 +143,7 @@ static int peer_get(int argc, char *argv[])
 		ew_err("peer get looks up one address, not a prefix");
 		return EW_USAGE;
 	}
-	ret = ew_no_more_args(argc, argv);
-	if (!ret)
-		ret = ew_connect(&nl);
+	ret = ew_connect_after(argc, argv, &nl);
 	if (ret)
 		return ret;
 	ew_jobref_str(&ref, what, sizeof(what));

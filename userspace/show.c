@@ -27,9 +27,7 @@ int show_main(int argc, char *argv[])
 
 	if (argc > 0 && !strcmp(argv[0], "help"))
 		return ew_verb_error("show", argc, argv, show_usage);
-	ret = ew_no_more_args(argc, argv);
-	if (!ret)
-		ret = ew_connect(&nl);
+	ret = ew_connect_after(argc, argv, &nl);
 	if (ret)
 		return ret;
 	if (ew_ipc_state(nl, &st, true)) {

@@ -41,5 +41,6 @@ void node_usage(FILE *f);
 int ew_verb_error(const char *object, int argc, char *argv[],
 		  void (*usage)(FILE *f));
 int ew_no_more_args(int argc, char *argv[]);
+int ew_connect_after(int argc, char *argv[], struct ewnl **nl);
 
 #endif /* EW_SUBCOMMANDS_H */
