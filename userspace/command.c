@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "ewctl.h"
+#include "ipc.h"
+#include "jobspec.h"
 #include "subcommands.h"
 
 static struct ewnl *conn;
@@ -61,4 +63,27 @@ int ew_connect_after(int argc, char *argv[], struct ewnl **nl)
 	int ret = ew_no_more_args(argc, argv);
 
 	return ret ? ret : ew_connect(nl);
+}
+
+/*
+ * A verb on one job: parse its reference, refuse what is left, connect and
+ * get the job into @job (the caller frees it). On an error there is
+ * nothing to free.
+ */
+int ew_job_of_args(const char *verb, int argc, char *argv[], struct ewnl **nl,
+		   struct ew_job_desc *job)
+{
+	struct ew_jobref ref;
+	char what[80];
+	int ret;
+
+	ret = ew_jobref_parse(&argc, &argv, &ref);
+	if (!ret)
+		ret = ew_connect_after(argc, argv, nl);
+	if (ret)
+		return ret;
+	if (ew_ipc_job_get(*nl, &ref, job))
+		return ewnl_report(*nl, "%s %s", verb,
+				   ew_jobref_str(&ref, what, sizeof(what)));
+	return EW_OK;
 }

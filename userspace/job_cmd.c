@@ -136,21 +136,14 @@ static void print_jobs(const struct ew_job_desc *jobs, size_t n)
 static int job_show(int argc, char *argv[])
 {
 	struct ew_state st = { 0 };
-	struct ew_jobref ref;
 	struct ew_job_desc job;
 	struct ewnl *nl;
-	char what[80];
 	int ret;
 
 	if (argc > 0) {
-		ret = ew_jobref_parse(&argc, &argv, &ref);
-		if (!ret)
-			ret = ew_connect_after(argc, argv, &nl);
+		ret = ew_job_of_args("job show", argc, argv, &nl, &job);
 		if (ret)
 			return ret;
-		if (ew_ipc_job_get(nl, &ref, &job))
-			return ewnl_report(nl, "job show %s",
-					   ew_jobref_str(&ref, what, sizeof(what)));
 		print_jobs(&job, 1);
 		ew_job_free(&job);
 		return EW_OK;

@@ -64,21 +64,14 @@ out:
 static int peer_show(int argc, char *argv[])
 {
 	char buf[EW_PEER_STRLEN];
-	struct ew_jobref ref;
 	struct ew_job_desc job;
 	struct ewnl *nl;
-	char what[80];
 	size_t i;
 	int ret;
 
-	ret = ew_jobref_parse(&argc, &argv, &ref);
-	if (!ret)
-		ret = ew_connect_after(argc, argv, &nl);
+	ret = ew_job_of_args("peer show", argc, argv, &nl, &job);
 	if (ret)
 		return ret;
-	if (ew_ipc_job_get(nl, &ref, &job))
-		return ewnl_report(nl, "peer show %s",
-				   ew_jobref_str(&ref, what, sizeof(what)));
 	if (ew_ipc_peer_dump(nl, job.id, &job.peers)) {
 		ret = ewnl_report(nl, "peer show %s", job.name);
 		goto out;

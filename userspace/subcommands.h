@@ -42,5 +42,7 @@ int ew_verb_error(const char *object, int argc, char *argv[],
 		  void (*usage)(FILE *f));
 int ew_no_more_args(int argc, char *argv[]);
 int ew_connect_after(int argc, char *argv[], struct ewnl **nl);
+int ew_job_of_args(const char *verb, int argc, char *argv[], struct ewnl **nl,
+		   struct ew_job_desc *job);
 
 #endif /* EW_SUBCOMMANDS_H */
