@@ -253,16 +253,26 @@ gone() {
 }
 
 # watch_start, watch_end: between them, a watcher notes ($W/seen) whether
-# an address of team-j's prefix showed up on the node.
+# an address of team-j's prefix showed up on the node. It listens to the
+# kernel's address notifications (ip monitor), so an address that lives
+# only for a moment is seen too; a probe address on lo shows that it
+# listens before the container starts.
+WATCH_PROBE=fd00:ffff::e1
 watch_start() {
-	rm -f "$W/seen"
-	sh -c "while ! ip -o -6 addr show to '$PFX::/64' | grep -q .; do sleep 0.1; done; touch '$W/seen'" &
+	rm -f "$W/seen" "$W/mon"
+	ip -6 -o monitor address >"$W/mon" 2>&1 &
 	WATCH=$!
 	BG_PIDS="$BG_PIDS $WATCH"
+	ip -6 addr add "$WATCH_PROBE/128" dev lo nodad
+	ew_wait_for 10 grep -q " inet6 $WATCH_PROBE/" "$W/mon" ||
+		echo "watch_start: ip monitor does not report addresses"
+	ip -6 addr del "$WATCH_PROBE/128" dev lo
 }
 watch_end() {
 	kill "$WATCH" 2>/dev/null
 	wait "$WATCH" 2>/dev/null
+	grep -v '^Deleted' "$W/mon" | grep -q " inet6 $PFX:" && touch "$W/seen"
+	return 0
 }
 
 # not_started ID TEMPLATE ERE: container ID of TEMPLATE is not started (its
