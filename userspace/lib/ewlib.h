@@ -2,7 +2,8 @@
 /*
  * The helpers every user-space binary shares (eastwestctl, the attestation
  * code, eastwest-verifier, the OCI hook): messages, allocation, buffers,
- * string vectors, hex, whole-file reads and atomic writes. Built as libewbase.a by userspace/lib/Makefile.
+ * string vectors, hex, whole-file reads and atomic writes, running another
+ * program. Built as libewbase.a by userspace/lib/Makefile.
  */
 #ifndef EWLIB_H
 #define EWLIB_H
@@ -26,6 +27,8 @@ void ew_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ew_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *ew_last_error(void);
 void ew_set_location(const char *file, unsigned long line);
+/* The batch file (NULL outside a batch) and its line. */
+const char *ew_location(unsigned long *line);
 /* Formats a refusal into @why (for the caller's message); returns -EINVAL. */
 int ew_bad(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -86,5 +89,21 @@ int ew_write_atomic(const char *path, unsigned int mode, ew_fill_fn fill, const 
 		    const char *who);
 /* ew_write_atomic() of @n bytes at @p, silently. */
 int ew_write_file(const char *path, const void *p, size_t n, unsigned int mode);
+
+/*
+ * Programs (run.c). ew_run() runs @prog (a path if it has a '/', else
+ * searched in $PATH, or in the usual system directories without one) with
+ * @argv and waits for it; with @out, its standard output is returned there
+ * (NUL-terminated, free() it). ew_ctl_run() runs eastwestctl with @args
+ * (after the program name): $EW_CTL (an absolute path) if set, else the
+ * first one in $PATH. Messages go to our stderr, as the program wrote them.
+ * Return: its exit status, 128 + N if signal N killed it, EW_RUN_NOT_FOUND
+ * if it could not be run, or -1 if it could not be started (message printed).
+ */
+#define EW_RUN_STDIN_NULL	0x1	/* its stdin is /dev/null */
+#define EW_RUN_STDOUT_TO_STDERR	0x2	/* without @out: its stdout joins stderr */
+#define EW_RUN_NOT_FOUND	127
+int ew_run(const char *prog, char *const argv[], unsigned int flags, char **out);
+int ew_ctl_run(char *const args[], unsigned int flags, char **out);
 
 #endif /* EWLIB_H */

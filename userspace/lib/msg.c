@@ -24,6 +24,12 @@ void ew_set_location(const char *file, unsigned long line)
 	loc_line = line;
 }
 
+const char *ew_location(unsigned long *line)
+{
+	*line = loc_line;
+	return loc_file;
+}
+
 const char *ew_last_error(void)
 {
 	return last_error;

@@ -2,8 +2,10 @@
 /*
  * Unit tests: lib/ -- the helpers of every binary: hex decoding (odd
  * lengths, bad digits, too long), whole-file reads (limits, missing files,
- * NUL termination) and atomic writes (the mode whatever the umask, the old
- * file intact and no temporary file left when the writer fails).
+ * NUL termination), atomic writes (the mode whatever the umask, the old
+ * file intact and no temporary file left when the writer fails) and running
+ * programs (exit status, signal, capture, a program that is not there, the
+ * eastwestctl of $EW_CTL).
  */
 #include "helpers.h"
 
@@ -142,12 +144,50 @@ static void test_write_atomic(void **state)
 	ew_buf_free(&b);
 }
 
+static void test_run(void **state)
+{
+	char *sh_exit[] = { "sh", "-c", "echo out; echo err >&2; exit 3", NULL };
+	char *sh_kill[] = { "sh", "-c", "kill -TERM $$", NULL };
+	char *sh_big[] = { "sh", "-c", "head -c 70000000 /dev/zero", NULL };
+	char *none[] = { "none", NULL };
+	char *args[] = { "config", "set", "admission", "admitted", NULL };
+	char *out = NULL;
+
+	(void)state;
+	assert_int_equal(ew_run("/bin/sh", sh_exit, EW_RUN_STDIN_NULL, &out), 3);
+	assert_string_equal(out, "out\n");
+	free(out);
+	out = NULL;
+	/* Searched in $PATH; without @out nothing is captured. */
+	assert_int_equal(ew_run("sh", sh_exit, EW_RUN_STDOUT_TO_STDERR, NULL), 3);
+	assert_int_equal(ew_run("/bin/sh", sh_kill, 0, NULL), 128 + 15);
+	/* More than the limit: no output, an error; the child is reaped. */
+	assert_int_equal(ew_run("/bin/sh", sh_big, 0, &out), -1);
+	assert_null(out);
+	assert_non_null(strstr(ew_last_error(), "more than"));
+	assert_int_equal(ew_run("/nonexistent-ew/none", none, 0, NULL), EW_RUN_NOT_FOUND);
+	assert_int_equal(ew_run("nonexistent-ew-program", none, 0, NULL), EW_RUN_NOT_FOUND);
+
+	/* eastwestctl is $EW_CTL: an absolute path, given our arguments. */
+	setenv("EW_CTL", "/bin/echo", 1);
+	assert_int_equal(ew_ctl_run(args, 0, &out), 0);
+	assert_string_equal(out, "config set admission admitted\n");
+	free(out);
+	out = NULL;
+	setenv("EW_CTL", "echo", 1);
+	assert_int_equal(ew_ctl_run(args, 0, &out), EW_RUN_NOT_FOUND);
+	assert_null(out);
+	assert_non_null(strstr(ew_last_error(), "EW_CTL=echo is not an absolute path"));
+	unsetenv("EW_CTL");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unhex),
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_write_atomic),
+		cmocka_unit_test(test_run),
 	};
 
 	return cmocka_run_group_tests_name("lib", tests, setup, teardown);
