@@ -10,6 +10,8 @@
 
 #include "nl.h"
 
+struct ew_job_desc;
+
 int ew_connect(struct ewnl **nl);
 void ew_disconnect(void);
 

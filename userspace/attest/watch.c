@@ -14,10 +14,10 @@
  * the timeout, a command that cannot run, a TPM error or no TPM. The
  * verdict goes to the kernel (config-set admission) every round.
  *
- * Why a subcommand of eastwestctl and not a separate daemon: it needs the
- * TPM code (libattest.a) and the netlink code, both already in eastwestctl;
- * systemd supplies what a daemon would add (restart, logging, the unit's
- * sandbox). Defaults come from /etc/eastwest/attest.conf ($EW_ATTEST_CONF):
+ * Why a command of eastwest-attest and not a separate daemon: the TPM code
+ * is already there, the kernel is one eastwestctl command away (kadmit.c),
+ * and systemd supplies what a daemon would add (restart, logging, the
+ * unit's sandbox). Defaults come from /etc/eastwest/attest.conf ($EW_ATTEST_CONF):
  * "interval = SEC", "timeout = SEC", "verifier = COMMAND ARG...".
  */
 #include <errno.h>

@@ -432,6 +432,34 @@ static void test_batch_attest_error(void **state)
 	unlink(path);
 }
 
+/*
+ * attest runs eastwest-attest with eastwestctl's -j, the batch line and
+ * this eastwestctl as $EW_CTL; without the program, a clear error.
+ */
+static void test_attest_runs_its_program(void **state)
+{
+	const char *prog = getenv("EASTWEST_ATTEST");
+	char *saved = ew_strdup(prog);
+
+	(void)state;
+	assert_int_equal(RUN("attest", "help"), EW_OK);
+	has(out, "attest watch [interval SEC]");
+	assert_int_equal(RUN("-j", "attest", "quote", "nonce", "zz", "out", "/nonexistent/q"),
+			 EW_USAGE);
+	has(err, "eastwest-attest: attest quote: nonce \"zz\"");
+	/* An argument that looks like an option is still the command's. */
+	assert_int_equal(RUN("attest", "-x"), EW_USAGE);
+	has(err, "attest: unknown command \"-x\"");
+	setenv("EASTWEST_ATTEST", "/nonexistent-ew/eastwest-attest", 1);
+	assert_int_equal(RUN("attest", "handles"), EW_FAIL);
+	has(err, "cannot run /nonexistent-ew/eastwest-attest");
+	setenv("EASTWEST_ATTEST", "eastwest-attest", 1);
+	assert_int_equal(RUN("attest", "handles"), EW_FAIL);
+	has(err, "EASTWEST_ATTEST=eastwest-attest is not an absolute path");
+	setenv("EASTWEST_ATTEST", saved, 1);
+	free(saved);
+}
+
 static void test_monitor(void **state)
 {
 	(void)state;
@@ -474,8 +502,18 @@ int main(void)
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),
+		cmocka_unit_test_setup(test_attest_runs_its_program, reset),
 		cmocka_unit_test_setup(test_monitor, reset),
 	};
+	/* The tests run in userspace/, where the program is built. */
+	char *attest = realpath("attest/eastwest-attest", NULL);
+
+	if (!attest) {
+		fprintf(stderr, "e2e: attest/eastwest-attest: %s\n", strerror(errno));
+		return 1;
+	}
+	setenv("EASTWEST_ATTEST", attest, 1);
+	free(attest);
 
 	return cmocka_run_group_tests_name("e2e", tests, setup, teardown);
 }
