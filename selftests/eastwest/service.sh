@@ -45,7 +45,15 @@ policy() {
 	END
 }
 
-svc() { "$SVC" "$@" >>"$T/svc.log" 2>&1; }
+# svc ACTION: eastwest-service ACTION, its words logged; on failure, what it
+# said this time goes to the check's output too.
+svc() {
+	_from=$(($(wc -l <"$T/svc.log" 2>/dev/null || echo 0) + 1))
+	"$SVC" "$@" >>"$T/svc.log" 2>&1 && return 0
+	_rc=$?
+	tail -n "+$_from" "$T/svc.log" | sed 's/^/svc: /' >&2
+	return "$_rc"
+}
 jobs_are() { # NAMES (sorted, space-separated)
 	got=$("$CTL" -j job show | jq -r '[.[].name] | sort | join(" ")')
 	[ "$got" = "$1" ] || { echo "jobs: '$got', expected '$1'" >&2; return 1; }
