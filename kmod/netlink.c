@@ -30,10 +30,10 @@
 #include "job.h"
 #include "netlink.h"
 #include "nodes.h"
+#include "ops.h"
 #include "peers.h"
 #include "protect.h"
 #include "qpnrand.h"
-#include "qptrack.h"
 #include "registry.h"
 
 /* ---- parsing ---------------------------------------------------------- */
@@ -528,9 +528,7 @@ int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		goto out_unlock;
 	spec.peers = peers.n ? &peers : NULL;
-	ret = ew_job_create(&spec, info->extack, &id);
-	if (!ret)
-		ew_jobs_pin_update();
+	ret = ew_op_job_add(&spec, info->extack, &id);
 out_unlock:
 	mutex_unlock(&ew_config_lock);
 	ew_job_spec_release(&spec);
@@ -567,9 +565,7 @@ int eastwest_nl_job_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	ret = ew_nl_parse_job(info, &spec);
 	if (!ret)
-		ret = ew_job_change(job, &spec, info->extack);
-	if (!ret)
-		ew_qp_revalidate_job(job);
+		ret = ew_op_job_change(job, &spec, info->extack);
 out:
 	mutex_unlock(&ew_config_lock);
 	ew_job_spec_release(&spec);
@@ -580,17 +576,10 @@ int eastwest_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ew_job *job;
 
-	u32 id;
-
 	mutex_lock(&ew_config_lock);
 	job = ew_nl_job_from_attrs(info, EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME);
-	if (job) {
-		id = job->id;
-		ew_job_delete(job);
-		/* Its processes are in no job now; its live QPs die. */
-		ew_qp_revoke_job(id);
-		ew_jobs_pin_update();
-	}
+	if (job)
+		ew_op_job_delete(job);
 	mutex_unlock(&ew_config_lock);
 	return job ? 0 : -ENOENT;
 }
@@ -617,9 +606,8 @@ static int ew_nl_peers_change(struct genl_info *info, bool add)
 	ret = ew_nl_parse_peers(info, EASTWEST_A_PEER_LIST_PEER, job->id, &batch);
 	if (ret)
 		goto out;
-	ew_jobs_changed();
 	if (add) {
-		ret = ew_peers_add(job, &batch, &failed_at);
+		ret = ew_op_peers_add(job, &batch, &failed_at);
 		if (ret == -ENOMEM)
 			NL_SET_ERR_MSG_FMT_MOD(info->extack,
 					       "peer %u: cannot add: out of memory, nothing added",
@@ -629,13 +617,11 @@ static int ew_nl_peers_change(struct genl_info *info, bool add)
 					       "peer %u: cannot add (%d), nothing added",
 					       failed_at, ret);
 	} else {
-		ret = ew_peers_del(job, &batch, &failed_at);
+		ret = ew_op_peers_del(job, &batch, &failed_at);
 		if (ret)
 			NL_SET_ERR_MSG_FMT_MOD(info->extack,
 					       "peer %u: not a peer of job %u, nothing removed",
 					       failed_at, job->id);
-		else
-			ew_qp_revalidate_job(job);
 	}
 out:
 	mutex_unlock(&ew_config_lock);
@@ -1317,11 +1303,9 @@ int eastwest_nl_node_set_doit(struct sk_buff *skb, struct genl_info *info)
 			memcpy(addrs[n++], nla_data(a), 16);
 
 	mutex_lock(&ew_config_lock);
-	ret = ew_nodes_change(addrs[0], n,
-			      admission == EASTWEST_ADMISSION_REVOKED,
-			      info->extack);
-	if (!ret && admission == EASTWEST_ADMISSION_REVOKED)
-		revoked = ew_qp_revalidate_all();
+	ret = ew_op_nodes_change(addrs[0], n,
+				 admission == EASTWEST_ADMISSION_REVOKED,
+				 info->extack, &revoked);
 	mutex_unlock(&ew_config_lock);
 	kvfree(addrs);
 	if (!ret)

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: Operations
+ *
+ * What a change of the configuration does to the QPs that live under it,
+ * in one place. The netlink handlers parse a request, call one of these
+ * with ew_config_lock held and reply; the KUnit suite eastwest-ops runs
+ * them against the job store with the QP records stubbed out.
+ *
+ * - A deleted job's QPs die: its processes are in no job from the moment
+ *   the job is gone from the tables, so its live QPs are moved to the error
+ *   state after the delete (ew_qp_revoke_job() by the id, the job itself
+ *   may already be waiting for its RCU grace period), and the module's
+ *   pin follows the number of jobs.
+ * - A job whose rules were changed, or that lost peers, has each of its
+ *   live QPs judged again by the new rules (ew_qp_revalidate_job()), after
+ *   they are published; a refused change or removal judges nothing.
+ *   Added peers only allow more: nothing to re-judge.
+ * - Revoking other nodes re-judges every live QP (ew_qp_revalidate_all());
+ *   admitting them again allows more.
+ *
+ * The admission gate's own transitions are admission.c's.
+ */
+
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+
+#include "config.h"
+#include "job.h"
+#include "nodes.h"
+#include "ops.h"
+#include "peers.h"
+#include "qptrack.h"
+
+/**
+ * ew_op_job_add() - create a job
+ * @spec: the parsed job (its peers in @spec->peers)
+ * @extack: where a refusal is explained
+ * @id: the new job's id
+ *
+ * Context: ew_config_lock held.
+ * Return: 0, or ew_job_create()'s error (nothing created).
+ */
+int ew_op_job_add(struct ew_job_spec *spec, struct netlink_ext_ack *extack,
+		  u32 *id)
+{
+	int ret;
+
+	lockdep_assert_held(&ew_config_lock);
+	ret = ew_job_create(spec, extack, id);
+	if (!ret)
+		ew_jobs_pin_update();
+	return ret;
+}
+
+/**
+ * ew_op_job_change() - change a job's rules, then re-judge its live QPs
+ * @job: the job
+ * @spec: the attributes to change
+ * @extack: where a refusal is explained
+ *
+ * Context: ew_config_lock held.
+ * Return: 0, or ew_job_change()'s error (nothing changed, nothing judged).
+ */
+int ew_op_job_change(struct ew_job *job, struct ew_job_spec *spec,
+		     struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	lockdep_assert_held(&ew_config_lock);
+	ret = ew_job_change(job, spec, extack);
+	if (!ret)
+		ew_qp_revalidate_job(job);
+	return ret;
+}
+
+/**
+ * ew_op_job_delete() - delete a job; its live QPs die
+ * @job: the job (found under ew_config_lock)
+ *
+ * Context: ew_config_lock held.
+ */
+void ew_op_job_delete(struct ew_job *job)
+{
+	u32 id = job->id;
+
+	lockdep_assert_held(&ew_config_lock);
+	ew_job_delete(job);
+	ew_qp_revoke_job(id);
+	ew_jobs_pin_update();
+}
+
+/**
+ * ew_op_peers_add() - add peers to a job (all or none)
+ * @job: the job
+ * @batch: the parsed peers
+ * @failed_at: the index of the peer that could not be added
+ *
+ * Context: ew_config_lock held.
+ * Return: 0, or ew_peers_add()'s error (nothing added).
+ */
+int ew_op_peers_add(struct ew_job *job, const struct ew_peer_batch *batch,
+		    unsigned int *failed_at)
+{
+	lockdep_assert_held(&ew_config_lock);
+	ew_jobs_changed();
+	return ew_peers_add(job, batch, failed_at);
+}
+
+/**
+ * ew_op_peers_del() - remove peers from a job (all or none), then re-judge
+ * its live QPs
+ * @job: the job
+ * @batch: the parsed peers
+ * @failed_at: the index of the peer that is not the job's
+ *
+ * Context: ew_config_lock held.
+ * Return: 0, or ew_peers_del()'s error (nothing removed, nothing judged).
+ */
+int ew_op_peers_del(struct ew_job *job, const struct ew_peer_batch *batch,
+		    unsigned int *failed_at)
+{
+	int ret;
+
+	lockdep_assert_held(&ew_config_lock);
+	ew_jobs_changed();
+	ret = ew_peers_del(job, batch, failed_at);
+	if (!ret)
+		ew_qp_revalidate_job(job);
+	return ret;
+}
+
+/**
+ * ew_op_nodes_change() - revoke or admit other nodes' addresses
+ * @addrs: @n addresses of 16 bytes
+ * @n: how many
+ * @revoke: revoke them (else admit them again)
+ * @extack: where a refusal is explained
+ * @revoked: the number of live QPs revoked
+ *
+ * Context: ew_config_lock held.
+ * Return: 0, or ew_nodes_change()'s error (nothing changed).
+ */
+int ew_op_nodes_change(const u8 *addrs, unsigned int n, bool revoke,
+		       struct netlink_ext_ack *extack, unsigned int *revoked)
+{
+	int ret;
+
+	lockdep_assert_held(&ew_config_lock);
+	*revoked = 0;
+	ret = ew_nodes_change(addrs, n, revoke, extack);
+	if (!ret && revoke)
+		*revoked = ew_qp_revalidate_all();
+	return ret;
+}
