@@ -224,7 +224,8 @@ qperf_pair() {
 			[ "$_rc" = 0 ] && break
 			qperf_kernel_log
 			# Debian's qperf (0.4.11) tells the client a test's port
-			# before its server listens on it (the CM trace of a failed
+			# before its server listens on it (its binary sends the
+			# port, then calls rdma_listen(); the CM trace of a failed
 			# run: the REQ refused 5 ms before the listener attached),
 			# so a quick client's REQ can meet no listener: REJ 8,
 			# invalid service ID. That race, and only that, gets one
