@@ -16,11 +16,14 @@
 #                             4096-peer job added (latency, end to end and in
 #                             the kernel)
 #   apply 100k, 1k, 1 peer -> modify cost at each size (growth); rdma_cm
-#                             connect rate at 1 peer
+#                             connect rate at 1 peer; at 1 peer also to a
+#                             remote destination and with keyed PSNs (what
+#                             the same-node ownership check and keyed PSNs
+#                             cost)
 #   rmmod                  -> unload time with the policy loaded
 #
 # The caller of modify_cost and cm_rate is in job "bench" (cgroup /ewbench,
-# peers 127.0.0.1 and CM_ADDR) in every enforce measurement; the other jobs
+# peers 127.0.0.1, 127.0.0.2 and CM_ADDR) in every enforce measurement; the other jobs
 # only fill the tables. The enforce figures are compared with the module
 # absent and the caller in that same cgroup ("absent-job"): a task in a
 # non-root cgroup pays for memory-cgroup charging in the verbs path (about
@@ -81,11 +84,12 @@ settle() {
 	sleep "${EW_BENCH_SETTLE:-3}"
 }
 
-# measure LABEL [CGROUP]: one modify_cost run; prints its medians.
+# measure LABEL [CGROUP [DGID]]: one modify_cost run; prints its medians.
+# The destination is this node's own address unless DGID says otherwise.
 measure() {
 	settle
 	if [ -n "${2:-}" ]; then
-		ew_in_cg "$2" "$COST" rxe0 "$GIDX" 127.0.0.1 "$CYCLES"
+		ew_in_cg "$2" "$COST" rxe0 "$GIDX" "${3:-127.0.0.1}" "$CYCLES"
 	else
 		"$COST" rxe0 "$GIDX" 127.0.0.1 "$CYCLES"
 	fi >"$EW_TMP/cost" || return 1
@@ -153,7 +157,7 @@ policy() {
 import json, sys
 jobs, per = int(sys.argv[1]), int(sys.argv[2])
 out = [{"id": 1, "name": "bench", "mode": "enforce", "cgroups": ["/ewbench"],
-        "peers": ["127.0.0.1", sys.argv[3]]}]
+        "peers": ["127.0.0.1", "127.0.0.2", sys.argv[3]]}]
 for j in range(jobs):
     out.append({"id": 100 + j, "name": "load%d" % j, "peers": [
         "10.%d.%d.%d" % (p >> 16, (p >> 8) & 255, p & 255)
@@ -221,12 +225,21 @@ job4096() {
 	echo "# bench: job4096 round $round ms $(((_t1 - _t0) / 1000000)) kernel_ms $_k" >>"$EW_TMP/out"
 }
 
+# keyed LABEL: measure with the bench job's PSNs keyed, then back to the
+# application's.
+keyed() {
+	"$CTL" job set bench psn keyed psn-key 000102030405060708090a0b0c0d0e0f \
+		>/dev/null || return 1
+	measure "$1" /ewbench || return 1
+	"$CTL" job set bench psn app >/dev/null
+}
+
 # shrink LABEL FILE: apply a smaller policy, then measure.
 shrink() {
 	"$CTL" apply -f "$2" >/dev/null && measure "$1" /ewbench
 }
 
-ew_plan $((3 + ROUNDS * 18))
+ew_plan $((3 + ROUNDS * 21))
 
 ew_check "rxe0 on lo" ew_rxe_add rxe0 lo
 GIDX=$(ew_wait_gid_index rxe0 127.0.0.1) || ew_bail "no RoCE v2 GID for 127.0.0.1"
@@ -250,6 +263,8 @@ while [ "$round" -le "$ROUNDS" ]; do
 		ew_check "round $round: module absent, rdma_cm" cm absent
 		ew_check "round $round: module absent, caller in /ewbench" \
 			measure absent-job /ewbench
+		ew_check "round $round: module absent, caller in /ewbench, a remote destination" \
+			measure absent-job-remote /ewbench 127.0.0.2
 		ew_check "round $round: module absent, caller in /ewbench, rdma_cm" \
 			cm absent-job /ewbench
 	fi
@@ -273,6 +288,12 @@ while [ "$round" -le "$ROUNDS" ]; do
 		shrink enforce-1000 "$EW_TMP/p-small.json"
 	ew_check "round $round: enforce, 1 peer" \
 		shrink enforce-1 "$EW_TMP/p-one.json"
+	# What a local destination's ownership check costs: the same modify
+	# to an address of no local GID (127.0.0.2, a peer too), and to this
+	# node's with keyed PSNs.
+	ew_check "round $round: enforce, 1 peer, a remote destination" \
+		measure enforce-1-remote /ewbench 127.0.0.2
+	ew_check "round $round: enforce, 1 peer, keyed PSNs" keyed enforce-1-keyed
 	ew_check "round $round: enforce, 1 peer, rdma_cm: each connect allowed $CM_CHECKS times" \
 		cm_hooked enforce-1 bench allowed /ewbench
 	ew_check "round $round: enforce, 1 peer: an outsider's rdma_cm connect is refused" \
@@ -285,6 +306,8 @@ while [ "$round" -le "$ROUNDS" ]; do
 		ew_check "round $round: module absent, rdma_cm" cm absent
 		ew_check "round $round: module absent, caller in /ewbench" \
 			measure absent-job /ewbench
+		ew_check "round $round: module absent, caller in /ewbench, a remote destination" \
+			measure absent-job-remote /ewbench 127.0.0.2
 		ew_check "round $round: module absent, caller in /ewbench, rdma_cm" \
 			cm absent-job /ewbench
 	fi

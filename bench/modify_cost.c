@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * modify_cost: time ibv_modify_qp through a whole connection cycle
- * (RESET->INIT->RTR->RTS->RESET) of two RC QPs on one device, looped.
+ * (RESET->INIT->RTR->RTS->RESET) of two RC QPs on one device connected to
+ * each other, looped.
  * Prints the mean, median and lower quartile cost of a modify in ns, and
  * of the policed INIT->RTR step alone, as "key value" lines a script can
  * read. The lower quartile is there because under TCG on a busy host some
@@ -11,13 +12,14 @@
  *   modify_cost DEV GID_INDEX DGID CYCLES
  */
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "rc_attr.h"
 
 static double now_ns(void)
 {
@@ -45,6 +47,36 @@ static int modify(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask, double *ns
 	return ret;
 }
 
+/* Step @step (0 INIT, 1 RTR, 2 RTS, 3 RESET) of @qp's connection to @peer. */
+static int cycle_step(struct ibv_qp *qp, struct ibv_qp *peer, int step,
+		      int gid_index, const union ibv_gid *dgid, double *ns)
+{
+	struct ibv_qp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	switch (step) {
+	case 0:
+		rc_init_attr(&a);
+		return modify(qp, &a, RC_INIT_MASK, ns);
+	case 1:
+		rc_rtr_attr(&a, peer->qp_num, gid_index, dgid);
+		return modify(qp, &a, RC_RTR_MASK, ns);
+	case 2:
+		a.qp_state = IBV_QPS_RTS;
+		a.timeout = 14;
+		a.retry_cnt = 7;
+		a.rnr_retry = 7;
+		a.sq_psn = 1;
+		a.max_rd_atomic = 1;
+		return modify(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			      IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+			      IBV_QP_MAX_QP_RD_ATOMIC, ns);
+	default:
+		a.qp_state = IBV_QPS_RESET;
+		return modify(qp, &a, IBV_QP_STATE, ns);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct ibv_qp_init_attr init = {
@@ -56,11 +88,10 @@ int main(int argc, char **argv)
 	struct ibv_context *ctx = NULL;
 	double *all, *rtr, ns;
 	union ibv_gid dgid;
-	struct in_addr v4;
 	struct ibv_qp *qp[2];
 	struct ibv_pd *pd;
 	long cycles, c, n_all = 0, n_rtr = 0;
-	int i, n, gid_index;
+	int i, n, step, gid_index;
 
 	if (argc != 5) {
 		fprintf(stderr, "usage: modify_cost DEV GID_INDEX DGID CYCLES\n");
@@ -68,11 +99,7 @@ int main(int argc, char **argv)
 	}
 	gid_index = atoi(argv[2]);
 	cycles = atol(argv[4]);
-	memset(&dgid, 0, sizeof(dgid));
-	if (inet_pton(AF_INET, argv[3], &v4) == 1) {
-		dgid.raw[10] = dgid.raw[11] = 0xff;
-		memcpy(&dgid.raw[12], &v4, 4);
-	} else if (inet_pton(AF_INET6, argv[3], dgid.raw) != 1) {
+	if (rc_parse_gid(argv[3], &dgid)) {
 		fprintf(stderr, "modify_cost: bad GID %s\n", argv[3]);
 		return 2;
 	}
@@ -100,55 +127,22 @@ int main(int argc, char **argv)
 	if (!all || !rtr)
 		return 1;
 
+	/*
+	 * A connection as applications make it: both QPs to INIT (their
+	 * numbers are then exchanged), each to RTR aimed at the other, both
+	 * to RTS, both reset. So when a QP goes to RTR, its destination is a
+	 * QP already configured, as in ibv_rc_pingpong, NCCL and rdma_cm.
+	 */
 	for (c = 0; c < cycles; c++) {
-		for (i = 0; i < 2; i++) {
-			struct ibv_qp_attr a = {
-				.qp_state = IBV_QPS_INIT, .port_num = 1,
-				.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-			};
-
-			if (modify(qp[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-				   IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, &ns))
-				return 1;
-			all[n_all++] = ns;
-
-			memset(&a, 0, sizeof(a));
-			a.qp_state = IBV_QPS_RTR;
-			a.path_mtu = IBV_MTU_1024;
-			a.dest_qp_num = qp[!i]->qp_num;
-			a.rq_psn = 1;
-			a.max_dest_rd_atomic = 1;
-			a.min_rnr_timer = 12;
-			a.ah_attr.is_global = 1;
-			a.ah_attr.port_num = 1;
-			a.ah_attr.grh.hop_limit = 1;
-			a.ah_attr.grh.sgid_index = gid_index;
-			a.ah_attr.grh.dgid = dgid;
-			if (modify(qp[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-				   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-				   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER, &ns))
-				return 1;
-			all[n_all++] = ns;
-			rtr[n_rtr++] = ns;
-
-			memset(&a, 0, sizeof(a));
-			a.qp_state = IBV_QPS_RTS;
-			a.timeout = 14;
-			a.retry_cnt = 7;
-			a.rnr_retry = 7;
-			a.sq_psn = 1;
-			a.max_rd_atomic = 1;
-			if (modify(qp[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-				   IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
-				   IBV_QP_MAX_QP_RD_ATOMIC, &ns))
-				return 1;
-			all[n_all++] = ns;
-
-			memset(&a, 0, sizeof(a));
-			a.qp_state = IBV_QPS_RESET;
-			if (modify(qp[i], &a, IBV_QP_STATE, &ns))
-				return 1;
-			all[n_all++] = ns;
+		for (step = 0; step < 4; step++) {
+			for (i = 0; i < 2; i++) {
+				if (cycle_step(qp[i], qp[!i], step, gid_index,
+					       &dgid, &ns))
+					return 1;
+				all[n_all++] = ns;
+				if (step == 1)
+					rtr[n_rtr++] = ns;
+			}
 		}
 	}
 	qsort(all, n_all, sizeof(*all), cmp);

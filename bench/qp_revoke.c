@@ -13,7 +13,6 @@
  * Exit: 0 all revoked, 1 setup failure, 2 usage, 3 not all revoked in time.
  */
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <infiniband/verbs.h>
@@ -22,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "rc_attr.h"
 
 static long long realtime_ns(void)
 {
@@ -37,47 +38,18 @@ static int fail(const char *what, int err)
 	return 1;
 }
 
-static int parse_gid(const char *s, union ibv_gid *gid)
-{
-	struct in_addr v4;
-
-	memset(gid, 0, sizeof(*gid));
-	if (inet_pton(AF_INET6, s, gid->raw) == 1)
-		return 0;
-	if (inet_pton(AF_INET, s, &v4) != 1)
-		return -1;
-	gid->raw[10] = gid->raw[11] = 0xff;
-	memcpy(&gid->raw[12], &v4, 4);
-	return 0;
-}
-
 static int connect_qp(struct ibv_qp *qp, int gid_index, const union ibv_gid *dgid)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
+	struct ibv_qp_attr a;
 	int ret;
 
-	ret = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	rc_init_attr(&a);
+	ret = ibv_modify_qp(qp, &a, RC_INIT_MASK);
 	if (ret)
 		return ret;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = qp->qp_num;
-	a.rq_psn = 1;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.hop_limit = 1;
-	a.ah_attr.grh.sgid_index = gid_index;
-	a.ah_attr.grh.dgid = *dgid;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			     IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			     IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+	/* Aimed at itself: loopback on the one device. */
+	rc_rtr_attr(&a, qp->qp_num, gid_index, dgid);
+	return ibv_modify_qp(qp, &a, RC_RTR_MASK);
 }
 
 int main(int argc, char **argv)
@@ -104,7 +76,7 @@ int main(int argc, char **argv)
 	}
 	gid_index = atoi(argv[2]);
 	nqps = atol(argv[4]);
-	if (parse_gid(argv[3], &dgid) || nqps <= 0) {
+	if (rc_parse_gid(argv[3], &dgid) || nqps <= 0) {
 		fprintf(stderr, "qp_revoke: bad DGID or NQPS\n");
 		return 2;
 	}

@@ -69,6 +69,8 @@ def load(path):
 def baseline(table, label):
     """What a configuration is compared with: the module absent with the
     caller where it is then (a job's cgroup for enforce-*, none for audit)."""
+    if label.endswith("-remote") and "absent-job-remote" in table:
+        return "absent-job-remote"
     if label.startswith("enforce") and "absent-job" in table:
         return "absent-job"
     return "absent"
@@ -155,8 +157,29 @@ def rows_for(kernel, d):
         rows.append(("P1 %s - %s: INIT->RTR, ns (instructions under -icount)" %
                      (label, base), target, spread(extra, "%+.0f"),
                      verdict(extra, 800, False) if target else ""))
+    # Same-node ownership check and keyed PSNs: a local destination with
+    # keyed PSNs against a remote one with the application's (the probe of
+    # the local-GID set, which every destination pays, is in both).
+    # Each against the module absent with the same destination: the core's
+    # own work differs between the two addresses.
+    def added(label):
+        absent = cost.get(baseline(cost, label), {})
+        return {r: v[1] - absent[r][1] for r, v in cost.get(label, {}).items()
+                if r in absent and v[1]}
+
+    keyed, remote, plain = added("enforce-1-keyed"), added("enforce-1-remote"), added("enforce-1")
+    if keyed and remote and "absent-job-remote" in cost:
+        extra = [v - remote[r] for r, v in keyed.items() if r in remote]
+        rows.append(("P1 ownership check of a local destination + keyed PSN: INIT->RTR, "
+                     "(enforce-1-keyed - absent-job) - (enforce-1-remote - absent-job-remote)",
+                     "<= +200", spread(extra, "%+.0f"), verdict(extra, 200, False)))
+        for what, a, b in (("local destination", plain, remote), ("keyed PSN", keyed, plain)):
+            extra = [v - b[r] for r, v in a.items() if r in b]
+            rows.append(("P1   of which the %s: INIT->RTR" % what, "",
+                         spread(extra, "%+.0f"), ""))
     one = cost.get("enforce-1", {})
-    big = [k for k in cost if k.startswith("enforce-") and k != "enforce-1"]
+    big = [k for k in cost if k.startswith("enforce-") and k != "enforce-1" and
+           k.count("-") == 1]
     if one and big:
         top = max(big, key=size)
         for idx, (_, what) in enumerate(metrics):
