@@ -750,7 +750,7 @@ static void notrace ew_hook_restrack_get_byid(unsigned long ip,
 {
 	struct pt_regs *regs;
 
-	/* Our own calls: ew_restrack_get_byid_visible(), ew_dest_is_foreign(). */
+	/* Our own calls: ew_restrack_get_byid_visible(), ew_restrack_qp_is_jobs(). */
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
 	regs = ew_hook_regs(fregs, ew_hidden_ptr);

@@ -20,7 +20,6 @@
  */
 
 #include <linux/hashtable.h>
-#include <linux/jhash.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/cgroup.h>
@@ -54,9 +53,21 @@ static DEFINE_SPINLOCK(ew_local_gid_lock);
  */
 static bool ew_local_gids_incomplete;
 
+/*
+ * The two halves of the GID folded (hash_min() then picks the bucket):
+ * the interface identifier or IPv4 address varies in the low half, a
+ * per-node or per-job prefix in the high one. The set holds only this
+ * node's own GIDs, so a caller choosing a destination can only pick which
+ * of their short chains it walks.
+ */
 static u32 ew_local_gid_hash(const u8 *gid)
 {
-	return jhash(gid, 16, 0);
+	u64 hi, lo;
+
+	memcpy(&hi, gid, sizeof(hi));
+	memcpy(&lo, gid + sizeof(hi), sizeof(lo));
+	hi ^= lo;
+	return (u32)hi ^ (u32)(hi >> 32);
 }
 
 /**
@@ -266,52 +277,61 @@ ew_restrack_get_qp_unhidden(struct ib_device *dev, u32 qpn)
 }
 
 /**
- * ew_dest_is_foreign() - whether a path of @req ends on this node in a QP
- * that is not @job's
- * @job: the caller's (or a record's) job
- * @dev: the QP's (or AH's) device
- * @req: the whole configuration of the QP
- * @local: if not NULL, set to whether a path ends on this node
+ * ew_local_dest_dev() - the device of this node a destination GID ends on
+ * @dev: the device of the QP or address handle that aims at @gid
+ * @gid: the destination GID, 16 bytes, network order
  *
- * The peer rules cannot tell two jobs apart that may both reach this node
- * (a job's peers are all its nodes, this one included), so a local
- * destination must be a QP that a process of @job created; a kernel QP or
- * none at all is foreign too, as is a local destination with no QP named
- * (a UD address handle). Paths without a GRH (InfiniBand by LID) are not
- * recognised as local.
+ * One probe of the set; while the set may be incomplete, @dev's own table
+ * too, so that loopback on one device is never taken for a remote
+ * destination.
+ *
+ * Context: rcu_read_lock(); the device stays valid until it is dropped.
+ * Return: the device, or NULL if @gid is not one of this node's.
+ */
+struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid)
+{
+	struct ib_device *ldev = ew_local_gid_dev(gid);
+
+	if (!ldev && READ_ONCE(ew_local_gids_incomplete) &&
+	    ew_gid_on_dev(dev, gid))
+		ldev = dev;
+	return ldev;
+}
+
+/**
+ * ew_res_is_jobs() - whether a process of @job created RDMA object @res
+ * @res: the object's restrack entry
+ * @job: a job
+ *
+ * A kernel object, or one whose creator is unknown, is nobody's job's.
+ * Context: rcu_read_lock().
+ */
+bool ew_res_is_jobs(const struct rdma_restrack_entry *res,
+		    const struct ew_job *job)
+{
+	return res->user && res->task && ew_res_job(res) == job;
+}
+
+/**
+ * ew_restrack_qp_is_jobs() - whether QP @qpn of @dev is @job's, by the
+ * RDMA core's own table
+ * @dev: a device of this node
+ * @qpn: the QP number
+ * @job: a job
  *
  * Context: rcu_read_lock(); atomic-safe (takes the restrack table lock).
+ * Return: false also when no QP has that number.
  */
-bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
-			const struct ew_request *req, bool *local)
+bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,
+			    const struct ew_job *job)
 {
 	struct rdma_restrack_entry *res;
-	struct ib_device *ldev;
-	unsigned int i;
-	bool foreign;
+	bool mine;
 
-	if (local)
-		*local = false;
-	for (i = 0; i < req->n_paths && i < ARRAY_SIZE(req->paths); i++) {
-		if (!req->paths[i].has_grh)
-			continue;
-		ldev = ew_local_gid_dev(req->paths[i].dgid);
-		if (!ldev && READ_ONCE(ew_local_gids_incomplete) &&
-		    ew_gid_on_dev(dev, req->paths[i].dgid))
-			ldev = dev;
-		if (!ldev)
-			continue;
-		if (local)
-			*local = true;
-		if (!req->has_dest_qpn)
-			return true;
-		res = ew_restrack_get_qp_unhidden(ldev, req->dest_qpn);
-		if (IS_ERR(res))
-			return true;
-		foreign = !res->user || !res->task || ew_res_job(res) != job;
-		rdma_restrack_put(res);
-		if (foreign)
-			return true;
-	}
-	return false;
+	res = ew_restrack_get_qp_unhidden(dev, qpn);
+	if (IS_ERR(res))
+		return false;
+	mine = ew_res_is_jobs(res, job);
+	rdma_restrack_put(res);
+	return mine;
 }

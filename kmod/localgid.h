@@ -6,7 +6,6 @@
 
 struct ib_device;
 struct ew_job;
-struct ew_request;
 struct rdma_restrack_entry;
 
 struct ib_device *ew_local_gid_dev(const u8 *gid);
@@ -14,7 +13,10 @@ int ew_local_gids_refresh(struct ib_device *dev);
 void ew_local_gids_forget(struct ib_device *dev);
 struct ew_job *ew_res_job(const struct rdma_restrack_entry *res);
 bool ew_restrack_own_lookup(void);
-bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
-			const struct ew_request *req, bool *local);
+struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid);
+bool ew_res_is_jobs(const struct rdma_restrack_entry *res,
+		    const struct ew_job *job);
+bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,
+			    const struct ew_job *job);
 
 #endif /* _EW_LOCALGID_H */

@@ -110,6 +110,8 @@ struct ew_qp {
 	bool local;
 	/* In ew_qp_local_idx while `local`, by destination QPN. */
 	struct hlist_node local_node;
+	/* In ew_qp_by_qpn while hashed: the QP itself by device and number. */
+	struct hlist_node qpn_node;
 	/* What the QP was last allowed to do, re-checked on policy changes. */
 	struct ew_request req;
 };
@@ -153,6 +155,30 @@ static struct kmem_cache *ew_qp_cache;
 static DEFINE_RATELIMIT_STATE(ew_revoke_log_rs, 5 * HZ, 10);
 
 /*
+ * DOC: Same-node destinations - whose QP a connect to this node reaches
+ *
+ * The peer rules cannot tell two jobs apart that may both reach this node
+ * (a job's peers are all its nodes, this one included), so a destination
+ * GID of this node (localgid.c) must name a QP that a process of the
+ * caller's job created; a kernel QP, no QP at all, or no QP named (a UD
+ * address handle) is foreign. Most such destinations are QPs a job has
+ * already configured, which are tracked: ew_qp_by_qpn holds every record
+ * by its QP's device and number, so their creator is found in one bucket
+ * under ew_qp_lock, from the QP itself (its restrack entry names the task),
+ * without the restrack table's lookup. A number it does not hold is looked
+ * up in the restrack table as before: the answer is the same either way.
+ * A record is in ew_qp_by_qpn exactly while it is in ew_qps, and the
+ * destroy hook drops it before the core frees the QP, so a QP found there
+ * under the lock is alive.
+ */
+static DEFINE_HASHTABLE(ew_qp_by_qpn, EW_QP_HASH_BITS);
+
+static unsigned long ew_qp_qpn_key(const struct ib_device *dev, u32 qpn)
+{
+	return (unsigned long)dev + qpn;
+}
+
+/*
  * Bumped (fully ordered) by every revocation pass before it collects: a
  * modify that read the rules before a narrowing change and records its QP
  * after the pass went by sees it changed, and checks its record again.
@@ -190,6 +216,86 @@ unsigned int ew_qp_policy_seq_read(void)
 {
 	/* Acquire: the rules read after it are at least this new. */
 	return atomic_read_acquire(&ew_qp_policy_seq);
+}
+
+/*
+ * Whether tracked QP @qpn of @dev is @job's: 1 if it is, 0 if another's,
+ * -ENOENT if no record has that QP. See "Same-node destinations".
+ */
+static int ew_qp_tracked_is_jobs(const struct ew_job *job,
+				 const struct ib_device *dev, u32 qpn)
+{
+	struct ew_qp *rec;
+
+	lockdep_assert_held(&ew_qp_lock);
+	hash_for_each_possible(ew_qp_by_qpn, rec, qpn_node,
+			       ew_qp_qpn_key(dev, qpn))
+		if (rec->qp->device == dev && rec->qp->qp_num == qpn)
+			return ew_res_is_jobs(&rec->qp->res, job);
+	return -ENOENT;
+}
+
+static int ew_qp_tracked_is_jobs_lock(const struct ew_job *job,
+				      const struct ib_device *dev, u32 qpn)
+{
+	int mine;
+
+	spin_lock_bh(&ew_qp_lock);
+	mine = ew_qp_tracked_is_jobs(job, dev, qpn);
+	spin_unlock_bh(&ew_qp_lock);
+	return mine;
+}
+
+/* ew_dest_is_foreign(), with ew_qp_lock held (@locked) or not. */
+static bool __ew_dest_is_foreign(const struct ew_job *job,
+				 struct ib_device *dev,
+				 const struct ew_request *req, bool *local,
+				 bool locked)
+{
+	struct ib_device *ldev;
+	unsigned int i;
+	int mine;
+
+	if (local)
+		*local = false;
+	for (i = 0; i < req->n_paths && i < ARRAY_SIZE(req->paths); i++) {
+		if (!req->paths[i].has_grh)
+			continue;
+		ldev = ew_local_dest_dev(dev, req->paths[i].dgid);
+		if (!ldev)
+			continue;
+		if (local)
+			*local = true;
+		if (!req->has_dest_qpn)
+			return true;
+		mine = locked ?
+		       ew_qp_tracked_is_jobs(job, ldev, req->dest_qpn) :
+		       ew_qp_tracked_is_jobs_lock(job, ldev, req->dest_qpn);
+		if (mine == -ENOENT)
+			mine = ew_restrack_qp_is_jobs(ldev, req->dest_qpn, job);
+		if (!mine)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * ew_dest_is_foreign() - whether a path of @req ends on this node in a QP
+ * that is not @job's
+ * @job: the caller's job
+ * @dev: the QP's (or AH's) device
+ * @req: the whole configuration of the QP
+ * @local: if not NULL, set to whether a path ends on this node
+ *
+ * See "Same-node destinations". Paths without a GRH (InfiniBand by LID)
+ * are not recognised as local.
+ *
+ * Context: rcu_read_lock(), ew_qp_lock not held; atomic-safe.
+ */
+bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
+			const struct ew_request *req, bool *local)
+{
+	return __ew_dest_is_foreign(job, dev, req, local, false);
 }
 
 /**
@@ -266,6 +372,7 @@ static void ew_qp_drop_locked(struct ew_qp *rec)
 {
 	lockdep_assert_held(&ew_qp_lock);
 	hash_del(&rec->node);
+	hash_del(&rec->qpn_node);
 	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records - 1);
 	ew_qp_local_index(rec, false);
 	if (!rec->revoked)
@@ -317,6 +424,8 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 		rec->job_id = chg->job_id;
 		rec->state = IB_QPS_RESET;
 		hash_add(ew_qps, &rec->node, (unsigned long)qp);
+		hash_add(ew_qp_by_qpn, &rec->qpn_node,
+			 ew_qp_qpn_key(qp->device, qp->qp_num));
 		WRITE_ONCE(ew_qp_n_records, ew_qp_n_records + 1);
 		ew_qp_count(rec->job_id, 1);
 	}
@@ -505,19 +614,20 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 	return reason;
 }
 
-/* Why this record must be revoked, or 0 to keep it. */
 /* Whether a record's local destination is still a QP of its job. */
 static u32 ew_qp_recheck_local(const struct ew_qp *rec)
 {
 	bool foreign;
 
+	lockdep_assert_held(&ew_qp_lock);
 	rcu_read_lock();
-	foreign = ew_dest_is_foreign(ew_job_find(rec->job_id), rec->qp->device,
-				     &rec->req, NULL);
+	foreign = __ew_dest_is_foreign(ew_job_find(rec->job_id),
+				       rec->qp->device, &rec->req, NULL, true);
 	rcu_read_unlock();
 	return foreign ? EASTWEST_REASON_FOREIGN_QP : 0;
 }
 
+/* Why this record must be revoked, or 0 to keep it. */
 static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel)
 {
 	const struct ew_job_policy *pol;
@@ -950,6 +1060,7 @@ void ew_qptrack_exit(void)
 	ew_registry_unregister_notifier(&ew_qp_dev_nb);
 	hash_for_each_safe(ew_qps, bkt, tmp, rec, node) {
 		hash_del(&rec->node);
+		hash_del(&rec->qpn_node);
 		hash_del(&rec->local_node);
 		kmem_cache_free(ew_qp_cache, rec);
 	}

@@ -43,6 +43,8 @@ struct ew_qp_change {
 	struct ew_qp *fresh;
 };
 
+bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
+			const struct ew_request *req, bool *local);
 unsigned int ew_qp_policy_seq_read(void);
 void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 		  struct ew_request *req);
