@@ -12,6 +12,9 @@
 #     created at run time (as the Slurm and OCI hooks create them);
 #   - stop saves every job; after a module reload, start restores the static
 #     policy and every saved job whose cgroup still exists, and not the others;
+#   - start raises kernel.yama.ptrace_scope to 1 (EW_PTRACE_SCOPE), so that a
+#     job's process cannot take another job's connections from a process of
+#     the same user; EW_PTRACE_SCOPE=keep leaves it;
 #   - a broken policy file fails start with nothing applied; bad settings are
 #     usage errors (exit 2).
 
@@ -64,10 +67,16 @@ peers_of_static() {
 config_field() { "$CTL" -j config show | jq -r ".$1"; }
 connect_static() { ew_in_cg /ewsvc-static "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self; }
 
-ew_plan 27
+ew_plan 31
 
 mkdir -p "$CG/ewsvc-static" "$CG/ewsvc-dyn" "$CG/ewsvc-gone"
 echo "EW_ADMISSION=attest" >"$EW_DEFAULTS"
+# The service raises Yama's ptrace_scope: this boot's later tests get the
+# kernel's own value back.
+YAMA=/proc/sys/kernel/yama/ptrace_scope
+SCOPE0=$(cat "$YAMA")
+ew_defer "echo $SCOPE0 >$YAMA"
+echo 0 >"$YAMA"
 policy 127.0.0.0/8
 
 ew_check "eastwest.ko loads" ew_load
@@ -77,6 +86,8 @@ ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
 
 # --- start: closed until admitted ---------------------------------------------
 ew_check "start (EW_ADMISSION=attest, enforce)" svc start
+ew_check "start raised kernel.yama.ptrace_scope from 0 to 1, and said so" sh -c "
+	[ \$(cat $YAMA) = 1 ] && grep -q 'ptrace_scope 0 -> 1' '$T/svc.log'"
 ew_check "admission required after start" test "$(config_field admission_required)" = true
 ew_check "the static job exists" jobs_are static
 ew_expect_rc 13 "fabric closed: the static job cannot connect before admission" connect_static
@@ -116,6 +127,14 @@ ew_expect_rc 1 "a policy with a bad peer fails reload" "$SVC" reload
 ew_check "and nothing was changed" jobs_are "dyn static"
 echo "EW_ADMISSION=maybe" >"$EW_DEFAULTS"
 ew_expect_rc 2 "a bad EW_ADMISSION is a usage error" "$SVC" start
+echo "EW_PTRACE_SCOPE=0" >"$EW_DEFAULTS"
+echo 0 >"$YAMA"
+ew_expect_rc 2 "EW_PTRACE_SCOPE=0 is a usage error" "$SVC" start
+ew_check "and kernel.yama.ptrace_scope was left at 0" test "$(cat $YAMA)" = 0
+echo "EW_PTRACE_SCOPE=keep" >"$EW_DEFAULTS"
+policy 127.0.0.0/8
+ew_check "EW_PTRACE_SCOPE=keep: start leaves kernel.yama.ptrace_scope at 0" sh -c "
+	'$SVC' start >/dev/null && [ \$(cat $YAMA) = 0 ]"
 ew_expect_rc 2 "an unknown action is a usage error" "$SVC" restart-everything
 
 ew_done
