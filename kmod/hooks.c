@@ -36,6 +36,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_counter.h>
 #include <rdma/restrack.h>
 
 #include "config.h"
@@ -677,20 +678,43 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
  * a connection. A user object is shown only to processes of the job whose
  * process created it (processes in no job see those of processes in no
  * job) and to administrators (CAP_NET_ADMIN in the initial user
- * namespace); kernel objects and counters are shown as before. The dumps
+ * namespace); kernel objects are shown as before. The dumps
  * take each object with rdma_restrack_get() and a get by number goes
  * through rdma_restrack_get_byid(): both are hooked, and a hidden object
  * looks like one being freed (the get fails) or a number nobody has
  * (-ENOENT). The core's own callers run in kernel threads, or for
  * administrators, and see everything.
+ *
+ * A per-QP statistics counter (`rdma statistic qp show`) lists the number
+ * of every QP bound to it, whoever created it: the core's dump walks its
+ * QP table itself, past these hooks. Auto mode by QP type puts every
+ * user's QPs of a type on one counter, and an administrator binds any QP
+ * by hand; only auto mode by process (RDMA_COUNTER_MASK_PID) keeps a
+ * counter to the QPs of the one task its entry names. So a counter is
+ * shown like its task's objects if auto mode keeps it per process, and
+ * to administrators only otherwise.
  */
+static bool ew_counter_per_task(const struct rdma_restrack_entry *res)
+{
+	const struct rdma_counter *counter =
+		container_of(res, struct rdma_counter, res);
+
+	return counter->mode.mode == RDMA_COUNTER_MODE_AUTO &&
+	       (counter->mode.mask & RDMA_COUNTER_MASK_PID);
+}
+
 static bool ew_res_visible(const struct rdma_restrack_entry *res)
 {
 	bool same_job;
 	u64 cgid;
 
-	if (!res->user || !res->task || res->type == RDMA_RESTRACK_COUNTER ||
-	    (current->flags & PF_KTHREAD) || ew_restrack_own_lookup())
+	if ((current->flags & PF_KTHREAD) || ew_restrack_own_lookup())
+		return true;
+	/* A counter that may hold several tasks' QPs names any job's. */
+	if (res->type == RDMA_RESTRACK_COUNTER &&
+	    (!res->user || !res->task || !ew_counter_per_task(res)))
+		return ns_capable_noaudit(&init_user_ns, CAP_NET_ADMIN);
+	if (!res->user || !res->task)
 		return true;
 	rcu_read_lock();
 	same_job = ew_res_job(res) ==
