@@ -25,16 +25,7 @@
 #include <rdma/rdma_counter.h>
 #include <rdma/restrack.h>
 
-/*
- * Exported by ib_core but declared only in its private restrack.h
- * (identical in 6.1 and 6.12).
- */
-void rdma_restrack_new(struct rdma_restrack_entry *res,
-		       enum rdma_restrack_type type);
-void rdma_restrack_parent_name(struct rdma_restrack_entry *dst,
-			       const struct rdma_restrack_entry *parent);
-void rdma_restrack_add(struct rdma_restrack_entry *res);
-void rdma_restrack_del(struct rdma_restrack_entry *res);
+#include "restrack_priv.h"
 
 #define FC_ID		0xe57
 #define FC_MAX_QPNS	8
