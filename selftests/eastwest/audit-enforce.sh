@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 300
+#
+# What audit mode let through must not outlive it. The rollout the admin
+# guide recommends is audit mode first, enforce mode after: connections
+# made meanwhile that enforce mode refuses (to a stranger, onto another
+# job's QP on this node) were recorded, and switching the global mode to
+# enforce must revoke them as `peer del` or `job set` would. Jobs A and B
+# (peer 127.0.0.1) and C (peer 192.0.2.1 only) share rxe0 on lo; every job
+# process runs as uid 65534.
+#
+#   - under `config set mode audit`: job A's victim, two RC QPs connected
+#     to each other (allowed anyway); job B's RC QP connected onto job A's
+#     QP (foreign-qp, audited); job C's RC QP connected to 127.0.0.1, not
+#     its peer (peer, audited);
+#   - `config set mode enforce`: job C's and job B's QPs are revoked
+#     (QP_FATAL); job A's victim is not, and still carries its messages.
+#
+# Against a module that judged nothing again on a change of the global
+# mode, the two revocation checks print "not ok".
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CG=/sys/fs/cgroup
+LOOP=127.0.0.1
+
+ew_require_root
+ew_require_cmd rdma setpriv mkfifo stdbuf
+ew_require_built ctl verbs cgroup
+
+EW_TMP=$(mktemp -d)
+chmod 755 "$EW_TMP"
+ew_defer "rm -rf $EW_TMP"
+ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewC"
+ew_defer "rdma link delete $DEV"
+ew_defer "ew_rmmod"
+ew_defer "ew_reap_all"
+
+NOBODY=$EW_TMP/nobody
+cat >"$NOBODY" <<'EOF'
+#!/bin/sh
+exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	--bounding-set=-all "$@"
+EOF
+chmod 755 "$NOBODY"
+
+# revoked OUT PID: the rc-hold of PID printed "revoked" and exited 0.
+revoked() {
+	ew_reap "$2" 30 || return 1
+	cat "$1"
+	[ "$EW_REAP_RC" = 0 ] && grep -qx revoked "$1"
+}
+
+# both_connected: job A's pair, job B's and job C's QPs are connected.
+both_connected() {
+	grep -qx connected "$EW_TMP/victim" &&
+		ew_wait_for 40 grep -qx connected "$EW_TMP/b" &&
+		ew_wait_for 40 grep -qx connected "$EW_TMP/c"
+}
+
+# victim_ok: job A's process exits, with 0.
+victim_ok() {
+	ew_reap "$APID" 20 && [ "$EW_REAP_RC" = 0 ]
+}
+
+ew_plan 10
+
+ew_check "eastwest.ko loads (enforce, default deny)" ew_load
+ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
+IDX=$(ew_wait_gid_index "$DEV" "$LOOP" 20)
+mkdir -p "$CG/ewA" "$CG/ewB" "$CG/ewC"
+ew_check "jobs A, B (peer $LOOP) and C (peer 192.0.2.1)" sh -c "
+	'$CTL' job add ewA cgroup /ewA peer $LOOP &&
+	'$CTL' job add ewB cgroup /ewB peer $LOOP &&
+	'$CTL' job add ewC cgroup /ewC peer 192.0.2.1"
+ew_check "global audit mode" "$CTL" config set mode audit
+
+mkfifo "$EW_TMP/fifo-a"
+exec 3<>"$EW_TMP/fifo-a"
+EW_BG_STDIN=$EW_TMP/fifo-a
+ew_start_bg "$EW_TMP/victim" /ewA "$NOBODY" stdbuf -oL "$VERBS" rc-pair-hold "$DEV" "${IDX:-1}" 5
+APID=$EW_BG_PID
+EW_BG_STDIN=
+ew_wait_for 60 grep -qx connected "$EW_TMP/victim"
+V2=$(sed -n 's/^qp2 qpn \(0x[0-9a-f]*\) .*/\1/p' "$EW_TMP/victim")
+
+ew_start_bg "$EW_TMP/b" /ewB "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" 60
+BPID=$EW_BG_PID
+ew_start_bg "$EW_TMP/c" /ewC "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 60
+CPID=$EW_BG_PID
+ew_check "audit: job B's QP connects onto job A's QP ${V2:-none}, job C's to $LOOP" \
+	both_connected
+sed 's/^/# /' "$EW_TMP/b" "$EW_TMP/c"
+ew_check "config set mode enforce" "$CTL" config set mode enforce
+ew_check "enforce: job C's QP to a stranger is revoked" revoked "$EW_TMP/c" "$CPID"
+ew_check "enforce: job B's QP onto job A's QP is revoked" revoked "$EW_TMP/b" "$BPID"
+ew_check "the kernel log says so" sh -c \
+	"dmesg | grep -q 'QP(s) revoked: enforce mode refuses what audit mode let through'"
+echo go >&3
+ew_check "job A's victim is left alone: its messages verify" \
+	ew_wait_for 30 grep -q '^verified' "$EW_TMP/victim"
+sed 's/^/# victim: /' "$EW_TMP/victim"
+ew_check "job A's process exits 0" victim_ok
+
+ew_done
