@@ -66,7 +66,7 @@ victim_ok() {
 	ew_reap "$APID" 20 && [ "$EW_REAP_RC" = 0 ]
 }
 
-ew_plan 10
+ew_plan 11
 
 ew_check "eastwest.ko loads (enforce, default deny)" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -87,9 +87,9 @@ EW_BG_STDIN=
 ew_wait_for 60 grep -qx connected "$EW_TMP/victim"
 V2=$(sed -n 's/^qp2 qpn \(0x[0-9a-f]*\) .*/\1/p' "$EW_TMP/victim")
 
-ew_start_bg "$EW_TMP/b" /ewB "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" 60
+ew_start_bg "$EW_TMP/b" /ewB "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" 20
 BPID=$EW_BG_PID
-ew_start_bg "$EW_TMP/c" /ewC "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 60
+ew_start_bg "$EW_TMP/c" /ewC "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 20
 CPID=$EW_BG_PID
 ew_check "audit: job B's QP connects onto job A's QP ${V2:-none}, job C's to $LOOP" \
 	both_connected
