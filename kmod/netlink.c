@@ -1379,6 +1379,7 @@ int eastwest_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	if (attrs[EASTWEST_A_CONFIG_MODE] || attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]) {
+		unsigned int revoked;
 		u32 mode, action;
 		bool changed;
 
@@ -1389,10 +1390,11 @@ int eastwest_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 			mode = nla_get_u32(attrs[EASTWEST_A_CONFIG_MODE]);
 		if (attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION])
 			action = nla_get_u32(attrs[EASTWEST_A_CONFIG_DEFAULT_ACTION]);
-		changed = mode != ew_global.mode || action != ew_global.default_action;
-		WRITE_ONCE(ew_global.mode, mode);
-		WRITE_ONCE(ew_global.default_action, action);
+		revoked = ew_op_config_set(mode, action, &changed);
 		mutex_unlock(&ew_config_lock);
+		if (revoked)
+			pr_info("%u QP(s) revoked: enforce mode refuses what audit mode let through\n",
+				revoked);
 		/*
 		 * Only real changes are logged, and at a bounded rate: a root
 		 * loop re-sending the same setting (or a fuzzer) must not flood

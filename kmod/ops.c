@@ -18,6 +18,11 @@
  *   Added peers only allow more: nothing to re-judge.
  * - Revoking other nodes re-judges every live QP (ew_qp_revalidate_all());
  *   admitting them again allows more.
+ * - Setting the global mode from audit to enforce re-judges every live QP
+ *   too: what audit mode let through (a connect to a stranger, onto
+ *   another job's QP) was recorded, and must not outlive it. Other
+ *   changes of the global settings allow more, or concern QPs of
+ *   processes in no job, which have no records (threat-model.md, A9).
  *
  * The admission gate's own transitions are admission.c's.
  */
@@ -128,6 +133,28 @@ int ew_op_peers_del(struct ew_job *job, const struct ew_peer_batch *batch,
 	if (!ret)
 		ew_qp_revalidate_job(job);
 	return ret;
+}
+
+/**
+ * ew_op_config_set() - set the global mode and default action, then
+ * re-judge every live QP if enforcement began
+ * @mode: enum eastwest_mode
+ * @action: enum eastwest_default_action
+ * @changed: set to whether either setting changed
+ *
+ * Context: ew_config_lock held.
+ * Return: the number of live QPs revoked.
+ */
+unsigned int ew_op_config_set(u32 mode, u32 action, bool *changed)
+{
+	bool enforce = mode == EASTWEST_MODE_ENFORCE &&
+		       ew_global.mode == EASTWEST_MODE_AUDIT;
+
+	lockdep_assert_held(&ew_config_lock);
+	*changed = mode != ew_global.mode || action != ew_global.default_action;
+	WRITE_ONCE(ew_global.mode, mode);
+	WRITE_ONCE(ew_global.default_action, action);
+	return enforce ? ew_qp_revalidate_all() : 0;
 }
 
 /**

@@ -18,6 +18,7 @@ int ew_op_peers_add(struct ew_job *job, const struct ew_peer_batch *batch,
 		    unsigned int *failed_at);
 int ew_op_peers_del(struct ew_job *job, const struct ew_peer_batch *batch,
 		    unsigned int *failed_at);
+unsigned int ew_op_config_set(u32 mode, u32 action, bool *changed);
 int ew_op_nodes_change(const u8 *addrs, unsigned int n, bool revoke,
 		       struct netlink_ext_ack *extack, unsigned int *revoked);
 

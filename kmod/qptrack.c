@@ -627,6 +627,26 @@ static u32 ew_qp_recheck_local(const struct ew_qp *rec)
 	return foreign ? EASTWEST_REASON_FOREIGN_QP : 0;
 }
 
+/*
+ * A record against the job's rules and, if its destination is on this
+ * node, against the owner of the QP there: audit mode let a connect onto
+ * another job's QP through and recorded it (enforce mode may follow).
+ */
+static u32 ew_qp_recheck_all(const struct ew_qp *rec)
+{
+	u32 reason = ew_qp_recheck(rec, false);
+	struct ew_job *job;
+	bool audit;
+
+	if (reason || !rec->local)
+		return reason;
+	rcu_read_lock();
+	job = ew_job_find(rec->job_id);
+	audit = !job || ew_job_policy(job)->mode == EASTWEST_MODE_AUDIT;
+	rcu_read_unlock();
+	return audit ? 0 : ew_qp_recheck_local(rec);
+}
+
 /* Why this record must be revoked, or 0 to keep it. */
 static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel)
 {
@@ -640,7 +660,7 @@ static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel
 	if (sel->protection)
 		return ew_qp_recheck(rec, true);
 	if (sel->all)
-		return ew_qp_recheck(rec, false);
+		return ew_qp_recheck_all(rec);
 	if (sel->dev)
 		return rec->qp->device == sel->dev ? ew_qp_recheck(rec, false) : 0;
 	if (rec->job_id != sel->job_id)
@@ -950,8 +970,9 @@ static struct notifier_block ew_qp_protection_nb = {
 };
 
 /**
- * ew_qp_revalidate_all() - after this node lost its admission or another
- * node was revoked, revoke every QP the global state now refuses
+ * ew_qp_revalidate_all() - after this node lost its admission, another
+ * node was revoked or enforce mode followed audit mode, revoke every QP
+ * the global state now refuses
  *
  * Context: holds ew_config_lock; sleeps.
  */

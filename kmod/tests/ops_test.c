@@ -5,7 +5,8 @@
  * deleted job's QPs are revoked by its id once it is gone from the tables;
  * a changed job, or one that lost peers, is judged again by the rules just
  * published, and not after a refused change; added peers judge nothing;
- * revoking nodes judges every QP, admitting them again does not.
+ * revoking nodes judges every QP, admitting them again does not; enforce
+ * mode after audit mode judges every QP, no other global setting does.
  */
 #include "ops.h"
 #include "qptrack.h"
@@ -185,11 +186,51 @@ static void ew_test_ops_nodes(struct kunit *test)
 	mutex_unlock(&ew_config_lock);
 }
 
+static void ew_test_ops_config(struct kunit *test)
+{
+	struct ew_global saved;
+	unsigned int revoked;
+	bool changed;
+
+	mutex_lock(&ew_config_lock);
+	ew_global_snapshot(&saved);
+	ew_op_config_set(EASTWEST_MODE_ENFORCE, EASTWEST_DEFAULT_ACTION_DENY,
+			 &changed);
+	ew_ops_seen.revalidate_all = 0;
+	/* Audit mode, default allow: they allow more, nothing judged. */
+	revoked = ew_op_config_set(EASTWEST_MODE_AUDIT,
+				   EASTWEST_DEFAULT_ACTION_ALLOW, &changed);
+	KUNIT_EXPECT_TRUE(test, changed);
+	KUNIT_EXPECT_EQ(test, revoked, 0u);
+	KUNIT_EXPECT_EQ(test, ew_global.mode, (u32)EASTWEST_MODE_AUDIT);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 0u);
+	/* The same again: no change. */
+	revoked = ew_op_config_set(EASTWEST_MODE_AUDIT,
+				   EASTWEST_DEFAULT_ACTION_ALLOW, &changed);
+	KUNIT_EXPECT_FALSE(test, changed);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 0u);
+	/* Enforce after audit: every live QP judged again, once published. */
+	revoked = ew_op_config_set(EASTWEST_MODE_ENFORCE,
+				   EASTWEST_DEFAULT_ACTION_ALLOW, &changed);
+	KUNIT_EXPECT_TRUE(test, changed);
+	KUNIT_EXPECT_EQ(test, revoked, (unsigned int)EW_OPS_TEST_REVOKED);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 1u);
+	/* Default deny under enforce: processes in no job have no records. */
+	revoked = ew_op_config_set(EASTWEST_MODE_ENFORCE,
+				   EASTWEST_DEFAULT_ACTION_DENY, &changed);
+	KUNIT_EXPECT_TRUE(test, changed);
+	KUNIT_EXPECT_EQ(test, revoked, 0u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 1u);
+	ew_op_config_set(saved.mode, saved.default_action, &changed);
+	mutex_unlock(&ew_config_lock);
+}
+
 static struct kunit_case ew_ops_test_cases[] = {
 	KUNIT_CASE(ew_test_ops_job_delete),
 	KUNIT_CASE(ew_test_ops_job_change),
 	KUNIT_CASE(ew_test_ops_peers),
 	KUNIT_CASE(ew_test_ops_nodes),
+	KUNIT_CASE(ew_test_ops_config),
 	{}
 };
 
