@@ -16,10 +16,14 @@
 #     QP (foreign-qp, audited); job C's RC QP connected to 127.0.0.1, not
 #     its peer (peer, audited);
 #   - `config set mode enforce`: job C's and job B's QPs are revoked
-#     (QP_FATAL); job A's victim is not, and still carries its messages.
+#     (QP_FATAL);
+#   - the same with job B's own mode (`job set ewB mode audit`, a connect
+#     onto job A's QP, `job set ewB mode enforce`): revoked;
+#   - job A's victim is not revoked, and still carries its messages.
 #
 # Against a module that judged nothing again on a change of the global
-# mode, the two revocation checks print "not ok".
+# mode, the three revocation checks print "not ok"; against one that
+# judged a job's records on its rules only, the last one does.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -66,7 +70,7 @@ victim_ok() {
 	ew_reap "$APID" 20 && [ "$EW_REAP_RC" = 0 ]
 }
 
-ew_plan 11
+ew_plan 15
 
 ew_check "eastwest.ko loads (enforce, default deny)" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -99,6 +103,16 @@ ew_check "enforce: job C's QP to a stranger is revoked" revoked "$EW_TMP/c" "$CP
 ew_check "enforce: job B's QP onto job A's QP is revoked" revoked "$EW_TMP/b" "$BPID"
 ew_check "the kernel log says so" sh -c \
 	"dmesg | grep -q 'QP(s) revoked: enforce mode refuses what audit mode let through'"
+
+# The same with job B's own mode: audit, a connect onto job A's QP, enforce.
+ew_check "job set ewB mode audit" "$CTL" job set ewB mode audit
+ew_start_bg "$EW_TMP/b2" /ewB "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" 20
+B2PID=$EW_BG_PID
+ew_check "job B in audit mode: its QP connects onto job A's QP" \
+	ew_wait_for 40 grep -qx connected "$EW_TMP/b2"
+ew_check "job set ewB mode enforce" "$CTL" job set ewB mode enforce
+ew_check "job B enforced: its QP onto job A's QP is revoked" revoked "$EW_TMP/b2" "$B2PID"
+
 echo go >&3
 ew_check "job A's victim is left alone: its messages verify" \
 	ew_wait_for 30 grep -q '^verified' "$EW_TMP/victim"
