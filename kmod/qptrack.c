@@ -679,6 +679,9 @@ static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel
 		reason = ew_policy_check(sel->job, pol, &rec->req);
 	}
 	rcu_read_unlock();
+	/* Audit mode may have let a connect onto another job's QP through. */
+	if (!reason && rec->local)
+		reason = ew_qp_recheck_local(rec);
 	return reason;
 }
 
