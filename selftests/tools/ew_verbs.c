@@ -82,6 +82,9 @@
  *   ew_verbs mcast-attach DEV MGID
  *       create a UD QP, RESET->INIT (Q_Key 0x1234), and attach it to the
  *       multicast group MGID (an IPv6 or IPv4 address, as for DGIDs)
+ *   ew_verbs mcast-hold DEV MGID SECONDS
+ *       mcast-attach, print "attached", and wait up to SECONDS for the QP
+ *       to be revoked (QP_FATAL): prints "revoked" and exits 0, or exits 3
  *
  * Co-located jobs on one node (colocated.sh):
  *
@@ -487,6 +490,18 @@ static int mcast_attach(struct ctx *c, const char *mgid_s)
 	if (ret)
 		return fail("ibv_attach_mcast", ret);
 	return 0;
+}
+
+/* mcast_attach(), "attached", then wait for the module to revoke the QP. */
+static int mcast_hold(struct ctx *c, const char *mgid_s, int seconds)
+{
+	int ret = mcast_attach(c, mgid_s);
+
+	if (ret)
+		return ret;
+	printf("attached\n");
+	fflush(stdout);
+	return wait_revoked(c, &c->qp, 1, seconds);
 }
 
 static int raw_qp(struct ctx *c)
@@ -1434,6 +1449,8 @@ int main(int argc, char **argv)
 		return qpn_claim(&c, num(argv[3]), argc == 5 ? num(argv[4]) : 1);
 	if (!strcmp(argv[1], "mcast-attach") && argc == 4)
 		return mcast_attach(&c, argv[3]);
+	if (!strcmp(argv[1], "mcast-hold") && argc == 5)
+		return mcast_hold(&c, argv[3], num(argv[4]));
 	if (!strcmp(argv[1], "qp-storm") && argc == 7)
 		return qp_storm(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
 				num(argv[6]));
