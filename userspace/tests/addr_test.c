@@ -3,6 +3,7 @@
  * Unit tests: peer addresses, prefixes and LIDs; numbers, names, P_Keys,
  * Q_Keys; cgroup paths.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 
 #include "helpers.h"
@@ -41,6 +42,57 @@ static void test_ipv4(void **state)
 	assert_int_equal(p.addr[15], 1);
 	assert_false(p.is_lid);
 	assert_true(ew_peer_is_host(&p));
+}
+
+/*
+ * IPv4 text takes a fast path in ew_peer_parse(): it must agree with
+ * inet_pton(AF_INET) on every form, odd octets included (leading zeros,
+ * 256, four digits, empty or extra parts, what follows the address).
+ */
+static void test_ipv4_agrees_with_inet_pton(void **state)
+{
+	static const char *const octet[] = {
+		"0", "1", "9", "10", "99", "100", "199", "249", "255", "256", "299",
+		"999", "00", "01", "010", "001", "0255", "1000", "", "x", "-1", "+1",
+		" 1", "1 ",
+	};
+	/* Each valid tail leaves a host address valid; the others never are. */
+	static const char *const tail[] = { "", "/32", "/", "/33", ".", "x", ".1", "/3x" };
+	size_t a, b, t, f, n = EW_ARRAY_SIZE(octet);
+
+	(void)state;
+	for (a = 0; a < n; a++) {
+		for (b = 0; b < n; b++) {
+			for (f = 0; f < 3; f++) {
+				const char *o[3][4] = {
+					{ octet[a], octet[b], "0", "255" },
+					{ "10", octet[a], octet[b], "1" },
+					{ "192", "0", octet[a], octet[b] },
+				};
+				char addr[64];
+				uint8_t want[4];
+				bool valid;
+
+				snprintf(addr, sizeof(addr), "%s.%s.%s.%s", o[f][0], o[f][1],
+					 o[f][2], o[f][3]);
+				for (t = 0; t < EW_ARRAY_SIZE(tail); t++) {
+					struct ew_peer_addr p;
+					const char *why;
+					char s[80];
+
+					snprintf(s, sizeof(s), "%s%s", addr, tail[t]);
+					valid = t < 2 && inet_pton(AF_INET, addr, want) == 1;
+					if (ew_peer_parse(s, &p, &why) != (valid ? 0 : -EINVAL))
+						fail_msg("\"%s\": %s, inet_pton says %s", s,
+							 valid ? "refused" : "accepted",
+							 valid ? "valid" : "invalid");
+					if (valid && (!ew_addr_is_v4mapped(p.addr) ||
+						      memcmp(p.addr + 12, want, 4) || p.plen != 128))
+						fail_msg("\"%s\": not the address inet_pton gives", s);
+				}
+			}
+		}
+	}
 }
 
 static void test_ipv6(void **state)
@@ -312,6 +364,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ipv4),
+		cmocka_unit_test(test_ipv4_agrees_with_inet_pton),
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_lid),
 		cmocka_unit_test(test_invalid),
