@@ -461,7 +461,9 @@ int ew_peerlist_read(const char *file, struct ew_peers *peers)
 				c = end;
 			continue;
 		}
-		for (tok = c; c < end && !strchr(" \t\r\n#", *c); c++)
+		/* The separators of the switch above (no strchr() per byte). */
+		for (tok = c; c < end && *c != ' ' && *c != '\n' && *c != '\t' &&
+			      *c != '\r' && *c != '#'; c++)
 			;
 		delim = *c;
 		*c = '\0';
