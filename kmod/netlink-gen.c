@@ -35,7 +35,7 @@ const struct nla_policy eastwest_job_get_nl_policy[EASTWEST_A_JOB_NAME + 1] = {
 };
 
 /* EASTWEST_CMD_JOB_NEW - do */
-const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PSN_KEY + 1] = {
+const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PEER_RECS + 1] = {
 	[EASTWEST_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_LEN, },
 	[EASTWEST_A_JOB_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
@@ -49,6 +49,7 @@ const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PSN_KEY + 1] =
 	[EASTWEST_A_JOB_PKEY] = { .type = NLA_U16, },
 	[EASTWEST_A_JOB_UD] = NLA_POLICY_MAX(NLA_U8, 1),
 	[EASTWEST_A_JOB_DC] = NLA_POLICY_MAX(NLA_U8, 1),
+	[EASTWEST_A_JOB_PEER_RECS] = { .type = NLA_BINARY, },
 };
 
 /* EASTWEST_CMD_JOB_SET - do */
@@ -74,9 +75,10 @@ const struct nla_policy eastwest_job_del_nl_policy[EASTWEST_A_JOB_NAME + 1] = {
 };
 
 /* EASTWEST_CMD_PEER_ADD - do */
-const struct nla_policy eastwest_peer_add_nl_policy[EASTWEST_A_PEER_LIST_PEER + 1] = {
+const struct nla_policy eastwest_peer_add_nl_policy[EASTWEST_A_PEER_LIST_PEER_RECS + 1] = {
 	[EASTWEST_A_PEER_LIST_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EASTWEST_A_PEER_LIST_PEER] = NLA_POLICY_NESTED(eastwest_peer_nl_policy),
+	[EASTWEST_A_PEER_LIST_PEER_RECS] = { .type = NLA_BINARY, },
 };
 
 /* EASTWEST_CMD_PEER_DEL - do */
@@ -146,7 +148,7 @@ const struct genl_ops eastwest_nl_ops[13] = {
 		.cmd		= EASTWEST_CMD_JOB_NEW,
 		.doit		= eastwest_nl_job_new_doit,
 		.policy		= eastwest_job_new_nl_policy,
-		.maxattr	= EASTWEST_A_JOB_PSN_KEY,
+		.maxattr	= EASTWEST_A_JOB_PEER_RECS,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
@@ -167,7 +169,7 @@ const struct genl_ops eastwest_nl_ops[13] = {
 		.cmd		= EASTWEST_CMD_PEER_ADD,
 		.doit		= eastwest_nl_peer_add_doit,
 		.policy		= eastwest_peer_add_nl_policy,
-		.maxattr	= EASTWEST_A_PEER_LIST_PEER,
+		.maxattr	= EASTWEST_A_PEER_LIST_PEER_RECS,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{

@@ -74,17 +74,78 @@ static int ew_nl_parse_peer(const struct nlattr *nest, u32 job_id,
 	return 0;
 }
 
-/* Parse every @type attribute of @attrs (a message's payload) as a peer. */
-static int ew_nl_parse_peers(const struct genl_info *info, int type, u32 job_id,
+/*
+ * One record of a peer-recs attribute: the address, its prefix length and
+ * zero padding (EASTWEST_PEER_REC_LEN bytes), what a peer nest with addr
+ * and prefix-len says, without an attribute header per field.
+ */
+struct ew_nl_peer_rec {
+	u8 addr[16];
+	u8 plen;
+	u8 pad[3];
+};
+
+static_assert(sizeof(struct ew_nl_peer_rec) == EASTWEST_PEER_REC_LEN);
+
+/* The number of records of a peer-recs attribute, or -EINVAL. */
+static int ew_nl_peer_recs(const struct nlattr *attr,
+			   struct netlink_ext_ack *extack)
+{
+	int len = nla_len(attr);
+
+	if (!len || len % EASTWEST_PEER_REC_LEN) {
+		NL_SET_BAD_ATTR(extack, attr);
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "peer-recs: %d bytes, not a multiple of %d",
+				       len, EASTWEST_PEER_REC_LEN);
+		return -EINVAL;
+	}
+	return len / EASTWEST_PEER_REC_LEN;
+}
+
+static int ew_nl_parse_peer_recs(const struct nlattr *attr, u32 job_id,
+				 struct ew_peer_key *keys,
+				 struct netlink_ext_ack *extack)
+{
+	const struct ew_nl_peer_rec *rec = nla_data(attr);
+	int i, n = nla_len(attr) / EASTWEST_PEER_REC_LEN;
+
+	for (i = 0; i < n; i++, rec++) {
+		if (rec->plen > 128 || rec->pad[0] || rec->pad[1] || rec->pad[2]) {
+			NL_SET_BAD_ATTR(extack, attr);
+			NL_SET_ERR_MSG_FMT_MOD(extack,
+					       "peer-recs record %d: %s", i,
+					       rec->plen > 128 ? "prefix-len above 128" :
+					       "padding not zero");
+			return -EINVAL;
+		}
+		ew_peer_key_gid(&keys[i], job_id, rec->addr, rec->plen);
+	}
+	return 0;
+}
+
+/*
+ * Parse every @type attribute (a peer nest) and every @recs_type attribute
+ * (peer records) of a message's payload, in their order, into @batch.
+ */
+static int ew_nl_parse_peers(const struct genl_info *info, int type,
+			     int recs_type, u32 job_id,
 			     struct ew_peer_batch *batch)
 {
 	const struct nlattr *attr;
 	unsigned int n = 0;
 	int rem, ret;
 
-	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem)
-		if (nla_type(attr) == type)
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(attr) == type) {
 			n++;
+		} else if (nla_type(attr) == recs_type) {
+			ret = ew_nl_peer_recs(attr, info->extack);
+			if (ret < 0)
+				return ret;
+			n += ret;
+		}
+	}
 	batch->n = 0;
 	batch->keys = NULL;
 	if (!n)
@@ -95,19 +156,29 @@ static int ew_nl_parse_peers(const struct genl_info *info, int type, u32 job_id,
 		return -ENOMEM;
 
 	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(attr) != type)
-			continue;
-		ret = ew_nl_parse_peer(attr, job_id, &batch->keys[batch->n],
-				       info->extack);
-		if (ret) {
-			kvfree(batch->keys);
-			batch->keys = NULL;
-			batch->n = 0;
-			return ret;
+		if (nla_type(attr) == type) {
+			ret = ew_nl_parse_peer(attr, job_id,
+					       &batch->keys[batch->n],
+					       info->extack);
+			if (ret)
+				goto err;
+			batch->n++;
+		} else if (nla_type(attr) == recs_type) {
+			ret = ew_nl_parse_peer_recs(attr, job_id,
+						    &batch->keys[batch->n],
+						    info->extack);
+			if (ret)
+				goto err;
+			batch->n += nla_len(attr) / EASTWEST_PEER_REC_LEN;
 		}
-		batch->n++;
 	}
 	return 0;
+
+err:
+	kvfree(batch->keys);
+	batch->keys = NULL;
+	batch->n = 0;
+	return ret;
 }
 
 static int ew_nl_parse_netdev(const struct nlattr *nest,
@@ -524,7 +595,8 @@ int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	 * requested id now, an allocated one inside ew_job_create() (which
 	 * rekeys them).
 	 */
-	ret = ew_nl_parse_peers(info, EASTWEST_A_JOB_PEER, spec.id, &peers);
+	ret = ew_nl_parse_peers(info, EASTWEST_A_JOB_PEER,
+				EASTWEST_A_JOB_PEER_RECS, spec.id, &peers);
 	if (ret)
 		goto out_unlock;
 	spec.peers = peers.n ? &peers : NULL;
@@ -586,14 +658,18 @@ int eastwest_nl_job_del_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* ---- peers ------------------------------------------------------------ */
 
+/* peer-add takes peer nests and records; peer-del's policy has no records. */
 static int ew_nl_peers_change(struct genl_info *info, bool add)
 {
+	int recs = add ? EASTWEST_A_PEER_LIST_PEER_RECS : 0;
 	struct ew_peer_batch batch = {};
 	unsigned int failed_at = 0;
 	struct ew_job *job;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_JOB_ID) ||
+	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_JOB_ID))
+		return -EINVAL;
+	if (!(recs && info->attrs[recs]) &&
 	    GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_PEER))
 		return -EINVAL;
 
@@ -603,7 +679,8 @@ static int ew_nl_peers_change(struct genl_info *info, bool add)
 		ret = -ENOENT;
 		goto out;
 	}
-	ret = ew_nl_parse_peers(info, EASTWEST_A_PEER_LIST_PEER, job->id, &batch);
+	ret = ew_nl_parse_peers(info, EASTWEST_A_PEER_LIST_PEER, recs, job->id,
+				&batch);
 	if (ret)
 		goto out;
 	if (add) {

@@ -273,6 +273,9 @@ def fuzz_checks(sp, a):
         f.append(".len = %s" % (v if isinstance(v, int) else sp.const(v)))
     if a["type"] == "binary" and "exact-len" in ch:
         f.append(".len = %d" % ch["exact-len"])
+    if a["type"] == "binary" and a["name"] == "peer-recs":
+        # Records of peer-rec-len bytes, a length the handler checks.
+        f.append(".len = %s, .records = true" % sp.const("peer-rec-len"))
     lo, hi = ch.get("min"), ch.get("max")
     if "enum" in a and not a.get("enum-as-flags"):
         # The generated policy bounds an enum by its first and last entry.

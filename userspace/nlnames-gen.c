@@ -74,6 +74,7 @@ static const struct ew_attr_desc job_attrs[] = {
 	[EASTWEST_A_JOB_DC] = { .name = "dc" },
 	[EASTWEST_A_JOB_PSN] = { .name = "psn" },
 	[EASTWEST_A_JOB_PSN_KEY] = { .name = "psn-key" },
+	[EASTWEST_A_JOB_PEER_RECS] = { .name = "peer-recs", .multi = true },
 };
 
 static const struct ew_attr_set job_set = EW_NLN_SET(job_attrs);
@@ -81,6 +82,7 @@ static const struct ew_attr_set job_set = EW_NLN_SET(job_attrs);
 static const struct ew_attr_desc peer_list_attrs[] = {
 	[EASTWEST_A_PEER_LIST_JOB_ID] = { .name = "job-id" },
 	[EASTWEST_A_PEER_LIST_PEER] = { .name = "peer", .nested = &peer_set, .multi = true },
+	[EASTWEST_A_PEER_LIST_PEER_RECS] = { .name = "peer-recs", .multi = true },
 };
 
 static const struct ew_attr_set peer_list_set = EW_NLN_SET(peer_list_attrs);

@@ -298,6 +298,31 @@ static void pool_addr(struct nf_w *w, uint8_t addr[16])
 	}
 }
 
+/*
+ * Peer records (a->len bytes each: address, prefix length, zero padding):
+ * a few plausible ones, or at a boundary a length that is no multiple of a
+ * record, a prefix length past 128 or padding that is not zero.
+ */
+static void put_records(struct nf_w *w, const struct nf_attr *a, int boundary)
+{
+	size_t off, i, n = 1 + nf_below(w->r, 8);
+	uint8_t rec[64] = { 0 };
+
+	off = w_begin(w, a->type);
+	for (i = 0; i < n && a->len <= sizeof(rec); i++) {
+		pool_addr(w, rec);
+		rec[16] = (uint8_t)(boundary && nf_chance(w->r, 30) ? 129 + nf_below(w->r, 127) :
+				    nf_below(w->r, 129));
+		memset(rec + 17, 0, a->len - 17);
+		if (boundary && nf_chance(w->r, 20))
+			rec[a->len - 1] = (uint8_t)(1 + nf_below(w->r, 255));
+		w_put(w, rec, a->len);
+	}
+	if (boundary && nf_chance(w->r, 30))
+		w_random(w, 1 + nf_below(w->r, a->len - 1));
+	w_end(w, off);
+}
+
 static void put_binary(struct nf_w *w, const struct nf_attr *a, int boundary)
 {
 	static const size_t lens[] = { 0, 1, 4, 15, 17, 20, 32, 64 };
@@ -306,6 +331,10 @@ static void put_binary(struct nf_w *w, const struct nf_attr *a, int boundary)
 
 	size_t n;
 
+	if (a->records) {
+		put_records(w, a, boundary);
+		return;
+	}
 	pool_addr(w, addr);
 	if (!boundary || nf_chance(w->r, 40)) {
 		w_attr(w, a->type, addr, a->len);

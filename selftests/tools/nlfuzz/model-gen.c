@@ -71,6 +71,7 @@ static const struct nf_attr job_attrs[] = {
 	{ .type = EASTWEST_A_JOB_DC, .set = "job", .name = "dc", .kind = NF_U8, .has_max = true, .max = 1 },
 	{ .type = EASTWEST_A_JOB_PSN, .set = "job", .name = "psn", .kind = NF_U32, .has_max = true, .max = EASTWEST_PSN_KEYED },
 	{ .type = EASTWEST_A_JOB_PSN_KEY, .set = "job", .name = "psn-key", .kind = NF_BINARY, .len = 16 },
+	{ .type = EASTWEST_A_JOB_PEER_RECS, .set = "job", .name = "peer-recs", .kind = NF_BINARY, .len = EASTWEST_PEER_REC_LEN, .records = true, .multi = true },
 };
 const struct nf_set nf_set_job = NF_SET(job_attrs, "job", EASTWEST_A_JOB_MAX);
 
@@ -171,6 +172,7 @@ const struct nf_set nf_set_event = NF_SET(event_attrs, "event", EASTWEST_A_EVENT
 static const struct nf_attr peer_list_attrs[] = {
 	{ .type = EASTWEST_A_PEER_LIST_JOB_ID, .set = "peer-list", .name = "job-id", .kind = NF_U32, .has_min = true, .min = 1 },
 	{ .type = EASTWEST_A_PEER_LIST_PEER, .set = "peer-list", .name = "peer", .kind = NF_NEST, .nest = &nf_set_peer, .multi = true },
+	{ .type = EASTWEST_A_PEER_LIST_PEER_RECS, .set = "peer-list", .name = "peer-recs", .kind = NF_BINARY, .len = EASTWEST_PEER_REC_LEN, .records = true, .multi = true },
 };
 const struct nf_set nf_set_peer_list = NF_SET(peer_list_attrs, "peer-list", EASTWEST_A_PEER_LIST_MAX);
 
@@ -178,13 +180,13 @@ const struct nf_op nf_ops[] = {
 	{ .cmd = EASTWEST_CMD_JOB_GET, .name = "job-get", .admin = true, .has_do = true, .has_dump = true,
 	  .set = &nf_set_job, .n_req = 2, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME } },
 	{ .cmd = EASTWEST_CMD_JOB_NEW, .name = "job-new", .admin = true, .has_do = true, .has_dump = false,
-	  .set = &nf_set_job, .n_req = 13, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME, EASTWEST_A_JOB_MODE, EASTWEST_A_JOB_ENCRYPT, EASTWEST_A_JOB_QKEY, EASTWEST_A_JOB_PSN, EASTWEST_A_JOB_PSN_KEY, EASTWEST_A_JOB_CGROUP, EASTWEST_A_JOB_PEER, EASTWEST_A_JOB_NETDEV, EASTWEST_A_JOB_PKEY, EASTWEST_A_JOB_UD, EASTWEST_A_JOB_DC } },
+	  .set = &nf_set_job, .n_req = 14, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME, EASTWEST_A_JOB_MODE, EASTWEST_A_JOB_ENCRYPT, EASTWEST_A_JOB_QKEY, EASTWEST_A_JOB_PSN, EASTWEST_A_JOB_PSN_KEY, EASTWEST_A_JOB_CGROUP, EASTWEST_A_JOB_PEER, EASTWEST_A_JOB_NETDEV, EASTWEST_A_JOB_PKEY, EASTWEST_A_JOB_UD, EASTWEST_A_JOB_DC, EASTWEST_A_JOB_PEER_RECS } },
 	{ .cmd = EASTWEST_CMD_JOB_SET, .name = "job-set", .admin = true, .has_do = true, .has_dump = false,
 	  .set = &nf_set_job, .n_req = 12, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME, EASTWEST_A_JOB_MODE, EASTWEST_A_JOB_ENCRYPT, EASTWEST_A_JOB_QKEY, EASTWEST_A_JOB_PSN, EASTWEST_A_JOB_PSN_KEY, EASTWEST_A_JOB_CGROUP, EASTWEST_A_JOB_NETDEV, EASTWEST_A_JOB_PKEY, EASTWEST_A_JOB_UD, EASTWEST_A_JOB_DC } },
 	{ .cmd = EASTWEST_CMD_JOB_DEL, .name = "job-del", .admin = true, .has_do = true, .has_dump = false,
 	  .set = &nf_set_job, .n_req = 2, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME } },
 	{ .cmd = EASTWEST_CMD_PEER_ADD, .name = "peer-add", .admin = true, .has_do = true, .has_dump = false,
-	  .set = &nf_set_peer_list, .n_req = 2, .req = { EASTWEST_A_PEER_LIST_JOB_ID, EASTWEST_A_PEER_LIST_PEER } },
+	  .set = &nf_set_peer_list, .n_req = 3, .req = { EASTWEST_A_PEER_LIST_JOB_ID, EASTWEST_A_PEER_LIST_PEER, EASTWEST_A_PEER_LIST_PEER_RECS } },
 	{ .cmd = EASTWEST_CMD_PEER_DEL, .name = "peer-del", .admin = true, .has_do = true, .has_dump = false,
 	  .set = &nf_set_peer_list, .n_req = 2, .req = { EASTWEST_A_PEER_LIST_JOB_ID, EASTWEST_A_PEER_LIST_PEER } },
 	{ .cmd = EASTWEST_CMD_PEER_GET, .name = "peer-get", .admin = true, .has_do = true, .has_dump = true,

@@ -36,8 +36,9 @@ struct nf_attr {
 	const char *name;
 	enum nf_kind kind;
 	/* NF_STRING: longest accepted string without its NUL (0: no limit);
-	 * NF_BINARY: the exact length. */
+	 * NF_BINARY: the exact length, or with @records one record's. */
 	uint32_t len;
+	bool records;	/* NF_BINARY: records of @len bytes back to back */
 	bool has_min, has_max;
 	uint64_t min, max;
 	const struct nf_set *nest;
