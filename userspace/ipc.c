@@ -82,6 +82,48 @@ cancel:
 	return false;
 }
 
+/* Records of one peer-recs attribute at most: its length is 16 bits. */
+#define EW_PEER_RECS_MAX ((UINT16_MAX - MNL_ATTR_HDRLEN) / EASTWEST_PEER_REC_LEN)
+
+/*
+ * Peers @v[0..@n) in their order: runs of addresses as peer records
+ * (@recs_type, EASTWEST_PEER_REC_LEN bytes each, a fraction of what the
+ * kernel spends on a nest per peer), LIDs as @type nests; every peer as a
+ * nest if @recs_type is 0.
+ */
+static bool put_peers(struct ewnl *nl, struct nlmsghdr *nlh, uint16_t type,
+		      uint16_t recs_type, const struct ew_peer_addr *v, size_t n)
+{
+	size_t i = 0, k, len;
+	struct nlattr *a;
+	uint8_t *rec;
+
+	while (i < n) {
+		if (v[i].is_lid || !recs_type) {
+			if (!put_peer(nl, nlh, type, &v[i]))
+				return false;
+			i++;
+			continue;
+		}
+		for (k = i; k < n && k - i < EW_PEER_RECS_MAX && !v[k].is_lid; k++)
+			;
+		len = MNL_ATTR_HDRLEN + (k - i) * EASTWEST_PEER_REC_LEN;
+		if (nlh->nlmsg_len + MNL_ALIGN(len) > nl->slen)
+			return false;
+		a = mnl_nlmsg_get_payload_tail(nlh);
+		a->nla_type = recs_type;
+		a->nla_len = (uint16_t)len;
+		rec = mnl_attr_get_payload(a);
+		for (; i < k; i++, rec += EASTWEST_PEER_REC_LEN) {
+			memcpy(rec, v[i].addr, sizeof(v[i].addr));
+			rec[16] = v[i].plen;
+			memset(rec + 17, 0, EASTWEST_PEER_REC_LEN - 17);
+		}
+		nlh->nlmsg_len += MNL_ALIGN(len);
+	}
+	return true;
+}
+
 static bool put_netdev(struct ewnl *nl, struct nlmsghdr *nlh,
 		       const struct ew_netdev *nd)
 {
@@ -198,10 +240,8 @@ static bool put_job(struct ewnl *nl, struct nlmsghdr *nlh, const struct ew_job_d
 		    !put_empty_list(nl, nlh, EASTWEST_A_JOB_PKEY))
 			return false;
 	}
-	for (i = 0; i < npeers; i++)
-		if (!put_peer(nl, nlh, EASTWEST_A_JOB_PEER, &job->peers.v[i]))
-			return false;
-	return true;
+	return put_peers(nl, nlh, EASTWEST_A_JOB_PEER, EASTWEST_A_JOB_PEER_RECS,
+			 job->peers.v, npeers);
 }
 
 static int too_big(struct ewnl *nl)
@@ -213,29 +253,49 @@ static int too_big(struct ewnl *nl)
 }
 
 /*
+ * The peer of @v[0..@n) that the @i-th peer nest of a request carried:
+ * with @recs, addresses went in records and only LIDs in nests.
+ */
+static const struct ew_peer_addr *nest_peer(const struct ew_peer_addr *v, size_t n,
+					    size_t i, bool recs)
+{
+	size_t k;
+
+	if (!recs)
+		return i < n ? &v[i] : NULL;
+	for (k = 0; k < n; k++)
+		if (v[k].is_lid && !i--)
+			return &v[k];
+	return NULL;
+}
+
+/*
  * Replaces the kernel's attribute path in nl->err by the item it names,
- * e.g. "peer 192.0.2.1/32" instead of "peer[3].addr".
+ * e.g. "peer 192.0.2.1/32" instead of "peer[3].addr". @recs: the request
+ * carried its addresses in peer records (put_peers()).
  */
 static void name_item(struct ewnl *nl, const struct ew_job_desc *job, size_t peer_base,
-		      const struct ew_peers *peers)
+		      const struct ew_peers *peers, bool recs)
 {
-	char buf[EW_PEER_STRLEN];
 	size_t i = (size_t)nl->err.top_index;
+	const struct ew_peer_addr *p = NULL;
 	int t = nl->err.top_type;
+	char buf[EW_PEER_STRLEN];
 
 	if (!t || nl->err.attr[0] == 'm')	/* nothing, or "missing ..." */
 		return;
-	if (peers && t == EASTWEST_A_PEER_LIST_PEER && peer_base + i < peers->n) {
+	if (peers && t == EASTWEST_A_PEER_LIST_PEER && peer_base < peers->n)
+		p = nest_peer(peers->v + peer_base, peers->n - peer_base, i, recs);
+	else if (job && t == EASTWEST_A_JOB_PEER)
+		p = nest_peer(job->peers.v, job->peers.n, i, recs);
+	if (p) {
 		snprintf(nl->err.attr, sizeof(nl->err.attr), "peer %s",
-			 ew_peer_format(&peers->v[peer_base + i], buf, sizeof(buf)));
+			 ew_peer_format(p, buf, sizeof(buf)));
 		return;
 	}
-	if (!job)
+	if (!job || t == EASTWEST_A_JOB_PEER)
 		return;
-	if (t == EASTWEST_A_JOB_PEER && i < job->peers.n)
-		snprintf(nl->err.attr, sizeof(nl->err.attr), "peer %s",
-			 ew_peer_format(&job->peers.v[i], buf, sizeof(buf)));
-	else if (t == EASTWEST_A_JOB_CGROUP && i < job->n_cgroups)
+	if (t == EASTWEST_A_JOB_CGROUP && i < job->n_cgroups)
 		snprintf(nl->err.attr, sizeof(nl->err.attr), "cgroup %s",
 			 job->cgroups[i].path);
 	else if (t == EASTWEST_A_JOB_PKEY && i < job->n_pkeys)
@@ -573,7 +633,7 @@ int ew_ipc_job_new(struct ewnl *nl, const struct ew_job_desc *job, uint32_t *id)
 	*id = 0;
 	ret = ewnl_do(nl, nlh, id_cb, id);
 	if (ret) {
-		name_item(nl, job, 0, NULL);
+		name_item(nl, job, 0, NULL, true);
 		return ret;
 	}
 	if (!*id) {
@@ -614,7 +674,7 @@ int ew_ipc_job_set(struct ewnl *nl, uint32_t id, const struct ew_job_desc *job,
 		return too_big(nl);
 	ret = ewnl_do(nl, nlh, NULL, NULL);
 	if (ret)
-		name_item(nl, job, 0, NULL);
+		name_item(nl, job, 0, NULL, false);
 	return ret;
 }
 
@@ -656,12 +716,14 @@ int ew_ipc_peers(struct ewnl *nl, uint8_t cmd, uint32_t id,
 		end = i + EW_PEER_CHUNK < peers->n ? i + EW_PEER_CHUNK : peers->n;
 		nlh = ewnl_req(nl, cmd, 0);
 		mnl_attr_put_u32(nlh, EASTWEST_A_PEER_LIST_JOB_ID, id);
-		for (size_t k = i; k < end; k++)
-			if (!put_peer(nl, nlh, EASTWEST_A_PEER_LIST_PEER, &peers->v[k]))
-				return too_big(nl);
+		/* peer-del takes nests only, which its errors name one by one. */
+		if (!put_peers(nl, nlh, EASTWEST_A_PEER_LIST_PEER,
+			       cmd == EASTWEST_CMD_PEER_ADD ? EASTWEST_A_PEER_LIST_PEER_RECS : 0,
+			       peers->v + i, end - i))
+			return too_big(nl);
 		ret = ewnl_do(nl, nlh, NULL, NULL);
 		if (ret) {
-			name_item(nl, NULL, i, peers);
+			name_item(nl, NULL, i, peers, cmd == EASTWEST_CMD_PEER_ADD);
 			return ret;
 		}
 		*done = end;

@@ -248,6 +248,26 @@ static int parse_peer(const struct nlattr *nest, struct ew_peer_addr *p)
 	return addr != p->is_lid ? 0 : -1;
 }
 
+/* The records of a peer-recs attribute, appended to @out; -1 if malformed. */
+static int parse_peer_recs(const struct nlattr *a, struct ew_peers *out)
+{
+	const uint8_t *rec = mnl_attr_get_payload(a);
+	size_t len = mnl_attr_get_payload_len(a), i;
+	struct ew_peer_addr p;
+
+	if (!len || len % EASTWEST_PEER_REC_LEN)
+		return -1;
+	for (i = 0; i < len; i += EASTWEST_PEER_REC_LEN) {
+		memset(&p, 0, sizeof(p));
+		memcpy(p.addr, rec + i, 16);
+		p.plen = rec[i + 16];
+		if (p.plen > 128 || rec[i + 17] || rec[i + 18] || rec[i + 19])
+			return -1;
+		ew_peers_add(out, &p);
+	}
+	return (int)(len / EASTWEST_PEER_REC_LEN);
+}
+
 /* By id, else by name (eastwestctl itself finds jobs by name in the replies). */
 static struct ew_job_desc *find(uint32_t id, const char *name)
 {
@@ -349,6 +369,13 @@ static int apply_job_attrs(const struct nlmsghdr *req, struct ew_job_desc *j, bo
 				return EINVAL;
 			}
 			ew_peers_add(&j->peers, &p);
+			break;
+		case EASTWEST_A_JOB_PEER_RECS:
+			if (set || parse_peer_recs(a, &j->peers) < 0) {
+				*msg = "bad peer-recs";
+				*offs = off(req, a);
+				return EINVAL;
+			}
 			break;
 		}
 	}
@@ -560,6 +587,15 @@ static void peers(const struct nlmsghdr *req, uint8_t cmd, bool dump)
 			}
 			ew_peers_add(&in, &p);
 			n++;
+		}
+		if (mnl_attr_get_type(a) == EASTWEST_A_PEER_LIST_PEER_RECS) {
+			int k = cmd == EASTWEST_CMD_PEER_ADD ? parse_peer_recs(a, &in) : -1;
+
+			if (k < 0) {
+				ack(req, EINVAL, "bad peer-recs", off(req, a), 0);
+				goto out;
+			}
+			n += (size_t)k;
 		}
 	}
 	if (n > fake.max_peers)
