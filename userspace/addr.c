@@ -134,7 +134,7 @@ int ew_peer_parse(const char *s, struct ew_peer_addr *p, const char **why)
 
 	*why = NULL;
 	memset(p, 0, sizeof(*p));
-	if (!strncmp(s, "lid:", 4))
+	if (s[0] == 'l' && !strncmp(s, "lid:", 4))
 		return ew_lid_parse(s + 4, p, why);
 
 	len = parse_v4_quad(s, quad);

@@ -185,11 +185,18 @@ static int parse_netdev(struct ew_json_err *c, const char *path, struct json_obj
 static int parse_list(struct ew_json_err *c, const char *path, struct json_object *arr,
 		      struct ew_job_desc *job, const char *what)
 {
+	bool peers = !strcmp(what, "peers");
 	const char *why;
 	size_t i, n;
 
 	if (get_array(c, path, arr, &n))
 		return -EINVAL;
+	/* Room for all of them at once, not a doubling every few thousand. */
+	if (peers && n > job->peers.cap - job->peers.n) {
+		job->peers.cap = job->peers.n + n;
+		job->peers.v = ew_reallocarray(job->peers.v, job->peers.cap,
+					       sizeof(*job->peers.v));
+	}
 	for (i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(arr, i);
 		char sub[PATH_LEN];
@@ -202,7 +209,7 @@ static int parse_list(struct ew_json_err *c, const char *path, struct json_objec
 		 * message: a large policy has a million of them, and the
 		 * formatting cost more than the parse.
 		 */
-		if (!strcmp(what, "peers") && json_object_is_type(v, json_type_string)) {
+		if (peers && json_object_is_type(v, json_type_string)) {
 			if (ew_peer_parse(json_object_get_string(v), &p, &why)) {
 				mkpath(sub, sizeof(sub), "%s[%zu]", path, i);
 				return ew_json_fail(c, sub, "bad address \"%s\"%s%s",
