@@ -66,7 +66,7 @@ EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 mkdir -p "$CG/ewy"
 
-ew_plan 22
+ew_plan 27
 
 ew_check "eastwest.ko loads" ew_load
 
@@ -95,6 +95,18 @@ expect_fail_msg "deleting a peer the job does not have changes nothing" "not a p
 ew_check "the first peer of that failed request is still there" \
 	sh -c "'$CTL' -j peer show ynl-job | grep -q '192.0.2.2'"
 
+# Peer records: address, prefix length, three zero bytes, back to back.
+ew_check "peer-add with peer-recs records (10.9.0.1/32, 10.9.1.0/24)" \
+	ynl --do peer-add --json '{"job-id": 42, "peer-recs": ["00000000000000000000ffff0a09000180000000", "00000000000000000000ffff0a09010078000000"]}'
+ew_check "eastwestctl sees both record peers" \
+	sh -c "'$CTL' peer show ynl-job | grep -qx 10.9.0.1/32 && '$CTL' peer show ynl-job | grep -qx 10.9.1.0/24"
+expect_fail_msg "a record with prefix-len 129 refused" "record 1: prefix-len above 128" \
+	--do peer-add --json '{"job-id": 42, "peer-recs": ["00000000000000000000ffff0a09020180000000", "00000000000000000000ffff0a09020181000000"]}'
+ew_check "nothing of that request was added" \
+	sh -c "! '$CTL' peer show ynl-job | grep -qx 10.9.2.1/32"
+expect_fail_msg "peer-recs of 19 bytes refused" "19 bytes, not a multiple of 20" \
+	--do peer-add --json '{"job-id": 42, "peer-recs": ["00000000000000000000ffff0a090201800000"]}'
+
 # The UD/DC opt-ins: 0 or 1, refused otherwise with the attribute named.
 ew_check "job-set ud 1 through the YNL CLI" \
 	ynl --do job-set --json '{"id": 42, "ud": 1}'
@@ -109,8 +121,8 @@ python3 -c '
 for i in range(3000):
     print("10.%d.%d.%d" % (i >> 16, (i >> 8) & 255, i & 255))' >"$EW_TMP/peers"
 "$CTL" peer add ynl-job file "$EW_TMP/peers" >/dev/null
-ew_check "dump of 3002 peers across small messages is complete" \
-	sh -c "python3 '$YNL_DIR/cli.py' --spec '$SPEC' --schema '$SCHEMA' --dump peer-get --json '{\"job-id\": 42}' --dbg-small-recv 4096 2>/dev/null | grep -o \"'addr'\" | wc -l | grep -qx 3002"
+ew_check "dump of 3004 peers across small messages is complete" \
+	sh -c "python3 '$YNL_DIR/cli.py' --spec '$SPEC' --schema '$SCHEMA' --dump peer-get --json '{\"job-id\": 42}' --dbg-small-recv 4096 2>/dev/null | grep -o \"'addr'\" | wc -l | grep -qx 3004"
 
 # Unprivileged callers may not write, nor read jobs.
 unpriv() {
