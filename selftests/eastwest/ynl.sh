@@ -95,12 +95,14 @@ expect_fail_msg "deleting a peer the job does not have changes nothing" "not a p
 ew_check "the first peer of that failed request is still there" \
 	sh -c "'$CTL' -j peer show ynl-job | grep -q '192.0.2.2'"
 
-# Peer records: address, prefix length, three zero bytes, back to back.
+# Peer records: address, prefix length, three zero bytes, back to back
+# (the CLI sends each string of the list as an attribute of its own).
 ew_check "peer-add with peer-recs records (10.9.0.1/32, 10.9.1.0/24)" \
 	ynl --do peer-add --json '{"job-id": 42, "peer-recs": ["00000000000000000000ffff0a09000180000000", "00000000000000000000ffff0a09010078000000"]}'
 ew_check "eastwestctl sees both record peers" \
 	sh -c "'$CTL' peer show ynl-job | grep -qx 10.9.0.1/32 && '$CTL' peer show ynl-job | grep -qx 10.9.1.0/24"
-expect_fail_msg "a record with prefix-len 129 refused" "record 1: prefix-len above 128" \
+expect_fail_msg "a record with prefix-len 129 refused, its attribute named" \
+	"record 0: prefix-len above 128.*bad-attr.*peer-recs" \
 	--do peer-add --json '{"job-id": 42, "peer-recs": ["00000000000000000000ffff0a09020180000000", "00000000000000000000ffff0a09020181000000"]}'
 ew_check "nothing of that request was added" \
 	sh -c "! '$CTL' peer show ynl-job | grep -qx 10.9.2.1/32"
