@@ -443,6 +443,20 @@ ew_dmesg_wait() {
 
 EW_CG=${EW_CG:-/sys/fs/cgroup}
 
+# ew_nobody_script DIR: write DIR/nobody, which runs its arguments as uid and
+# gid 65534 with no capabilities at all (a job's ordinary user), and print
+# its path. DIR must be searchable by that user. A file, not a function, so
+# that it can be handed to ew_in_cg, ew_start_bg and the like.
+ew_nobody_script() {
+	cat >"$1/nobody" <<'EOF'
+#!/bin/sh
+exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	--bounding-set=-all "$@"
+EOF
+	chmod 755 "$1/nobody"
+	echo "$1/nobody"
+}
+
 # ew_in_cg CGROUP CMD...: run CMD as a member of cgroup CGROUP (a path under
 # $EW_CG, e.g. /ewA): a shell joins the cgroup, then execs CMD.
 ew_in_cg() {

@@ -43,13 +43,7 @@ ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "ew_reap_all"
 
-NOBODY=$EW_TMP/nobody
-cat >"$NOBODY" <<'EOF'
-#!/bin/sh
-exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	--bounding-set=-all "$@"
-EOF
-chmod 755 "$NOBODY"
+NOBODY=$(ew_nobody_script "$EW_TMP")
 
 # revoked OUT PID: the rc-hold of PID printed "revoked" and exited 0.
 revoked() {

@@ -49,13 +49,7 @@ ew_defer "ew_reap_all"
 
 # $NOBODY CMD...: run CMD as uid/gid 65534 with no capabilities at all (a
 # job's ordinary user); combine with ew_in_cg / ew_start_bg for the cgroup.
-NOBODY=$EW_TMP/nobody
-cat >"$NOBODY" <<'EOF'
-#!/bin/sh
-exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	--bounding-set=-all "$@"
-EOF
-chmod 755 "$NOBODY"
+NOBODY=$(ew_nobody_script "$EW_TMP")
 
 # --- background processes: every one is recorded and reaped (as gate.sh) --
 

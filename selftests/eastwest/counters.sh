@@ -44,13 +44,7 @@ ew_defer "ew_reap_all"
 # Before the victim's QPs go: rxe cannot free a real counter.
 ew_defer "rmmod fake_counter 2>/dev/null"
 
-NOBODY=$EW_TMP/nobody
-cat >"$NOBODY" <<'EOF'
-#!/bin/sh
-exec setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	--bounding-set=-all "$@"
-EOF
-chmod 755 "$NOBODY"
+NOBODY=$(ew_nobody_script "$EW_TMP")
 
 # The QPNs (decimal) that `rdma -j statistic qp show` (stdin) lists.
 cat >"$EW_TMP/lqpns.py" <<'EOF'
