@@ -577,7 +577,11 @@ struct ew_revoke_sel {
 	u32 local_qpn;
 };
 
-/* Check a record against its job's rules with its indices resolved anew. */
+/*
+ * Check a record against its job's rules with its indices resolved anew,
+ * and a destination on this node against the owner of the QP there.
+ * Context: under ew_qp_lock (the local check reads the record index).
+ */
 static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 {
 	struct ew_request req = rec->req;
@@ -586,6 +590,7 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 	struct ew_job *job;
 	u32 reason;
 
+	lockdep_assert_held(&ew_qp_lock);
 	ew_global_snapshot(&global);
 	rcu_read_lock();
 	job = ew_job_find(rec->job_id);
@@ -604,6 +609,14 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 		reason = EASTWEST_REASON_INTERNAL;
 	else
 		reason = ew_policy_check(job, pol, &req);
+	/*
+	 * A destination on this node must still be a QP of the job: audit
+	 * mode may have let a connect onto another job's QP through, and a
+	 * connect in flight across a change is checked here on commit.
+	 */
+	if (!reason && rec->local &&
+	    __ew_dest_is_foreign(job, rec->qp->device, &rec->req, NULL, true))
+		reason = EASTWEST_REASON_FOREIGN_QP;
 	/* A job in audit mode is reported, never revoked. */
 	if (reason && pol->mode == EASTWEST_MODE_AUDIT) {
 		pr_info_ratelimited("audit: job %u: qpn 0x%x would be revoked\n",
@@ -627,26 +640,6 @@ static u32 ew_qp_recheck_local(const struct ew_qp *rec)
 	return foreign ? EASTWEST_REASON_FOREIGN_QP : 0;
 }
 
-/*
- * A record against the job's rules and, if its destination is on this
- * node, against the owner of the QP there: audit mode let a connect onto
- * another job's QP through and recorded it (enforce mode may follow).
- */
-static u32 ew_qp_recheck_all(const struct ew_qp *rec)
-{
-	u32 reason = ew_qp_recheck(rec, false);
-	struct ew_job *job;
-	bool audit;
-
-	if (reason || !rec->local)
-		return reason;
-	rcu_read_lock();
-	job = ew_job_find(rec->job_id);
-	audit = !job || ew_job_policy(job)->mode == EASTWEST_MODE_AUDIT;
-	rcu_read_unlock();
-	return audit ? 0 : ew_qp_recheck_local(rec);
-}
-
 /* Why this record must be revoked, or 0 to keep it. */
 static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel)
 {
@@ -660,7 +653,7 @@ static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel
 	if (sel->protection)
 		return ew_qp_recheck(rec, true);
 	if (sel->all)
-		return ew_qp_recheck_all(rec);
+		return ew_qp_recheck(rec, false);
 	if (sel->dev)
 		return rec->qp->device == sel->dev ? ew_qp_recheck(rec, false) : 0;
 	if (rec->job_id != sel->job_id)
