@@ -378,6 +378,10 @@ ew_barrier() {
 			echo "ew_barrier: node $_ew_peer ended the test before barrier $1" >&2
 			return 1
 		fi
+		if [ -e "$EW_SHARED/node$_ew_peer/stopped" ]; then
+			echo "ew_barrier: node $_ew_peer's guest has stopped" >&2
+			return 1
+		fi
 		_ew_n=$((_ew_n - 1))
 		if [ "$_ew_n" -le 0 ]; then
 			echo "ew_barrier: node $_ew_peer never reached barrier $1" >&2
