@@ -17,7 +17,9 @@
 #      by a job's process, must be refused (a process in no job may not
 #      create the UD QP in the first place).
 #   c. the record follows the driver: an RTS->RTS address change the driver
-#      refuses must not change what revocation judges.
+#      refuses must not change what revocation judges; a destroy the core
+#      refuses (the QP held open, as an XRC target is) must leave the QP
+#      tracked, and revoked when its peer goes.
 #   d. another job's QP: job A's QP modified by job B's process, or by a
 #      process in no job, must be refused.
 #   e. multicast attach: job A's UD QP may join only a group that is one of
@@ -136,7 +138,7 @@ pingpong() {
 	ew_reap "$_srv" 30 >/dev/null
 }
 
-ew_plan 72
+ew_plan 78
 
 # --- setup -----------------------------------------------------------------
 
@@ -249,6 +251,38 @@ ew_check "c: job A tracks no QP any more (qp_count 0)" \
 ew_reap "$pid" 1 >/dev/null
 show_output c "$out"
 "$CTL" peer del ewA "$OTHER" >/dev/null 2>&1
+"$CTL" peer add ewA "$LOOP" >/dev/null 2>&1
+
+# A destroy refused after it reached the core (ib_destroy_qp_user() while
+# another process holds the QP open, as processes open an XRC target QP by
+# number; qp_opener stands in, rxe has no XRC) leaves the QP connected: its
+# record must stay, or nothing revokes it later.
+out=$EW_TMP/destroy-refused
+mkfifo "$EW_TMP/fifo-d"
+exec 3<>"$EW_TMP/fifo-d"
+EW_BG_STDIN=$EW_TMP/fifo-d
+ew_start_bg "$out" /ewA "$VERBS" rc-destroy-hold "$DEV" "$IDX" "$LOOP" self 30
+pid=$EW_BG_PID
+EW_BG_STDIN=
+ew_check "c: job A's RC QP is connected to $LOOP (RTS)" \
+	ew_wait_for 60 grep -q '^connected qpn ' "$out"
+qpn=$(sed -n 's/^connected qpn //p' "$out")
+ew_check "c: qp_opener holds job A's QP ${qpn:-?} open" \
+	insmod "$EW_TOP/build/$(uname -r)/qp_opener/qp_opener.ko" dev="$DEV" qpn="${qpn:-0}"
+echo destroy >&3
+ew_check "c: the core refuses to destroy the QP held open (EBUSY)" \
+	ew_wait_for 30 grep -qx 'destroy: EBUSY' "$out"
+ew_check "c: job A still tracks the QP (qp_count 1)" test "$(qp_count ewA)" -eq 1
+ew_check "c: the peer it uses ($LOOP) is removed" "$CTL" peer del ewA "$LOOP"
+ew_check "c: the QP the destroy left is revoked" \
+	ew_wait_for 40 grep -qx revoked "$out"
+# Let go before the QP goes with its process (a refused destroy at exit
+# makes uverbs warn).
+rmmod qp_opener 2>/dev/null
+echo exit >&3
+ew_reap "$pid" 30 >/dev/null
+exec 3>&-
+show_output "c/destroy refused (exit $EW_REAP_RC)" "$out"
 "$CTL" peer add ewA "$LOOP" >/dev/null 2>&1
 
 # --- d. another job's QP ------------------------------------------------------

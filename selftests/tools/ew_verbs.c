@@ -25,6 +25,11 @@
  *       rc-connect, then on to RTS, print "connected", and wait up to
  *       SECONDS for the QP to be revoked (a QP_FATAL async event): prints
  *       "revoked" and exits 0, or exits 3 if it was still alive
+ *   ew_verbs rc-destroy-hold DEV GID_INDEX DGID DQPN SECONDS
+ *       connect to RTS, print "connected qpn 0x...", wait for a line on
+ *       stdin, destroy the QP ("destroy: OK|ERRNO"; exit 1 if it went);
+ *       if the destroy was refused, wait as rc-hold does, then for a
+ *       second line before exiting
  *
  * Attacks on the QP state machine (gate.sh):
  *
@@ -691,6 +696,37 @@ static void wait_line(void)
 
 	if (!fgets(line, sizeof(line), stdin))
 		clearerr(stdin);
+}
+
+/*
+ * A destroy refused after it reached the core leaves the QP connected: the
+ * module must still be able to revoke it. The second line lets whoever
+ * refused the destroy let go before the QP goes with this process.
+ */
+static int rc_destroy_hold(struct ctx *c, int gid_index, const char *dgid_s,
+			   uint32_t dqpn, int seconds)
+{
+	int ret;
+
+	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
+	if (ret)
+		return ret;
+	ret = rc_to_rts(c->qp, 0, 0, IBV_QPS_RTR);
+	if (ret)
+		return fail("modify RTR->RTS", ret);
+	printf("connected qpn 0x%x\n", c->qp->qp_num);
+	fflush(stdout);
+	wait_line();
+	ret = ibv_destroy_qp(c->qp);
+	printf("destroy: %s\n", err_name(ret));
+	fflush(stdout);
+	if (!ret) {
+		c->qp = NULL;
+		return 1;
+	}
+	ret = wait_revoked(c, &c->qp, 1, seconds);
+	wait_line();
+	return ret;
 }
 
 static int step(const char *name, int ret)
@@ -1451,6 +1487,9 @@ int main(int argc, char **argv)
 		return mcast_attach(&c, argv[3]);
 	if (!strcmp(argv[1], "mcast-hold") && argc == 5)
 		return mcast_hold(&c, argv[3], num(argv[4]));
+	if (!strcmp(argv[1], "rc-destroy-hold") && argc == 7)
+		return rc_destroy_hold(&c, num(argv[3]), argv[4],
+				       dqpn_arg(argv[5]), num(argv[6]));
 	if (!strcmp(argv[1], "qp-storm") && argc == 7)
 		return qp_storm(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
 				num(argv[6]));
