@@ -19,7 +19,9 @@
  * cannot recurse. Two paths re-enter it on purpose, from process context,
  * and are recognised by their caller address (never by a tail call, which
  * would hide it):
- * ew_destroy_qp_after_revoke(), and ew_modify_qp_serialised(), where a
+ * ew_destroy_qp_tracked(), which destroys a tracked QP under its modify
+ * lock and drops its record only if the driver destroyed it, and
+ * ew_modify_qp_serialised(), where a
  * modify that a revoker could meet on the same QP is judged, its tracking
  * record created or updated, and the modify applied under the QP's modify
  * lock (qptrack.c, "Modify locks").
@@ -650,22 +652,27 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 {
 	struct pt_regs *regs;
 
-	/* Our own call from ew_destroy_qp_after_revoke(): let it through. */
+	/* Our own call from ew_destroy_qp_tracked(): let it through. */
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
 	regs = ew_hook_regs(fregs, ew_deny_int);
 	if (!regs)
 		return;
-	/* int ib_destroy_qp_user(qp, udata) */
-	if (ew_qp_untrack((struct ib_qp *)regs_get_kernel_argument(regs, 0)))
+	/*
+	 * int ib_destroy_qp_user(qp, udata). No record can appear meanwhile:
+	 * records come from modifies, which uverbs excludes from a destroy.
+	 */
+	if (!ew_qp_is_tracked((struct ib_qp *)regs_get_kernel_argument(regs, 0)))
 		return;
 	/*
-	 * A revoker holds the QP: wait for it in a wrapper that sleeps, with
-	 * the module held from here. The module cannot be going meanwhile:
-	 * revokers run only while a job pins it (ew_jobs_pin_update()).
+	 * The destroy may sleep in the wrapper, which holds the module from
+	 * here. A module on its way out has no job (jobs pin it), so no record
+	 * a revoker would take, only tombstones: the plain destroy is safe,
+	 * and the module's exit frees the tombstone.
 	 */
-	__module_get(THIS_MODULE);
-	instruction_pointer_set(regs, (unsigned long)ew_destroy_qp_after_revoke);
+	if (!try_module_get(THIS_MODULE))
+		return;
+	instruction_pointer_set(regs, (unsigned long)ew_destroy_qp_tracked);
 }
 
 /*

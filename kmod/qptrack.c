@@ -19,11 +19,13 @@
  * interrupts: a re-check under it evaluates path protection, whose route
  * and XFRM lookups disable and re-enable bottom halves themselves, which is
  * not allowed with interrupts off. A revoker marks a record `revoking`,
- * drops the lock and calls ib_modify_qp(); a destroy that meets a record
- * being revoked must not free the QP under the revoker, so the destroy hook
- * sends it through ew_destroy_qp_after_revoke(), which sleeps until the
- * revoker is done and then destroys. Revokers are serialised by
- * ew_revoke_mutex.
+ * drops the lock and calls ib_modify_qp() under the QP's modify lock. The
+ * destroy of a tracked QP runs under the same modify lock
+ * (ew_destroy_qp_tracked()), so it never frees the QP under a revoker, and
+ * drops the record only once the driver destroyed the QP: a destroy the
+ * driver refuses (rxe: a QP still attached to a multicast group; the core:
+ * an XRC target QP others have opened) leaves a QP that can still be
+ * revoked. Revokers are serialised by ew_revoke_mutex.
  *
  * DOC: Modify locks - a revoker's move to the error state must not run
  * beside a modify of the same QP by its owner: drivers need not serialise
@@ -149,7 +151,6 @@ static bool ew_revokers_stopped;
  * what aimed at its number). Under ew_qp_lock.
  */
 static DEFINE_HASHTABLE(ew_qp_local_idx, EW_QP_LOCAL_BITS);
-static DECLARE_WAIT_QUEUE_HEAD(ew_revoke_wq);
 static struct kmem_cache *ew_qp_cache;
 /* The per-QP revocation lines; each revocation also logs a summary. */
 static DEFINE_RATELIMIT_STATE(ew_revoke_log_rs, 5 * HZ, 10);
@@ -457,34 +458,6 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 }
 
 /**
- * ew_qp_untrack() - a QP is being destroyed: forget it
- * @qp: the QP
- *
- * Context: the destroy hook (possibly atomic).
- * Return: false if a revoker is using the QP right now: the caller must
- * make the destroy wait for it (ew_destroy_qp_after_revoke()).
- */
-bool ew_qp_untrack(struct ib_qp *qp)
-{
-	struct ew_qp *rec;
-
-	if (!READ_ONCE(ew_qp_n_records))
-		return true;
-	spin_lock_bh(&ew_qp_lock);
-	rec = ew_qp_find(qp);
-	if (rec && rec->revoking) {
-		spin_unlock_bh(&ew_qp_lock);
-		return false;
-	}
-	if (rec)
-		ew_qp_drop_locked(rec);
-	spin_unlock_bh(&ew_qp_lock);
-	if (rec)
-		kmem_cache_free(ew_qp_cache, rec);
-	return true;
-}
-
-/**
  * ew_qp_is_tracked() - whether a QP has a record (a revoker may act on it)
  * @qp: the real QP
  *
@@ -518,42 +491,48 @@ struct mutex *ew_qp_modify_lock(struct ib_qp *qp)
 	return &ew_qp_modify_locks[hash_ptr(qp, EW_QP_MODIFY_LOCK_BITS)];
 }
 
-static bool ew_qp_is_revoking(struct ib_qp *qp)
-{
-	struct ew_qp *rec;
-	bool busy;
-
-	spin_lock_bh(&ew_qp_lock);
-	rec = ew_qp_find(qp);
-	busy = rec && rec->revoking;
-	spin_unlock_bh(&ew_qp_lock);
-	return busy;
-}
-
 /**
- * ew_destroy_qp_after_revoke() - ib_destroy_qp_user() once a revoker is done
+ * ew_destroy_qp_tracked() - ib_destroy_qp_user() of a QP with a record
  * @qp: the QP
  * @udata: as passed to ib_destroy_qp_user()
  *
- * The destroy hook points a destroy here when it meets a QP in the middle of
- * being revoked. The call back into ib_destroy_qp_user() comes from this
- * module, which the hook recognises and lets through. The hook took the
- * module reference that keeps the text alive while a destroy sleeps here.
+ * The destroy hook points the destroy of a tracked QP here. The call back
+ * into ib_destroy_qp_user() comes from this module, which the hook
+ * recognises and lets through; the hook took the module reference that
+ * keeps this text alive while the destroy sleeps here.
+ *
+ * Under the QP's modify lock no revoker is in the middle of the QP (a
+ * revoker that collected the record waits for the lock, then finds it
+ * detached and leaves the QP alone), and no modify of a QP allocated at
+ * the same address can find the record before it is dropped. The record is
+ * dropped only if the driver destroyed the QP.
+ *
+ * Return: ib_destroy_qp_user()'s.
  */
-int ew_destroy_qp_after_revoke(struct ib_qp *qp, struct ib_udata *udata)
+int ew_destroy_qp_tracked(struct ib_qp *qp, struct ib_udata *udata)
 {
+	struct mutex *lock = ew_qp_modify_lock(qp);
+	struct ew_qp *rec, *drop = NULL;
 	int ret;
 
-	/*
-	 * The revoker leaves a tombstone: drop it before the QP goes (the
-	 * destroy below skips the hook), or a QP allocated at the same
-	 * address would inherit it. A new pass may take the record again
-	 * between the wait and the drop: wait again.
-	 */
-	do {
-		wait_event(ew_revoke_wq, !ew_qp_is_revoking(qp));
-	} while (!ew_qp_untrack(qp));
+	mutex_lock(lock);
 	ret = ib_destroy_qp_user(qp, udata);
+	if (!ret) {
+		/* Only the pointer's value is used from here: the QP is gone. */
+		spin_lock_bh(&ew_qp_lock);
+		rec = ew_qp_find(qp);
+		if (rec) {
+			ew_qp_drop_locked(rec);
+			if (rec->revoking)
+				rec->detached = true;
+			else
+				drop = rec;
+		}
+		spin_unlock_bh(&ew_qp_lock);
+		if (drop)
+			kmem_cache_free(ew_qp_cache, drop);
+	}
+	mutex_unlock(lock);
 	/* Not a tail call: the hook must see this module as the caller. */
 	module_put(THIS_MODULE);
 	return ret;
@@ -779,8 +758,8 @@ static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
 /*
  * Revoke a record marked `revoking`: its QP to the error state, its owner
  * told (a QP_FATAL event, as security.c does), and the record kept as a
- * tombstone until the QP is reset or destroyed. Until the record stops
- * being `revoking`, a destroy of the QP waits (ew_destroy_qp_after_revoke()).
+ * tombstone until the QP is reset or destroyed. A destroy of the QP waits
+ * for the modify lock (ew_destroy_qp_tracked()).
  * Context: the QP's modify lock held.
  * Return: false if there was nothing left to revoke (the QP was reset).
  */
@@ -810,7 +789,7 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 	/*
 	 * Unlike security.c we do not require a qp_context: uverbs QPs (the
 	 * only ones tracked) have none, and their handler does not use it.
-	 * Still `revoking`: a destroy waits, the QP stays.
+	 * The modify lock is held: a destroy waits, the QP stays.
 	 */
 	if (qp->event_handler)
 		qp->event_handler(&event, qp->qp_context);
@@ -827,9 +806,6 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 	rec->revoking = false;
 	ew_qp_count(rec->job_id, -1);
 	spin_unlock_bh(&ew_qp_lock);
-	/* Pairs with the destroy's wait_event(): only a waiter needs waking. */
-	if (wq_has_sleeper(&ew_revoke_wq))
-		wake_up_all(&ew_revoke_wq);
 	/* It may wait for room in the events ring. */
 	ew_event_report_wait(&ev);
 	return true;

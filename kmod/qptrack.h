@@ -51,10 +51,9 @@ void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 void ew_qp_prealloc(struct ew_qp_change *chg);
 void ew_qp_change_release(struct ew_qp_change *chg);
 void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg);
-bool ew_qp_untrack(struct ib_qp *qp);
 bool ew_qp_is_tracked(struct ib_qp *qp);
 struct mutex *ew_qp_modify_lock(struct ib_qp *qp);
-int ew_destroy_qp_after_revoke(struct ib_qp *qp, struct ib_udata *udata);
+int ew_destroy_qp_tracked(struct ib_qp *qp, struct ib_udata *udata);
 unsigned int ew_qp_revoke_job(u32 job_id);
 unsigned int ew_qp_revalidate_job(struct ew_job *job);
 unsigned int ew_qp_revalidate_all(void);
