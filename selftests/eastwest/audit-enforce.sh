@@ -19,11 +19,15 @@
 #     (QP_FATAL);
 #   - the same with job B's own mode (`job set ewB mode audit`, a connect
 #     onto job A's QP, `job set ewB mode enforce`): revoked;
+#   - a process in no job connects under `config set default allow`, then
+#     `config set default deny`: its QP is revoked; likewise one that
+#     connects under audit mode with default deny, then `mode enforce`;
 #   - job A's victim is not revoked, and still carries its messages.
 #
 # Against a module that judged nothing again on a change of the global
 # mode, the three revocation checks print "not ok"; against one that
-# judged a job's records on its rules only, the last one does.
+# judged a job's records on its rules only, the last one does. Against one
+# that revoked only what it had records of, the two no-job checks do.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -64,7 +68,7 @@ victim_ok() {
 	ew_reap "$APID" 20 && [ "$EW_REAP_RC" = 0 ]
 }
 
-ew_plan 15
+ew_plan 24
 
 ew_check "eastwest.ko loads (enforce, default deny)" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -106,6 +110,27 @@ ew_check "job B in audit mode: its QP connects onto job A's QP" \
 	ew_wait_for 40 grep -qx connected "$EW_TMP/b2"
 ew_check "job set ewB mode enforce" "$CTL" job set ewB mode enforce
 ew_check "job B enforced: its QP onto job A's QP is revoked" revoked "$EW_TMP/b2" "$B2PID"
+
+# Processes in no job: while they are not policed nothing records their
+# connections; once they are, what they hold must go.
+ew_check "config set default allow" "$CTL" config set default allow
+ew_start_bg "$EW_TMP/n1" / "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 20
+N1PID=$EW_BG_PID
+ew_check "default allow: a process in no job connects to $LOOP" \
+	ew_wait_for 40 grep -qx connected "$EW_TMP/n1"
+ew_check "config set default deny" "$CTL" config set default deny
+ew_check "default deny: the QP of the process in no job is revoked" \
+	revoked "$EW_TMP/n1" "$N1PID"
+ew_check "config set mode audit (default deny)" "$CTL" config set mode audit
+ew_start_bg "$EW_TMP/n2" / "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 20
+N2PID=$EW_BG_PID
+ew_check "audit: a process in no job connects to $LOOP" \
+	ew_wait_for 40 grep -qx connected "$EW_TMP/n2"
+ew_check "config set mode enforce" "$CTL" config set mode enforce
+ew_check "enforce: the QP of the process in no job is revoked" \
+	revoked "$EW_TMP/n2" "$N2PID"
+ew_check "the kernel log counts them" sh -c \
+	"dmesg | grep -q 'QP(s) of processes in no job revoked'"
 
 echo go >&3
 ew_check "job A's victim is left alone: its messages verify" \
