@@ -19,7 +19,7 @@
  * cannot recurse. Two paths re-enter it on purpose, from process context,
  * and are recognised by their caller address (never by a tail call, which
  * would hide it):
- * ew_destroy_qp_tracked(), which destroys a tracked QP under its modify
+ * ew_destroy_qp_serialised(), which destroys a user QP under its modify
  * lock and drops its record only if the driver destroyed it, and
  * ew_modify_qp_serialised(), where a
  * modify that a revoker could meet on the same QP is judged, its tracking
@@ -651,28 +651,30 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 				       struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs;
+	struct ib_qp *qp;
 
-	/* Our own call from ew_destroy_qp_tracked(): let it through. */
+	/* Our own call from ew_destroy_qp_serialised(): let it through. */
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
 	regs = ew_hook_regs(fregs, ew_deny_int);
 	if (!regs)
 		return;
 	/*
-	 * int ib_destroy_qp_user(qp, udata). No record can appear meanwhile:
-	 * records come from modifies, which uverbs excludes from a destroy.
+	 * int ib_destroy_qp_user(qp, udata). Kernel QPs, and a process's
+	 * handle on an XRC target QP (not the QP itself), are never revoked.
 	 */
-	if (!ew_qp_is_tracked((struct ib_qp *)regs_get_kernel_argument(regs, 0)))
+	qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
+	if (!qp->uobject || qp->real_qp != qp)
 		return;
 	/*
 	 * The destroy may sleep in the wrapper, which holds the module from
 	 * here. A module on its way out has no job (jobs pin it), so no record
-	 * a revoker would take, only tombstones: the plain destroy is safe,
-	 * and the module's exit frees the tombstone.
+	 * a revoker would take, only tombstones, and no sweep runs: the plain
+	 * destroy is safe, and the module's exit frees the tombstone.
 	 */
 	if (!try_module_get(THIS_MODULE))
 		return;
-	instruction_pointer_set(regs, (unsigned long)ew_destroy_qp_tracked);
+	instruction_pointer_set(regs, (unsigned long)ew_destroy_qp_serialised);
 }
 
 /*

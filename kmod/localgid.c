@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/cgroup.h>
+#include <linux/xarray.h>
 #include <rdma/ib_cache.h>
 #include <rdma/restrack.h>
 
@@ -334,4 +335,67 @@ bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,
 	mine = ew_res_is_jobs(res, job);
 	rdma_restrack_put(res);
 	return mine;
+}
+
+/*
+ * The RDMA core's per-device table of one resource type. Its type is
+ * declared only in the core's private restrack.h (identical in 6.1 and
+ * 6.12); ib_device.res points at an array of them, by type.
+ */
+struct ew_restrack_root {
+	struct xarray xa;
+	u32 next_id;
+};
+
+/**
+ * ew_restrack_user_qps() - the next user QPs of a device, by the RDMA core's
+ * own table
+ * @dev: a registered device
+ * @next: the QP number to start from; moved past the last one returned
+ * @out: filled with up to @max QPs: pointer and number, no reference held
+ * @max: room in @out
+ *
+ * A QP returned may be destroyed at any time after: its pointer serves only
+ * to compare with ew_restrack_qp_hold()'s and to pick its modify lock.
+ *
+ * Context: process context.
+ * Return: how many were filled; fewer than @max once the table is done.
+ */
+unsigned int ew_restrack_user_qps(struct ib_device *dev, unsigned long *next,
+				  struct ew_core_qp *out, unsigned int max)
+{
+	struct ew_restrack_root *rt =
+		&((struct ew_restrack_root *)dev->res)[RDMA_RESTRACK_QP];
+	struct rdma_restrack_entry *res;
+	unsigned int n = 0;
+	unsigned long id;
+
+	xa_lock(&rt->xa);
+	xa_for_each_start(&rt->xa, id, res, *next) {
+		if (n == max)
+			break;
+		*next = id + 1;
+		if (!res->user)
+			continue;
+		out[n].qp = container_of(res, struct ib_qp, res);
+		out[n].qpn = id;
+		n++;
+	}
+	xa_unlock(&rt->xa);
+	return n;
+}
+
+/**
+ * ew_restrack_qp_hold() - a QP of a device by number, held
+ * @dev: a registered device
+ * @qpn: the QP number
+ *
+ * Return: the QP, with a reference on its restrack entry
+ * (rdma_restrack_put(&qp->res)), or NULL if no QP has that number.
+ */
+struct ib_qp *ew_restrack_qp_hold(struct ib_device *dev, u32 qpn)
+{
+	struct rdma_restrack_entry *res = ew_restrack_get_qp_unhidden(dev, qpn);
+
+	return IS_ERR(res) ? NULL : container_of(res, struct ib_qp, res);
 }

@@ -135,12 +135,23 @@ int ew_op_peers_del(struct ew_job *job, const struct ew_peer_batch *batch,
 	return ret;
 }
 
+/* Whether a process in no job is refused under these settings. */
+static bool ew_no_job_refused(u32 mode, u32 action)
+{
+	return mode == EASTWEST_MODE_ENFORCE &&
+	       action == EASTWEST_DEFAULT_ACTION_DENY;
+}
+
 /**
  * ew_op_config_set() - set the global mode and default action, then
  * re-judge every live QP if enforcement began
  * @mode: enum eastwest_mode
  * @action: enum eastwest_default_action
  * @changed: set to whether either setting changed
+ *
+ * When enforcement begins every record is judged again; when processes in
+ * no job become refused (default deny under enforce, from either side),
+ * their connected QPs, which have no records, are revoked too.
  *
  * Context: ew_config_lock held.
  * Return: the number of live QPs revoked.
@@ -149,12 +160,20 @@ unsigned int ew_op_config_set(u32 mode, u32 action, bool *changed)
 {
 	bool enforce = mode == EASTWEST_MODE_ENFORCE &&
 		       ew_global.mode == EASTWEST_MODE_AUDIT;
+	bool refuse_no_job = ew_no_job_refused(mode, action) &&
+			     !ew_no_job_refused(ew_global.mode,
+						ew_global.default_action);
+	unsigned int revoked = 0;
 
 	lockdep_assert_held(&ew_config_lock);
 	*changed = mode != ew_global.mode || action != ew_global.default_action;
 	WRITE_ONCE(ew_global.mode, mode);
 	WRITE_ONCE(ew_global.default_action, action);
-	return enforce ? ew_qp_revalidate_all() : 0;
+	if (enforce)
+		revoked += ew_qp_revalidate_all();
+	if (refuse_no_job)
+		revoked += ew_qp_revoke_unjobbed();
+	return revoked;
 }
 
 /**

@@ -20,12 +20,12 @@
  * and XFRM lookups disable and re-enable bottom halves themselves, which is
  * not allowed with interrupts off. A revoker marks a record `revoking`,
  * drops the lock and calls ib_modify_qp() under the QP's modify lock. The
- * destroy of a tracked QP runs under the same modify lock
- * (ew_destroy_qp_tracked()), so it never frees the QP under a revoker, and
- * drops the record only once the driver destroyed the QP: a destroy the
- * driver refuses (rxe: a QP still attached to a multicast group; the core:
- * an XRC target QP others have opened) leaves a QP that can still be
- * revoked. Revokers are serialised by ew_revoke_mutex.
+ * destroy of every user QP runs under the same modify lock
+ * (ew_destroy_qp_serialised()), so it never frees a QP under a revoker or
+ * a sweep, and drops the record only once the QP is gone: a destroy the
+ * core refuses (an XRC target QP others hold open) or the driver refuses
+ * leaves a QP that can still be revoked. Revokers are serialised by
+ * ew_revoke_mutex.
  *
  * DOC: Modify locks - a revoker's move to the error state must not run
  * beside a modify of the same QP by its owner: drivers need not serialise
@@ -66,8 +66,8 @@
 #include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#include <linux/wait.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/restrack.h>
 
 #include "config.h"
 #include "events.h"
@@ -492,24 +492,25 @@ struct mutex *ew_qp_modify_lock(struct ib_qp *qp)
 }
 
 /**
- * ew_destroy_qp_tracked() - ib_destroy_qp_user() of a QP with a record
+ * ew_destroy_qp_serialised() - ib_destroy_qp_user() of a user QP
  * @qp: the QP
  * @udata: as passed to ib_destroy_qp_user()
  *
- * The destroy hook points the destroy of a tracked QP here. The call back
+ * The destroy hook points the destroy of every user QP here. The call back
  * into ib_destroy_qp_user() comes from this module, which the hook
  * recognises and lets through; the hook took the module reference that
  * keeps this text alive while the destroy sleeps here.
  *
  * Under the QP's modify lock no revoker is in the middle of the QP (a
  * revoker that collected the record waits for the lock, then finds it
- * detached and leaves the QP alone), and no modify of a QP allocated at
- * the same address can find the record before it is dropped. The record is
- * dropped only if the driver destroyed the QP.
+ * detached and leaves the QP alone), a sweep that finds the QP in the
+ * core's table and then takes the lock finds it gone or whole, and no
+ * modify of a QP allocated at the same address can find the record before
+ * it is dropped. The record is dropped only if the driver destroyed the QP.
  *
  * Return: ib_destroy_qp_user()'s.
  */
-int ew_destroy_qp_tracked(struct ib_qp *qp, struct ib_udata *udata)
+int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 {
 	struct mutex *lock = ew_qp_modify_lock(qp);
 	struct ew_qp *rec, *drop = NULL;
@@ -759,7 +760,7 @@ static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
  * Revoke a record marked `revoking`: its QP to the error state, its owner
  * told (a QP_FATAL event, as security.c does), and the record kept as a
  * tombstone until the QP is reset or destroyed. A destroy of the QP waits
- * for the modify lock (ew_destroy_qp_tracked()).
+ * for the modify lock (ew_destroy_qp_serialised()).
  * Context: the QP's modify lock held.
  * Return: false if there was nothing left to revoke (the QP was reset).
  */
@@ -991,6 +992,110 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
 	spin_unlock_bh(&ew_qp_lock);
 	if (aimed)
 		ew_qp_revoke(&sel);
+}
+
+/*
+ * DOC: QPs of processes in no job - while such processes are not policed
+ * (default action allow, or audit mode) nothing judges their connections
+ * and their QPs have no records. When they become policed
+ * (ew_op_config_set()), ew_qp_revoke_unjobbed() finds those of their QPs
+ * that can carry traffic (RTR and on) in the RDMA core's own QP table and
+ * revokes each as a record is revoked: the error state, a QP_FATAL event,
+ * and a tombstone record (job 0) that lets only RESET or destroy through.
+ * A QP listed by the table may be destroyed at any moment; it is looked up
+ * again under its modify lock, which every user QP's destroy holds from
+ * before the driver is called until the core's table has dropped the QP,
+ * so what the lookup finds stays whole while the lock is held.
+ */
+
+#define EW_SWEEP_BATCH	64
+
+/* Revoke @cq if it is a connected QP of a process in no job, untracked. */
+static bool ew_qp_revoke_unjobbed_one(struct ib_device *dev,
+				      const struct ew_core_qp *cq)
+{
+	struct mutex *lock = ew_qp_modify_lock(cq->qp);
+	struct ib_qp_init_attr init_attr;
+	struct ib_qp_attr attr;
+	struct ew_qp *rec;
+	struct ib_qp *qp;
+	bool revoked = false, nobody;
+
+	rec = kmem_cache_zalloc(ew_qp_cache, GFP_KERNEL);
+	if (!rec)
+		return false;
+	INIT_LIST_HEAD(&rec->revoke_node);
+	mutex_lock(lock);
+	qp = ew_restrack_qp_hold(dev, cq->qpn);
+	if (!qp)
+		goto out;
+	rcu_read_lock();
+	nobody = qp == cq->qp && qp->res.task && !ew_res_job(&qp->res);
+	rcu_read_unlock();
+	if (!nobody || ew_qp_is_tracked(qp) ||
+	    ib_query_qp(qp, &attr, IB_QP_STATE, &init_attr) ||
+	    attr.qp_state < IB_QPS_RTR || attr.qp_state == IB_QPS_ERR)
+		goto out;
+	rec->qp = qp;
+	rec->qpn = qp->qp_num;
+	rec->state = attr.qp_state;
+	rec->revoking = true;
+	rec->reason = EASTWEST_REASON_NO_JOB;
+	spin_lock_bh(&ew_qp_lock);
+	hash_add(ew_qps, &rec->node, (unsigned long)qp);
+	hash_add(ew_qp_by_qpn, &rec->qpn_node,
+		 ew_qp_qpn_key(qp->device, qp->qp_num));
+	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records + 1);
+	spin_unlock_bh(&ew_qp_lock);
+	revoked = ew_qp_revoke_locked(rec);
+	rec = NULL;
+out:
+	if (qp)
+		rdma_restrack_put(&qp->res);
+	mutex_unlock(lock);
+	if (rec)
+		kmem_cache_free(ew_qp_cache, rec);
+	return revoked;
+}
+
+/**
+ * ew_qp_revoke_unjobbed() - revoke the connected QPs of processes in no job
+ *
+ * Context: holds ew_config_lock; sleeps.
+ * Return: how many were revoked.
+ */
+unsigned int ew_qp_revoke_unjobbed(void)
+{
+	struct ew_core_qp *batch;
+	unsigned int n, i, d, total = 0;
+	unsigned long next;
+	struct ew_dev *dev;
+
+	lockdep_assert_held(&ew_config_lock);
+	batch = kmalloc_array(EW_SWEEP_BATCH, sizeof(*batch), GFP_KERNEL);
+	if (!batch) {
+		pr_warn("no memory to revoke the QPs of processes in no job\n");
+		return 0;
+	}
+	ew_registry_lock();
+	mutex_lock(&ew_revoke_mutex);
+	for (d = 0; !ew_revokers_stopped && (dev = ew_registry_nth(d)); d++) {
+		next = 0;
+		do {
+			n = ew_restrack_user_qps(dev->ibdev, &next, batch,
+						 EW_SWEEP_BATCH);
+			for (i = 0; i < n; i++)
+				total += ew_qp_revoke_unjobbed_one(dev->ibdev,
+								   &batch[i]);
+			cond_resched();
+		} while (n == EW_SWEEP_BATCH);
+	}
+	mutex_unlock(&ew_revoke_mutex);
+	ew_registry_unlock();
+	kfree(batch);
+	if (total)
+		pr_info("%u QP(s) of processes in no job revoked\n", total);
+	return total;
 }
 
 /**
