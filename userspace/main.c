@@ -211,11 +211,8 @@ int main(int argc, char *argv[])
 		default:
 			if (optopt && strchr("b", optopt))
 				ew_err("option -%c needs an argument", optopt);
-			else if (optopt)
-				ew_err("unknown option -%c (try \"" EW_PROG " help\")", optopt);
 			else
-				ew_err("unknown option \"%s\" (try \"" EW_PROG " help\")",
-				       argv[optind - 1]);
+				ew_unknown_option(argv);
 			return EW_USAGE;
 		}
 	}
@@ -235,10 +232,5 @@ int main(int argc, char *argv[])
 		ret = dispatch(argc, argv);
 	}
 	ew_disconnect();
-	if (fflush(stdout) || ferror(stdout)) {
-		ew_err("write error: %s", strerror(errno));
-		if (!ret)
-			ret = EW_FAIL;
-	}
-	return ret;
+	return ew_flush_stdout(ret, EW_FAIL);
 }

@@ -50,7 +50,7 @@ int main(int argc, char *argv[])
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int opt, ret;
+	int opt;
 
 	ew_prog = PROG;
 	opterr = 0;
@@ -77,19 +77,10 @@ int main(int argc, char *argv[])
 		default:
 			if (optopt == 'L')
 				ew_err("option --location needs an argument");
-			else if (optopt)
-				ew_err("unknown option -%c (try \"" PROG " help\")", optopt);
 			else
-				ew_err("unknown option \"%s\" (try \"" PROG " help\")",
-				       argv[optind - 1]);
+				ew_unknown_option(argv);
 			return EWA_USAGE;
 		}
 	}
-	ret = attest_main(argc - optind, argv + optind);
-	if (fflush(stdout) || ferror(stdout)) {
-		ew_err("write error: %s", strerror(errno));
-		if (!ret)
-			ret = EWA_FAIL;
-	}
-	return ret;
+	return ew_flush_stdout(attest_main(argc - optind, argv + optind), EWA_FAIL);
 }

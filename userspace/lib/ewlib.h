@@ -31,6 +31,16 @@ void ew_set_location(const char *file, unsigned long line);
 const char *ew_location(unsigned long *line);
 /* Formats a refusal into @why (for the caller's message); returns -EINVAL. */
 int ew_bad(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/*
+ * The option getopt_long() just refused (with opterr = 0), as "unknown
+ * option -X" or "unknown option "--NAME"", pointing at "PROG help".
+ */
+void ew_unknown_option(char *const argv[]);
+/*
+ * At the end of main(): flushes stdout; a write error (a full disk, a
+ * closed pipe) is reported and turns a successful @ret into @fail.
+ */
+int ew_flush_stdout(int ret, int fail);
 
 /* Allocation: on failure "PROG: out of memory" and exit status 1. */
 void *ew_malloc(size_t size);

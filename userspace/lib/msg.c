@@ -3,6 +3,7 @@
  * Messages, allocation, byte buffers and string vectors (see ewlib.h).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,24 @@ int ew_bad(char *why, size_t len, const char *fmt, ...)
 	vsnprintf(why, len, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
+}
+
+void ew_unknown_option(char *const argv[])
+{
+	if (optopt)
+		ew_err("unknown option -%c (try \"%s help\")", optopt, ew_prog);
+	else
+		ew_err("unknown option \"%s\" (try \"%s help\")", argv[optind - 1], ew_prog);
+}
+
+int ew_flush_stdout(int ret, int fail)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		ew_err("write error: %s", strerror(errno));
+		if (!ret)
+			ret = fail;
+	}
+	return ret;
 }
 
 static void *oom(void *p)
