@@ -79,19 +79,15 @@ static int cycle_step(struct ibv_qp *qp, struct ibv_qp *peer, int step,
 
 int main(int argc, char **argv)
 {
-	struct ibv_qp_init_attr init = {
-		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
-	};
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
+	struct ibv_qp_init_attr init;
+	struct ibv_context *ctx;
 	double *all, *rtr, ns;
 	union ibv_gid dgid;
 	struct ibv_qp *qp[2];
+	struct ibv_cq *cq;
 	struct ibv_pd *pd;
 	long cycles, c, n_all = 0, n_rtr = 0;
-	int i, n, step, gid_index;
+	int i, step, gid_index;
 
 	if (argc != 5) {
 		fprintf(stderr, "usage: modify_cost DEV GID_INDEX DGID CYCLES\n");
@@ -103,18 +99,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "modify_cost: bad GID %s\n", argv[3]);
 		return 2;
 	}
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
-			ctx = ibv_open_device(list[i]);
-	if (!ctx) {
-		fprintf(stderr, "modify_cost: cannot open %s\n", argv[1]);
+	ctx = rc_open_device("modify_cost", argv[1]);
+	if (!ctx)
 		return 1;
-	}
 	pd = ibv_alloc_pd(ctx);
-	init.send_cq = init.recv_cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
-	if (!pd || !init.send_cq)
+	cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	if (!pd || !cq)
 		return 1;
+	rc_qp_init_attr(&init, cq);
 	for (i = 0; i < 2; i++) {
 		qp[i] = ibv_create_qp(pd, &init);
 		if (!qp[i]) {

@@ -54,21 +54,17 @@ static int connect_qp(struct ibv_qp *qp, int gid_index, const union ibv_gid *dgi
 
 int main(int argc, char **argv)
 {
-	struct ibv_qp_init_attr init = {
-		.cap = { .max_send_wr = 1, .max_recv_wr = 1,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
-	};
-	struct ibv_context *ctx = NULL;
-	struct ibv_device **list;
+	struct ibv_qp_init_attr init;
 	struct ibv_async_event ev;
+	struct ibv_context *ctx;
 	long nqps, i, fatal = 0, in_err = 0;
 	long long deadline, done_ns = 0;
 	struct ibv_qp **qps;
 	union ibv_gid dgid;
+	struct ibv_cq *cq;
 	struct ibv_pd *pd;
 	struct pollfd pfd;
-	int n, gid_index, ret;
+	int gid_index, ret;
 
 	if (argc != 6) {
 		fprintf(stderr, "usage: qp_revoke DEV GID_INDEX DGID NQPS TIMEOUT_S\n");
@@ -80,21 +76,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "qp_revoke: bad DGID or NQPS\n");
 		return 2;
 	}
-	list = ibv_get_device_list(&n);
-	for (i = 0; list && i < n; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), argv[1]))
-			ctx = ibv_open_device(list[i]);
-	if (!ctx) {
-		fprintf(stderr, "qp_revoke: cannot open %s\n", argv[1]);
+	ctx = rc_open_device("qp_revoke", argv[1]);
+	if (!ctx)
 		return 1;
-	}
 	pd = ibv_alloc_pd(ctx);
 	if (!pd)
 		return fail("ibv_alloc_pd", errno);
-	init.send_cq = init.recv_cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	cq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
 	qps = calloc(nqps, sizeof(*qps));
-	if (!init.send_cq || !qps)
+	if (!cq || !qps)
 		return fail("ibv_create_cq", errno);
+	rc_qp_init_attr(&init, cq);
 	for (i = 0; i < nqps; i++) {
 		qps[i] = ibv_create_qp(pd, &init);
 		if (!qps[i])

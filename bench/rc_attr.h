@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the bench programs share: a destination GID from an IPv4 or IPv6
- * address, and the attributes of an RC QP's steps to INIT and RTR on port 1
- * of a RoCE device (the policed ones: pkey index, address vector,
- * destination QPN, receive PSN).
+ * What the bench programs share: opening a device by name, a destination
+ * GID from an IPv4 or IPv6 address, the RC QPs they create, and the
+ * attributes of an RC QP's steps to INIT and RTR on port 1 of a RoCE device
+ * (the policed ones: pkey index, address vector, destination QPN, receive
+ * PSN).
  */
 #ifndef BENCH_RC_ATTR_H
 #define BENCH_RC_ATTR_H
@@ -11,6 +12,7 @@
 #include <arpa/inet.h>
 #include <infiniband/verbs.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #define RC_INIT_MASK	(IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | \
@@ -18,6 +20,34 @@
 #define RC_RTR_MASK	(IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | \
 			 IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | \
 			 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER)
+
+/* The device named @name, opened; NULL after a message naming @prog. */
+static inline struct ibv_context *rc_open_device(const char *prog, const char *name)
+{
+	struct ibv_context *ctx = NULL;
+	struct ibv_device **list;
+	int i, n;
+
+	list = ibv_get_device_list(&n);
+	for (i = 0; list && i < n; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			ctx = ibv_open_device(list[i]);
+	if (!ctx)
+		fprintf(stderr, "%s: cannot open %s\n", prog, name);
+	return ctx;
+}
+
+/* An RC QP of one send and one receive WR of one SGE each, both on @cq. */
+static inline void rc_qp_init_attr(struct ibv_qp_init_attr *init, struct ibv_cq *cq)
+{
+	memset(init, 0, sizeof(*init));
+	init->cap.max_send_wr = 1;
+	init->cap.max_recv_wr = 1;
+	init->cap.max_send_sge = 1;
+	init->cap.max_recv_sge = 1;
+	init->qp_type = IBV_QPT_RC;
+	init->send_cq = init->recv_cq = cq;
+}
 
 /* @s as a GID: an IPv6 address, or an IPv4 one mapped. 0, or -1 if neither. */
 static inline int rc_parse_gid(const char *s, union ibv_gid *gid)
