@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the unit tests: a temporary directory standing in for the
- * cgroup2 mount, and cmocka's includes in the order it needs.
+ * cgroup2 mount, a stream that collects what a writer prints, and cmocka's
+ * includes in the order it needs.
  */
 #ifndef EW_TEST_HELPERS_H
 #define EW_TEST_HELPERS_H
@@ -63,6 +64,28 @@ static inline int test_cgroup_teardown(void **state)
 	(void)state;
 	ew_cgroup_set_mount(NULL);
 	return nftw(test_cg_root, rm_cb, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* What a writer prints to f, collected in memory. */
+struct test_out {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static inline FILE *test_out_open(struct test_out *o)
+{
+	o->buf = NULL;
+	o->f = open_memstream(&o->buf, &o->len);
+	assert_non_null(o->f);
+	return o->f;
+}
+
+/* Closes the stream; returns what was written (NUL-terminated, free() it). */
+static inline char *test_out_close(struct test_out *o)
+{
+	fclose(o->f);
+	return o->buf;
 }
 
 #endif /* EW_TEST_HELPERS_H */

@@ -13,15 +13,10 @@
 static char *capture(void (*fn)(const struct ew_state *st, FILE *f),
 		     const struct ew_state *st)
 {
-	char *buf = NULL;
-	size_t len;
-	FILE *f;
+	struct test_out o;
 
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	fn(st, f);
-	fclose(f);
-	return buf;
+	fn(st, test_out_open(&o));
+	return test_out_close(&o);
 }
 
 static void counters(struct ew_counter_set *c, uint64_t base)
@@ -207,15 +202,12 @@ static void test_down(void **state)
 
 static void test_label_escape(void **state)
 {
-	char *buf = NULL;
-	size_t len;
-	FILE *f;
+	struct test_out o;
+	char *buf;
 
 	(void)state;
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	ew_prom_label_value("a\\b\"c\nd=e,f{g}", f);
-	fclose(f);
+	ew_prom_label_value("a\\b\"c\nd=e,f{g}", test_out_open(&o));
+	buf = test_out_close(&o);
 	assert_string_equal(buf, "a\\\\b\\\"c\\nd=e,f{g}");
 	free(buf);
 }

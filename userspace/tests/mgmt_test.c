@@ -18,20 +18,15 @@ static int parse(const char *text, struct ew_mgmt *m, char *err, size_t len)
 /* The ruleset of @text, which must parse (malloc'd). */
 static char *generate(const char *text)
 {
+	struct test_out o;
 	struct ew_mgmt m;
 	char err[1024];
-	char *buf = NULL;
-	size_t len;
-	FILE *f;
 
 	if (parse(text, &m, err, sizeof(err)))
 		fail_msg("refused: %s", err);
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	ew_mgmt_write_nft(&m, "m.json", f);
-	fclose(f);
+	ew_mgmt_write_nft(&m, "m.json", test_out_open(&o));
 	ew_mgmt_free(&m);
-	return buf;
+	return test_out_close(&o);
 }
 
 /* @text must fail with exactly @msg. */
@@ -142,15 +137,12 @@ static void test_reject_own_networks(void **state)
 
 static void test_flush(void **state)
 {
-	char *buf = NULL;
-	size_t len;
-	FILE *f;
+	struct test_out o;
+	char *buf;
 
 	(void)state;
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	ew_mgmt_write_flush(f);
-	fclose(f);
+	ew_mgmt_write_flush(test_out_open(&o));
+	buf = test_out_close(&o);
 	assert_string_equal(buf, "table inet eastwest_mgmt\ndelete table inet eastwest_mgmt\n");
 	free(buf);
 }
