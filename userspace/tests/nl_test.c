@@ -48,6 +48,15 @@ static struct ewnl *open_ctrl(void)
 	return nl;
 }
 
+/* CTRL_CMD_GETFAMILY for @name, its replies counted in @f. */
+static int get_family(struct ewnl *nl, const char *name, struct fams *f)
+{
+	struct nlmsghdr *nlh = ewnl_req(nl, CTRL_CMD_GETFAMILY, 0);
+
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
+	return ewnl_do(nl, nlh, fam_cb, f);
+}
+
 static void test_missing_family(void **state)
 {
 	struct ewnl *nl = NULL;
@@ -68,9 +77,7 @@ static void test_do_and_dump(void **state)
 
 	(void)state;
 	nl = open_ctrl();
-	nlh = ewnl_req(nl, CTRL_CMD_GETFAMILY, 0);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "nlctrl");
-	assert_int_equal(ewnl_do(nl, nlh, fam_cb, &f), 0);
+	assert_int_equal(get_family(nl, "nlctrl", &f), 0);
 	assert_int_equal(f.n, 1);
 	assert_true(f.nlctrl);
 
@@ -96,9 +103,7 @@ static void test_stale_replies_skipped(void **state)
 	nlh->nlmsg_seq = 1;
 	assert_true(mnl_socket_sendto(nl->sock, nlh, nlh->nlmsg_len) > 0);
 	/* ...does not confuse the next request. */
-	nlh = ewnl_req(nl, CTRL_CMD_GETFAMILY, 0);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "nlctrl");
-	assert_int_equal(ewnl_do(nl, nlh, fam_cb, &f), 0);
+	assert_int_equal(get_family(nl, "nlctrl", &f), 0);
 	assert_int_equal(f.n, 1);
 	ewnl_close(nl);
 }
@@ -111,9 +116,7 @@ static void test_errors(void **state)
 
 	(void)state;
 	nl = open_ctrl();
-	nlh = ewnl_req(nl, CTRL_CMD_GETFAMILY, 0);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "no-such-fam");
-	assert_int_equal(ewnl_do(nl, nlh, fam_cb, &f), -ENOENT);
+	assert_int_equal(get_family(nl, "no-such-fam", &f), -ENOENT);
 	assert_int_equal(nl->err.code, ENOENT);
 	assert_int_equal(ewnl_report(nl, "lookup"), EW_NOENT);
 	assert_string_equal(ew_last_error(), "lookup: No such file or directory");
@@ -148,10 +151,8 @@ static void test_errors(void **state)
 		assert_non_null(strstr(ew_last_error(), "("));
 	}
 	/* The socket still works afterwards. */
-	nlh = ewnl_req(nl, CTRL_CMD_GETFAMILY, 0);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "nlctrl");
 	f.n = 0;
-	assert_int_equal(ewnl_do(nl, nlh, fam_cb, &f), 0);
+	assert_int_equal(get_family(nl, "nlctrl", &f), 0);
 	assert_int_equal(f.n, 1);
 	ewnl_close(nl);
 }
