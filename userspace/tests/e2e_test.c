@@ -263,8 +263,6 @@ static void test_dump_intr(void **state)
 static void test_show_apply_roundtrip(void **state)
 {
 	char path[] = "/tmp/ewctl-e2e.XXXXXX";
-	FILE *f;
-	int fd;
 
 	(void)state;
 	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "192.0.2.0/24",
@@ -274,10 +272,7 @@ static void test_show_apply_roundtrip(void **state)
 	assert_int_equal(RUN("config", "set", "mode", "audit", "default", "allow"), EW_OK);
 
 	assert_int_equal(RUN("-j", "show"), EW_OK);
-	fd = mkstemp(path);
-	f = fdopen(fd, "w");
-	fputs(out, f);
-	fclose(f);
+	test_temp_file(path, out);
 	has(out, "\"peers\":[\"192.0.2.0/24\",\"fe80::1/128\",\"lid:5\"]");
 	has(out, "\"config\":{\"mode\":\"audit\",\"default_action\":\"allow\"");
 	has(out, "\"name\":\"b\",\"mode\":\"enforce\",\"encrypt\":\"none\",\"qkey\":0,"
@@ -319,10 +314,8 @@ static void test_show_apply_roundtrip(void **state)
 	has(out, "no changes");
 
 	/* A refused step stops the run, and says where. */
-	f = fopen(path, "w");
-	fputs("{\"jobs\": [{\"name\": \"a\", \"qkey\": \"auto\"}, {\"name\": \"n1\"}, "
-	      "{\"name\": \"n2\", \"cgroups\": [\"/x\"]}]}", f);
-	fclose(f);
+	test_write_file(path, "{\"jobs\": [{\"name\": \"a\", \"qkey\": \"auto\"}, {\"name\": \"n1\"}, "
+			"{\"name\": \"n2\", \"cgroups\": [\"/x\"]}]}");
 	fake.fail_cmd = EASTWEST_CMD_JOB_NEW;
 	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
 	has(err, ": step 4 of 5 (job add n1) failed, 3 applied before it: refused by the test\n");
@@ -343,16 +336,11 @@ static void test_show_apply_roundtrip(void **state)
 static void test_refused_step(void **state)
 {
 	char path[] = "/tmp/ewctl-e2e.XXXXXX";
-	FILE *f;
-	int fd;
 
 	(void)state;
 	assert_int_equal(RUN("job", "add", "a", "id", "1"), EW_OK);
-	fd = mkstemp(path);
-	f = fdopen(fd, "w");
-	fputs("{\"jobs\": [{\"id\": 1, \"name\": \"a\", \"mode\": \"audit\"}, "
-	      "{\"name\": \"b\", \"qkey\": 5}]}", f);
-	fclose(f);
+	test_temp_file(path, "{\"jobs\": [{\"id\": 1, \"name\": \"a\", \"mode\": \"audit\"}, "
+		       "{\"name\": \"b\", \"qkey\": 5}]}");
 	fake.eperm = true;
 	assert_int_equal(RUN("apply", "-f", path), EW_PERM);
 	has(err, "reading the current state");
@@ -400,15 +388,10 @@ static void test_config_stats_dev(void **state)
 static void test_batch(void **state)
 {
 	char path[] = "/tmp/ewctl-e2e.XXXXXX";
-	FILE *f;
-	int fd;
 
 	(void)state;
-	fd = mkstemp(path);
-	f = fdopen(fd, "w");
-	fputs("# setup\njob add a id 5\n\npeer add id 5 10.0.0.1 'lid:4' # trailing\n"
-	      "job add a\njob add never\n", f);
-	fclose(f);
+	test_temp_file(path, "# setup\njob add a id 5\n\npeer add id 5 10.0.0.1 'lid:4' # trailing\n"
+		       "job add a\njob add never\n");
 	assert_int_equal(RUN("-b", path), EW_FAIL);
 	has(err, ":5: job add a: job name already in use (attribute name)\n");
 	assert_int_equal(fake.st.n_jobs, 1);

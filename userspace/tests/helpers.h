@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the unit tests: a temporary directory standing in for the
- * cgroup2 mount, a stream that collects what a writer prints, and cmocka's
- * includes in the order it needs.
+ * cgroup2 mount, files written for a test, a stream that collects what a
+ * writer prints, and cmocka's includes in the order it needs.
  */
 #ifndef EW_TEST_HELPERS_H
 #define EW_TEST_HELPERS_H
@@ -64,6 +64,26 @@ static inline int test_cgroup_teardown(void **state)
 	(void)state;
 	ew_cgroup_set_mount(NULL);
 	return nftw(test_cg_root, rm_cb, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Replaces the file at @path with @text. */
+static inline void test_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A new temporary file holding @text; @path ("...XXXXXX") gets its name. */
+static inline void test_temp_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	test_write_file(path, text);
 }
 
 /* What a writer prints to f, collected in memory. */

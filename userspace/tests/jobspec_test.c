@@ -215,7 +215,6 @@ static void test_peerlist(void **state)
 	char path[] = "/tmp/ewctl-peers.XXXXXX";
 	char buf[EW_PEER_STRLEN];
 	FILE *f;
-	int fd;
 
 	(void)state;
 	assert_int_equal(ew_peerlist_parse(4, ARGS("10.0.0.1", "lid", "5", "lid:6"),
@@ -223,32 +222,22 @@ static void test_peerlist(void **state)
 	assert_int_equal(peers.n, 3);
 	assert_true(peers.v[1].is_lid && peers.v[1].lid == 5);
 
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	fprintf(f, "# peers of job a\n192.0.2.0/24 192.0.2.9\n\tfe80::1 # gw\nlid:9\n");
-	fclose(f);
+	test_temp_file(path, "# peers of job a\n192.0.2.0/24 192.0.2.9\n\tfe80::1 # gw\nlid:9\n");
 	assert_int_equal(ew_peerlist_parse(2, ARGS("file", path), &peers), EW_OK);
 	assert_int_equal(peers.n, 7);
 	assert_string_equal(ew_peer_format(&peers.v[5], buf, sizeof(buf)), "fe80::1/128");
 
-	f = fopen(path, "w");
-	fprintf(f, "192.0.2.1\n\n192.0.2.300\n");
-	fclose(f);
+	test_write_file(path, "192.0.2.1\n\n192.0.2.300\n");
 	expect_error(ew_peerlist_parse(2, ARGS("file", path), &peers),
 		     ":3: bad address \"192.0.2.300\"");
 
 	/* A comment right after a token, CRLF, no newline at the end. */
 	peers.n = 0;
-	f = fopen(path, "w");
-	fprintf(f, "192.0.2.1#one\r\n# 192.0.2.99\r\n192.0.2.2 192.0.2.3");
-	fclose(f);
+	test_write_file(path, "192.0.2.1#one\r\n# 192.0.2.99\r\n192.0.2.2 192.0.2.3");
 	assert_int_equal(ew_peerlist_parse(2, ARGS("file", path), &peers), EW_OK);
 	assert_int_equal(peers.n, 3);
 	assert_string_equal(ew_peer_format(&peers.v[2], buf, sizeof(buf)), "192.0.2.3/32");
-	f = fopen(path, "w");
-	fprintf(f, "# a\n\n192.0.2.1 # b\n 192.0.2.0/33");
-	fclose(f);
+	test_write_file(path, "# a\n\n192.0.2.1 # b\n 192.0.2.0/33");
 	expect_error(ew_peerlist_parse(2, ARGS("file", path), &peers),
 		     ":4: bad address \"192.0.2.0/33\": the prefix length");
 	/* A NUL byte would hide the rest of its line: refused. */
