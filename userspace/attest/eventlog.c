@@ -133,18 +133,12 @@ int ewa_uefi_parse(const uint8_t *p, size_t len, struct ewa_uefi_log *log,
 	while (c.left > 0) {
 		struct ewa_uefi_event *ev, *v;
 
-		if (log->n == EWA_UEFI_MAX_EVENTS) {
-			snprintf(why, whylen, "more than %u events", EWA_UEFI_MAX_EVENTS);
+		v = ewa_log_add(log->v, log->n, &cap, sizeof(*log->v), EWA_UEFI_MAX_EVENTS,
+				"events", why, whylen);
+		if (!v)
 			goto fail;
-		}
-		v = ewa_log_grow(log->v, log->n, &cap, sizeof(*log->v));
-		if (!v) {
-			snprintf(why, whylen, "out of memory");
-			goto fail;
-		}
 		log->v = v;
 		ev = &log->v[log->n];
-		memset(ev, 0, sizeof(*ev));
 		if (parse_event(&c, algs, nalg, ev, &reason)) {
 			snprintf(why, whylen, "event %zu (offset %zu): %s", log->n + 1,
 				 len - c.left, reason);

@@ -146,17 +146,11 @@ int ewa_ima_parse(const uint8_t *p, size_t len, struct ewa_ima_log *log,
 		struct ewa_ima_entry *v;
 		const char *reason;
 
-		if (log->n == EWA_IMA_MAX_ENTRIES) {
-			snprintf(why, whylen, "more than %u entries", EWA_IMA_MAX_ENTRIES);
+		v = ewa_log_add(log->v, log->n, &cap, sizeof(*log->v), EWA_IMA_MAX_ENTRIES,
+				"entries", why, whylen);
+		if (!v)
 			goto fail;
-		}
-		v = ewa_log_grow(log->v, log->n, &cap, sizeof(*log->v));
-		if (!v) {
-			snprintf(why, whylen, "out of memory");
-			goto fail;
-		}
 		log->v = v;
-		memset(&log->v[log->n], 0, sizeof(log->v[0]));
 		if (parse_entry(&c, &log->v[log->n], &reason)) {
 			snprintf(why, whylen, "entry %zu (offset %zu): %s", log->n,
 				 len - c.left, reason);

@@ -10,7 +10,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct ewa_cursor {
 	const uint8_t *p;
@@ -55,22 +57,32 @@ static inline int ewa_take_u32(struct ewa_cursor *c, uint32_t *v)
 }
 
 /*
- * Room for element @n of an array of @size-byte elements with room for
- * *@cap (64 at first, then twice as many): the array, maybe moved; NULL
- * when out of memory, the old array then still valid and owned by the
- * caller.
+ * Room for entry @n of a log's array of @size-byte entries with room for
+ * *@cap (64 at first, then twice as many), entry @n zeroed: the array,
+ * maybe moved. NULL, with the reason in @why, when the log already has
+ * @max entries (@what names them) or memory runs out; the old array is
+ * then still valid and owned by the caller.
  */
-static inline void *ewa_log_grow(void *arr, size_t n, size_t *cap, size_t size)
+static inline void *ewa_log_add(void *arr, size_t n, size_t *cap, size_t size,
+				unsigned int max, const char *what, char *why, size_t whylen)
 {
 	size_t want;
-	void *v;
+	void *v = arr;
 
-	if (n < *cap)
-		return arr;
-	want = *cap ? 2 * *cap : 64;
-	v = realloc(arr, want * size);
-	if (v)
+	if (n == max) {
+		snprintf(why, whylen, "more than %u %s", max, what);
+		return NULL;
+	}
+	if (n >= *cap) {
+		want = *cap ? 2 * *cap : 64;
+		v = realloc(arr, want * size);
+		if (!v) {
+			snprintf(why, whylen, "out of memory");
+			return NULL;
+		}
 		*cap = want;
+	}
+	memset((uint8_t *)v + n * size, 0, size);
 	return v;
 }
 
