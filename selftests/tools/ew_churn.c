@@ -81,12 +81,7 @@
 
 #include <linux/eastwest.h>
 
-#ifndef NETLINK_EXT_ACK
-#define NETLINK_EXT_ACK 11
-#endif
-#ifndef NETLINK_CAP_ACK
-#define NETLINK_CAP_ACK 10
-#endif
+#include "genl.h"
 
 #define EXIT_CHECK	1
 #define EXIT_USAGE	2
@@ -225,23 +220,9 @@ static int nlc_data_cb(const struct nlmsghdr *nlh, void *data)
 	return call->cb ? call->cb(nlh, call->data) : MNL_CB_OK;
 }
 
-static struct nlmsghdr *nlc_req(struct nlc *c, uint16_t type, uint8_t cmd,
-				uint8_t version)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(c->sbuf);
-	struct genlmsghdr *g;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = version;
-	return nlh;
-}
-
 static struct nlmsghdr *ew_req(struct nlc *c, uint8_t cmd)
 {
-	return nlc_req(c, c->family, cmd, EASTWEST_FAMILY_VERSION);
+	return genl_put_request(c->sbuf, c->family, 0, cmd, EASTWEST_FAMILY_VERSION);
 }
 
 /* Send @nlh and read until its ack. Returns 0 or a positive errno. */
@@ -270,19 +251,6 @@ static int nlc_do(struct nlc *c, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 	return ret < 0 ? (errno ? errno : EPROTO) : 0;
 }
 
-static int family_attr_cb(const struct nlattr *a, void *data)
-{
-	if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
-	    mnl_attr_validate(a, MNL_TYPE_U16) == 0)
-		*(uint16_t *)data = mnl_attr_get_u16(a);
-	return MNL_CB_OK;
-}
-
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	return mnl_attr_parse(nlh, GENL_HDRLEN, family_attr_cb, data);
-}
-
 /* A socket for the eastwest family; exits with EXIT_SETUP if there is none. */
 static struct nlc *nlc_open(void)
 {
@@ -299,9 +267,9 @@ static struct nlc *nlc_open(void)
 	c->seq = (uint32_t)time(NULL);
 	mnl_socket_setsockopt(c->sock, NETLINK_EXT_ACK, &one, sizeof(one));
 	mnl_socket_setsockopt(c->sock, NETLINK_CAP_ACK, &one, sizeof(one));
-	nlh = nlc_req(c, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1);
+	nlh = genl_put_request(c->sbuf, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY, 1);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, EASTWEST_FAMILY_NAME);
-	err = nlc_do(c, nlh, family_cb, &c->family);
+	err = nlc_do(c, nlh, genl_family_id_cb, &c->family);
 	if (err || !c->family)
 		die(EXIT_SETUP, "no generic netlink family %s (is eastwest.ko loaded?): %s",
 		    EASTWEST_FAMILY_NAME, strerror(err ? err : ENOENT));

@@ -39,6 +39,7 @@
 
 #include <linux/eastwest.h>
 
+#include "../genl.h"
 #include "gen.h"
 #include "model.h"
 #include "wire.h"
@@ -75,15 +76,10 @@ static struct nf_stats nf_stats;
 static struct nlmsghdr *req_start(char *buf, uint16_t family, uint8_t cmd,
 				  uint16_t flags, uint32_t seq)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
+	struct nlmsghdr *nlh = genl_put_request(buf, family, flags, cmd,
+						EASTWEST_FAMILY_VERSION);
 
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
 	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = EASTWEST_FAMILY_VERSION;
 	return nlh;
 }
 

@@ -17,47 +17,21 @@
 
 #include <linux/eastwest.h>
 
+#include "../genl.h"
 #include "wire.h"
-
-#ifndef NETLINK_EXT_ACK
-#define NETLINK_EXT_ACK 11
-#endif
-#ifndef NETLINK_CAP_ACK
-#define NETLINK_CAP_ACK 10
-#endif
 
 #define NF_RBUF ((size_t)1024 * 1024)
 #define NF_SOCKBUF (4 * 1024 * 1024)	/* an int: setsockopt() takes one */
 
-static int family_attr_cb(const struct nlattr *attr, void *data)
-{
-	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
-	    mnl_attr_validate(attr, MNL_TYPE_U16) == 0)
-		*(uint16_t *)data = mnl_attr_get_u16(attr);
-	return MNL_CB_OK;
-}
-
-static int family_cb(const struct nlmsghdr *nlh, void *data)
-{
-	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr_cb, data);
-	return MNL_CB_OK;
-}
-
 static int resolve_family(struct nf_sock *s)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
+	struct nlmsghdr *nlh = genl_put_request(buf, GENL_ID_CTRL, 0, CTRL_CMD_GETFAMILY, 1);
 	uint32_t seq = 1;
 	ssize_t n;
 	int ret;
 
-	nlh->nlmsg_type = GENL_ID_CTRL;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = CTRL_CMD_GETFAMILY;
-	g->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, EASTWEST_FAMILY_NAME);
 	if (mnl_socket_sendto(s->nl, nlh, nlh->nlmsg_len) < 0)
 		return -1;
@@ -66,7 +40,7 @@ static int resolve_family(struct nf_sock *s)
 		if (n < 0)
 			return -1;
 		ret = mnl_cb_run(buf, n, seq, mnl_socket_get_portid(s->nl),
-				 family_cb, &s->family);
+				 genl_family_id_cb, &s->family);
 	} while (ret > 0);
 	return ret < 0 ? -1 : 0;
 }
