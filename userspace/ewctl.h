@@ -37,6 +37,27 @@ struct ew_opts {
 extern struct ew_opts ew_opts;
 
 /*
+ * The output options, -j[son] and -p[retty]: eastwestctl passes its own on
+ * to eastwest-attest, so both take them from here. EW_OPTS_LONGOPTS are
+ * their getopt_long() entries; ew_opts_set() sets ew_opts from the option
+ * getopt_long() returned, true if it was one of them.
+ */
+#define EW_OPTS_LONGOPTS \
+	{ "json",	no_argument,		NULL, 'j' }, \
+	{ "pretty",	no_argument,		NULL, 'p' }
+
+static inline bool ew_opts_set(int opt)
+{
+	if (opt == 'j')
+		ew_opts.json = true;
+	else if (opt == 'p')
+		ew_opts.pretty = true;
+	else
+		return false;
+	return true;
+}
+
+/*
  * Reads all of PATH ("-": stdin) into *text (malloc'd, NUL-terminated past
  * *len) and *len. EW_OK, or EW_USAGE after a message: cannot open or read
  * it, or it has more than max_bytes.

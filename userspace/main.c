@@ -180,8 +180,7 @@ static int batch(const char *file)
 int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "pretty",	no_argument,		NULL, 'p' },
+		EW_OPTS_LONGOPTS,
 		{ "batch",	required_argument,	NULL, 'b' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -192,13 +191,9 @@ int main(int argc, char *argv[])
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+jpb:Vh", longopts, NULL)) != -1) {
+		if (ew_opts_set(opt))
+			continue;
 		switch (opt) {
-		case 'j':
-			ew_opts.json = true;
-			break;
-		case 'p':
-			ew_opts.pretty = true;
-			break;
 		case 'b':
 			batch_file = optarg;
 			break;

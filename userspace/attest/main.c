@@ -43,8 +43,7 @@ static int set_location(char *arg)
 int main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "pretty",	no_argument,		NULL, 'p' },
+		EW_OPTS_LONGOPTS,
 		{ "location",	required_argument,	NULL, 'L' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -55,13 +54,9 @@ int main(int argc, char *argv[])
 	ew_prog = PROG;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+jpVh", longopts, NULL)) != -1) {
+		if (ew_opts_set(opt))
+			continue;
 		switch (opt) {
-		case 'j':
-			ew_opts.json = true;
-			break;
-		case 'p':
-			ew_opts.pretty = true;
-			break;
 		case 'L':
 			if (set_location(optarg)) {
 				ew_err("--location: expected FILE:LINE, got \"%s\"", optarg);
