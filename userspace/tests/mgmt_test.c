@@ -42,6 +42,14 @@ static void expect(const char *text, const char *msg)
 		fail_msg("\n   got: %s\nwanted: %s", err, msg);
 }
 
+/* How every ruleset generated from m.json starts. */
+#define RULESET_START \
+	"# eastwest management-plane ACL (eastwestctl mgmt) from m.json\n" \
+	"# Replaces table inet eastwest_mgmt in one transaction; other tables are not touched.\n" \
+	"table inet eastwest_mgmt\n" \
+	"delete table inet eastwest_mgmt\n" \
+	"table inet eastwest_mgmt {\n"
+
 static void test_ruleset(void **state)
 {
 	char *nft;
@@ -53,11 +61,7 @@ static void test_ruleset(void **state)
 		       "    \"verifier\": { \"networks\": [\"10.8.0.0/16\"] },"
 		       "    \"node-exporter\": { \"tcp\": [9100, 9100, 9101], \"udp\": [] } } }");
 	assert_string_equal(nft,
-		"# eastwest management-plane ACL (eastwestctl mgmt) from m.json\n"
-		"# Replaces table inet eastwest_mgmt in one transaction; other tables are not touched.\n"
-		"table inet eastwest_mgmt\n"
-		"delete table inet eastwest_mgmt\n"
-		"table inet eastwest_mgmt {\n"
+		RULESET_START
 		"\tset admin_v4 {\n"
 		"\t\ttype ipv4_addr\n"
 		"\t\tflags interval\n"
@@ -104,11 +108,7 @@ static void test_reject_own_networks(void **state)
 		       "                \"ssh\": { \"tcp\": [2222], \"networks\": [\"0.0.0.0/0\"] } },"
 		       "  \"action\": \"reject\" }");
 	assert_string_equal(nft,
-		"# eastwest management-plane ACL (eastwestctl mgmt) from m.json\n"
-		"# Replaces table inet eastwest_mgmt in one transaction; other tables are not touched.\n"
-		"table inet eastwest_mgmt\n"
-		"delete table inet eastwest_mgmt\n"
-		"table inet eastwest_mgmt {\n"
+		RULESET_START
 		"\tset svc_ufm_ha_v6 {\n"
 		"\t\ttype ipv6_addr\n"
 		"\t\tflags interval\n"
