@@ -281,6 +281,22 @@ static struct ew_job_desc *find(uint32_t id, const char *name)
 	return NULL;
 }
 
+/* The job a request names by its id, else by its name. */
+static struct ew_job_desc *find_req(const struct nlmsghdr *req)
+{
+	const char *name = "";
+	const struct nlattr *a;
+	uint32_t id = 0;
+
+	mnl_attr_for_each(a, req, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_ID)
+			id = mnl_attr_get_u32(a);
+		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_NAME)
+			name = mnl_attr_get_str(a);
+	}
+	return find(id, name);
+}
+
 /* Whether sorted @ps holds @p. */
 static bool peers_contain(const struct ew_peers *ps, const struct ew_peer_addr *p)
 {
@@ -505,18 +521,8 @@ static void job_set(const struct nlmsghdr *req)
 
 static void job_del(const struct nlmsghdr *req)
 {
-	const char *name = "";
-	const struct nlattr *a;
-	struct ew_job_desc *j;
-	uint32_t id = 0;
+	struct ew_job_desc *j = find_req(req);
 
-	mnl_attr_for_each(a, req, GENL_HDRLEN) {
-		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_ID)
-			id = mnl_attr_get_u32(a);
-		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_NAME)
-			name = mnl_attr_get_str(a);
-	}
-	j = find(id, name);
 	if (!j) {
 		ack(req, ENOENT, "no such job", 0, 0);
 		return;
@@ -528,11 +534,8 @@ static void job_del(const struct nlmsghdr *req)
 
 static void job_get(const struct nlmsghdr *req, bool dump)
 {
-	const char *name = "";
-	const struct nlattr *a;
 	struct nlmsghdr *nlh;
 	struct ew_job_desc *j;
-	uint32_t id = 0;
 	size_t i;
 
 	if (dump) {
@@ -550,13 +553,7 @@ static void job_get(const struct nlmsghdr *req, bool dump)
 		done(req);
 		return;
 	}
-	mnl_attr_for_each(a, req, GENL_HDRLEN) {
-		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_ID)
-			id = mnl_attr_get_u32(a);
-		if (mnl_attr_get_type(a) == EASTWEST_A_JOB_NAME)
-			name = mnl_attr_get_str(a);
-	}
-	j = find(id, name);
+	j = find_req(req);
 	if (!j) {
 		ack(req, ENOENT, "no such job", (uint32_t)(NLMSG_HDRLEN + GENL_HDRLEN), 0);
 		return;
