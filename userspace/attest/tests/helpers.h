@@ -45,15 +45,15 @@ static inline struct json_object *fixture_expected(void)
 	return o;
 }
 
-/* expected.json "pcrs"[@pcr] as bytes. */
-static inline void expected_pcr(struct json_object *exp, unsigned int pcr, uint8_t out[32])
+/* "pcrs"[@pcr] of @o (expected.json, a VM fixture's PCR file) as bytes. */
+static inline void expected_pcr(struct json_object *o, unsigned int pcr, uint8_t out[32])
 {
 	struct json_object *pcrs, *v;
 	char key[8];
 	size_t len;
 
 	snprintf(key, sizeof(key), "%u", pcr);
-	assert_true(json_object_object_get_ex(exp, "pcrs", &pcrs));
+	assert_true(json_object_object_get_ex(o, "pcrs", &pcrs));
 	assert_true(json_object_object_get_ex(pcrs, key, &v));
 	assert_int_equal(ew_unhex(json_object_get_string(v), out, 32, &len), 0);
 	assert_int_equal(len, 32);

@@ -342,19 +342,6 @@ static void test_manifest_parse(void **state)
  * what the TPM held. 6.1 logs module files (MODULE_CHECK); 6.12 also logs
  * init_module buffers (kmod 30 loads its .ko.xz that way).
  */
-static void vm_pcr(struct json_object *pcrs, unsigned int pcr, uint8_t out[32])
-{
-	struct json_object *p, *v;
-	char key[8];
-	size_t len;
-
-	snprintf(key, sizeof(key), "%u", pcr);
-	assert_true(json_object_object_get_ex(pcrs, "pcrs", &p));
-	assert_true(json_object_object_get_ex(p, key, &v));
-	assert_int_equal(ew_unhex(json_object_get_string(v), out, 32, &len), 0);
-	assert_int_equal(len, 32);
-}
-
 static void vm_logs(const char *kernel, bool init_module_buffers)
 {
 	const char *dir = getenv("EW_VM_FIXTURES");
@@ -395,11 +382,11 @@ static void vm_logs(const char *kernel, bool init_module_buffers)
 	else
 		assert_int_equal(buffers, 0);
 	ewa_ima_replay(&ilog, &ibank);
-	vm_pcr(pcrs, 10, want);
+	expected_pcr(pcrs, 10, want);
 	assert_memory_equal(ibank.v[10], want, 32);
 	/* boot_aggregate = SHA256(PCR 0 || ... || PCR 9) of the TPM. */
 	for (pcr = 0; pcr < 10; pcr++)
-		vm_pcr(pcrs, pcr, all[pcr]);
+		expected_pcr(pcrs, pcr, all[pcr]);
 	ewa_sha256(all, sizeof(all), want);
 	assert_memory_equal(ilog.v[0].file_digest, want, 32);
 	ewa_ima_free(&ilog);
@@ -416,7 +403,7 @@ static void vm_logs(const char *kernel, bool init_module_buffers)
 	for (pcr = 0; pcr < 24; pcr++) {
 		if (!(ubank.touched & (1U << pcr)))
 			continue;
-		vm_pcr(pcrs, pcr, want);
+		expected_pcr(pcrs, pcr, want);
 		assert_memory_equal(ubank.v[pcr], want, 32);
 	}
 	ewa_uefi_free(&ulog);
