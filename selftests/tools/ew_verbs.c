@@ -263,6 +263,22 @@ static int rc_to_rtr(struct ibv_qp *qp, int gid_index, const union ibv_gid *dgid
 			     extra_mask);
 }
 
+/*
+ * An RC QP aimed at @dgid_s (parsed into @dgid), its number printed.
+ * 0, 2 for a bad GID, or 1 if it cannot be created.
+ */
+static int rc_create(struct ctx *c, const char *dgid_s, union ibv_gid *dgid,
+		     struct ibv_qp **qp)
+{
+	if (parse_gid(dgid_s, dgid))
+		return 2;
+	*qp = create_qp(c, IBV_QPT_RC);
+	if (!*qp)
+		return fail("ibv_create_qp(RC)", errno);
+	printf("qpn 0x%x\n", (*qp)->qp_num);
+	return 0;
+}
+
 static int rc_connect(struct ctx *c, int gid_index, const char *dgid_s,
 		      uint32_t dqpn, uint32_t psn)
 {
@@ -270,13 +286,10 @@ static int rc_connect(struct ctx *c, int gid_index, const char *dgid_s,
 	struct ibv_qp *qp;
 	int ret;
 
-	if (parse_gid(dgid_s, &dgid))
-		return 2;
-	qp = create_qp(c, IBV_QPT_RC);
-	if (!qp)
-		return fail("ibv_create_qp(RC)", errno);
+	ret = rc_create(c, dgid_s, &dgid, &qp);
+	if (ret)
+		return ret;
 	c->qp = qp;
-	printf("qpn 0x%x\n", qp->qp_num);
 	ret = to_init(qp, 0, 0);
 	if (ret)
 		return fail("modify RESET->INIT", ret);
@@ -304,6 +317,19 @@ static int rc_to_rts(struct ibv_qp *qp, uint32_t sq_psn, int extra_mask,
 			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC |
 			     extra_mask);
+}
+
+/* rc_connect(), then on to RTS with @sq_psn, in c->qp; an exit code. */
+static int rc_connect_rts(struct ctx *c, int gid_index, const char *dgid_s,
+			  uint32_t dqpn, uint32_t sq_psn)
+{
+	int ret;
+
+	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
+	if (ret)
+		return ret;
+	ret = rc_to_rts(c->qp, sq_psn, 0, IBV_QPS_RTR);
+	return ret ? fail("modify RTR->RTS", ret) : 0;
 }
 
 /*
@@ -349,13 +375,10 @@ static int rc_hold(struct ctx *c, int gid_index, const char *dgid_s,
 {
 	int ret;
 
-	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
+	/* rc_connect() creates the only QP of this context. */
+	ret = rc_connect_rts(c, gid_index, dgid_s, dqpn, 0);
 	if (ret)
 		return ret;
-	/* rc_connect() created the only QP of this context. */
-	ret = rc_to_rts(c->qp, 0, 0, IBV_QPS_RTR);
-	if (ret)
-		return fail("modify RTR->RTS", ret);
 	printf("connected\n");
 	fflush(stdout);
 	return wait_revoked(c, &c->qp, 1, seconds);
@@ -675,12 +698,9 @@ static int rts_av_change(struct ctx *c, int gid_index, const char *dgid_s,
 
 	if (parse_gid(dgid2_s, &attr.ah_attr.grh.dgid))
 		return 2;
-	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
+	ret = rc_connect_rts(c, gid_index, dgid_s, dqpn, 0);
 	if (ret)
 		return ret;
-	ret = rc_to_rts(c->qp, 0, 0, IBV_QPS_RTR);
-	if (ret)
-		return fail("modify RTR->RTS", ret);
 	printf("connected\n");
 	fflush(stdout);
 	ret = ibv_modify_qp(c->qp, &attr, IBV_QP_STATE | IBV_QP_AV);
@@ -772,12 +792,9 @@ static int rc_stepwise(struct ctx *c, int gid_index, const char *dgid_s,
 	struct ibv_qp *qp;
 	int ret;
 
-	if (parse_gid(dgid_s, &dgid))
-		return 2;
-	qp = create_qp(c, IBV_QPT_RC);
-	if (!qp)
-		return fail("ibv_create_qp(RC)", errno);
-	printf("qpn 0x%x\n", qp->qp_num);
+	ret = rc_create(c, dgid_s, &dgid, &qp);
+	if (ret)
+		return ret;
 	ret = step("init", to_init(qp, 0, 0));
 	if (ret)
 		return ret;
@@ -1282,12 +1299,9 @@ static int rc_inject(struct ctx *c, int gid_index, const char *dgid_s,
 	if (!mr)
 		return fail("ibv_reg_mr", errno);
 	sge.lkey = mr->lkey;
-	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
+	ret = rc_connect_rts(c, gid_index, dgid_s, dqpn, psn);
 	if (ret)
 		return ret;
-	ret = rc_to_rts(c->qp, psn, 0, IBV_QPS_RTR);
-	if (ret)
-		return fail("modify RTR->RTS", ret);
 	ret = ibv_post_send(c->qp, &wr, &bad);
 	if (ret)
 		return fail("ibv_post_send", ret);
