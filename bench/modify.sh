@@ -239,6 +239,18 @@ shrink() {
 	"$CTL" apply -f "$2" >/dev/null && measure "$1" /ewbench
 }
 
+# absent_checks: the round's measurements without the module, the baseline.
+absent_checks() {
+	ew_check "round $round: module absent" measure absent
+	ew_check "round $round: module absent, rdma_cm" cm absent
+	ew_check "round $round: module absent, caller in /ewbench" \
+		measure absent-job /ewbench
+	ew_check "round $round: module absent, caller in /ewbench, a remote destination" \
+		measure absent-job-remote /ewbench 127.0.0.2
+	ew_check "round $round: module absent, caller in /ewbench, rdma_cm" \
+		cm absent-job /ewbench
+}
+
 ew_plan $((3 + ROUNDS * 21))
 
 ew_check "rxe0 on lo" ew_rxe_add rxe0 lo
@@ -259,14 +271,7 @@ round=1
 while [ "$round" -le "$ROUNDS" ]; do
 	# Absent first in odd rounds, last in even ones (see datapath.sh).
 	if [ $((round % 2)) -eq 1 ]; then
-		ew_check "round $round: module absent" measure absent
-		ew_check "round $round: module absent, rdma_cm" cm absent
-		ew_check "round $round: module absent, caller in /ewbench" \
-			measure absent-job /ewbench
-		ew_check "round $round: module absent, caller in /ewbench, a remote destination" \
-			measure absent-job-remote /ewbench 127.0.0.2
-		ew_check "round $round: module absent, caller in /ewbench, rdma_cm" \
-			cm absent-job /ewbench
+		absent_checks
 	fi
 	ew_check "round $round: eastwest.ko loads" ew_load
 	"$CTL" config set mode audit >/dev/null
@@ -302,14 +307,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 	ew_check "round $round: eastwest unloads" ew_unload
 	echo "# bench: rmmod round $round ms $((($(date +%s%N) - _t0) / 1000000))" >>"$EW_TMP/out"
 	if [ $((round % 2)) -eq 0 ]; then
-		ew_check "round $round: module absent" measure absent
-		ew_check "round $round: module absent, rdma_cm" cm absent
-		ew_check "round $round: module absent, caller in /ewbench" \
-			measure absent-job /ewbench
-		ew_check "round $round: module absent, caller in /ewbench, a remote destination" \
-			measure absent-job-remote /ewbench 127.0.0.2
-		ew_check "round $round: module absent, caller in /ewbench, rdma_cm" \
-			cm absent-job /ewbench
+		absent_checks
 	fi
 	round=$((round + 1))
 done
