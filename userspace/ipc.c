@@ -316,7 +316,7 @@ static void name_item(struct ewnl *nl, const struct ew_job_desc *job, size_t pee
 
 /* Reply parsing. */
 
-static int parse_peer(const struct nlattr *nest, struct ew_peer_addr *p)
+int ew_ipc_parse_peer(const struct nlattr *nest, struct ew_peer_addr *p)
 {
 	const struct nlattr *a;
 	bool addr = false;
@@ -489,7 +489,7 @@ static int job_cb(const struct nlmsghdr *nlh, void *data)
 			ew_job_add_pkey(job, mnl_attr_get_u16(a));
 			break;
 		case EASTWEST_A_JOB_PEER:
-			ret = ok_nest(a) ? parse_peer(a, &p) : -1;
+			ret = ok_nest(a) ? ew_ipc_parse_peer(a, &p) : -1;
 			if (!ret)
 				ew_peers_add(&job->peers, &p);
 			break;
@@ -745,7 +745,7 @@ static int peer_list_cb(const struct nlmsghdr *nlh, void *data)
 	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
 		if (mnl_attr_get_type(a) != EASTWEST_A_PEER_LIST_PEER)
 			continue;
-		if (!ok_nest(a) || parse_peer(a, &p))
+		if (!ok_nest(a) || ew_ipc_parse_peer(a, &p))
 			return proto_err();
 		if (pd->peers)
 			ew_peers_add(pd->peers, &p);

@@ -55,4 +55,11 @@ int ew_ipc_path_get(struct ewnl *nl, const char *dev, uint32_t port,
 		    struct ew_path_info *info);
 int ew_ipc_fabric_set(struct ewnl *nl, uint32_t ifindex, bool physical);
 
+/*
+ * A peer nest (address and prefix length, or LID) into @p: 0, or -1 if it
+ * is malformed. Requests and replies carry peers alike: the unit tests'
+ * fake kernel reads eastwestctl's with it too.
+ */
+int ew_ipc_parse_peer(const struct nlattr *nest, struct ew_peer_addr *p);
+
 #endif /* EW_IPC_H */

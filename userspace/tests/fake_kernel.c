@@ -20,6 +20,7 @@
 #include "ewctl.h"
 #include "diff.h"
 #include "fake_kernel.h"
+#include "ipc.h"
 
 #define FAMILY 0x20
 #define GRP_EVENTS 7
@@ -219,35 +220,6 @@ static void put_job(struct nlmsghdr *nlh, const struct ew_job_desc *j)
 	put_counters(nlh, EASTWEST_A_JOB_COUNTERS, 100 * j->id);
 }
 
-static int parse_peer(const struct nlattr *nest, struct ew_peer_addr *p)
-{
-	const struct nlattr *a;
-	bool addr = false;
-
-	memset(p, 0, sizeof(*p));
-	p->plen = 128;
-	mnl_attr_for_each_nested(a, nest) {
-		switch (mnl_attr_get_type(a)) {
-		case EASTWEST_A_PEER_ADDR:
-			if (mnl_attr_get_payload_len(a) != 16)
-				return -1;
-			memcpy(p->addr, mnl_attr_get_payload(a), 16);
-			addr = true;
-			break;
-		case EASTWEST_A_PEER_PREFIX_LEN:
-			p->plen = mnl_attr_get_u8(a);
-			if (p->plen > 128)
-				return -1;
-			break;
-		case EASTWEST_A_PEER_LID:
-			p->lid = mnl_attr_get_u16(a);
-			p->is_lid = true;
-			break;
-		}
-	}
-	return addr != p->is_lid ? 0 : -1;
-}
-
 /* The records of a peer-recs attribute, appended to @out; -1 if malformed. */
 static int parse_peer_recs(const struct nlattr *a, struct ew_peers *out)
 {
@@ -379,7 +351,7 @@ static int apply_job_attrs(const struct nlmsghdr *req, struct ew_job_desc *j, bo
 				ew_job_add_pkey(j, mnl_attr_get_u16(a));
 			break;
 		case EASTWEST_A_JOB_PEER:
-			if (set || parse_peer(a, &p)) {
+			if (set || ew_ipc_parse_peer(a, &p)) {
 				*msg = "bad peer";
 				*offs = off(req, a);
 				return EINVAL;
@@ -578,7 +550,7 @@ static void peers(const struct nlmsghdr *req, uint8_t cmd, bool dump)
 		if (mnl_attr_get_type(a) == EASTWEST_A_PEER_LIST_JOB_ID)
 			id = mnl_attr_get_u32(a);
 		if (mnl_attr_get_type(a) == EASTWEST_A_PEER_LIST_PEER) {
-			if (parse_peer(a, &p)) {
+			if (ew_ipc_parse_peer(a, &p)) {
 				ack(req, EINVAL, "bad peer", off(req, a), 0);
 				goto out;
 			}
