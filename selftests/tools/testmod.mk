@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The build of a test module for one kernel, included by the Makefile of
-# each (fake_counter/, ipmodify_owner/) after it sets:
+# each (fake_counter/, ipmodify_owner/, qp_opener/) after it sets:
 #
 #   MOD       the module's name, also its directory here
 #   MOD_SRCS  the files Kbuild needs, in that directory
