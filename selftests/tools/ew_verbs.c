@@ -728,12 +728,9 @@ static int rc_destroy_hold(struct ctx *c, int gid_index, const char *dgid_s,
 {
 	int ret;
 
-	ret = rc_connect(c, gid_index, dgid_s, dqpn, 0);
+	ret = rc_connect_rts(c, gid_index, dgid_s, dqpn, 0);
 	if (ret)
 		return ret;
-	ret = rc_to_rts(c->qp, 0, 0, IBV_QPS_RTR);
-	if (ret)
-		return fail("modify RTR->RTS", ret);
 	printf("connected qpn 0x%x\n", c->qp->qp_num);
 	fflush(stdout);
 	wait_line();
