@@ -22,6 +22,8 @@
 #   - a process in no job connects under `config set default allow`, then
 #     `config set default deny`: its QP is revoked; likewise one that
 #     connects under audit mode with default deny, then `mode enforce`;
+#   - a process in no job connects in a cgroup that `job add` then binds:
+#     its QP is revoked (the job never judged it);
 #   - job A's victim is not revoked, and still carries its messages.
 #
 # Against a module that judged nothing again on a change of the global
@@ -42,7 +44,7 @@ ew_require_built ctl verbs cgroup
 EW_TMP=$(mktemp -d)
 chmod 755 "$EW_TMP"
 ew_defer "rm -rf $EW_TMP"
-ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewC"
+ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewC $CG/ewD"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "ew_reap_all"
@@ -68,7 +70,7 @@ victim_ok() {
 	ew_reap "$APID" 20 && [ "$EW_REAP_RC" = 0 ]
 }
 
-ew_plan 24
+ew_plan 29
 
 ew_check "eastwest.ko loads (enforce, default deny)" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -131,6 +133,19 @@ ew_check "enforce: the QP of the process in no job is revoked" \
 	revoked "$EW_TMP/n2" "$N2PID"
 ew_check "the kernel log counts them" sh -c \
 	"dmesg | grep -q 'QP(s) of processes in no job revoked'"
+
+# A process in no job connects in a cgroup that a job created later binds:
+# no rule of the job ever judged that connection.
+mkdir -p "$CG/ewD"
+ew_check "config set default allow (again)" "$CTL" config set default allow
+ew_start_bg "$EW_TMP/d" /ewD "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 20
+DPID=$EW_BG_PID
+ew_check "a process in cgroup /ewD, in no job yet, connects to $LOOP" \
+	ew_wait_for 40 grep -qx connected "$EW_TMP/d"
+ew_check "job add ewD cgroup /ewD peer $LOOP" "$CTL" job add ewD cgroup /ewD peer "$LOOP"
+ew_check "job D's QP, connected before job D existed, is revoked" \
+	revoked "$EW_TMP/d" "$DPID"
+ew_check "config set default deny (again)" "$CTL" config set default deny
 
 echo go >&3
 ew_check "job A's victim is left alone: its messages verify" \
