@@ -20,9 +20,14 @@
  *   admitting them again allows more.
  * - Setting the global mode from audit to enforce re-judges every live QP
  *   too: what audit mode let through (a connect to a stranger, onto
- *   another job's QP) was recorded, and must not outlive it. Other
- *   changes of the global settings allow more, or concern QPs of
- *   processes in no job, which have no records (threat-model.md, A9).
+ *   another job's QP) was recorded, and must not outlive it.
+ * - Settings that make processes in no job refused (default deny under
+ *   enforce, reached from either side) revoke those processes' connected
+ *   QPs, which have no records (ew_qp_revoke_unrecorded(); threat-model.md,
+ *   A9). Other changes of the global settings allow more.
+ * - A job created, or whose cgroups changed, has its processes' connected
+ *   QPs that no rule of it judged (made while they were in no job)
+ *   revoked the same way.
  *
  * The admission gate's own transitions are admission.c's.
  */
@@ -38,7 +43,8 @@
 #include "qptrack.h"
 
 /**
- * ew_op_job_add() - create a job
+ * ew_op_job_add() - create a job; revoke what its processes connected
+ * before it existed
  * @spec: the parsed job (its peers in @spec->peers)
  * @extack: where a refusal is explained
  * @id: the new job's id
@@ -53,9 +59,11 @@ int ew_op_job_add(struct ew_job_spec *spec, struct netlink_ext_ack *extack,
 
 	lockdep_assert_held(&ew_config_lock);
 	ret = ew_job_create(spec, extack, id);
-	if (!ret)
-		ew_jobs_pin_update();
-	return ret;
+	if (ret)
+		return ret;
+	ew_jobs_pin_update();
+	ew_qp_revoke_unrecorded(*id);
+	return 0;
 }
 
 /**
@@ -74,9 +82,12 @@ int ew_op_job_change(struct ew_job *job, struct ew_job_spec *spec,
 
 	lockdep_assert_held(&ew_config_lock);
 	ret = ew_job_change(job, spec, extack);
-	if (!ret)
-		ew_qp_revalidate_job(job);
-	return ret;
+	if (ret)
+		return ret;
+	ew_qp_revalidate_job(job);
+	if (spec->has_cgroups)
+		ew_qp_revoke_unrecorded(job->id);
+	return 0;
 }
 
 /**
@@ -172,7 +183,7 @@ unsigned int ew_op_config_set(u32 mode, u32 action, bool *changed)
 	if (enforce)
 		revoked += ew_qp_revalidate_all();
 	if (refuse_no_job)
-		revoked += ew_qp_revoke_unjobbed();
+		revoked += ew_qp_revoke_unrecorded(0);
 	return revoked;
 }
 

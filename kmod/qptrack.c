@@ -518,7 +518,7 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 
 	mutex_lock(lock);
 	ret = ib_destroy_qp_user(qp, udata);
-	if (!ret) {
+	if (!ret && READ_ONCE(ew_qp_n_records)) {
 		/* Only the pointer's value is used from here: the QP is gone. */
 		spin_lock_bh(&ew_qp_lock);
 		rec = ew_qp_find(qp);
@@ -998,10 +998,13 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
  * DOC: QPs of processes in no job - while such processes are not policed
  * (default action allow, or audit mode) nothing judges their connections
  * and their QPs have no records. When they become policed
- * (ew_op_config_set()), ew_qp_revoke_unjobbed() finds those of their QPs
+ * (ew_op_config_set()), ew_qp_revoke_unrecorded() finds those of their QPs
  * that can carry traffic (RTR and on) in the RDMA core's own QP table and
  * revokes each as a record is revoked: the error state, a QP_FATAL event,
- * and a tombstone record (job 0) that lets only RESET or destroy through.
+ * and a tombstone record that lets only RESET or destroy through. The same
+ * happens to a job's untracked connected QPs when the job is created or
+ * its cgroups change (ew_op_job_add(), ew_op_job_change()): they were made
+ * by processes then in no job, and no rule of the job ever judged them.
  * A QP listed by the table may be destroyed at any moment; it is looked up
  * again under its modify lock, which every user QP's destroy holds from
  * before the driver is called until the core's table has dropped the QP,
@@ -1010,16 +1013,32 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
 
 #define EW_SWEEP_BATCH	64
 
-/* Revoke @cq if it is a connected QP of a process in no job, untracked. */
-static bool ew_qp_revoke_unjobbed_one(struct ib_device *dev,
-				      const struct ew_core_qp *cq)
+/* Whether @qp's creator is in job @job_id now (0: in no job). */
+static bool ew_qp_owner_is(struct ib_qp *qp, u32 job_id)
+{
+	struct ew_job *owner;
+	bool is;
+
+	if (!qp->res.task)
+		return false;
+	rcu_read_lock();
+	owner = ew_res_job(&qp->res);
+	is = job_id ? owner && owner->id == job_id : !owner;
+	rcu_read_unlock();
+	return is;
+}
+
+/* Revoke @cq if it is an untracked connected QP of job @job_id's. */
+static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
+					const struct ew_core_qp *cq,
+					u32 job_id)
 {
 	struct mutex *lock = ew_qp_modify_lock(cq->qp);
 	struct ib_qp_init_attr init_attr;
 	struct ib_qp_attr attr;
 	struct ew_qp *rec;
 	struct ib_qp *qp;
-	bool revoked = false, nobody;
+	bool revoked = false;
 
 	rec = kmem_cache_zalloc(ew_qp_cache, GFP_KERNEL);
 	if (!rec)
@@ -1029,23 +1048,24 @@ static bool ew_qp_revoke_unjobbed_one(struct ib_device *dev,
 	qp = ew_restrack_qp_hold(dev, cq->qpn);
 	if (!qp)
 		goto out;
-	rcu_read_lock();
-	nobody = qp == cq->qp && qp->res.task && !ew_res_job(&qp->res);
-	rcu_read_unlock();
-	if (!nobody || ew_qp_is_tracked(qp) ||
+	if (qp != cq->qp || !ew_qp_owner_is(qp, job_id) ||
+	    ew_qp_is_tracked(qp) ||
 	    ib_query_qp(qp, &attr, IB_QP_STATE, &init_attr) ||
 	    attr.qp_state < IB_QPS_RTR || attr.qp_state == IB_QPS_ERR)
 		goto out;
 	rec->qp = qp;
 	rec->qpn = qp->qp_num;
+	rec->job_id = job_id;
 	rec->state = attr.qp_state;
 	rec->revoking = true;
+	/* Connected while its process was in no job. */
 	rec->reason = EASTWEST_REASON_NO_JOB;
 	spin_lock_bh(&ew_qp_lock);
 	hash_add(ew_qps, &rec->node, (unsigned long)qp);
 	hash_add(ew_qp_by_qpn, &rec->qpn_node,
 		 ew_qp_qpn_key(qp->device, qp->qp_num));
 	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records + 1);
+	ew_qp_count(job_id, 1);
 	spin_unlock_bh(&ew_qp_lock);
 	revoked = ew_qp_revoke_locked(rec);
 	rec = NULL;
@@ -1059,12 +1079,14 @@ out:
 }
 
 /**
- * ew_qp_revoke_unjobbed() - revoke the connected QPs of processes in no job
+ * ew_qp_revoke_unrecorded() - revoke the connected QPs of a job's, or of
+ * processes in no job, that have no records
+ * @job_id: the job, or 0 for processes in no job
  *
  * Context: holds ew_config_lock; sleeps.
  * Return: how many were revoked.
  */
-unsigned int ew_qp_revoke_unjobbed(void)
+unsigned int ew_qp_revoke_unrecorded(u32 job_id)
 {
 	struct ew_core_qp *batch;
 	unsigned int n, i, d, total = 0;
@@ -1074,7 +1096,7 @@ unsigned int ew_qp_revoke_unjobbed(void)
 	lockdep_assert_held(&ew_config_lock);
 	batch = kmalloc_array(EW_SWEEP_BATCH, sizeof(*batch), GFP_KERNEL);
 	if (!batch) {
-		pr_warn("no memory to revoke the QPs of processes in no job\n");
+		pr_warn("no memory to look for QPs connected in no job\n");
 		return 0;
 	}
 	ew_registry_lock();
@@ -1085,15 +1107,19 @@ unsigned int ew_qp_revoke_unjobbed(void)
 			n = ew_restrack_user_qps(dev->ibdev, &next, batch,
 						 EW_SWEEP_BATCH);
 			for (i = 0; i < n; i++)
-				total += ew_qp_revoke_unjobbed_one(dev->ibdev,
-								   &batch[i]);
+				total += ew_qp_revoke_unrecorded_one(dev->ibdev,
+								     &batch[i],
+								     job_id);
 			cond_resched();
 		} while (n == EW_SWEEP_BATCH);
 	}
 	mutex_unlock(&ew_revoke_mutex);
 	ew_registry_unlock();
 	kfree(batch);
-	if (total)
+	if (total && job_id)
+		pr_info("job %u: %u QP(s) connected while in no job revoked\n",
+			job_id, total);
+	else if (total)
 		pr_info("%u QP(s) of processes in no job revoked\n", total);
 	return total;
 }

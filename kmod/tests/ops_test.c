@@ -6,14 +6,19 @@
  * a changed job, or one that lost peers, is judged again by the rules just
  * published, and not after a refused change; added peers judge nothing;
  * revoking nodes judges every QP, admitting them again does not; enforce
- * mode after audit mode judges every QP, no other global setting does.
+ * mode after audit mode judges every QP; the settings that make processes
+ * in no job refused (default deny under enforce) revoke their QPs, no
+ * other global setting touches a QP; a new job has its processes' QPs
+ * that no rule of it judged revoked.
  */
 #include "ops.h"
 #include "qptrack.h"
 #include "test_util.h"
 
 static struct {
-	unsigned int revoke_job, revalidate_job, revalidate_all;
+	unsigned int revoke_job, revalidate_job, revalidate_all, revoke_unjobbed;
+	unsigned int revoke_unrecorded_job;
+	u32 unrecorded_job_id;
 	u32 revoked_id;
 	bool revoked_id_named_a_job;
 	u32 mode_judged;
@@ -43,6 +48,19 @@ unsigned int ew_qp_revalidate_all(void)
 {
 	ew_ops_seen.revalidate_all++;
 	return EW_OPS_TEST_REVOKED;
+}
+
+#define EW_OPS_TEST_UNJOBBED 2
+
+unsigned int ew_qp_revoke_unrecorded(u32 job_id)
+{
+	if (job_id) {
+		ew_ops_seen.revoke_unrecorded_job++;
+		ew_ops_seen.unrecorded_job_id = job_id;
+		return 0;
+	}
+	ew_ops_seen.revoke_unjobbed++;
+	return EW_OPS_TEST_UNJOBBED;
 }
 
 static const u8 ew_ops_peer[16] = V4(192, 0, 2, 7);
@@ -103,6 +121,10 @@ static void ew_test_ops_job_change(struct kunit *test)
 	struct ew_job_spec spec;
 	int ret;
 
+	/* A new job's unrecorded connected QPs go, by its id. */
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded_job, 2u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.unrecorded_job_id, other);
+
 	/* Judged once, by the rules just published. */
 	ew_job_spec_init(&spec);
 	spec.has_mode = true;
@@ -114,6 +136,8 @@ static void ew_test_ops_job_change(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_job, 1u);
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.mode_judged, (u32)EASTWEST_MODE_AUDIT);
+	/* Its cgroups did not change: no process came into the job. */
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded_job, 2u);
 
 	/* Refused (the other job's name): nothing changed, nothing judged. */
 	ew_job_spec_init(&spec);
@@ -197,6 +221,7 @@ static void ew_test_ops_config(struct kunit *test)
 	ew_op_config_set(EASTWEST_MODE_ENFORCE, EASTWEST_DEFAULT_ACTION_DENY,
 			 &changed);
 	ew_ops_seen.revalidate_all = 0;
+	ew_ops_seen.revoke_unjobbed = 0;
 	/* Audit mode, default allow: they allow more, nothing judged. */
 	revoked = ew_op_config_set(EASTWEST_MODE_AUDIT,
 				   EASTWEST_DEFAULT_ACTION_ALLOW, &changed);
@@ -215,12 +240,26 @@ static void ew_test_ops_config(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, changed);
 	KUNIT_EXPECT_EQ(test, revoked, (unsigned int)EW_OPS_TEST_REVOKED);
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 1u);
-	/* Default deny under enforce: processes in no job have no records. */
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unjobbed, 0u);
+	/* Default deny under enforce: the QPs of processes in no job go. */
 	revoked = ew_op_config_set(EASTWEST_MODE_ENFORCE,
 				   EASTWEST_DEFAULT_ACTION_DENY, &changed);
 	KUNIT_EXPECT_TRUE(test, changed);
-	KUNIT_EXPECT_EQ(test, revoked, 0u);
+	KUNIT_EXPECT_EQ(test, revoked, (unsigned int)EW_OPS_TEST_UNJOBBED);
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 1u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unjobbed, 1u);
+	/* Audit mode keeps default deny: nothing touched. */
+	revoked = ew_op_config_set(EASTWEST_MODE_AUDIT,
+				   EASTWEST_DEFAULT_ACTION_DENY, &changed);
+	KUNIT_EXPECT_EQ(test, revoked, 0u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unjobbed, 1u);
+	/* Enforce again under default deny: both. */
+	revoked = ew_op_config_set(EASTWEST_MODE_ENFORCE,
+				   EASTWEST_DEFAULT_ACTION_DENY, &changed);
+	KUNIT_EXPECT_EQ(test, revoked, (unsigned int)(EW_OPS_TEST_REVOKED +
+						      EW_OPS_TEST_UNJOBBED));
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 2u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unjobbed, 2u);
 	ew_op_config_set(saved.mode, saved.default_action, &changed);
 	mutex_unlock(&ew_config_lock);
 }
