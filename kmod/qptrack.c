@@ -380,6 +380,20 @@ static void ew_qp_drop_locked(struct ew_qp *rec)
 		ew_qp_count(rec->job_id, -1);
 }
 
+/*
+ * Take a record out of the table for good (its QP was reset or destroyed).
+ * Returns it for the caller to free, or NULL if a revoker holds it: the
+ * revoker then frees it, and revokes nothing.
+ */
+static struct ew_qp *ew_qp_forget_locked(struct ew_qp *rec)
+{
+	ew_qp_drop_locked(rec);
+	if (!rec->revoking)
+		return rec;
+	rec->detached = true;
+	return NULL;
+}
+
 static bool ew_qp_revoke_locked(struct ew_qp *rec);
 static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected);
 
@@ -408,14 +422,8 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 	spin_lock_bh(&ew_qp_lock);
 	rec = ew_qp_find(qp);
 	if (chg->to_state && chg->next_state == IB_QPS_RESET) {
-		if (rec) {
-			ew_qp_drop_locked(rec);
-			/* A revoker holds it: it frees it, and revokes nothing. */
-			if (rec->revoking)
-				rec->detached = true;
-			else
-				drop = rec;
-		}
+		if (rec)
+			drop = ew_qp_forget_locked(rec);
 		rec = NULL;
 	} else if (!rec && chg->judged && chg->job_id && chg->fresh) {
 		rec = chg->fresh;
@@ -522,13 +530,8 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 		/* Only the pointer's value is used from here: the QP is gone. */
 		spin_lock_bh(&ew_qp_lock);
 		rec = ew_qp_find(qp);
-		if (rec) {
-			ew_qp_drop_locked(rec);
-			if (rec->revoking)
-				rec->detached = true;
-			else
-				drop = rec;
-		}
+		if (rec)
+			drop = ew_qp_forget_locked(rec);
 		spin_unlock_bh(&ew_qp_lock);
 		if (drop)
 			kmem_cache_free(ew_qp_cache, drop);

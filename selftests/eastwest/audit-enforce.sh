@@ -65,6 +65,19 @@ both_connected() {
 		ew_wait_for 40 grep -qx connected "$EW_TMP/c"
 }
 
+# held_then_revoked OUT CG CONNECTED REVOKED CHANGE...: a process of cgroup
+# CG (in no job) connects to $LOOP (TAP line CONNECTED), `eastwestctl
+# CHANGE...` runs, and the QP must be revoked (TAP line REVOKED).
+held_then_revoked() {
+	_hr_out=$EW_TMP/$1 _hr_cg=$2 _hr_conn=$3 _hr_rev=$4
+	shift 4
+	ew_start_bg "$_hr_out" "$_hr_cg" "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 20
+	_hr_pid=$EW_BG_PID
+	ew_check "$_hr_conn" ew_wait_for 40 grep -qx connected "$_hr_out"
+	ew_check "$*" "$CTL" "$@"
+	ew_check "$_hr_rev" revoked "$_hr_out" "$_hr_pid"
+}
+
 # victim_ok: job A's process exits, with 0.
 victim_ok() {
 	ew_reap "$APID" 20 && [ "$EW_REAP_RC" = 0 ]
@@ -116,21 +129,13 @@ ew_check "job B enforced: its QP onto job A's QP is revoked" revoked "$EW_TMP/b2
 # Processes in no job: while they are not policed nothing records their
 # connections; once they are, what they hold must go.
 ew_check "config set default allow" "$CTL" config set default allow
-ew_start_bg "$EW_TMP/n1" / "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 20
-N1PID=$EW_BG_PID
-ew_check "default allow: a process in no job connects to $LOOP" \
-	ew_wait_for 40 grep -qx connected "$EW_TMP/n1"
-ew_check "config set default deny" "$CTL" config set default deny
-ew_check "default deny: the QP of the process in no job is revoked" \
-	revoked "$EW_TMP/n1" "$N1PID"
+held_then_revoked n1 / "default allow: a process in no job connects to $LOOP" \
+	"default deny: the QP of the process in no job is revoked" \
+	config set default deny
 ew_check "config set mode audit (default deny)" "$CTL" config set mode audit
-ew_start_bg "$EW_TMP/n2" / "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 20
-N2PID=$EW_BG_PID
-ew_check "audit: a process in no job connects to $LOOP" \
-	ew_wait_for 40 grep -qx connected "$EW_TMP/n2"
-ew_check "config set mode enforce" "$CTL" config set mode enforce
-ew_check "enforce: the QP of the process in no job is revoked" \
-	revoked "$EW_TMP/n2" "$N2PID"
+held_then_revoked n2 / "audit: a process in no job connects to $LOOP" \
+	"enforce: the QP of the process in no job is revoked" \
+	config set mode enforce
 ew_check "the kernel log counts them" sh -c \
 	"dmesg | grep -q 'QP(s) of processes in no job revoked'"
 
@@ -138,13 +143,9 @@ ew_check "the kernel log counts them" sh -c \
 # no rule of the job ever judged that connection.
 mkdir -p "$CG/ewD"
 ew_check "config set default allow (again)" "$CTL" config set default allow
-ew_start_bg "$EW_TMP/d" /ewD "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 20
-DPID=$EW_BG_PID
-ew_check "a process in cgroup /ewD, in no job yet, connects to $LOOP" \
-	ew_wait_for 40 grep -qx connected "$EW_TMP/d"
-ew_check "job add ewD cgroup /ewD peer $LOOP" "$CTL" job add ewD cgroup /ewD peer "$LOOP"
-ew_check "job D's QP, connected before job D existed, is revoked" \
-	revoked "$EW_TMP/d" "$DPID"
+held_then_revoked d /ewD "a process in cgroup /ewD, in no job yet, connects to $LOOP" \
+	"job D's QP, connected before job D existed, is revoked" \
+	job add ewD cgroup /ewD peer "$LOOP"
 ew_check "config set default deny (again)" "$CTL" config set default deny
 
 echo go >&3
