@@ -34,8 +34,9 @@
  * before a revocation must not be applied after it. So every modify of a
  * tracked QP, and every policed one, runs its check and the driver's modify
  * under the QP's modify lock (ew_qp_modify_lock(): a mutex hashed by QP),
- * which the revoker holds around ib_modify_qp(). Order: ew_revoke_mutex,
- * then a modify lock, then ew_qp_lock; no two modify locks are nested.
+ * which the revoker holds around ib_modify_qp(). Order: the registry's
+ * mutex (held by the sweep of QPs without records), ew_revoke_mutex, then
+ * a modify lock, then ew_qp_lock; no two modify locks are nested.
  *
  * DOC: Revocation - a revoker collects the records it takes in one pass
  * over the table, marking each `revoking` and linking it on a private list
