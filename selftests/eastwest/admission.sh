@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 600
+# ew-kernels: 6.12
 #
 # The fabric gate of node admission, on one node (soft-RoCE on lo), driven
 # through the YNL library with only the spec:

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 240
+# ew-kernels: 6.1
 #
 # A node without a TPM stays closed, and says why (fail-closed admission):
 # the quote is "no TPM on node: ...", the verifier denies with no-tpm, the

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 360
+# ew-kernels: 6.1
 #
 # The OCI hook under Debian 12's containerd (1.6) and its runc shim
 # (containerd-shim-runc-v2). containerd 1.6 has no hooks.d and no NRI (NRI

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 600
+# ew-kernels: 6.1
 #
 # eastwestctl end to end against the real module: every command, its exit
 # codes and error messages, batch mode, monitor, the show -j / apply round

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 1800
+# ew-kernels: 6.1
 #
 # Faults on one node (Documentation/hardening.md, R3), each followed by `eastwestctl apply -f`
 # of the intended policy and a check that enforcement is back:

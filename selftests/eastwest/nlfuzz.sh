@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 420
+# ew-kernels: 6.12
 #
 # Netlink fuzzing (hardening, R1): selftests/tools/ew_nlfuzz sends
 # structure-aware random and mutated requests (every command, every policy

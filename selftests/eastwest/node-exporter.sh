@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 240
+# ew-kernels: 6.12
 #
 # eastwest's metrics through a real scraper: Debian's prometheus-node-exporter
 # with its textfile collector, on loopback, reading the directory where

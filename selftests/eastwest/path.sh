@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 400
+# ew-kernels: 6.12
 #
 # eastwestctl path: MACsec and IPsec set up, shown, rotated and removed on a
 # veth whose far end sits in a network namespace (ewpeer). The far end is

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 300
+# ew-kernels: 6.12
 #
 # Privilege and bypass (hardening, R4), on one node:
 #   - every operation the spec marks admin-perm (the list is read from the

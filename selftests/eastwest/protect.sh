@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 420
+# ew-kernels: 6.1
 #
 # The module's side of path protection, on one node. Two soft-RoCE devices:
 # ewrxe0 on a plain veth (10.77.0.1), ewrxe1 on an encrypting MACsec link

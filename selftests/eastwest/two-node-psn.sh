@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 2
 # ew-timeout: 300
+# ew-kernels: 6.1
 #
 # Injection across nodes into a job that shares its nodes with another job,
 # with the application's PSN 0 (NCCL, UCX) and then with keyed PSNs. Both

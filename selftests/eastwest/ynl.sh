@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 600
+# ew-kernels: 6.12
 #
 # The YNL spec is true: the kernel's own YNL CLI (tools/net/ynl/cli.py from
 # linux-source-6.12), given only Documentation/netlink/specs/eastwest.yaml,
