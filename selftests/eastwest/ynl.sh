@@ -67,7 +67,7 @@ EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
 mkdir -p "$CG/ewy"
 
-ew_plan 27
+ew_plan 29
 
 ew_check "eastwest.ko loads" ew_load
 
@@ -109,6 +109,11 @@ ew_check "nothing of that request was added" \
 	sh -c "! '$CTL' peer show ynl-job | grep -qx 10.9.2.1/32"
 expect_fail_msg "peer-recs of 19 bytes refused" "19 bytes, not a multiple of 20" \
 	--do peer-add --json '{"job-id": 42, "peer-recs": ["00000000000000000000ffff0a090201800000"]}'
+expect_fail_msg "a record whose padding is not zero refused, its attribute named" \
+	"record 0: padding not zero.*bad-attr.*peer-recs" \
+	--do peer-add --json '{"job-id": 42, "peer-recs": ["00000000000000000000ffff0a09030180000100"]}'
+ew_check "nothing of that request was added" \
+	sh -c "! '$CTL' peer show ynl-job | grep -qx 10.9.3.1/32"
 
 # The UD/DC opt-ins: 0 or 1, refused otherwise with the attribute named.
 ew_check "job-set ud 1 through the YNL CLI" \
