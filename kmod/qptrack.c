@@ -381,6 +381,19 @@ static void ew_qp_drop_locked(struct ew_qp *rec)
 		ew_qp_count(rec->job_id, -1);
 }
 
+/* Put a new record for @qp (its job and state set) into the table. */
+static void ew_qp_hash_locked(struct ew_qp *rec, struct ib_qp *qp)
+{
+	lockdep_assert_held(&ew_qp_lock);
+	rec->qp = qp;
+	rec->qpn = qp->qp_num;
+	hash_add(ew_qps, &rec->node, (unsigned long)qp);
+	hash_add(ew_qp_by_qpn, &rec->qpn_node,
+		 ew_qp_qpn_key(qp->device, qp->qp_num));
+	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records + 1);
+	ew_qp_count(rec->job_id, 1);
+}
+
 /*
  * Take a record out of the table for good (its QP was reset or destroyed).
  * Returns it for the caller to free, or NULL if a revoker holds it: the
@@ -429,15 +442,9 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 	} else if (!rec && chg->judged && chg->job_id && chg->fresh) {
 		rec = chg->fresh;
 		chg->fresh = NULL;
-		rec->qp = qp;
-		rec->qpn = qp->qp_num;
 		rec->job_id = chg->job_id;
 		rec->state = IB_QPS_RESET;
-		hash_add(ew_qps, &rec->node, (unsigned long)qp);
-		hash_add(ew_qp_by_qpn, &rec->qpn_node,
-			 ew_qp_qpn_key(qp->device, qp->qp_num));
-		WRITE_ONCE(ew_qp_n_records, ew_qp_n_records + 1);
-		ew_qp_count(rec->job_id, 1);
+		ew_qp_hash_locked(rec, qp);
 	}
 	if (rec) {
 		if (chg->judged) {
@@ -1057,19 +1064,13 @@ static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 	    ib_query_qp(qp, &attr, IB_QP_STATE, &init_attr) ||
 	    attr.qp_state < IB_QPS_RTR || attr.qp_state == IB_QPS_ERR)
 		goto out;
-	rec->qp = qp;
-	rec->qpn = qp->qp_num;
 	rec->job_id = job_id;
 	rec->state = attr.qp_state;
 	rec->revoking = true;
 	/* Connected while its process was in no job. */
 	rec->reason = EASTWEST_REASON_NO_JOB;
 	spin_lock_bh(&ew_qp_lock);
-	hash_add(ew_qps, &rec->node, (unsigned long)qp);
-	hash_add(ew_qp_by_qpn, &rec->qpn_node,
-		 ew_qp_qpn_key(qp->device, qp->qp_num));
-	WRITE_ONCE(ew_qp_n_records, ew_qp_n_records + 1);
-	ew_qp_count(job_id, 1);
+	ew_qp_hash_locked(rec, qp);
 	spin_unlock_bh(&ew_qp_lock);
 	revoked = ew_qp_revoke_locked(rec);
 	rec = NULL;
