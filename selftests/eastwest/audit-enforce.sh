@@ -23,7 +23,8 @@
 #     `config set default deny`: its QP is revoked; likewise one that
 #     connects under audit mode with default deny, then `mode enforce`;
 #   - a process in no job connects in a cgroup that `job add` then binds:
-#     its QP is revoked (the job never judged it);
+#     its QP is revoked (the job never judged it); bound by a job in audit
+#     mode, it is left alone until `job set ... mode enforce`;
 #   - job A's victim is not revoked, and still carries its messages.
 #
 # Against a module that judged nothing again on a change of the global
@@ -44,7 +45,7 @@ ew_require_built ctl verbs cgroup
 EW_TMP=$(mktemp -d)
 chmod 755 "$EW_TMP"
 ew_defer "rm -rf $EW_TMP"
-ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewC $CG/ewD"
+ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewC $CG/ewD $CG/ewE"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "ew_reap_all"
@@ -83,7 +84,7 @@ victim_ok() {
 	ew_reap "$APID" 20 && [ "$EW_REAP_RC" = 0 ]
 }
 
-ew_plan 29
+ew_plan 34
 
 ew_check "eastwest.ko loads (enforce, default deny)" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -137,7 +138,7 @@ held_then_revoked n2 / "audit: a process in no job connects to $LOOP" \
 	"enforce: the QP of the process in no job is revoked" \
 	config set mode enforce
 ew_check "the kernel log counts them" sh -c \
-	"dmesg | grep -q 'QP(s) of processes in no job revoked'"
+	"dmesg | grep -q 'QP(s) connected in no job revoked'"
 
 # A process in no job connects in a cgroup that a job created later binds:
 # no rule of the job ever judged that connection.
@@ -146,6 +147,19 @@ ew_check "config set default allow (again)" "$CTL" config set default allow
 held_then_revoked d /ewD "a process in cgroup /ewD, in no job yet, connects to $LOOP" \
 	"job D's QP, connected before job D existed, is revoked" \
 	job add ewD cgroup /ewD peer "$LOOP"
+# The same under a job in audit mode: left alone until the job is enforced.
+mkdir -p "$CG/ewE"
+ew_start_bg "$EW_TMP/e" /ewE "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 40
+EPID=$EW_BG_PID
+ew_check "a process in cgroup /ewE, in no job yet, connects to $LOOP" \
+	ew_wait_for 40 grep -qx connected "$EW_TMP/e"
+ew_check "job add ewE cgroup /ewE peer $LOOP mode audit" \
+	"$CTL" job add ewE cgroup /ewE peer "$LOOP" mode audit
+ew_check "job E in audit mode: its earlier QP is left alone" \
+	sh -c "sleep 3; ! grep -q revoked '$EW_TMP/e'"
+ew_check "job set ewE mode enforce" "$CTL" job set ewE mode enforce
+ew_check "job E enforced: its QP, connected before job E existed, is revoked" \
+	revoked "$EW_TMP/e" "$EPID"
 ew_check "config set default deny (again)" "$CTL" config set default deny
 
 echo go >&3
