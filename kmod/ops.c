@@ -21,13 +21,12 @@
  * - Setting the global mode from audit to enforce re-judges every live QP
  *   too: what audit mode let through (a connect to a stranger, onto
  *   another job's QP) was recorded, and must not outlive it.
- * - Settings that make processes in no job refused (default deny under
- *   enforce, reached from either side) revoke those processes' connected
- *   QPs, which have no records (ew_qp_revoke_unrecorded(); threat-model.md,
- *   A9). Other changes of the global settings allow more.
- * - A job created, or whose cgroups changed, has its processes' connected
- *   QPs that no rule of it judged (made while they were in no job)
- *   revoked the same way.
+ * - Connected QPs without records (made by processes in no job, which
+ *   nothing judged) are revoked once their owners are policed and
+ *   enforced: after enforce mode begins, default deny begins under it, a
+ *   job is created, or a job's cgroups change or it is set to enforce
+ *   (ew_qp_revoke_unrecorded(); threat-model.md, A9). Other changes of
+ *   the global settings allow more.
  *
  * The admission gate's own transitions are admission.c's.
  */
@@ -62,7 +61,7 @@ int ew_op_job_add(struct ew_job_spec *spec, struct netlink_ext_ack *extack,
 	if (ret)
 		return ret;
 	ew_jobs_pin_update();
-	ew_qp_revoke_unrecorded(*id);
+	ew_qp_revoke_unrecorded();
 	return 0;
 }
 
@@ -85,8 +84,9 @@ int ew_op_job_change(struct ew_job *job, struct ew_job_spec *spec,
 	if (ret)
 		return ret;
 	ew_qp_revalidate_job(job);
-	if (spec->has_cgroups)
-		ew_qp_revoke_unrecorded(job->id);
+	if (spec->has_cgroups ||
+	    (spec->has_mode && spec->mode == EASTWEST_MODE_ENFORCE))
+		ew_qp_revoke_unrecorded();
 	return 0;
 }
 
@@ -160,9 +160,9 @@ static bool ew_no_job_refused(u32 mode, u32 action)
  * @action: enum eastwest_default_action
  * @changed: set to whether either setting changed
  *
- * When enforcement begins every record is judged again; when processes in
- * no job become refused (default deny under enforce, from either side),
- * their connected QPs, which have no records, are revoked too.
+ * When enforcement begins every record is judged again; when it begins or
+ * processes in no job become refused (default deny under enforce), the
+ * connected QPs without records of owners now enforced are revoked too.
  *
  * Context: ew_config_lock held.
  * Return: the number of live QPs revoked.
@@ -182,8 +182,8 @@ unsigned int ew_op_config_set(u32 mode, u32 action, bool *changed)
 	WRITE_ONCE(ew_global.default_action, action);
 	if (enforce)
 		revoked += ew_qp_revalidate_all();
-	if (refuse_no_job)
-		revoked += ew_qp_revoke_unrecorded(0);
+	if (enforce || refuse_no_job)
+		revoked += ew_qp_revoke_unrecorded();
 	return revoked;
 }
 

@@ -1008,14 +1008,17 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
 /*
  * DOC: QPs of processes in no job - while such processes are not policed
  * (default action allow, or audit mode) nothing judges their connections
- * and their QPs have no records. When they become policed
- * (ew_op_config_set()), ew_qp_revoke_unrecorded() finds those of their QPs
- * that can carry traffic (RTR and on) in the RDMA core's own QP table and
- * revokes each as a record is revoked: the error state, a QP_FATAL event,
- * and a tombstone record that lets only RESET or destroy through. The same
- * happens to a job's untracked connected QPs when the job is created or
- * its cgroups change (ew_op_job_add(), ew_op_job_change()): they were made
- * by processes then in no job, and no rule of the job ever judged them.
+ * and their QPs have no records; nor does anything judge a connection made
+ * before a job bound its process's cgroup. No user QP of a job's process
+ * is connected without a record otherwise: every modify of one is judged
+ * and recorded. So one rule covers both: a connected user QP (RTR and on)
+ * without a record is revoked once its owner is policed and enforced, that
+ * is, once it is in a job in enforce mode, or in no job under default deny,
+ * with the global mode enforce. ew_qp_revoke_unrecorded() applies it after
+ * every change that can make it true (ew_op_config_set(), ew_op_job_add(),
+ * ew_op_job_change()): it finds the QPs in the RDMA core's own QP table
+ * and revokes each as a record is revoked: the error state, a QP_FATAL
+ * event, and a tombstone record that lets only RESET or destroy through.
  * A QP listed by the table may be destroyed at any moment; it is looked up
  * again under its modify lock, which every user QP's destroy holds from
  * before the driver is called until the core's table has dropped the QP,
@@ -1024,25 +1027,29 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
 
 #define EW_SWEEP_BATCH	64
 
-/* Whether @qp's creator is in job @job_id now (0: in no job). */
-static bool ew_qp_owner_is(struct ib_qp *qp, u32 job_id)
+/*
+ * Whether the creator of @qp is policed and enforced now; @job_id is set to
+ * its job (0: none). @deny: the default action is deny.
+ */
+static bool ew_qp_owner_enforced(struct ib_qp *qp, bool deny, u32 *job_id)
 {
 	struct ew_job *owner;
-	bool is;
+	bool enforced;
 
 	if (!qp->res.task)
 		return false;
 	rcu_read_lock();
 	owner = ew_res_job(&qp->res);
-	is = job_id ? owner && owner->id == job_id : !owner;
+	*job_id = owner ? owner->id : 0;
+	enforced = owner ? ew_job_policy(owner)->mode == EASTWEST_MODE_ENFORCE :
+			   deny;
 	rcu_read_unlock();
-	return is;
+	return enforced;
 }
 
-/* Revoke @cq if it is an untracked connected QP of job @job_id's. */
+/* Revoke @cq if it is an untracked connected QP of an enforced owner. */
 static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
-					const struct ew_core_qp *cq,
-					u32 job_id)
+					const struct ew_core_qp *cq, bool deny)
 {
 	struct mutex *lock = ew_qp_modify_lock(cq->qp);
 	struct ib_qp_init_attr init_attr;
@@ -1050,6 +1057,7 @@ static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 	struct ew_qp *rec;
 	struct ib_qp *qp;
 	bool revoked = false;
+	u32 job_id;
 
 	rec = kmem_cache_zalloc(ew_qp_cache, GFP_KERNEL);
 	if (!rec)
@@ -1059,7 +1067,7 @@ static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 	qp = ew_restrack_qp_hold(dev, cq->qpn);
 	if (!qp)
 		goto out;
-	if (qp != cq->qp || !ew_qp_owner_is(qp, job_id) ||
+	if (qp != cq->qp || !ew_qp_owner_enforced(qp, deny, &job_id) ||
 	    ew_qp_is_tracked(qp) ||
 	    ib_query_qp(qp, &attr, IB_QP_STATE, &init_attr) ||
 	    attr.qp_state < IB_QPS_RTR || attr.qp_state == IB_QPS_ERR)
@@ -1084,21 +1092,26 @@ out:
 }
 
 /**
- * ew_qp_revoke_unrecorded() - revoke the connected QPs of a job's, or of
- * processes in no job, that have no records
- * @job_id: the job, or 0 for processes in no job
+ * ew_qp_revoke_unrecorded() - revoke the connected QPs without records
+ * whose owners are now policed and enforced
+ *
+ * In global audit mode nothing is touched.
  *
  * Context: holds ew_config_lock; sleeps.
  * Return: how many were revoked.
  */
-unsigned int ew_qp_revoke_unrecorded(u32 job_id)
+unsigned int ew_qp_revoke_unrecorded(void)
 {
 	struct ew_core_qp *batch;
 	unsigned int n, i, d, total = 0;
 	unsigned long next;
 	struct ew_dev *dev;
+	bool deny;
 
 	lockdep_assert_held(&ew_config_lock);
+	if (ew_global.mode != EASTWEST_MODE_ENFORCE)
+		return 0;
+	deny = ew_global.default_action == EASTWEST_DEFAULT_ACTION_DENY;
 	batch = kmalloc_array(EW_SWEEP_BATCH, sizeof(*batch), GFP_KERNEL);
 	if (!batch) {
 		pr_warn("no memory to look for QPs connected in no job\n");
@@ -1114,18 +1127,15 @@ unsigned int ew_qp_revoke_unrecorded(u32 job_id)
 			for (i = 0; i < n; i++)
 				total += ew_qp_revoke_unrecorded_one(dev->ibdev,
 								     &batch[i],
-								     job_id);
+								     deny);
 			cond_resched();
 		} while (n == EW_SWEEP_BATCH);
 	}
 	mutex_unlock(&ew_revoke_mutex);
 	ew_registry_unlock();
 	kfree(batch);
-	if (total && job_id)
-		pr_info("job %u: %u QP(s) connected while in no job revoked\n",
-			job_id, total);
-	else if (total)
-		pr_info("%u QP(s) of processes in no job revoked\n", total);
+	if (total)
+		pr_info("%u QP(s) connected in no job revoked\n", total);
 	return total;
 }
 

@@ -57,7 +57,7 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata);
 unsigned int ew_qp_revoke_job(u32 job_id);
 unsigned int ew_qp_revalidate_job(struct ew_job *job);
 unsigned int ew_qp_revalidate_all(void);
-unsigned int ew_qp_revoke_unrecorded(u32 job_id);
+unsigned int ew_qp_revoke_unrecorded(void);
 void ew_qp_revalidate_local(struct ib_qp *qp);
 int ew_qptrack_init(void);
 void ew_qptrack_stop(void);

@@ -16,9 +16,8 @@
 #include "test_util.h"
 
 static struct {
-	unsigned int revoke_job, revalidate_job, revalidate_all, revoke_unjobbed;
-	unsigned int revoke_unrecorded_job;
-	u32 unrecorded_job_id;
+	unsigned int revoke_job, revalidate_job, revalidate_all;
+	unsigned int revoke_unrecorded;
 	u32 revoked_id;
 	bool revoked_id_named_a_job;
 	u32 mode_judged;
@@ -50,17 +49,12 @@ unsigned int ew_qp_revalidate_all(void)
 	return EW_OPS_TEST_REVOKED;
 }
 
-#define EW_OPS_TEST_UNJOBBED 2
+#define EW_OPS_TEST_UNRECORDED 2
 
-unsigned int ew_qp_revoke_unrecorded(u32 job_id)
+unsigned int ew_qp_revoke_unrecorded(void)
 {
-	if (job_id) {
-		ew_ops_seen.revoke_unrecorded_job++;
-		ew_ops_seen.unrecorded_job_id = job_id;
-		return 0;
-	}
-	ew_ops_seen.revoke_unjobbed++;
-	return EW_OPS_TEST_UNJOBBED;
+	ew_ops_seen.revoke_unrecorded++;
+	return EW_OPS_TEST_UNRECORDED;
 }
 
 static const u8 ew_ops_peer[16] = V4(192, 0, 2, 7);
@@ -121,9 +115,8 @@ static void ew_test_ops_job_change(struct kunit *test)
 	struct ew_job_spec spec;
 	int ret;
 
-	/* A new job's unrecorded connected QPs go, by its id. */
-	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded_job, 2u);
-	KUNIT_EXPECT_EQ(test, ew_ops_seen.unrecorded_job_id, other);
+	/* Each new job: the connected QPs without records are swept. */
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded, 2u);
 
 	/* Judged once, by the rules just published. */
 	ew_job_spec_init(&spec);
@@ -136,8 +129,8 @@ static void ew_test_ops_job_change(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_job, 1u);
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.mode_judged, (u32)EASTWEST_MODE_AUDIT);
-	/* Its cgroups did not change: no process came into the job. */
-	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded_job, 2u);
+	/* Neither its cgroups changed nor did it become enforced: no sweep. */
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded, 2u);
 
 	/* Refused (the other job's name): nothing changed, nothing judged. */
 	ew_job_spec_init(&spec);
@@ -155,6 +148,19 @@ static void ew_test_ops_job_change(struct kunit *test)
 	ew_job_spec_release(&spec);
 	KUNIT_EXPECT_EQ(test, ret, -EEXIST);
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_job, 1u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded, 2u);
+
+	/* Set to enforce: judged again, and swept. */
+	ew_job_spec_init(&spec);
+	spec.has_mode = true;
+	spec.mode = EASTWEST_MODE_ENFORCE;
+	mutex_lock(&ew_config_lock);
+	ret = ew_op_job_change(ew_job_find(id), &spec, NULL);
+	mutex_unlock(&ew_config_lock);
+	ew_job_spec_release(&spec);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_job, 2u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded, 3u);
 
 	ew_ops_job_del(other);
 	ew_ops_job_del(id);
@@ -221,7 +227,7 @@ static void ew_test_ops_config(struct kunit *test)
 	ew_op_config_set(EASTWEST_MODE_ENFORCE, EASTWEST_DEFAULT_ACTION_DENY,
 			 &changed);
 	ew_ops_seen.revalidate_all = 0;
-	ew_ops_seen.revoke_unjobbed = 0;
+	ew_ops_seen.revoke_unrecorded = 0;
 	/* Audit mode, default allow: they allow more, nothing judged. */
 	revoked = ew_op_config_set(EASTWEST_MODE_AUDIT,
 				   EASTWEST_DEFAULT_ACTION_ALLOW, &changed);
@@ -229,37 +235,42 @@ static void ew_test_ops_config(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, revoked, 0u);
 	KUNIT_EXPECT_EQ(test, ew_global.mode, (u32)EASTWEST_MODE_AUDIT);
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 0u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded, 0u);
 	/* The same again: no change. */
 	revoked = ew_op_config_set(EASTWEST_MODE_AUDIT,
 				   EASTWEST_DEFAULT_ACTION_ALLOW, &changed);
 	KUNIT_EXPECT_FALSE(test, changed);
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 0u);
-	/* Enforce after audit: every live QP judged again, once published. */
+	/*
+	 * Enforce after audit: every live QP judged again, once published,
+	 * and the connected QPs without records swept.
+	 */
 	revoked = ew_op_config_set(EASTWEST_MODE_ENFORCE,
 				   EASTWEST_DEFAULT_ACTION_ALLOW, &changed);
 	KUNIT_EXPECT_TRUE(test, changed);
-	KUNIT_EXPECT_EQ(test, revoked, (unsigned int)EW_OPS_TEST_REVOKED);
+	KUNIT_EXPECT_EQ(test, revoked, (unsigned int)(EW_OPS_TEST_REVOKED +
+						      EW_OPS_TEST_UNRECORDED));
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 1u);
-	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unjobbed, 0u);
-	/* Default deny under enforce: the QPs of processes in no job go. */
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded, 1u);
+	/* Default deny under enforce: processes in no job are refused now. */
 	revoked = ew_op_config_set(EASTWEST_MODE_ENFORCE,
 				   EASTWEST_DEFAULT_ACTION_DENY, &changed);
 	KUNIT_EXPECT_TRUE(test, changed);
-	KUNIT_EXPECT_EQ(test, revoked, (unsigned int)EW_OPS_TEST_UNJOBBED);
+	KUNIT_EXPECT_EQ(test, revoked, (unsigned int)EW_OPS_TEST_UNRECORDED);
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 1u);
-	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unjobbed, 1u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded, 2u);
 	/* Audit mode keeps default deny: nothing touched. */
 	revoked = ew_op_config_set(EASTWEST_MODE_AUDIT,
 				   EASTWEST_DEFAULT_ACTION_DENY, &changed);
 	KUNIT_EXPECT_EQ(test, revoked, 0u);
-	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unjobbed, 1u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded, 2u);
 	/* Enforce again under default deny: both. */
 	revoked = ew_op_config_set(EASTWEST_MODE_ENFORCE,
 				   EASTWEST_DEFAULT_ACTION_DENY, &changed);
 	KUNIT_EXPECT_EQ(test, revoked, (unsigned int)(EW_OPS_TEST_REVOKED +
-						      EW_OPS_TEST_UNJOBBED));
+						      EW_OPS_TEST_UNRECORDED));
 	KUNIT_EXPECT_EQ(test, ew_ops_seen.revalidate_all, 2u);
-	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unjobbed, 2u);
+	KUNIT_EXPECT_EQ(test, ew_ops_seen.revoke_unrecorded, 3u);
 	ew_op_config_set(saved.mode, saved.default_action, &changed);
 	mutex_unlock(&ew_config_lock);
 }
