@@ -21,9 +21,12 @@
 #      refuses (the QP held open, as an XRC target is) must leave the QP
 #      tracked, and revoked when its peer goes.
 #   d. another job's QP: job A's QP modified by job B's process, or by a
-#      process in no job, must be refused.
+#      process in no job, or joined to a group by job B's process, must be
+#      refused.
 #   e. multicast attach: job A's UD QP may join only a group that is one of
-#      its peers; job B, without the ud opt-in, gets no UD QP to join with.
+#      its peers, and is revoked and leaves the group when the group stops
+#      being one (a group still allowed stays joined); job B, without the ud
+#      opt-in, gets no UD QP to join with.
 #   f. control: job A's ibv_rc_pingpong over the loopback GID still works.
 #   g. unloading is not an off switch: rmmod is refused while a job exists.
 # The denial counters of the new reasons (qp-state, revoked, qp-owner) are
@@ -138,7 +141,7 @@ pingpong() {
 	ew_reap "$_srv" 30 >/dev/null
 }
 
-ew_plan 78
+ew_plan 91
 
 # --- setup -----------------------------------------------------------------
 
@@ -332,6 +335,30 @@ ew_check "d/no-job: counter denied-qp-owner (node) rose" \
 	ctr_grew - denied-qp-owner "$before"
 show_output "d/no-job (exit $EW_REAP_RC)" "$out"
 
+# Job A's process takes a UD QP to INIT, then moves to job B's cgroup and
+# joins it to a group that job B may reach and job A may not.
+MGID_B=ff0e::ee:3
+ew_check "d/mcast: the group $MGID_B is made a peer of job B" "$CTL" peer add ewB "$MGID_B"
+out=$EW_TMP/step-mc
+mkfifo "$EW_TMP/fifo-mc"
+exec 3<>"$EW_TMP/fifo-mc"
+EW_BG_STDIN=$EW_TMP/fifo-mc
+ew_start_bg "$out" /ewA "$VERBS" mcast-stepwise "$DEV" "$MGID_B"
+pid=$EW_BG_PID
+EW_BG_STDIN=
+ew_check "d/mcast: job A's process has its UD QP in INIT" line_is "$out" init OK 60
+before=$(ctr ewB denied-qp-owner)
+ew_check "d/mcast: the process is moved to job B's cgroup" move_pid "$pid" /ewB
+echo go >&3
+ew_check "d/mcast: job B's process may not join job A's QP to job B's group (EACCES)" \
+	line_is "$out" attach EACCES
+exec 3>&-
+ew_reap "$pid" 30 >/dev/null
+ew_check "d/mcast: counter denied-qp-owner of job B rose" \
+	ctr_grew ewB denied-qp-owner "$before"
+show_output "d/mcast (exit $EW_REAP_RC)" "$out"
+ew_check "d/mcast: the group is removed from job B" "$CTL" peer del ewB "$MGID_B"
+
 # --- f. the gate still lets a job work ----------------------------------------
 
 pingpong after
@@ -346,6 +373,30 @@ ew_check "e: the group is made a peer of job A" "$CTL" peer add ewA "$MGID"
 ew_expect_rc 0 "e: now job A's UD QP joins it" \
 	ew_in_cg /ewA "$VERBS" mcast-attach "$DEV" "$MGID"
 ew_check "e: the group is removed again" "$CTL" peer del ewA "$MGID"
+
+# A membership must follow the job's rules like a connection: when a group
+# stops being allowed, its member is revoked and leaves the group, while a
+# group still allowed stays joined. Once revoked, the process leaves both
+# groups itself: the driver refuses (EINVAL) to detach a QP that is no
+# longer a member. (rxe's own multicast filter cannot tell: it keeps the
+# group's address after the last QP left.)
+MGID2=ff0e::ee:2
+ew_check "e: groups $MGID and $MGID2 are made peers of job A" \
+	"$CTL" peer add ewA "$MGID" "$MGID2"
+ew_start_bg "$EW_TMP/mc-hold" /ewA "$VERBS" mcast-hold "$DEV" "$MGID,$MGID2" 60
+pid=$EW_BG_PID
+ew_check "e: job A's UD QP joins both groups" \
+	ew_wait_for 30 grep -qx attached "$EW_TMP/mc-hold"
+ew_check "e: $MGID is removed from job A" "$CTL" peer del ewA "$MGID"
+ew_check "e: the member of the removed group is revoked (QP_FATAL)" \
+	ew_wait_for 30 grep -qx revoked "$EW_TMP/mc-hold"
+ew_check "e: the revoked QP is no longer in $MGID (its detach: EINVAL)" \
+	line_is "$EW_TMP/mc-hold" "detach $MGID" EINVAL
+ew_check "e: but still in $MGID2, which job A may join (its detach: OK)" \
+	line_is "$EW_TMP/mc-hold" "detach $MGID2" OK
+ew_reap "$pid" 30 >/dev/null
+show_output "e/member (exit $EW_REAP_RC)" "$EW_TMP/mc-hold"
+ew_check "e: $MGID2 is removed from job A" "$CTL" peer del ewA "$MGID2"
 before=$(ctr ewB denied-qp-type)
 ew_expect_rc 13 "e: job B (no ud opt-in) gets no UD QP to join with" \
 	ew_in_cg /ewB "$VERBS" mcast-attach "$DEV" "$MGID"

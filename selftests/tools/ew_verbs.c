@@ -84,12 +84,16 @@
  *       RESET->INIT up to TRIES times (default 1) until one succeeds, print
  *       "claimed qpn 0x..., init: OK|ERRNO (N tries)", wait for a line on
  *       stdin (or EOF), then one INIT->INIT modify ("init again: OK|ERRNO")
- *   ew_verbs mcast-attach DEV MGID
+ *   ew_verbs mcast-attach DEV MGID[,MGID...]
  *       create a UD QP, RESET->INIT (Q_Key 0x1234), and attach it to the
- *       multicast group MGID (an IPv6 or IPv4 address, as for DGIDs)
- *   ew_verbs mcast-hold DEV MGID SECONDS
+ *       multicast groups MGID (IPv6 or IPv4 addresses, as for DGIDs)
+ *   ew_verbs mcast-hold DEV MGID[,MGID...] SECONDS
  *       mcast-attach, print "attached", and wait up to SECONDS for the QP
- *       to be revoked (QP_FATAL): prints "revoked" and exits 0, or exits 3
+ *       to be revoked (QP_FATAL): prints "revoked", then leaves each group
+ *       ("detach MGID: OK|ERRNO") and exits 0; or exits 3
+ *   ew_verbs mcast-stepwise DEV MGID
+ *       a UD QP to INIT ("init: OK"), then after a line on stdin joined to
+ *       MGID ("attach: OK|ERRNO")
  *
  * Co-located jobs on one node (colocated.sh):
  *
@@ -504,32 +508,62 @@ out:
 	return ret;
 }
 
-static int mcast_attach(struct ctx *c, const char *mgid_s)
+/* MGIDS: one group, or several separated by commas, joined in order. */
+static int mcast_attach(struct ctx *c, const char *mgids)
 {
+	char buf[256], *mgid_s, *save;
 	union ibv_gid mgid;
 	int ret;
 
-	if (parse_gid(mgid_s, &mgid))
+	if (strlen(mgids) >= sizeof(buf)) {
+		fprintf(stderr, "ew_verbs: too many groups\n");
 		return 2;
+	}
+	strcpy(buf, mgids);
 	ret = ud_init(c, 0x1234);
 	if (ret)
 		return ret;
-	ret = ibv_attach_mcast(c->qp, &mgid, 0);
-	if (ret)
-		return fail("ibv_attach_mcast", ret);
+	for (mgid_s = strtok_r(buf, ",", &save); mgid_s;
+	     mgid_s = strtok_r(NULL, ",", &save)) {
+		if (parse_gid(mgid_s, &mgid))
+			return 2;
+		ret = ibv_attach_mcast(c->qp, &mgid, 0);
+		if (ret)
+			return fail("ibv_attach_mcast", ret);
+	}
 	return 0;
 }
 
-/* mcast_attach(), "attached", then wait for the module to revoke the QP. */
-static int mcast_hold(struct ctx *c, const char *mgid_s, int seconds)
+static const char *err_name(int err);
+
+/*
+ * mcast_attach(), "attached", then wait for the module to revoke the QP;
+ * once revoked, leave each group and print "detach MGID: OK|ERRNO": a
+ * group the QP is no longer a member of fails (EINVAL from the driver).
+ */
+static int mcast_hold(struct ctx *c, const char *mgids, int seconds)
 {
-	int ret = mcast_attach(c, mgid_s);
+	char buf[256], *mgid_s, *save;
+	union ibv_gid mgid;
+	int ret = mcast_attach(c, mgids);
 
 	if (ret)
 		return ret;
 	printf("attached\n");
 	fflush(stdout);
-	return wait_revoked(c, &c->qp, 1, seconds);
+	ret = wait_revoked(c, &c->qp, 1, seconds);
+	if (ret)
+		return ret;
+	strcpy(buf, mgids);
+	for (mgid_s = strtok_r(buf, ",", &save); mgid_s;
+	     mgid_s = strtok_r(NULL, ",", &save)) {
+		if (parse_gid(mgid_s, &mgid))
+			return 2;
+		printf("detach %s: %s\n", mgid_s,
+		       err_name(ibv_detach_mcast(c->qp, &mgid, 0)));
+	}
+	fflush(stdout);
+	return 0;
 }
 
 static int raw_qp(struct ctx *c)
@@ -716,6 +750,29 @@ static void wait_line(void)
 
 	if (!fgets(line, sizeof(line), stdin))
 		clearerr(stdin);
+}
+
+/*
+ * Another job's QP (gate.sh d): a UD QP taken to INIT ("init: OK|ERRNO"),
+ * then, after a line on stdin (the process moved meanwhile), joined to
+ * MGID ("attach: OK|ERRNO").
+ */
+static int mcast_stepwise(struct ctx *c, const char *mgid_s)
+{
+	union ibv_gid mgid;
+	int ret;
+
+	if (parse_gid(mgid_s, &mgid))
+		return 2;
+	ret = ud_init(c, 0x1234);
+	printf("init: %s\n", ret ? "failed" : "OK");
+	fflush(stdout);
+	if (ret)
+		return ret;
+	wait_line();
+	printf("attach: %s\n", err_name(ibv_attach_mcast(c->qp, &mgid, 0)));
+	fflush(stdout);
+	return 0;
 }
 
 /*
@@ -1496,6 +1553,8 @@ int main(int argc, char **argv)
 		return qpn_claim(&c, num(argv[3]), argc == 5 ? num(argv[4]) : 1);
 	if (!strcmp(argv[1], "mcast-attach") && argc == 4)
 		return mcast_attach(&c, argv[3]);
+	if (!strcmp(argv[1], "mcast-stepwise") && argc == 4)
+		return mcast_stepwise(&c, argv[3]);
 	if (!strcmp(argv[1], "mcast-hold") && argc == 5)
 		return mcast_hold(&c, argv[3], num(argv[4]));
 	if (!strcmp(argv[1], "rc-destroy-hold") && argc == 7)
