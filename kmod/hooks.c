@@ -5,26 +5,28 @@
  * ib_modify_qp_with_udata() and ib_create_qp_user() are reached only from
  * uverbs, rdma_create_user_ah() from uverbs and umad (so MAD tools are
  * policed too); kernel ULPs use ib_modify_qp() and friends, which bypass
- * them. ib_attach_mcast() is called by uverbs and by kernel ULPs (IPoIB):
- * only QPs with a user object are judged. So every call we judge comes
- * from a user process, in its own context: current is the caller.
- * ib_destroy_qp_user() is hooked as well, for every QP destroy, to drop
- * tracking records.
+ * them. ib_attach_mcast() and ib_detach_mcast() are called by uverbs and by
+ * kernel ULPs (IPoIB): only QPs with a user object are judged. So every
+ * call we judge comes from a user process, in its own context: current is
+ * the caller. ib_destroy_qp_user() is hooked as well, for every QP destroy,
+ * to drop tracking records, and ib_detach_mcast() to drop a group from one.
  *
  * Shape: an ftrace handler at the function's entry builds the request
  * (request.c), decides, and to deny points the saved instruction pointer
  * at a notrace stub that returns -EACCES in place of the function. The
  * handlers may run in atomic context: they never sleep and allocate only
  * with GFP_ATOMIC. The handler never calls the hooked function, so it
- * cannot recurse. Two paths re-enter it on purpose, from process context,
- * and are recognised by their caller address (never by a tail call, which
- * would hide it):
+ * cannot recurse. Some calls are redirected on purpose to a wrapper that
+ * calls the function again, from process context, and is recognised by its
+ * caller address (never by a tail call, which would hide it), as are the
+ * revoker's own ib_modify_qp() and ib_detach_mcast():
  * ew_destroy_qp_serialised(), which destroys a user QP under its modify
- * lock and drops its record only if the driver destroyed it, and
- * ew_modify_qp_serialised(), where a
- * modify that a revoker could meet on the same QP is judged, its tracking
- * record created or updated, and the modify applied under the QP's modify
- * lock (qptrack.c, "Modify locks").
+ * lock and drops its record only if the driver destroyed it;
+ * ew_modify_qp_serialised(), where a modify that a revoker could meet on
+ * the same QP is judged, its tracking record created or updated, and the
+ * modify applied under the QP's modify lock (qptrack.c, "Modify locks");
+ * and ew_attach_mcast_serialised() and ew_detach_mcast_serialised(), which
+ * do the same for a user QP's multicast groups.
  * The ops are IPMODIFY (one owner per function: a second owner such as a
  * livepatch makes our load fail) and PERMANENT (ftrace cannot be switched
  * off while we are registered, and registration fails if it is off), so
@@ -553,42 +555,141 @@ static void notrace ew_hook_create_qp(unsigned long ip, unsigned long parent_ip,
 /*
  * A user QP joining a multicast group receives what anyone sends to it:
  * the group is judged like a destination (one of the job's peers, never a
- * revoked node, the job's protection). Kernel QPs (IPoIB) have no uobject
- * and pass.
+ * revoked node, the job's protection), and, like a modify, a join of
+ * another job's QP or of a revoked one is refused to anyone. Returns true
+ * if the join must be refused; sets @mem->job_id for the record.
+ * Context: ew_attach_mcast_serialised(), under the QP's modify lock.
  */
-static bool ew_check_attach_mcast(struct ib_qp *qp, const union ib_gid *gid,
-				  u16 lid)
+static bool ew_check_attach_mcast(struct ib_qp *real, const union ib_gid *gid,
+				  u16 lid, struct ew_qp_member *mem)
 {
-	struct ew_request req = { .op = EASTWEST_OP_ATTACH_MCAST, .n_paths = 1 };
+	struct ew_request req;
 	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
 				.op = EASTWEST_OP_ATTACH_MCAST };
-	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
-	struct ew_path *path = &req.paths[0];
+	struct ew_qp_view view;
+	struct ew_verdict v;
 	struct ew_caller c;
+	u32 internal = 0;
 	bool deny;
 
-	if (!real->uobject)
-		return false;
+	ew_qp_lookup(real, &view, NULL);
 	rcu_read_lock();
 	ew_caller_get(&c);
-	if (ew_caller_unpoliced(&c)) {
-		rcu_read_unlock();
-		return false;
-	}
-	path->mcast = true;
-	path->dlid = lid;
-	if (rdma_protocol_roce(real->device, real->port ? real->port : 1) ||
-	    !lid) {
-		path->has_grh = true;
-		memcpy(path->dgid, gid->raw, sizeof(path->dgid));
-	}
+	mem->job_id = c.job ? c.job->id : 0;
+	if (view.revoked)
+		internal = EASTWEST_REASON_REVOKED;
+	else if (view.tracked && view.job_id != mem->job_id)
+		internal = EASTWEST_REASON_QP_OWNER;
+	else if (ew_caller_unpoliced(&c))
+		goto pass;
+	/* A job's membership that cannot be recorded could not be revoked. */
+	else if (c.job && (!mem->group || (!view.tracked && !mem->fresh)))
+		internal = EASTWEST_REASON_INTERNAL;
+	ew_request_from_mcast(real, gid, lid, &req);
 	strscpy(ev.dev_name, dev_name(&real->device->dev), sizeof(ev.dev_name));
 	ev.port = real->port;
 	ev.has_qpn = true;
 	ev.qpn = real->qp_num;
-	deny = ew_judge(&c, &req, 0, &ev);
+	v = ew_verdict_of(&c, &req, internal);
+	deny = ew_judge_report(&c, &req, v, &ev);
 	rcu_read_unlock();
 	return deny;
+pass:
+	rcu_read_unlock();
+	return false;
+}
+
+/**
+ * ew_attach_mcast_serialised() - ib_attach_mcast() of a user QP, judged
+ * @qp: as passed to ib_attach_mcast()
+ * @gid: likewise
+ * @lid: likewise
+ *
+ * The attach hook points the join of every user QP here, with a module
+ * reference taken for it. The check, the driver's join and the record's
+ * update run under the QP's modify lock, as a modify's do: a revoker
+ * either finds the group in the record or its pass is seen by the commit.
+ *
+ * Return: -EACCES if refused, else what ib_attach_mcast() returns.
+ */
+static int ew_attach_mcast_serialised(struct ib_qp *qp, union ib_gid *gid,
+				      u16 lid)
+{
+	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
+	struct mutex *lock = ew_qp_modify_lock(real);
+	struct ew_qp_member mem = { };
+	int ret;
+
+	ew_qp_member_prealloc(&mem);
+	mutex_lock(lock);
+	mem.seq = ew_qp_policy_seq_read();
+	if (ew_check_attach_mcast(real, gid, lid, &mem)) {
+		ret = -EACCES;
+	} else {
+		ret = ib_attach_mcast(qp, gid, lid);
+		if (!ret)
+			ew_qp_member_commit(real, &mem, gid, lid);
+	}
+	mutex_unlock(lock);
+	ew_qp_member_release(&mem);
+	/* Taken by the hook; not a tail call: the hook must see us as caller. */
+	module_put(THIS_MODULE);
+	return ret;
+}
+
+/**
+ * ew_detach_mcast_serialised() - ib_detach_mcast() of a user QP
+ * @qp: as passed to ib_detach_mcast()
+ * @gid: likewise
+ * @lid: likewise
+ *
+ * Leaving a group is never refused; the record drops the group once the
+ * driver has let the QP go, under the QP's modify lock.
+ *
+ * Return: what ib_detach_mcast() returns.
+ */
+static int ew_detach_mcast_serialised(struct ib_qp *qp, union ib_gid *gid,
+				      u16 lid)
+{
+	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
+	struct mutex *lock = ew_qp_modify_lock(real);
+	int ret;
+
+	mutex_lock(lock);
+	ret = ib_detach_mcast(qp, gid, lid);
+	if (!ret)
+		ew_qp_member_forget(real, gid, lid);
+	mutex_unlock(lock);
+	/* Taken by the hook; not a tail call: the hook must see us as caller. */
+	module_put(THIS_MODULE);
+	return ret;
+}
+
+/*
+ * int ib_attach_mcast(qp, gid, lid) and ib_detach_mcast(): a user QP's
+ * call goes to @wrapper; kernel QPs (IPoIB: no uobject) and this module's
+ * own calls pass. While the module is going, a join is refused and a
+ * leave passes untouched.
+ */
+static void notrace ew_hook_mcast(unsigned long parent_ip,
+				  struct ftrace_regs *fregs, void *wrapper,
+				  bool refuse_if_going)
+{
+	struct pt_regs *regs;
+	struct ib_qp *qp;
+
+	if (within_module(parent_ip, THIS_MODULE))
+		return;
+	regs = ew_hook_regs(fregs, ew_deny_int);
+	if (!regs)
+		return;
+	qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
+	if (!(qp->real_qp ? qp->real_qp : qp)->uobject)
+		return;
+	if (try_module_get(THIS_MODULE))
+		instruction_pointer_set(regs, (unsigned long)wrapper);
+	else if (refuse_if_going)
+		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
 }
 
 static void notrace ew_hook_attach_mcast(unsigned long ip,
@@ -596,15 +697,15 @@ static void notrace ew_hook_attach_mcast(unsigned long ip,
 					 struct ftrace_ops *ops,
 					 struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ew_hook_regs(fregs, ew_deny_int);
+	ew_hook_mcast(parent_ip, fregs, ew_attach_mcast_serialised, true);
+}
 
-	if (!regs)
-		return;
-	/* int ib_attach_mcast(qp, gid, lid) */
-	if (ew_check_attach_mcast((struct ib_qp *)regs_get_kernel_argument(regs, 0),
-				  (union ib_gid *)regs_get_kernel_argument(regs, 1),
-				  (u16)regs_get_kernel_argument(regs, 2)))
-		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
+static void notrace ew_hook_detach_mcast(unsigned long ip,
+					 unsigned long parent_ip,
+					 struct ftrace_ops *ops,
+					 struct ftrace_regs *fregs)
+{
+	ew_hook_mcast(parent_ip, fregs, ew_detach_mcast_serialised, false);
 }
 
 /*
@@ -820,6 +921,7 @@ static struct ew_hook ew_hooks[] = {
 	EW_HOOK(ib_create_qp_user, ew_hook_create_qp),
 	EW_HOOK(ib_destroy_qp_user, ew_hook_destroy_qp),
 	EW_HOOK(ib_attach_mcast, ew_hook_attach_mcast),
+	EW_HOOK(ib_detach_mcast, ew_hook_detach_mcast),
 	EW_HOOK(rdma_restrack_get, ew_hook_restrack_get),
 	EW_HOOK(rdma_restrack_get_byid, ew_hook_restrack_get_byid),
 };

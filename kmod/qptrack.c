@@ -3,15 +3,22 @@
  * Tracking of the QPs that jobs configured, and their revocation.
  *
  * A QP is tracked from the first judged modify a job's process makes to it
- * (pkey index, address vector, ...), with the configuration it was judged
- * on and the state the driver then left it in: the record changes only
- * after the driver applied a modify (ew_qp_commit()), so a modify the
- * driver refused leaves it as it was. When the policy behind it goes (job
- * deleted, peer removed, rules changed) the QP is moved to the error state
- * and its owner gets a QP_FATAL event, the way the core's security.c
- * treats a P_Key change; its record stays as a tombstone, and the gate
- * (qpgate.c) lets nothing but RESET or destroy follow. RESET and destroy
- * drop the record.
+ * (pkey index, address vector, ...), or its first multicast join, with the
+ * configuration it was judged on and the state the driver then left it in:
+ * the record changes only after the driver applied a modify
+ * (ew_qp_commit()), so a modify the driver refused leaves it as it was.
+ * When the policy behind it goes (job deleted, peer removed, rules
+ * changed) the QP is moved to the error state and its owner gets a
+ * QP_FATAL event, the way the core's security.c treats a P_Key change; its
+ * record stays as a tombstone, and the gate (qpgate.c) lets nothing but
+ * RESET or destroy follow. RESET and destroy drop the record.
+ *
+ * DOC: Multicast memberships - the groups a QP joined are part of its
+ * record, judged by every pass like its paths. A membership outlives
+ * RESET, so RESET keeps a record that still has groups (its configuration
+ * wiped, a tombstone live again) and the last detach of such a record
+ * drops it; and a revoked QP leaves the groups its job may no longer join,
+ * or a reset and a new RTR would let it receive from them again.
  *
  * DOC: Locking - ew_qp_lock (a spinlock: the hooks run with preemption
  * disabled) protects the table, every record and ew_qp_n_records. It is
@@ -117,6 +124,15 @@ struct ew_qp {
 	struct hlist_node qpn_node;
 	/* What the QP was last allowed to do, re-checked on policy changes. */
 	struct ew_request req;
+	/* The multicast groups it joined (struct ew_qp_group). */
+	struct list_head groups;
+};
+
+/* A multicast group a tracked QP joined: judged like a destination. */
+struct ew_qp_group {
+	struct list_head node;
+	union ib_gid gid;
+	u16 lid;
 };
 
 static DEFINE_HASHTABLE(ew_qps, EW_QP_HASH_BITS);
@@ -334,6 +350,26 @@ void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 		memset(req, 0, sizeof(*req));
 }
 
+static struct ew_qp *ew_qp_alloc(gfp_t gfp)
+{
+	struct ew_qp *rec = kmem_cache_zalloc(ew_qp_cache, gfp);
+
+	if (rec) {
+		INIT_LIST_HEAD(&rec->revoke_node);
+		INIT_LIST_HEAD(&rec->groups);
+	}
+	return rec;
+}
+
+static void ew_qp_free(struct ew_qp *rec)
+{
+	struct ew_qp_group *g, *tmp;
+
+	list_for_each_entry_safe(g, tmp, &rec->groups, node)
+		kfree(g);
+	kmem_cache_free(ew_qp_cache, rec);
+}
+
 /**
  * ew_qp_prealloc() - a record for a QP that a modify may start tracking
  * @chg: the modify's change; its @fresh is set, or left NULL on failure
@@ -343,10 +379,8 @@ void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
  */
 void ew_qp_prealloc(struct ew_qp_change *chg)
 {
-	chg->fresh = kmem_cache_zalloc(ew_qp_cache, GFP_ATOMIC | __GFP_NOWARN);
-	EW_FAIL_ALLOC(chg->fresh, kmem_cache_free(ew_qp_cache, chg->fresh));
-	if (chg->fresh)
-		INIT_LIST_HEAD(&chg->fresh->revoke_node);
+	chg->fresh = ew_qp_alloc(GFP_ATOMIC | __GFP_NOWARN);
+	EW_FAIL_ALLOC(chg->fresh, ew_qp_free(chg->fresh));
 }
 
 /**
@@ -356,7 +390,7 @@ void ew_qp_prealloc(struct ew_qp_change *chg)
 void ew_qp_change_release(struct ew_qp_change *chg)
 {
 	if (chg->fresh)
-		kmem_cache_free(ew_qp_cache, chg->fresh);
+		ew_qp_free(chg->fresh);
 	chg->fresh = NULL;
 }
 
@@ -408,8 +442,63 @@ static struct ew_qp *ew_qp_forget_locked(struct ew_qp *rec)
 	return NULL;
 }
 
+/*
+ * The QP was reset: it forgets its configuration, and the record goes with
+ * it, unless the QP is still a member of multicast groups (a reset leaves
+ * them joined): then the record stays, answering to its job, with the
+ * groups alone, and a revoked QP is live again. Returns the record to
+ * free, if any.
+ */
+static struct ew_qp *ew_qp_reset_locked(struct ew_qp *rec)
+{
+	if (list_empty(&rec->groups))
+		return ew_qp_forget_locked(rec);
+	ew_qp_local_index(rec, false);
+	rec->local = false;
+	memset(&rec->req, 0, sizeof(rec->req));
+	rec->state = IB_QPS_RESET;
+	if (rec->revoked) {
+		rec->revoked = false;
+		ew_qp_count(rec->job_id, 1);
+	}
+	return NULL;
+}
+
 static bool ew_qp_revoke_locked(struct ew_qp *rec);
 static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected);
+
+/*
+ * If a revocation pass ran since the rules were read (@seq), check the
+ * record again: returns true, the record marked `revoking`, if it no
+ * longer passes (the caller revokes it once the lock is dropped).
+ */
+static bool ew_qp_doom_if_stale_locked(struct ew_qp *rec, unsigned int seq)
+{
+	u32 reason;
+
+	/* Pairs with the revoker's fully ordered increment. */
+	if (rec->revoking || rec->revoked ||
+	    atomic_read(&ew_qp_policy_seq) == seq)
+		return false;
+	reason = ew_qp_recheck(rec, false);
+	if (!reason)
+		return false;
+	rec->revoking = true;
+	rec->reason = reason;
+	return true;
+}
+
+/* @rec's membership of group @gid, @lid, if it has one. */
+static struct ew_qp_group *ew_qp_group_find(struct ew_qp *rec,
+					    const union ib_gid *gid, u16 lid)
+{
+	struct ew_qp_group *g;
+
+	list_for_each_entry(g, &rec->groups, node)
+		if (g->lid == lid && !memcmp(&g->gid, gid, sizeof(*gid)))
+			return g;
+	return NULL;
+}
 
 /**
  * ew_qp_commit() - the driver applied a modify: make the record follow it
@@ -429,7 +518,6 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 {
 	struct ew_qp *rec, *drop = NULL;
 	bool doomed = false;
-	u32 reason;
 
 	if (!chg->fresh && !READ_ONCE(ew_qp_n_records))
 		return;
@@ -437,7 +525,7 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 	rec = ew_qp_find(qp);
 	if (chg->to_state && chg->next_state == IB_QPS_RESET) {
 		if (rec)
-			drop = ew_qp_forget_locked(rec);
+			drop = ew_qp_reset_locked(rec);
 		rec = NULL;
 	} else if (!rec && chg->judged && chg->job_id && chg->fresh) {
 		rec = chg->fresh;
@@ -455,22 +543,117 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 		}
 		if (chg->to_state)
 			rec->state = chg->next_state;
-		/* Pairs with the revoker's fully ordered increment. */
-		if (!rec->revoking && !rec->revoked &&
-		    atomic_read(&ew_qp_policy_seq) != chg->seq) {
-			reason = ew_qp_recheck(rec, false);
-			if (reason) {
-				rec->revoking = true;
-				rec->reason = reason;
-				doomed = true;
-			}
-		}
+		doomed = ew_qp_doom_if_stale_locked(rec, chg->seq);
 	}
 	spin_unlock_bh(&ew_qp_lock);
 	if (drop)
-		kmem_cache_free(ew_qp_cache, drop);
+		ew_qp_free(drop);
 	if (doomed)
 		ew_qp_revoke_locked(rec);
+}
+
+/**
+ * ew_qp_member_prealloc() - what recording a multicast membership may need
+ * @mem: the membership; its @group and @fresh are set, or left NULL
+ *
+ * Context: process context (the attach wrapper), sleeps.
+ */
+void ew_qp_member_prealloc(struct ew_qp_member *mem)
+{
+	mem->group = kzalloc(sizeof(*mem->group), GFP_KERNEL);
+	mem->fresh = ew_qp_alloc(GFP_KERNEL);
+}
+
+/**
+ * ew_qp_member_release() - free what a membership did not use
+ * @mem: the membership
+ */
+void ew_qp_member_release(struct ew_qp_member *mem)
+{
+	kfree(mem->group);
+	mem->group = NULL;
+	if (mem->fresh)
+		ew_qp_free(mem->fresh);
+	mem->fresh = NULL;
+}
+
+/**
+ * ew_qp_member_commit() - the driver joined a QP to a group: record it
+ * @qp: the real QP
+ * @mem: what the attach check allowed (@job_id 0: nothing is recorded)
+ * @gid: the group
+ * @lid: its LID
+ *
+ * The group becomes part of the QP's record (started from @mem->fresh if
+ * there was none), so that revocation passes judge it with the rest, and
+ * a revoked QP leaves it (see ew_qp_leave_refused_groups()). As for a
+ * modify, a pass since the rules were read (@mem->seq) re-checks it now.
+ *
+ * Context: under the QP's modify lock, after ib_attach_mcast() returned 0.
+ */
+void ew_qp_member_commit(struct ib_qp *qp, struct ew_qp_member *mem,
+			 const union ib_gid *gid, u16 lid)
+{
+	struct ew_qp_group *g;
+	bool doomed = false;
+	struct ew_qp *rec;
+
+	if (!mem->job_id || !mem->group)
+		return;
+	spin_lock_bh(&ew_qp_lock);
+	rec = ew_qp_find(qp);
+	if (!rec && mem->fresh) {
+		rec = mem->fresh;
+		mem->fresh = NULL;
+		rec->job_id = mem->job_id;
+		rec->state = IB_QPS_RESET;
+		ew_qp_hash_locked(rec, qp);
+	}
+	if (rec && !ew_qp_group_find(rec, gid, lid)) {
+		g = mem->group;
+		mem->group = NULL;
+		g->gid = *gid;
+		g->lid = lid;
+		list_add_tail(&g->node, &rec->groups);
+		doomed = ew_qp_doom_if_stale_locked(rec, mem->seq);
+	}
+	spin_unlock_bh(&ew_qp_lock);
+	if (doomed)
+		ew_qp_revoke_locked(rec);
+}
+
+/**
+ * ew_qp_member_forget() - the driver took a QP out of a group
+ * @qp: the real QP
+ * @gid: the group
+ * @lid: its LID
+ *
+ * A record that was kept only for its groups (its QP reset, or never
+ * configured) goes with the last of them.
+ *
+ * Context: under the QP's modify lock, after ib_detach_mcast() returned 0.
+ */
+void ew_qp_member_forget(struct ib_qp *qp, const union ib_gid *gid, u16 lid)
+{
+	struct ew_qp *rec, *drop = NULL;
+	struct ew_qp_group *g = NULL;
+
+	if (!READ_ONCE(ew_qp_n_records))
+		return;
+	spin_lock_bh(&ew_qp_lock);
+	rec = ew_qp_find(qp);
+	if (rec)
+		g = ew_qp_group_find(rec, gid, lid);
+	if (g) {
+		list_del(&g->node);
+		if (list_empty(&rec->groups) && rec->state == IB_QPS_RESET &&
+		    !rec->revoked)
+			drop = ew_qp_forget_locked(rec);
+	}
+	spin_unlock_bh(&ew_qp_lock);
+	kfree(g);
+	if (drop)
+		ew_qp_free(drop);
 }
 
 /**
@@ -542,7 +725,7 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 			drop = ew_qp_forget_locked(rec);
 		spin_unlock_bh(&ew_qp_lock);
 		if (drop)
-			kmem_cache_free(ew_qp_cache, drop);
+			ew_qp_free(drop);
 	}
 	mutex_unlock(lock);
 	/* Not a tail call: the hook must see this module as the caller. */
@@ -567,6 +750,33 @@ struct ew_revoke_sel {
 	bool local;
 	u32 local_qpn;
 };
+
+/* Why @job may no longer have @rec's QP in group @g, or 0. RCU read side. */
+static u32 ew_qp_group_check(const struct ew_job *job,
+			     const struct ew_job_policy *pol,
+			     const struct ew_qp *rec, const struct ew_qp_group *g)
+{
+	struct ew_request req;
+
+	ew_request_from_mcast(rec->qp, &g->gid, g->lid, &req);
+	return ew_policy_check(job, pol, &req);
+}
+
+/* The first refusal among @rec's groups. RCU read side. */
+static u32 ew_qp_groups_check(const struct ew_job *job,
+			      const struct ew_job_policy *pol,
+			      const struct ew_qp *rec)
+{
+	const struct ew_qp_group *g;
+	u32 reason;
+
+	list_for_each_entry(g, &rec->groups, node) {
+		reason = ew_qp_group_check(job, pol, rec, g);
+		if (reason)
+			return reason;
+	}
+	return 0;
+}
 
 /*
  * Check a record against its job's rules with its indices resolved anew,
@@ -600,6 +810,8 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 		reason = EASTWEST_REASON_INTERNAL;
 	else
 		reason = ew_policy_check(job, pol, &req);
+	if (!reason)
+		reason = ew_qp_groups_check(job, pol, rec);
 	/*
 	 * A destination on this node must still be a QP of the job: audit
 	 * mode may have let a connect onto another job's QP through, and a
@@ -662,6 +874,8 @@ static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel
 	} else {
 		reason = ew_policy_check(sel->job, pol, &rec->req);
 	}
+	if (!reason)
+		reason = ew_qp_groups_check(sel->job, pol, rec);
 	rcu_read_unlock();
 	/* Audit mode may have let a connect onto another job's QP through. */
 	if (!reason && rec->local)
@@ -726,7 +940,7 @@ static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 	}
 	spin_unlock_bh(&ew_qp_lock);
 	hlist_for_each_entry_safe(rec, tmp, &gone, node)
-		kmem_cache_free(ew_qp_cache, rec);
+		ew_qp_free(rec);
 	if (n)
 		pr_info("audit: %u QP(s) would be revoked\n", n);
 }
@@ -768,6 +982,41 @@ static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
 }
 
 /*
+ * A revoked QP leaves the groups its job may no longer join: a reset would
+ * otherwise bring it back to receive from them. The groups still allowed
+ * stay. Context: the QP's modify lock held (membership changes take it).
+ */
+static void ew_qp_leave_refused_groups(struct ew_qp *rec)
+{
+	const struct ew_job_policy *pol = NULL;
+	struct ew_qp_group *g, *tmp;
+	struct ew_global global;
+	struct ew_job *job;
+	bool closed;
+	LIST_HEAD(gone);
+
+	if (list_empty(&rec->groups))
+		return;
+	ew_global_snapshot(&global);
+	closed = ew_admission_closed(&global);
+	spin_lock_bh(&ew_qp_lock);
+	rcu_read_lock();
+	job = ew_job_find(rec->job_id);
+	if (job)
+		pol = ew_job_policy(job);
+	list_for_each_entry_safe(g, tmp, &rec->groups, node)
+		if (!job || closed || ew_qp_group_check(job, pol, rec, g))
+			list_move(&g->node, &gone);
+	rcu_read_unlock();
+	spin_unlock_bh(&ew_qp_lock);
+	list_for_each_entry_safe(g, tmp, &gone, node) {
+		/* The detach hook lets this module's own call through. */
+		ib_detach_mcast(rec->qp, &g->gid, g->lid);
+		kfree(g);
+	}
+}
+
+/*
  * Revoke a record marked `revoking`: its QP to the error state, its owner
  * told (a QP_FATAL event, as security.c does), and the record kept as a
  * tombstone until the QP is reset or destroyed. A destroy of the QP waits
@@ -794,10 +1043,11 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 		spin_lock_bh(&ew_qp_lock);
 		list_del_init(&rec->revoke_node);
 		spin_unlock_bh(&ew_qp_lock);
-		kmem_cache_free(ew_qp_cache, rec);
+		ew_qp_free(rec);
 		return false;
 	}
 	ib_modify_qp(qp, &attr, IB_QP_STATE);
+	ew_qp_leave_refused_groups(rec);
 	/*
 	 * Unlike security.c we do not require a qp_context: uverbs QPs (the
 	 * only ones tracked) have none, and their handler does not use it.
@@ -1059,10 +1309,9 @@ static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 	bool revoked = false;
 	u32 job_id;
 
-	rec = kmem_cache_zalloc(ew_qp_cache, GFP_KERNEL);
+	rec = ew_qp_alloc(GFP_KERNEL);
 	if (!rec)
 		return false;
-	INIT_LIST_HEAD(&rec->revoke_node);
 	mutex_lock(lock);
 	qp = ew_restrack_qp_hold(dev, cq->qpn);
 	if (!qp)
@@ -1087,7 +1336,7 @@ out:
 		rdma_restrack_put(&qp->res);
 	mutex_unlock(lock);
 	if (rec)
-		kmem_cache_free(ew_qp_cache, rec);
+		ew_qp_free(rec);
 	return revoked;
 }
 
@@ -1201,7 +1450,7 @@ void ew_qptrack_exit(void)
 		hash_del(&rec->node);
 		hash_del(&rec->qpn_node);
 		hash_del(&rec->local_node);
-		kmem_cache_free(ew_qp_cache, rec);
+		ew_qp_free(rec);
 	}
 	ew_qp_n_records = 0;
 	kmem_cache_destroy(ew_qp_cache);

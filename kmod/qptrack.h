@@ -12,6 +12,8 @@ struct ib_device;
 struct mutex;
 struct ew_job;
 struct ew_qp;
+struct ew_qp_group;
+union ib_gid;
 
 /**
  * struct ew_qp_change - what a modify will do to its QP's record
@@ -43,6 +45,20 @@ struct ew_qp_change {
 	struct ew_qp *fresh;
 };
 
+/**
+ * struct ew_qp_member - a multicast join, between its check and its record
+ * @job_id: the caller's job (0: the membership is not recorded)
+ * @seq: ew_qp_policy_seq_read() before the rules were read
+ * @group: the membership's entry, allocated before the check
+ * @fresh: a record for an untracked QP, likewise
+ */
+struct ew_qp_member {
+	u32 job_id;
+	unsigned int seq;
+	struct ew_qp_group *group;
+	struct ew_qp *fresh;
+};
+
 bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
 			const struct ew_request *req, bool *local);
 unsigned int ew_qp_policy_seq_read(void);
@@ -51,6 +67,11 @@ void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 void ew_qp_prealloc(struct ew_qp_change *chg);
 void ew_qp_change_release(struct ew_qp_change *chg);
 void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg);
+void ew_qp_member_prealloc(struct ew_qp_member *mem);
+void ew_qp_member_release(struct ew_qp_member *mem);
+void ew_qp_member_commit(struct ib_qp *qp, struct ew_qp_member *mem,
+			 const union ib_gid *gid, u16 lid);
+void ew_qp_member_forget(struct ib_qp *qp, const union ib_gid *gid, u16 lid);
 bool ew_qp_is_tracked(struct ib_qp *qp);
 struct mutex *ew_qp_modify_lock(struct ib_qp *qp);
 int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata);

@@ -190,3 +190,27 @@ u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
 	}
 	return internal;
 }
+
+/**
+ * ew_request_from_mcast() - a multicast group joined, as a destination
+ * @real: the real QP that joins
+ * @gid: the group
+ * @lid: its LID (InfiniBand)
+ * @req: filled in: one path to the group, with no source (a group has none)
+ */
+void ew_request_from_mcast(const struct ib_qp *real, const union ib_gid *gid,
+			   u16 lid, struct ew_request *req)
+{
+	struct ew_path *path = &req->paths[0];
+
+	memset(req, 0, sizeof(*req));
+	req->op = EASTWEST_OP_ATTACH_MCAST;
+	req->n_paths = 1;
+	path->mcast = true;
+	path->dlid = lid;
+	if (rdma_protocol_roce(real->device, real->port ? real->port : 1) ||
+	    !lid) {
+		path->has_grh = true;
+		memcpy(path->dgid, gid->raw, sizeof(path->dgid));
+	}
+}

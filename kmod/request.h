@@ -10,6 +10,7 @@ struct ib_qp_attr;
 struct rdma_ah_attr;
 struct ew_path;
 struct ew_request;
+union ib_gid;
 
 int ew_request_resolve_pkeys(struct ib_device *dev, struct ew_request *req);
 int ew_request_refresh(struct ib_device *dev, struct ew_request *req);
@@ -18,5 +19,7 @@ bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
 u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
 			   const struct ib_qp_attr *attr, int mask,
 			   bool want_protection, struct ew_request *req);
+void ew_request_from_mcast(const struct ib_qp *real, const union ib_gid *gid,
+			   u16 lid, struct ew_request *req);
 
 #endif /* _EW_REQUEST_H */

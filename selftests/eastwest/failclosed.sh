@@ -8,7 +8,7 @@
 #     hooks (selftests/tools/ipmodify_owner, standing in for a livepatch),
 #     loading eastwest fails: with the first hooked function taken
 #     (ib_modify_qp_with_udata) and with the last one taken
-#     (rdma_restrack_get_byid, after six hooks were already armed); the kernel
+#     (rdma_restrack_get_byid, after seven hooks were already armed); the kernel
 #     log names the function and the reason, and nothing is left behind: no
 #     eastwest hook in ftrace's enabled_functions, no netlink family;
 #   - once the owner is gone, eastwest loads and enforces: in enforce mode
@@ -31,7 +31,7 @@ ENABLED=/sys/kernel/tracing/enabled_functions
 LOOP=127.0.0.1
 FIRST=ib_modify_qp_with_udata
 LAST=rdma_restrack_get_byid
-HOOKED="ib_modify_qp_with_udata rdma_create_user_ah ib_create_qp_user ib_destroy_qp_user ib_attach_mcast rdma_restrack_get rdma_restrack_get_byid"
+HOOKED="ib_modify_qp_with_udata rdma_create_user_ah ib_create_qp_user ib_destroy_qp_user ib_attach_mcast ib_detach_mcast rdma_restrack_get rdma_restrack_get_byid"
 
 ew_require_root
 ew_require_cmd rdma insmod rmmod
@@ -114,7 +114,7 @@ ew_diag "kernel log of the last refused load:" "$_log"
 # --- without the owner: loads and enforces ------------------------------------
 ew_dmesg_mark
 ew_check "eastwest loads once the owner is gone" ew_load
-ew_check "all seven hooks are armed" test "$(hooks_armed | wc -l)" -eq 7
+ew_check "all eight hooks are armed" test "$(hooks_armed | wc -l)" -eq 8
 ew_check "mode enforce, default action deny" \
 	sh -c "'$CTL' config show | grep -q '^mode enforce default deny'"
 ew_expect_rc 13 "a process in no job: RC connect refused (EACCES)" \
