@@ -472,6 +472,137 @@ static void test_monitor(void **state)
 	assert_string_equal(err, "");
 }
 
+/*
+ * The output of every command, text and JSON (plain and -p), against the
+ * transcript tests/output.golden: scripts, the VM tests and "show -j" as a
+ * policy file all read it, so a change must be deliberate. Each entry is
+ * "$ eastwestctl ARGS", the output and, if not 0, "[exit N]". With
+ * EW_GOLDEN_UPDATE=1 the file is rewritten instead; the transcript of a
+ * failed comparison is left in /tmp/ewctl-output.actual.
+ */
+#define GOLDEN "tests/output.golden"
+#define GOLDEN_ACTUAL "/tmp/ewctl-output.actual"
+
+static FILE *transcript;
+static char policy[] = "/tmp/ewctl-e2e.XXXXXX";
+
+/* Runs @args and adds it to the transcript, with the policy file's name as POLICY. */
+static void capture(char **args)
+{
+	const char *s, *hit;
+	int ret, i;
+
+	ret = run_argv(args);
+	fputs("$", transcript);
+	for (i = 0; args[i]; i++)
+		fprintf(transcript, " %s", strcmp(args[i], policy) ? args[i] : "POLICY");
+	fputc('\n', transcript);
+	for (s = out; (hit = strstr(s, policy)); s = hit + strlen(policy))
+		fprintf(transcript, "%.*sPOLICY", (int)(hit - s), s);
+	fputs(s, transcript);
+	if (ret)
+		fprintf(transcript, "[exit %d]\n", ret);
+}
+
+#define CAP(...) capture((char *[]){ "eastwestctl", __VA_ARGS__, NULL })
+/* A command that changes nothing, in its three forms. */
+#define CAP3(...)						\
+	do {							\
+		CAP(__VA_ARGS__);				\
+		CAP("-j", __VA_ARGS__);				\
+		CAP("-j", "-p", __VA_ARGS__);			\
+	} while (0)
+
+static void capture_reads(void)
+{
+	CAP3("job", "show");
+	CAP3("job", "show", "a");
+	CAP3("peer", "show", "a");
+	CAP3("peer", "get", "a", "192.0.2.5");
+	CAP3("show");
+	CAP3("config", "show");
+	CAP3("stats");
+	CAP3("stats", "top", "1");
+	CAP3("stats", "top", "0");
+	CAP3("stats", "top", "2", "interval", "4");
+	CAP3("dev", "show");
+	CAP3("node", "show");
+	CAP3("path", "check", "dev", "rxe0", "port", "1", "sgid-index", "1", "dst", "192.0.2.9");
+	CAP3("path", "caps", "dev", "lo");
+}
+
+static void test_output_golden(void **state)
+{
+	struct test_out t;
+	char *text, *want;
+	size_t len;
+
+	(void)state;
+	transcript = test_out_open(&t);
+	close(mkstemp(policy));
+
+	CAP3("job", "show");
+	CAP3("show");
+	CAP("job", "add", "a", "cgroup", "/x", "peer", "192.0.2.0/24", "lid", "7", "vlan", "100",
+	    "netdev", "lo", "vrf", "lo", "pkey", "0x8001", "qkey", "0x1234", "mode", "audit",
+	    "encrypt", "macsec");
+	CAP("-j", "job", "add", "b", "id", "40", "cgroup", "/y", "ud", "on", "dc", "on",
+	    "psn", "keyed", "psn-key", "00112233445566778899aabbccddeeff");
+	CAP("-j", "-p", "job", "add", "c", "vlan", "5", "encrypt", "any", "peer", "fe80::/64");
+	CAP("peer", "add", "a", "fe80::1", "lid", "9");
+	CAP("node", "revoke", "198.51.100.7", "2001:db8::1");
+	capture_reads();
+
+	/* A plan with every kind of step, in the three forms, then applied. */
+	CAP("-j", "show");
+	test_write_file(policy, out);
+	CAP("job", "del", "b");
+	CAP("job", "add", "intruder", "cgroup", "/system.slice/job_42");
+	CAP("peer", "add", "a", "198.51.100.1");
+	CAP("peer", "del", "a", "lid:9");
+	CAP("job", "set", "a", "mode", "enforce", "cgroup", "none", "dc", "on", "name", "a");
+	CAP("config", "set", "mode", "audit", "default", "allow");
+	CAP3("apply", "--dry-run", "-f", policy);
+	CAP("-j", "-p", "apply", "-f", policy);
+	CAP3("apply", "-f", policy);
+
+	/* The optional attributes: admission, revoked nodes, GID protection, ... */
+	fake.full = true;
+	CAP("config", "set", "admission", "admitted", "admission-required", "on",
+	    "admission-ttl", "600");
+	capture_reads();
+	CAP("config", "set", "admission", "revoked");
+	CAP3("config", "show");
+	CAP("node", "admit", "198.51.100.7", "2001:db8::1");
+	CAP3("node", "show");
+	CAP("stats", "prometheus");
+
+	fake.events = 2;
+	fake.unload = true;
+	CAP("monitor");
+	fake.events = 2;
+	fake.unload = true;
+	CAP("-j", "monitor");
+	fake.events = 2;
+	fake.unload = true;
+	CAP("-j", "-p", "monitor");
+	unlink(policy);
+
+	text = test_out_close(&t);
+	if (getenv("EW_GOLDEN_UPDATE")) {
+		assert_int_equal(ew_write_file(GOLDEN, text, strlen(text), 0644), 0);
+		free(text);
+		return;
+	}
+	assert_int_equal(ew_read_file(GOLDEN, 1 << 24, &want, &len), EW_OK);
+	if (strcmp(text, want)) {
+		ew_write_file(GOLDEN_ACTUAL, text, strlen(text), 0644);
+		fail_msg("the output differs from " GOLDEN ": diff -u " GOLDEN " " GOLDEN_ACTUAL);
+	}
+	free(want);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +618,7 @@ int main(void)
 		cmocka_unit_test_setup(test_batch_attest_error, reset),
 		cmocka_unit_test_setup(test_attest_runs_its_program, reset),
 		cmocka_unit_test_setup(test_monitor, reset),
+		cmocka_unit_test_setup(test_output_golden, reset),
 	};
 	/* The tests run in userspace/, where the program is built. */
 	char *attest = realpath("attest/eastwest-attest", NULL);

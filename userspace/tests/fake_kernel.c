@@ -5,7 +5,9 @@
  * "nlctrl", and implement the family's operations on a struct ew_state with
  * the semantics the kernel documents (Documentation/netlink/specs/
  * eastwest.yaml): extack messages with attribute offsets, dumps split over
- * several datagrams, NLM_F_DUMP_INTR on request, EPERM on request.
+ * several datagrams, NLM_F_DUMP_INTR on request, EPERM on request. It
+ * also stands in for uname(), sleep() and clock_gettime(), so that what
+ * depends on the release or on time does not.
  */
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -13,6 +15,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/eastwest.h>
@@ -166,8 +170,9 @@ static void put_counters(struct nlmsghdr *nlh, uint16_t type, uint64_t base)
 	struct nlattr *n = mnl_attr_nest_start(nlh, type);
 	uint16_t i;
 
+	/* Each counter grows by its number every (fake) second slept. */
 	for (i = EASTWEST_A_COUNTERS_ALLOWED; i <= EASTWEST_A_COUNTERS_MAX; i++)
-		mnl_attr_put_u64(nlh, i, base + i);
+		mnl_attr_put_u64(nlh, i, base + i + (uint64_t)fake.slept * i);
 	mnl_attr_nest_end(nlh, n);
 }
 
@@ -652,6 +657,7 @@ out:
 
 static void config(const struct nlmsghdr *req, bool set)
 {
+	struct ew_config *c = &fake.st.config;
 	const struct nlattr *a;
 	struct nlmsghdr *nlh;
 	size_t i, npeers = 0;
@@ -659,9 +665,15 @@ static void config(const struct nlmsghdr *req, bool set)
 	if (set) {
 		mnl_attr_for_each(a, req, GENL_HDRLEN) {
 			if (mnl_attr_get_type(a) == EASTWEST_A_CONFIG_MODE)
-				fake.st.config.mode = mnl_attr_get_u32(a);
+				c->mode = mnl_attr_get_u32(a);
 			if (mnl_attr_get_type(a) == EASTWEST_A_CONFIG_DEFAULT_ACTION)
-				fake.st.config.default_action = mnl_attr_get_u32(a);
+				c->default_action = mnl_attr_get_u32(a);
+			if (mnl_attr_get_type(a) == EASTWEST_A_CONFIG_ADMISSION)
+				c->admission = mnl_attr_get_u32(a);
+			if (mnl_attr_get_type(a) == EASTWEST_A_CONFIG_ADMISSION_REQUIRED)
+				c->admission_required = mnl_attr_get_u8(a);
+			if (mnl_attr_get_type(a) == EASTWEST_A_CONFIG_ADMISSION_TTL)
+				c->admission_ttl = mnl_attr_get_u32(a);
 		}
 		ack(req, 0, NULL, 0, 0);
 		return;
@@ -669,12 +681,68 @@ static void config(const struct nlmsghdr *req, bool set)
 	for (i = 0; i < fake.st.n_jobs; i++)
 		npeers += fake.st.jobs[i].peers.n;
 	nlh = msg_start(FAMILY, 0, req->nlmsg_seq, EASTWEST_CMD_CONFIG_GET, false);
-	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_MODE, fake.st.config.mode);
-	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_DEFAULT_ACTION, fake.st.config.default_action);
+	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_MODE, c->mode);
+	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_DEFAULT_ACTION, c->default_action);
 	mnl_attr_put_strz(nlh, EASTWEST_A_CONFIG_VERSION, "0.1.0");
 	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_JOB_COUNT, (uint32_t)fake.st.n_jobs);
 	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_PEER_COUNT, (uint32_t)npeers);
 	put_counters(nlh, EASTWEST_A_CONFIG_COUNTERS, 0);
+	if (fake.full) {
+		mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_ADMISSION, c->admission);
+		mnl_attr_put_u8(nlh, EASTWEST_A_CONFIG_ADMISSION_REQUIRED, c->admission_required);
+		if (c->admission_ttl)
+			mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_ADMISSION_TTL, c->admission_ttl);
+		for (i = 0; i < c->n_revoked; i++)
+			mnl_attr_put(nlh, EASTWEST_A_CONFIG_REVOKED_NODE, 16, c->revoked[i]);
+		mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_PHYSICAL_IFINDEX, 1);
+	}
+	msg_end(nlh, true);
+	ack(req, 0, NULL, 0, 0);
+}
+
+/* node-set: revoke addresses (kept in the config's list) or admit them again. */
+static void node_set(const struct nlmsghdr *req)
+{
+	struct ew_config *c = &fake.st.config;
+	uint32_t admission = EASTWEST_ADMISSION_REVOKED;
+	const struct nlattr *a;
+	size_t i;
+
+	mnl_attr_for_each(a, req, GENL_HDRLEN)
+		if (mnl_attr_get_type(a) == EASTWEST_A_NODE_ADMISSION)
+			admission = mnl_attr_get_u32(a);
+	mnl_attr_for_each(a, req, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) != EASTWEST_A_NODE_ADDR)
+			continue;
+		for (i = 0; i < c->n_revoked; i++)
+			if (!memcmp(c->revoked[i], mnl_attr_get_payload(a), 16))
+				break;
+		if (admission == EASTWEST_ADMISSION_REVOKED && i == c->n_revoked) {
+			c->revoked = ew_reallocarray(c->revoked, c->n_revoked + 1, 16);
+			memcpy(c->revoked[c->n_revoked++], mnl_attr_get_payload(a), 16);
+		} else if (admission != EASTWEST_ADMISSION_REVOKED && i < c->n_revoked) {
+			memcpy(c->revoked[i], c->revoked[--c->n_revoked], 16);
+		}
+	}
+	ack(req, 0, NULL, 0, 0);
+}
+
+/* path-get: protected by MACsec on "lo" (and ESP), or, unless full, not at all. */
+static void path_get(const struct nlmsghdr *req)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = msg_start(FAMILY, 0, req->nlmsg_seq, EASTWEST_CMD_PATH_GET, false);
+	if (fake.full) {
+		mnl_attr_put_u32(nlh, EASTWEST_A_PATH_PROTECTION,
+				 EASTWEST_PROTECTION_MACSEC | EASTWEST_PROTECTION_IPSEC);
+		mnl_attr_put_u32(nlh, EASTWEST_A_PATH_IFINDEX, 1);
+		mnl_attr_put_u32(nlh, EASTWEST_A_PATH_MACSEC_IFINDEX, 1);
+		mnl_attr_put_u32(nlh, EASTWEST_A_PATH_MACSEC_OFFLOAD, EASTWEST_MACSEC_OFFLOAD_MAC);
+		mnl_attr_put_u32(nlh, EASTWEST_A_PATH_IPSEC_SPI, 0x1234);
+	} else {
+		mnl_attr_put_u32(nlh, EASTWEST_A_PATH_PROTECTION, 0);
+	}
 	msg_end(nlh, true);
 	ack(req, 0, NULL, 0, 0);
 }
@@ -693,6 +761,15 @@ static void dev_gid(struct nlmsghdr *nlh, uint32_t index, uint8_t last)
 	mnl_attr_put_u32(nlh, EASTWEST_A_GID_IFINDEX, 1);
 	mnl_attr_put_strz(nlh, EASTWEST_A_GID_IFNAME, "lo");
 	mnl_attr_put_u16(nlh, EASTWEST_A_GID_VLAN, 100);
+	if (fake.full) {
+		/* Index 1: on "lo" (ifindex 1) throughout; others: no such ifindex. */
+		mnl_attr_put_u32(nlh, EASTWEST_A_GID_VRF, index == 1 ? 1 : 9999);
+		mnl_attr_put_u32(nlh, EASTWEST_A_GID_MTU, 1024 * index);
+		mnl_attr_put_u32(nlh, EASTWEST_A_GID_PROTECTION, index | 8);
+		mnl_attr_put_u32(nlh, EASTWEST_A_GID_MACSEC_IFINDEX, index == 1 ? 1 : 9999);
+		mnl_attr_put_u32(nlh, EASTWEST_A_GID_MACSEC_OFFLOAD, index % 3);
+		mnl_attr_put_u32(nlh, EASTWEST_A_GID_OFFLOAD_CAPS, index == 1 ? 7 : 0);
+	}
 	mnl_attr_nest_end(nlh, g);
 }
 
@@ -741,7 +818,8 @@ static void dev_dump(const struct nlmsghdr *req)
 
 static bool admin(uint8_t cmd)
 {
-	return cmd != EASTWEST_CMD_DEV_GET && cmd != EASTWEST_CMD_CONFIG_GET;
+	return cmd != EASTWEST_CMD_DEV_GET && cmd != EASTWEST_CMD_CONFIG_GET &&
+	       cmd != EASTWEST_CMD_PATH_GET;
 }
 
 ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t len)
@@ -795,6 +873,12 @@ ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t l
 	case EASTWEST_CMD_CONFIG_GET:
 	case EASTWEST_CMD_CONFIG_SET:
 		config(req, g->cmd == EASTWEST_CMD_CONFIG_SET);
+		break;
+	case EASTWEST_CMD_NODE_SET:
+		node_set(req);
+		break;
+	case EASTWEST_CMD_PATH_GET:
+		path_get(req);
 		break;
 	default:
 		ack(req, EOPNOTSUPP, NULL, 0, 0);
@@ -883,6 +967,38 @@ static void event(uint32_t n)
 	msg_end(nlh, true);
 }
 
+/*
+ * After the deny events, with fake.full: a revoke, a deny with a LID and
+ * nothing optional, a device added and removed, an admission change.
+ */
+static void events_full(void)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = msg_start(FAMILY, 0, 0, EASTWEST_CMD_REVOKE_NTF, false);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_REASON, EASTWEST_REASON_NOT_ADMITTED);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_JOB_ID, 4);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_QPN, 0x51);
+	msg_end(nlh, true);
+	nlh = msg_start(FAMILY, 0, 0, EASTWEST_CMD_DENY_NTF, false);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_OP, EASTWEST_OP_MODIFY_QP);
+	mnl_attr_put_u32(nlh, EASTWEST_A_EVENT_REASON, EASTWEST_REASON_PKEY);
+	mnl_attr_put_u16(nlh, EASTWEST_A_EVENT_DEST_LID, 12);
+	msg_end(nlh, true);
+	nlh = msg_start(FAMILY, 0, 0, EASTWEST_CMD_DEV_ADD_NTF, false);
+	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_INDEX, 5);
+	mnl_attr_put_strz(nlh, EASTWEST_A_DEV_NAME, "mlx5_0");
+	msg_end(nlh, true);
+	nlh = msg_start(FAMILY, 0, 0, EASTWEST_CMD_DEV_DEL_NTF, false);
+	mnl_attr_put_u32(nlh, EASTWEST_A_DEV_INDEX, 5);
+	mnl_attr_put_strz(nlh, EASTWEST_A_DEV_NAME, "mlx5 0");
+	msg_end(nlh, true);
+	nlh = msg_start(FAMILY, 0, 0, EASTWEST_CMD_ADMISSION_NTF, false);
+	mnl_attr_put_u32(nlh, EASTWEST_A_CONFIG_ADMISSION, EASTWEST_ADMISSION_ADMITTED);
+	mnl_attr_put_u8(nlh, EASTWEST_A_CONFIG_ADMISSION_REQUIRED, 1);
+	msg_end(nlh, true);
+}
+
 int mnl_socket_setsockopt(const struct mnl_socket *nl, int type, void *buf,
 			  socklen_t len)
 {
@@ -896,6 +1012,8 @@ int mnl_socket_setsockopt(const struct mnl_socket *nl, int type, void *buf,
 	for (i = 0; i < fake.events; i++)
 		event((uint32_t)i);
 	fake.events = 0;
+	if (fake.full)
+		events_full();
 	if (fake.unload) {
 		nlh = msg_start(GENL_ID_CTRL, 0, 0, CTRL_CMD_DELFAMILY, false);
 		mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, FAMILY);
@@ -919,5 +1037,32 @@ int mnl_socket_close(struct mnl_socket *nl)
 		pipefd[0] = pipefd[1] = sock.fd = -1;
 	}
 	q_head = q_tail = 0;
+	return 0;
+}
+
+/*
+ * A clock that only sleep() moves, and does at once: "stats interval N"
+ * takes no time and sees the counters grow at a fixed rate.
+ */
+unsigned int sleep(unsigned int seconds)
+{
+	fake.slept += seconds;
+	return 0;
+}
+
+int clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	(void)clk;
+	ts->tv_sec = 1000 + fake.slept;
+	ts->tv_nsec = 0;
+	return 0;
+}
+
+/* The kernel release path caps reports: the same on every build host. */
+int uname(struct utsname *u)
+{
+	memset(u, 0, sizeof(*u));
+	snprintf(u->sysname, sizeof(u->sysname), "Linux");
+	snprintf(u->release, sizeof(u->release), "6.8.0-fake");
 	return 0;
 }

@@ -18,6 +18,8 @@ struct fake {
 	int events;		/* deny-ntf events sent on subscription */
 	bool unload;		/* then a CTRL_CMD_DELFAMILY */
 	bool sigterm;		/* raise SIGTERM when the events are read */
+	bool full;		/* also the optional attributes and every kind of event */
+	unsigned int slept;	/* seconds sleep() was asked for */
 	int msgs[EASTWEST_CMD_MAX + 1];	/* requests per command */
 	size_t max_peers;	/* most peers seen in one message */
 	struct ew_state st;
