@@ -18,7 +18,7 @@
 
 #include "addr.h"
 #include "ewctl.h"
-#include "json_out.h"
+#include "output.h"
 #include "parse.h"
 #include "subcommands.h"
 
@@ -103,96 +103,66 @@ static int parse_event(const struct nlmsghdr *nlh, struct event *ev)
 	return 0;
 }
 
-static void print_json(const struct event *ev)
+/*
+ * deny modify-qp reason peer job 3 pid 812 uid 1000 comm app cgroup 77 dev rxe0 ...
+ * {"event": "deny", "mode": "enforce", "op": "modify-qp", "reason": "peer", ...}
+ * The text form has the mode in its first word and every name made
+ * printable; the JSON one has the QP numbers before the names.
+ */
+static void print_event(struct event *ev)
 {
-	static const struct {
-		unsigned int attr;
-		const char *key;
-	} nums[] = {
-		{ EASTWEST_A_EVENT_JOB_ID, "job_id" },
-		{ EASTWEST_A_EVENT_PID, "pid" },
-		{ EASTWEST_A_EVENT_UID, "uid" },
-		{ EASTWEST_A_EVENT_PORT, "port" },
-		{ EASTWEST_A_EVENT_QPN, "qpn" },
-		{ EASTWEST_A_EVENT_DEST_QPN, "dest_qpn" },
-	};
-	struct json_object *o = json_object_new_object();
+	bool audit = HAS(ev, EASTWEST_A_EVENT_MODE) &&
+		     ev->u32[EASTWEST_A_EVENT_MODE] == EASTWEST_MODE_AUDIT;
 	char buf[EW_PEER_STRLEN];
-	size_t i;
 
-	json_object_object_add(o, "event", json_object_new_string(
-		ev->revoke ? "revoke" : "deny"));
+	ew_open_object(NULL);
+	ew_print_string(EW_JSON, "event", NULL, ev->revoke ? "revoke" : "deny");
+	ew_print_text("%s", ev->revoke ? "revoke" : audit ? "audit" : "deny");
 	if (HAS(ev, EASTWEST_A_EVENT_MODE))
-		json_object_object_add(o, "mode", json_object_new_string(
-			ew_enum_name(&ew_mode_names, ev->u32[EASTWEST_A_EVENT_MODE])));
-	if (HAS(ev, EASTWEST_A_EVENT_OP))
-		json_object_object_add(o, "op", json_object_new_string(
-			ew_enum_name(&ew_op_names, ev->u32[EASTWEST_A_EVENT_OP])));
-	if (HAS(ev, EASTWEST_A_EVENT_REASON))
-		json_object_object_add(o, "reason", json_object_new_string(
-			ew_enum_name(&ew_reason_names, ev->u32[EASTWEST_A_EVENT_REASON])));
-	for (i = 0; i < EW_ARRAY_SIZE(nums); i++)
-		if (HAS(ev, nums[i].attr))
-			json_object_object_add(o, nums[i].key,
-					       json_object_new_int64(ev->u32[nums[i].attr]));
-	if (HAS(ev, EASTWEST_A_EVENT_COMM))
-		json_object_object_add(o, "comm", json_object_new_string(ev->comm));
-	if (HAS(ev, EASTWEST_A_EVENT_CGROUP_ID))
-		json_object_object_add(o, "cgroup_id", json_object_new_uint64(ev->cgroup_id));
-	if (HAS(ev, EASTWEST_A_EVENT_DEV_NAME))
-		json_object_object_add(o, "dev_name", json_object_new_string(ev->dev_name));
-	if (HAS(ev, EASTWEST_A_EVENT_DEST_GID))
-		json_object_object_add(o, "dest_gid", json_object_new_string(
-			ew_addr_format(ev->dest_gid, buf, sizeof(buf))));
-	if (HAS(ev, EASTWEST_A_EVENT_DEST_LID))
-		json_object_object_add(o, "dest_lid", json_object_new_int64(ev->dest_lid));
-	ew_json_print(o);
-}
-
-/* deny modify-qp reason peer job 3 pid 812 uid 1000 comm app cgroup 77 dev rxe0 ... */
-static void print_line(struct event *ev)
-{
-	char buf[EW_PEER_STRLEN];
-
-	if (ev->revoke)
-		printf("revoke reason %s",
-		       ew_enum_name(&ew_reason_names, ev->u32[EASTWEST_A_EVENT_REASON]));
-	else
-		printf("%s %s reason %s",
-		       HAS(ev, EASTWEST_A_EVENT_MODE) &&
-		       ev->u32[EASTWEST_A_EVENT_MODE] == EASTWEST_MODE_AUDIT ?
-		       "audit" : "deny",
-		       ew_enum_name(&ew_op_names, ev->u32[EASTWEST_A_EVENT_OP]),
-		       ew_enum_name(&ew_reason_names, ev->u32[EASTWEST_A_EVENT_REASON]));
+		ew_print_enum(EW_JSON, "mode", NULL, &ew_mode_names, ev->u32[EASTWEST_A_EVENT_MODE]);
+	ew_print_enum(ew_when(!ev->revoke, HAS(ev, EASTWEST_A_EVENT_OP)), "op", " %s",
+		      &ew_op_names, ev->u32[EASTWEST_A_EVENT_OP]);
+	ew_print_enum(ew_when(true, HAS(ev, EASTWEST_A_EVENT_REASON)), "reason", " reason %s",
+		      &ew_reason_names, ev->u32[EASTWEST_A_EVENT_REASON]);
 	if (HAS(ev, EASTWEST_A_EVENT_JOB_ID))
-		printf(" job %u", ev->u32[EASTWEST_A_EVENT_JOB_ID]);
+		ew_print_uint(EW_ANY, "job_id", " job %u", ev->u32[EASTWEST_A_EVENT_JOB_ID]);
 	else
-		printf(" job none");
+		ew_print_text(" job none");
 	if (HAS(ev, EASTWEST_A_EVENT_PID))
-		printf(" pid %u", ev->u32[EASTWEST_A_EVENT_PID]);
+		ew_print_uint(EW_ANY, "pid", " pid %u", ev->u32[EASTWEST_A_EVENT_PID]);
 	if (HAS(ev, EASTWEST_A_EVENT_UID))
-		printf(" uid %u", ev->u32[EASTWEST_A_EVENT_UID]);
+		ew_print_uint(EW_ANY, "uid", " uid %u", ev->u32[EASTWEST_A_EVENT_UID]);
+	if (HAS(ev, EASTWEST_A_EVENT_PORT))
+		ew_print_uint(EW_JSON, "port", NULL, ev->u32[EASTWEST_A_EVENT_PORT]);
+	if (HAS(ev, EASTWEST_A_EVENT_QPN))
+		ew_print_uint(EW_JSON, "qpn", NULL, ev->u32[EASTWEST_A_EVENT_QPN]);
+	if (HAS(ev, EASTWEST_A_EVENT_DEST_QPN))
+		ew_print_uint(EW_JSON, "dest_qpn", NULL, ev->u32[EASTWEST_A_EVENT_DEST_QPN]);
 	if (HAS(ev, EASTWEST_A_EVENT_COMM)) {
+		ew_print_string(EW_JSON, "comm", NULL, ev->comm);
 		sanitize(ev->comm);
-		printf(" comm %s", ev->comm);
+		ew_print_text(" comm %s", ev->comm);
 	}
 	if (HAS(ev, EASTWEST_A_EVENT_CGROUP_ID))
-		printf(" cgroup %llu", (unsigned long long)ev->cgroup_id);
+		ew_print_u64(EW_ANY, "cgroup_id", " cgroup %llu", ev->cgroup_id);
 	if (HAS(ev, EASTWEST_A_EVENT_DEV_NAME)) {
+		ew_print_string(EW_JSON, "dev_name", NULL, ev->dev_name);
 		sanitize(ev->dev_name);
-		printf(" dev %s", ev->dev_name);
+		ew_print_text(" dev %s", ev->dev_name);
 	}
 	if (HAS(ev, EASTWEST_A_EVENT_PORT))
-		printf(" port %u", ev->u32[EASTWEST_A_EVENT_PORT]);
+		ew_print_text(" port %u", ev->u32[EASTWEST_A_EVENT_PORT]);
 	if (HAS(ev, EASTWEST_A_EVENT_QPN))
-		printf(" qpn 0x%x", ev->u32[EASTWEST_A_EVENT_QPN]);
+		ew_print_text(" qpn 0x%x", ev->u32[EASTWEST_A_EVENT_QPN]);
 	if (HAS(ev, EASTWEST_A_EVENT_DEST_GID))
-		printf(" dest %s", ew_addr_format(ev->dest_gid, buf, sizeof(buf)));
+		ew_print_string(EW_ANY, "dest_gid", " dest %s",
+				ew_addr_format(ev->dest_gid, buf, sizeof(buf)));
 	if (HAS(ev, EASTWEST_A_EVENT_DEST_LID))
-		printf(" dest-lid %u", ev->dest_lid);
+		ew_print_uint(EW_ANY, "dest_lid", " dest-lid %u", ev->dest_lid);
 	if (HAS(ev, EASTWEST_A_EVENT_DEST_QPN))
-		printf(" dest-qpn 0x%x", ev->u32[EASTWEST_A_EVENT_DEST_QPN]);
-	putchar('\n');
+		ew_print_text(" dest-qpn 0x%x", ev->u32[EASTWEST_A_EVENT_DEST_QPN]);
+	ew_print_text("\n");
+	ew_close_object();
 }
 
 /* dev-add rxe0 index 3 / {"event": "dev-add", "dev_name": "rxe0", "index": 3} */
@@ -211,17 +181,11 @@ static void print_dev(const struct nlmsghdr *nlh, bool add)
 			snprintf(name, sizeof(name), "%s", mnl_attr_get_str(a));
 	}
 	sanitize(name);
-	if (ew_opts.json) {
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "event",
-				       json_object_new_string(add ? "dev-add" : "dev-del"));
-		json_object_object_add(o, "dev_name", json_object_new_string(name));
-		json_object_object_add(o, "index", json_object_new_int64(index));
-		ew_json_print(o);
-	} else {
-		printf("%s %s index %u\n", add ? "dev-add" : "dev-del", name, index);
-	}
+	ew_open_object(NULL);
+	ew_print_string(EW_ANY, "event", "%s", add ? "dev-add" : "dev-del");
+	ew_print_string(EW_ANY, "dev_name", " %s", name);
+	ew_print_uint(EW_ANY, "index", " index %u\n", index);
+	ew_close_object();
 }
 
 /* This node's admission state or requirement changed. */
@@ -239,20 +203,11 @@ static void print_admission(const struct nlmsghdr *nlh)
 			 !mnl_attr_validate(a, MNL_TYPE_U8))
 			required = mnl_attr_get_u8(a);
 	}
-	if (ew_opts.json) {
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "event", json_object_new_string("admission"));
-		json_object_object_add(o, "admission", json_object_new_string(
-			ew_enum_name(&ew_admission_names, admission)));
-		json_object_object_add(o, "admission_required",
-				       json_object_new_boolean(required));
-		ew_json_print(o);
-	} else {
-		printf("admission %s required %s\n",
-		       ew_enum_name(&ew_admission_names, admission),
-		       required ? "on" : "off");
-	}
+	ew_open_object(NULL);
+	ew_print_string(EW_JSON, "event", NULL, "admission");
+	ew_print_enum(EW_ANY, "admission", "admission %s", &ew_admission_names, admission);
+	ew_print_on_off(EW_ANY, "admission_required", " required %s\n", required);
+	ew_close_object();
 }
 
 /* nlctrl says a family went away: is it ours? */
@@ -304,10 +259,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	}
 	ev.revoke = genl->cmd == EASTWEST_CMD_REVOKE_NTF;
-	if (ew_opts.json)
-		print_json(&ev);
-	else
-		print_line(&ev);
+	print_event(&ev);
 	fflush(stdout);
 	return MNL_CB_OK;
 }

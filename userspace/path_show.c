@@ -20,8 +20,8 @@
 
 #include "addr.h"
 #include "ewctl.h"
-#include "json_out.h"
 #include "macsec.h"
+#include "output.h"
 #include "parse.h"
 #include "path.h"
 #include "rtnl.h"
@@ -29,21 +29,6 @@
 #include "xfrm.h"
 
 #define IND "    "
-
-static struct json_object *jstr(const char *s)
-{
-	return json_object_new_string(s);
-}
-
-static struct json_object *jint(uint64_t v)
-{
-	return json_object_new_int64((int64_t)v);
-}
-
-static void jadd(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
 
 static const char *cipher_name(uint64_t id)
 {
@@ -67,29 +52,28 @@ static const char *macsec_offload_name(uint8_t o)
 	return o == MACSEC_OFFLOAD_MAC ? "mac" : o == MACSEC_OFFLOAD_PHY ? "phy" : "off";
 }
 
-static struct json_object *json_sa(uint8_t an, const struct ew_msa *sa, bool tx)
+/* "            tx sa 0 on pn 12 encrypted 10" / {"an": 0, "active": true, ...} */
+static void print_sa(uint8_t an, const struct ew_msa *sa, bool tx)
 {
-	struct json_object *o = json_object_new_object();
-
-	jadd(o, "an", jint(an));
-	jadd(o, "active", json_object_new_boolean(sa->active));
-	jadd(o, "next_pn", jint(sa->next_pn));
+	ew_open_object(NULL);
+	ew_print_uint(EW_ANY, "an", tx ? IND IND IND "tx sa %u" : IND IND IND "rx sa %u", an);
+	ew_print_on_off(EW_ANY, "active", " %s", sa->active);
+	ew_print_u64(EW_ANY, "next_pn", " pn %llu", sa->next_pn);
 	if (tx) {
-		jadd(o, "out_pkts_encrypted", jint(sa->out_encrypted));
-		jadd(o, "out_pkts_protected", jint(sa->out_protected));
+		ew_print_uint(EW_ANY, "out_pkts_encrypted", " encrypted %u\n", sa->out_encrypted);
+		ew_print_uint(EW_JSON, "out_pkts_protected", NULL, sa->out_protected);
 	} else {
-		jadd(o, "in_pkts_ok", jint(sa->pkts_ok));
-		jadd(o, "in_pkts_invalid", jint(sa->pkts_invalid));
-		jadd(o, "in_pkts_not_valid", jint(sa->pkts_not_valid));
-		jadd(o, "in_pkts_not_using_sa", jint(sa->pkts_not_using_sa));
+		ew_print_uint(EW_ANY, "in_pkts_ok", " ok %u", sa->pkts_ok);
+		ew_print_uint(EW_ANY, "in_pkts_invalid", " invalid %u", sa->pkts_invalid);
+		ew_print_uint(EW_ANY, "in_pkts_not_valid", " not-valid %u\n", sa->pkts_not_valid);
+		ew_print_uint(EW_JSON, "in_pkts_not_using_sa", NULL, sa->pkts_not_using_sa);
 	}
-	return o;
+	ew_close_object();
 }
 
-/* The macsec link @li: text, or into @o. */
-static void show_macsec(struct ewnl *ms, const struct ew_link_info *li, struct json_object *o)
+/* The macsec link @li, its SCs and SAs: "macsec": {...}. */
+static void show_macsec(struct ewnl *ms, const struct ew_link_info *li)
 {
-	struct json_object *m = NULL, *a;
 	char sci[24], mac[24];
 	struct ew_msecy y;
 	uint8_t an;
@@ -99,166 +83,124 @@ static void show_macsec(struct ewnl *ms, const struct ew_link_info *li, struct j
 		ewnl_report(ms, "path show: %s", li->name);
 		return;
 	}
-	if (o) {
-		m = json_object_new_object();
-		jadd(m, "ifname", jstr(li->name));
-		jadd(m, "ifindex", jint((uint64_t)li->ifindex));
-		jadd(m, "sci", jstr(ew_sci_format(y.sci, sci, sizeof(sci))));
-		jadd(m, "cipher", jstr(cipher_name(y.cipher_id)));
-		jadd(m, "encrypt", json_object_new_boolean(li->encrypt));
-		jadd(m, "replay_protect", json_object_new_boolean(li->replay));
-		jadd(m, "window", jint(li->window));
-		jadd(m, "offload", jstr(macsec_offload_name(li->offload)));
-		jadd(m, "encoding_an", jint(y.encoding_an));
-		jadd(m, "mtu", jint(li->mtu));
-		jadd(m, "owned", json_object_new_boolean(li->ours));
-		jadd(m, "out_pkts_encrypted", jint(y.out_encrypted));
-		jadd(m, "in_pkts_no_tag", jint(y.in_no_tag));
-		jadd(m, "in_pkts_bad_tag", jint(y.in_bad_tag));
-		jadd(m, "in_pkts_unknown_sci", jint(y.in_unknown_sci));
-		a = json_object_new_array();
-		for (an = 0; an < EW_MACSEC_NUM_AN; an++)
-			if (y.tx[an].present)
-				json_object_array_add(a, json_sa(an, &y.tx[an], true));
-		jadd(m, "tx_sa", a);
-		a = json_object_new_array();
-		for (i = 0; i < y.n_rx; i++) {
-			struct json_object *sc = json_object_new_object(), *sas;
-
-			jadd(sc, "sci", jstr(ew_sci_format(y.rx[i].sci, sci, sizeof(sci))));
-			jadd(sc, "peer_mac", jstr(ew_mac_format(y.rx[i].sci, mac, sizeof(mac))));
-			jadd(sc, "active", json_object_new_boolean(y.rx[i].active));
-			jadd(sc, "in_pkts_ok", jint(y.rx[i].in_ok));
-			jadd(sc, "in_pkts_invalid", jint(y.rx[i].in_invalid));
-			jadd(sc, "in_pkts_not_valid", jint(y.rx[i].in_not_valid));
-			jadd(sc, "in_pkts_late", jint(y.rx[i].in_late));
-			sas = json_object_new_array();
-			for (an = 0; an < EW_MACSEC_NUM_AN; an++)
-				if (y.rx[i].sa[an].present)
-					json_object_array_add(sas, json_sa(an, &y.rx[i].sa[an], false));
-			jadd(sc, "sa", sas);
-			json_object_array_add(a, sc);
-		}
-		jadd(m, "rx_sc", a);
-		jadd(o, "macsec", m);
-		ew_msecy_free(&y);
-		return;
-	}
-	printf(IND "macsec %s sci %s cipher %s encrypt %s replay %s window %u offload %s%s\n",
-	       li->name, ew_sci_format(y.sci, sci, sizeof(sci)), cipher_name(y.cipher_id),
-	       li->encrypt ? "on" : "off", li->replay ? "on" : "off", li->window,
-	       macsec_offload_name(li->offload), li->ours ? "" : " (not eastwestctl's)");
-	printf(IND IND "tx encoding-an %u out-encrypted %llu\n", y.encoding_an,
-	       (unsigned long long)y.out_encrypted);
+	ew_open_object("macsec");
+	ew_print_string(EW_ANY, "ifname", IND "macsec %s", li->name);
+	ew_print_uint(EW_JSON, "ifindex", NULL, (unsigned int)li->ifindex);
+	ew_print_string(EW_ANY, "sci", " sci %s", ew_sci_format(y.sci, sci, sizeof(sci)));
+	ew_print_string(EW_ANY, "cipher", " cipher %s", cipher_name(y.cipher_id));
+	ew_print_on_off(EW_ANY, "encrypt", " encrypt %s", li->encrypt);
+	ew_print_on_off(EW_ANY, "replay_protect", " replay %s", li->replay);
+	ew_print_uint(EW_ANY, "window", " window %u", li->window);
+	ew_print_string(EW_ANY, "offload", " offload %s", macsec_offload_name(li->offload));
+	ew_print_uint(EW_JSON, "encoding_an", NULL, y.encoding_an);
+	ew_print_uint(EW_JSON, "mtu", NULL, li->mtu);
+	ew_print_on_off(EW_JSON, "owned", NULL, li->ours);
+	ew_print_text("%s\n", li->ours ? "" : " (not eastwestctl's)");
+	ew_print_text(IND IND "tx encoding-an %u", y.encoding_an);
+	ew_print_u64(EW_ANY, "out_pkts_encrypted", " out-encrypted %llu\n", y.out_encrypted);
+	ew_print_u64(EW_JSON, "in_pkts_no_tag", NULL, y.in_no_tag);
+	ew_print_u64(EW_JSON, "in_pkts_bad_tag", NULL, y.in_bad_tag);
+	ew_print_u64(EW_JSON, "in_pkts_unknown_sci", NULL, y.in_unknown_sci);
+	ew_open_array("tx_sa");
 	for (an = 0; an < EW_MACSEC_NUM_AN; an++)
 		if (y.tx[an].present)
-			printf(IND IND IND "tx sa %u %s pn %llu encrypted %u\n", an,
-			       y.tx[an].active ? "on" : "off",
-			       (unsigned long long)y.tx[an].next_pn, y.tx[an].out_encrypted);
+			print_sa(an, &y.tx[an], true);
+	ew_close_array();
+	ew_open_array("rx_sc");
 	for (i = 0; i < y.n_rx; i++) {
-		printf(IND IND "rx sc %s peer %s %s ok %llu invalid %llu not-valid %llu late %llu\n",
-		       ew_sci_format(y.rx[i].sci, sci, sizeof(sci)),
-		       ew_mac_format(y.rx[i].sci, mac, sizeof(mac)),
-		       y.rx[i].active ? "on" : "off", (unsigned long long)y.rx[i].in_ok,
-		       (unsigned long long)y.rx[i].in_invalid,
-		       (unsigned long long)y.rx[i].in_not_valid,
-		       (unsigned long long)y.rx[i].in_late);
+		ew_open_object(NULL);
+		ew_print_string(EW_ANY, "sci", IND IND "rx sc %s",
+				ew_sci_format(y.rx[i].sci, sci, sizeof(sci)));
+		ew_print_string(EW_ANY, "peer_mac", " peer %s",
+				ew_mac_format(y.rx[i].sci, mac, sizeof(mac)));
+		ew_print_on_off(EW_ANY, "active", " %s", y.rx[i].active);
+		ew_print_u64(EW_ANY, "in_pkts_ok", " ok %llu", y.rx[i].in_ok);
+		ew_print_u64(EW_ANY, "in_pkts_invalid", " invalid %llu", y.rx[i].in_invalid);
+		ew_print_u64(EW_ANY, "in_pkts_not_valid", " not-valid %llu", y.rx[i].in_not_valid);
+		ew_print_u64(EW_ANY, "in_pkts_late", " late %llu\n", y.rx[i].in_late);
+		ew_open_array("sa");
 		for (an = 0; an < EW_MACSEC_NUM_AN; an++)
 			if (y.rx[i].sa[an].present)
-				printf(IND IND IND "rx sa %u %s pn %llu ok %u invalid %u not-valid %u\n",
-				       an, y.rx[i].sa[an].active ? "on" : "off",
-				       (unsigned long long)y.rx[i].sa[an].next_pn,
-				       y.rx[i].sa[an].pkts_ok, y.rx[i].sa[an].pkts_invalid,
-				       y.rx[i].sa[an].pkts_not_valid);
+				print_sa(an, &y.rx[i].sa[an], false);
+		ew_close_array();
+		ew_close_object();
 	}
-	printf(IND IND "no-tag %llu bad-tag %llu unknown-sci %llu\n",
-	       (unsigned long long)y.in_no_tag, (unsigned long long)y.in_bad_tag,
-	       (unsigned long long)y.in_unknown_sci);
+	ew_close_array();
+	ew_print_text(IND IND "no-tag %llu bad-tag %llu unknown-sci %llu\n",
+		      (unsigned long long)y.in_no_tag, (unsigned long long)y.in_bad_tag,
+		      (unsigned long long)y.in_unknown_sci);
+	ew_close_object();
 	ew_msecy_free(&y);
 }
 
-/* eastwest's ESP states and policies of @ifindex. Returns the count of states. */
-static size_t show_ipsec(const struct ew_xfrm_dump *d, int ifindex, struct json_object *o,
-			 bool *v6)
+/* Is @reqid the node's or a job's for @ifindex (path add ... job NAME)? */
+static bool reqid_of(uint32_t reqid, int ifindex)
 {
-	uint32_t reqid = ew_path_reqid(ifindex), jreqid = ew_path_reqid_job(ifindex);
-	struct json_object *sas = NULL, *sps = NULL;
-	char s[EW_PEER_STRLEN], t[EW_PEER_STRLEN];
+	return reqid == ew_path_reqid(ifindex) || reqid == ew_path_reqid_job(ifindex);
+}
+
+/*
+ * eastwest's ESP states and policies of @ifindex: "ipsec": {"states": [...],
+ * "policies": [...]} if it has states. Returns the count of states.
+ */
+static size_t show_ipsec(const struct ew_xfrm_dump *d, int ifindex, bool *v6)
+{
+	char s[EW_PEER_STRLEN], t[EW_PEER_STRLEN], spi[16];
 	size_t i, n = 0;
+	enum ew_to only;
 
-	if (o) {
-		sas = json_object_new_array();
-		sps = json_object_new_array();
-	}
 	for (i = 0; i < d->n_sa; i++) {
-		const struct ew_esp_sa *sa = &d->sa[i];
-		const char *off = !sa->offload_ifindex ? "off" :
-				  sa->offload_flags & XFRM_OFFLOAD_PACKET ? "packet" : "crypto";
-
-		/* The node's states, and the jobs' (path add ... job NAME). */
-		if (sa->reqid != reqid && sa->reqid != jreqid)
+		if (!reqid_of(d->sa[i].reqid, ifindex))
 			continue;
 		n++;
-		*v6 = !ew_addr_is_v4mapped(sa->dst);
-		ew_addr_format(sa->src, s, sizeof(s));
-		ew_addr_format(sa->dst, t, sizeof(t));
-		if (o) {
-			struct json_object *x = json_object_new_object();
-			char spi[16];
-
-			snprintf(spi, sizeof(spi), "0x%08x", sa->spi);
-			jadd(x, "src", jstr(s));
-			jadd(x, "dst", jstr(t));
-			jadd(x, "spi", jstr(spi));
-			jadd(x, "esn", json_object_new_boolean(sa->esn));
-			jadd(x, "replay_window", jint(sa->window));
-			jadd(x, "seq", jint(sa->seq));
-			jadd(x, "packets", jint(sa->packets));
-			jadd(x, "bytes", jint(sa->bytes));
-			jadd(x, "replay_drops", jint(sa->replay_drops));
-			jadd(x, "integrity_failed", jint(sa->integrity_failed));
-			jadd(x, "offload", jstr(off));
-			json_object_array_add(sas, x);
-		} else {
-			printf(IND "esp %s -> %s spi 0x%08x%s window %u seq %llu packets %llu bytes %llu replay-drops %llu integrity-failed %llu offload %s\n",
-			       s, t, sa->spi, sa->esn ? " esn" : "", sa->window,
-			       (unsigned long long)sa->seq, (unsigned long long)sa->packets,
-			       (unsigned long long)sa->bytes, (unsigned long long)sa->replay_drops,
-			       (unsigned long long)sa->integrity_failed, off);
-		}
+		*v6 = !ew_addr_is_v4mapped(d->sa[i].dst);
 	}
+	only = ew_print_only(n ? EW_ANY : EW_TEXT);
+	ew_open_object("ipsec");
+	ew_open_array("states");
+	for (i = 0; i < d->n_sa; i++) {
+		const struct ew_esp_sa *sa = &d->sa[i];
+
+		if (!reqid_of(sa->reqid, ifindex))
+			continue;
+		ew_open_object(NULL);
+		ew_print_string(EW_ANY, "src", IND "esp %s", ew_addr_format(sa->src, s, sizeof(s)));
+		ew_print_string(EW_ANY, "dst", " -> %s", ew_addr_format(sa->dst, t, sizeof(t)));
+		snprintf(spi, sizeof(spi), "0x%08x", sa->spi);
+		ew_print_string(EW_ANY, "spi", " spi %s", spi);
+		ew_print_on_off(EW_JSON, "esn", NULL, sa->esn);
+		if (sa->esn)
+			ew_print_text(" esn");
+		ew_print_uint(EW_ANY, "replay_window", " window %u", sa->window);
+		ew_print_u64(EW_ANY, "seq", " seq %llu", sa->seq);
+		ew_print_u64(EW_ANY, "packets", " packets %llu", sa->packets);
+		ew_print_u64(EW_ANY, "bytes", " bytes %llu", sa->bytes);
+		ew_print_u64(EW_ANY, "replay_drops", " replay-drops %llu", sa->replay_drops);
+		ew_print_u64(EW_ANY, "integrity_failed", " integrity-failed %llu",
+			     sa->integrity_failed);
+		ew_print_string(EW_ANY, "offload", " offload %s\n", !sa->offload_ifindex ? "off" :
+				sa->offload_flags & XFRM_OFFLOAD_PACKET ? "packet" : "crypto");
+		ew_close_object();
+	}
+	ew_close_array();
+	ew_open_array("policies");
 	for (i = 0; i < d->n_sp; i++) {
 		const struct ew_esp_sp *sp = &d->sp[i];
 
-		if (sp->block || (sp->reqid != reqid && sp->reqid != jreqid))
+		if (sp->block || !reqid_of(sp->reqid, ifindex))
 			continue;
-		ew_addr_format(sp->src, s, sizeof(s));
-		ew_addr_format(sp->dst, t, sizeof(t));
-		if (o) {
-			struct json_object *x = json_object_new_object();
-
-			jadd(x, "dir", jstr(sp->dir == EW_DIR_OUT ? "out" : "in"));
-			jadd(x, "src", jstr(s));
-			jadd(x, "dst", jstr(t));
-			jadd(x, "proto", jstr(sp->proto == 17 ? "udp" : "any"));
-			jadd(x, "priority", jint(sp->priority));
-			json_object_array_add(sps, x);
-		} else {
-			printf(IND "policy %s %s -> %s proto udp esp priority %u (block behind it: %u)\n",
-			       sp->dir == EW_DIR_OUT ? "out" : "in", s, t, sp->priority,
-			       (unsigned int)EW_PRIO_BLOCK);
-		}
+		ew_open_object(NULL);
+		ew_print_string(EW_ANY, "dir", IND "policy %s", sp->dir == EW_DIR_OUT ? "out" : "in");
+		ew_print_string(EW_ANY, "src", " %s", ew_addr_format(sp->src, s, sizeof(s)));
+		ew_print_string(EW_ANY, "dst", " -> %s", ew_addr_format(sp->dst, t, sizeof(t)));
+		ew_print_string(EW_JSON, "proto", NULL, sp->proto == 17 ? "udp" : "any");
+		ew_print_uint(EW_ANY, "priority", " proto udp esp priority %u", sp->priority);
+		ew_print_text(" (block behind it: %u)\n", (unsigned int)EW_PRIO_BLOCK);
+		ew_close_object();
 	}
-	if (o && n) {
-		struct json_object *x = json_object_new_object();
-
-		jadd(x, "states", sas);
-		jadd(x, "policies", sps);
-		jadd(o, "ipsec", x);
-	} else if (o) {
-		json_object_put(sas);
-		json_object_put(sps);
-	}
+	ew_close_array();
+	ew_close_object();
+	ew_print_only_end(only);
 	return n;
 }
 
@@ -274,7 +216,6 @@ static bool int_in(const int *v, size_t n, int x)
 
 int ew_path_show(const struct ew_path_spec *spec)
 {
-	struct json_object *arr = ew_opts.json ? json_object_new_array() : NULL;
 	struct nl_sock *rt = NULL, *xs = NULL;
 	struct ewnl *nl = NULL, *ms = NULL;
 	struct ew_config cfg = { 0 };
@@ -332,12 +273,12 @@ int ew_path_show(const struct ew_path_spec *spec)
 			}
 		}
 	}
+	ew_open_array(NULL);
 	for (i = 0; i < n; i++) {
-		struct json_object *o = arr ? json_object_new_object() : NULL;
 		struct ew_link_info lower, li;
 		struct ew_netdev_roce r = { 0 };
 		bool found = false, v6 = false, phys;
-		char name[IF_NAMESIZE] = "?", buf[64];
+		char name[IF_NAMESIZE] = "?";
 		unsigned int mtu;
 		size_t nsa;
 
@@ -351,49 +292,37 @@ int ew_path_show(const struct ew_path_spec *spec)
 			phys |= (int)cfg.physical[k] == devs[i];
 		if (nl && ew_path_roce(nl, found ? li.ifindex : devs[i], found ? li.name : name, &r))
 			nl = NULL;
-		if (o) {
-			jadd(o, "dev", jstr(name));
-			jadd(o, "ifindex", jint((uint64_t)devs[i]));
-			jadd(o, "mtu", jint(lower.mtu));
-			jadd(o, "physical", json_object_new_boolean(phys));
-		} else {
-			printf("dev %s mtu %u%s\n", name, lower.mtu, phys ? " physical (declared dedicated fabric)" : "");
-		}
+		ew_open_object(NULL);
+		ew_print_string(EW_ANY, "dev", "dev %s", name);
+		ew_print_uint(EW_JSON, "ifindex", NULL, (unsigned int)devs[i]);
+		ew_print_uint(EW_ANY, "mtu", " mtu %u", lower.mtu);
+		ew_print_on_off(EW_JSON, "physical", NULL, phys);
+		ew_print_text("%s\n", phys ? " physical (declared dedicated fabric)" : "");
 		if (found) {
 			if (!ms && ew_macsec_open(&ms))
 				ms = NULL;
 			if (ms)
-				show_macsec(ms, &li, o);
+				show_macsec(ms, &li);
 		}
-		nsa = show_ipsec(&d, devs[i], o, &v6);
+		nsa = show_ipsec(&d, devs[i], &v6);
 		mtu = found ? ew_roce_mtu(li.mtu, 0, v6) :
 		      nsa ? ew_roce_mtu(lower.mtu, EW_ESP_OVERHEAD, v6) :
 			    ew_roce_mtu(lower.mtu, 0, v6);
-		if (o) {
-			jadd(o, "roce_mtu", jint(mtu));
-			if (nl) {
-				jadd(o, "kernel_protection", ew_json_flags(&ew_protection_names,
-									   r.protection));
-				jadd(o, "rdma_gids", jint(r.n_gids));
-			}
-			json_object_array_add(arr, o);
-		} else {
-			printf(IND "roce-mtu %u", mtu);
-			if (nl && r.n_gids)
-				printf(" kernel: %s gids on %s protection %s", r.rdma_dev,
-				       found ? li.name : name,
-				       ew_flags_str(&ew_protection_names, r.protection, buf, sizeof(buf)));
-			else if (nl)
-				printf(" kernel: no RDMA GID on %s", found ? li.name : name);
-			putchar('\n');
+		ew_print_uint(EW_ANY, "roce_mtu", IND "roce-mtu %u", mtu);
+		if (nl && r.n_gids)
+			ew_print_text(" kernel: %s gids on %s", r.rdma_dev, found ? li.name : name);
+		else if (nl)
+			ew_print_text(" kernel: no RDMA GID on %s", found ? li.name : name);
+		if (nl) {
+			ew_print_flags(ew_when(r.n_gids, true), "kernel_protection", " protection %s",
+				       &ew_protection_names, r.protection);
+			ew_print_uint(EW_JSON, "rdma_gids", NULL, (unsigned int)r.n_gids);
 		}
+		ew_print_text("\n");
+		ew_close_object();
 	}
-	if (arr)
-		ew_json_print(arr);
-	arr = NULL;
+	ew_close_array();
 out:
-	if (arr)
-		json_object_put(arr);
 	free(devs);
 	ew_xfrm_dump_free(&d);
 	ewnl_close(ms);
@@ -411,7 +340,6 @@ int ew_path_caps(const struct ew_path_spec *spec)
 	struct nl_sock *rt = NULL;
 	struct utsname u;
 	struct ewnl *nl;
-	char buf[64];
 	int ifindex, ret;
 	unsigned int v4m, v4i;
 
@@ -431,56 +359,51 @@ int ew_path_caps(const struct ew_path_spec *spec)
 		snprintf(u.release, sizeof(u.release), "unknown");
 	v4m = ew_roce_mtu(li.mtu, EW_MACSEC_OVERHEAD, false);
 	v4i = ew_roce_mtu(li.mtu, EW_ESP_OVERHEAD, false);
-	if (ew_opts.json) {
-		struct json_object *o = json_object_new_object(), *m;
-
-		jadd(o, "dev", jstr(spec->dev));
-		jadd(o, "ifindex", jint((uint64_t)ifindex));
-		jadd(o, "mtu", jint(li.mtu));
-		jadd(o, "kernel", jstr(u.release));
-		jadd(o, "rdma_gids", jint(r.n_gids));
-		if (r.n_gids)
-			jadd(o, "rdma_dev", jstr(r.rdma_dev));
-		jadd(o, "offload_caps_known", json_object_new_boolean(caps.known));
-		jadd(o, "offload_caps", ew_json_flags(&ew_offload_caps_names, r.offload_caps));
-		jadd(o, "kernel_esp_packet_offload", json_object_new_boolean(caps.kernel_esp_packet));
-		jadd(o, "physical", json_object_new_boolean(caps.physical));
-		m = json_object_new_object();
-		jadd(m, "type", jstr(ew_path_type_names[ch.type]));
-		jadd(m, "offload", jstr(ew_path_offload_names[ch.offload]));
-		jadd(m, "reason", jstr(ch.reason));
-		jadd(o, "auto", m);
-		m = json_object_new_object();
-		jadd(m, "plain", jint(ew_roce_mtu(li.mtu, 0, false)));
-		jadd(m, "macsec", jint(v4m));
-		jadd(m, "ipsec", jint(v4i));
-		jadd(o, "roce_mtu", m);
-		return ew_json_print(o);
+	ew_open_object(NULL);
+	ew_print_string(EW_ANY, "dev", "dev %s", spec->dev);
+	ew_print_uint(EW_ANY, "ifindex", " ifindex %u", (unsigned int)ifindex);
+	ew_print_uint(EW_ANY, "mtu", " mtu %u", li.mtu);
+	ew_print_string(EW_ANY, "kernel", " kernel %s\n", u.release);
+	ew_print_uint(EW_JSON, "rdma_gids", NULL, (unsigned int)r.n_gids);
+	if (r.n_gids) {
+		ew_print_string(EW_ANY, "rdma_dev", IND "rdma %s", r.rdma_dev);
+		ew_print_text(" port %u: %zu GID%s on this netdev\n", r.port, r.n_gids,
+			      r.n_gids == 1 ? "" : "s");
+	} else {
+		ew_print_text(IND "rdma: no GID on this netdev (not RoCE yet)\n");
 	}
-	printf("dev %s ifindex %d mtu %u kernel %s\n", spec->dev, ifindex, li.mtu, u.release);
-	if (r.n_gids)
-		printf(IND "rdma %s port %u: %zu GID%s on this netdev\n", r.rdma_dev, r.port,
-		       r.n_gids, r.n_gids == 1 ? "" : "s");
-	else
-		printf(IND "rdma: no GID on this netdev (not RoCE yet)\n");
-	printf(IND "offload-caps %s%s\n",
-	       ew_flags_str(&ew_offload_caps_names, r.offload_caps, buf, sizeof(buf)),
-	       caps.known ? "" : " (unknown: the kernel reports them per GID)");
-	printf(IND "esp packet offload %s\n", caps.kernel_esp_packet ?
-	       "possible on this kernel (6.2+)" : "not on this kernel (needs 6.2 or later)");
-	printf(IND "physical %s\n", caps.physical ? "declared" : "not declared");
-	printf(IND "roce-mtu plain %u macsec %u ipsec %u (IPv4)\n",
-	       ew_roce_mtu(li.mtu, 0, false), v4m, v4i);
-	printf("auto: %s offload %s: %s\n", ew_path_type_names[ch.type],
-	       ew_path_offload_names[ch.offload], ch.reason);
+	ew_print_on_off(EW_JSON, "offload_caps_known", NULL, caps.known);
+	ew_print_flags(EW_ANY, "offload_caps", IND "offload-caps %s", &ew_offload_caps_names,
+		       r.offload_caps);
+	ew_print_text("%s\n", caps.known ? "" : " (unknown: the kernel reports them per GID)");
+	ew_print_on_off(EW_JSON, "kernel_esp_packet_offload", NULL, caps.kernel_esp_packet);
+	ew_print_text(IND "esp packet offload %s\n", caps.kernel_esp_packet ?
+		      "possible on this kernel (6.2+)" : "not on this kernel (needs 6.2 or later)");
+	ew_print_on_off(EW_JSON, "physical", NULL, caps.physical);
+	ew_print_text(IND "physical %s\n", caps.physical ? "declared" : "not declared");
+	/* The choice last in text, the MTUs last in JSON. */
+	ew_open_object("auto");
+	ew_print_string(EW_JSON, "type", NULL, ew_path_type_names[ch.type]);
+	ew_print_string(EW_JSON, "offload", NULL, ew_path_offload_names[ch.offload]);
+	ew_print_string(EW_JSON, "reason", NULL, ch.reason);
+	ew_close_object();
+	ew_open_object("roce_mtu");
+	ew_print_uint(EW_ANY, "plain", IND "roce-mtu plain %u", ew_roce_mtu(li.mtu, 0, false));
+	ew_print_uint(EW_ANY, "macsec", " macsec %u", v4m);
+	ew_print_uint(EW_ANY, "ipsec", " ipsec %u (IPv4)\n", v4i);
+	ew_close_object();
+	ew_print_text("auto: %s offload %s: %s\n", ew_path_type_names[ch.type],
+		      ew_path_offload_names[ch.offload], ch.reason);
+	ew_close_object();
 	return EW_OK;
 }
 
 int ew_path_check(const struct ew_path_spec *spec)
 {
-	char dst[EW_PEER_STRLEN], buf[64], name[IF_NAMESIZE];
+	char dst[EW_PEER_STRLEN], name[IF_NAMESIZE], spi[16];
 	struct ew_path_info pi;
 	struct ewnl *nl;
+	bool named;
 	int ret;
 
 	ret = ew_connect(&nl);
@@ -490,46 +413,35 @@ int ew_path_check(const struct ew_path_spec *spec)
 	if (ew_ipc_path_get(nl, spec->rdma_dev, spec->port, spec->sgid_index, spec->dst, &pi))
 		return ewnl_report(nl, "path check %s port %u sgid-index %u dst %s",
 				   spec->rdma_dev, spec->port, spec->sgid_index, dst);
-	if (ew_opts.json) {
-		struct json_object *o = json_object_new_object();
-		char spi[16];
-
-		jadd(o, "dev", jstr(spec->rdma_dev));
-		jadd(o, "port", jint(spec->port));
-		jadd(o, "sgid_index", jint(spec->sgid_index));
-		jadd(o, "dst", jstr(dst));
-		jadd(o, "protected", json_object_new_boolean(pi.protection != 0));
-		jadd(o, "protection", ew_json_flags(&ew_protection_names, pi.protection));
-		if (pi.ifindex) {
-			jadd(o, "ifindex", jint(pi.ifindex));
-			if (if_indextoname(pi.ifindex, name))
-				jadd(o, "ifname", jstr(name));
-		}
-		if (pi.has_macsec && pi.macsec_ifindex) {
-			jadd(o, "macsec_ifindex", jint(pi.macsec_ifindex));
-			jadd(o, "macsec_offload", jstr(ew_enum_name(&ew_macsec_offload_names,
-								    pi.macsec_offload)));
-		}
-		if (pi.has_spi) {
-			snprintf(spi, sizeof(spi), "0x%08x", pi.ipsec_spi);
-			jadd(o, "ipsec_spi", jstr(spi));
-		}
-		ew_json_print(o);
-	} else {
-		printf("path %s port %u sgid-index %u dst %s: %s", spec->rdma_dev, spec->port,
-		       spec->sgid_index, dst, pi.protection ? "protected by " : "NOT protected");
-		if (pi.protection)
-			printf("%s", ew_flags_str(&ew_protection_names, pi.protection, buf,
-						  sizeof(buf)));
-		if (pi.ifindex && if_indextoname(pi.ifindex, name))
-			printf(" netdev %s", name);
-		if (pi.has_macsec && pi.macsec_ifindex && if_indextoname(pi.macsec_ifindex, name))
-			printf(" macsec %s offload %s", name,
-			       ew_enum_name(&ew_macsec_offload_names, pi.macsec_offload));
-		if (pi.has_spi)
-			printf(" esp spi 0x%08x", pi.ipsec_spi);
-		putchar('\n');
+	ew_open_object(NULL);
+	ew_print_string(EW_ANY, "dev", "path %s", spec->rdma_dev);
+	ew_print_uint(EW_ANY, "port", " port %u", spec->port);
+	ew_print_uint(EW_ANY, "sgid_index", " sgid-index %u", spec->sgid_index);
+	ew_print_string(EW_ANY, "dst", " dst %s", dst);
+	ew_print_on_off(EW_JSON, "protected", NULL, pi.protection != 0);
+	ew_print_text(": %s", pi.protection ? "protected by " : "NOT protected");
+	ew_print_flags(ew_when(pi.protection, true), "protection", "%s", &ew_protection_names,
+		       pi.protection);
+	if (pi.ifindex) {
+		named = if_indextoname(pi.ifindex, name);
+		ew_print_uint(EW_JSON, "ifindex", NULL, pi.ifindex);
+		if (named)
+			ew_print_string(EW_ANY, "ifname", " netdev %s", name);
 	}
+	if (pi.has_macsec && pi.macsec_ifindex) {
+		named = if_indextoname(pi.macsec_ifindex, name);
+		ew_print_uint(EW_JSON, "macsec_ifindex", NULL, pi.macsec_ifindex);
+		if (named)
+			ew_print_text(" macsec %s", name);
+		ew_print_enum(ew_when(named, true), "macsec_offload", " offload %s",
+			      &ew_macsec_offload_names, pi.macsec_offload);
+	}
+	if (pi.has_spi) {
+		snprintf(spi, sizeof(spi), "0x%08x", pi.ipsec_spi);
+		ew_print_string(EW_ANY, "ipsec_spi", " esp spi %s", spi);
+	}
+	ew_print_text("\n");
+	ew_close_object();
 	return pi.protection ? EW_OK : EW_FAIL;
 }
 
