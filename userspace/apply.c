@@ -17,7 +17,7 @@
 #include "diff.h"
 #include "ewctl.h"
 #include "ipc.h"
-#include "json_out.h"
+#include "output.h"
 #include "parse.h"
 #include "policy_file.h"
 #include "print.h"
@@ -33,98 +33,52 @@ void apply_usage(FILE *f)
 		"deletes jobs and peers. --dry-run (-n) prints the plan and changes nothing.\n");
 }
 
-static void print_lists(FILE *f, const struct ew_job_desc *job, uint32_t mask, bool set)
+/* The list settings of @job that are empty: "job add" leaves them out. */
+static uint32_t empty_lists(const struct ew_job_desc *job)
 {
-	char buf[EW_PEER_STRLEN + IF_NAMESIZE];
+	return (job->n_cgroups ? 0 : EW_JOB_CGROUPS) | (job->n_netdevs ? 0 : EW_JOB_NETDEVS) |
+	       (job->n_pkeys ? 0 : EW_JOB_PKEYS);
+}
+
+/*
+ * The settings of @job in @mask: in text in the command line's order, and
+ * with a @json_key, as that object in the policy file's order.
+ */
+static void print_settings(const struct ew_job_desc *job, uint32_t mask, const char *json_key)
+{
+	static const uint32_t text_order[] = {
+		EW_JOB_NAME, EW_JOB_MODE, EW_JOB_ENCRYPT, EW_JOB_QKEY, EW_JOB_UD, EW_JOB_DC,
+		EW_JOB_PSN, EW_JOB_PSN_KEY, EW_JOB_CGROUPS, EW_JOB_NETDEVS, EW_JOB_PKEYS,
+	};
+	static const uint32_t json_order[] = {
+		EW_JOB_NAME, EW_JOB_MODE, EW_JOB_ENCRYPT, EW_JOB_QKEY, EW_JOB_CGROUPS,
+		EW_JOB_NETDEVS, EW_JOB_PKEYS, EW_JOB_UD, EW_JOB_DC, EW_JOB_PSN,
+	};
+	enum ew_to only;
 	size_t i;
 
-	if (mask & EW_JOB_CGROUPS) {
-		for (i = 0; i < job->n_cgroups; i++)
-			fprintf(f, " cgroup %s", job->cgroups[i].path);
-		if (set && !job->n_cgroups)
-			fputs(" cgroup none", f);
-	}
-	if (mask & EW_JOB_NETDEVS) {
-		for (i = 0; i < job->n_netdevs; i++)
-			fprintf(f, " %s", ew_netdev_str(&job->netdevs[i], buf, sizeof(buf)));
-		if (set && !job->n_netdevs)
-			fputs(" netdev none", f);
-	}
-	if (mask & EW_JOB_PKEYS) {
-		for (i = 0; i < job->n_pkeys; i++)
-			fprintf(f, " pkey 0x%04x", job->pkeys[i]);
-		if (set && !job->n_pkeys)
-			fputs(" pkey none", f);
-	}
+	only = ew_print_only(EW_TEXT);
+	for (i = 0; i < EW_ARRAY_SIZE(text_order); i++)
+		if (mask & text_order[i])
+			ew_print_job_setting(job, text_order[i]);
+	ew_print_only_end(only);
+	if (!json_key)
+		return;
+	only = ew_print_only(EW_JSON);
+	ew_open_object(json_key);
+	for (i = 0; i < EW_ARRAY_SIZE(json_order); i++)
+		if (mask & json_order[i])
+			ew_print_job_setting(job, json_order[i]);
+	ew_close_object();
+	ew_print_only_end(only);
 }
 
-static void print_scalars(FILE *f, const struct ew_job_desc *job, uint32_t mask)
-{
-	if (mask & EW_JOB_MODE)
-		fprintf(f, " mode %s", ew_enum_name(&ew_mode_names, job->mode));
-	if (mask & EW_JOB_ENCRYPT)
-		fprintf(f, " encrypt %s", ew_enum_name(&ew_encrypt_names, job->encrypt));
-	if (mask & EW_JOB_QKEY)
-		fprintf(f, " qkey 0x%x", job->qkey);
-	if (mask & EW_JOB_UD)
-		fprintf(f, " ud %s", job->ud ? "on" : "off");
-	if (mask & EW_JOB_DC)
-		fprintf(f, " dc %s", job->dc ? "on" : "off");
-	if (mask & EW_JOB_PSN)
-		fprintf(f, " psn %s", ew_enum_name(&ew_psn_names, job->psn));
-	/* A key is never printed. */
-	if (mask & EW_JOB_PSN_KEY)
-		fputs(" psn-key (secret)", f);
-}
-
-/* The step as an eastwestctl command line. */
-static void print_step(FILE *f, const struct ew_step *s)
-{
-	char buf[EW_PEER_STRLEN];
-	size_t i;
-
-	switch (s->op) {
-	case EW_STEP_JOB_DEL:
-		fprintf(f, "job del id %u # %s", s->id, s->name);
-		break;
-	case EW_STEP_JOB_SET:
-		fprintf(f, "job set id %u", s->id);
-		if (s->mask & EW_JOB_NAME)
-			fprintf(f, " name %s", s->job.name);
-		print_scalars(f, &s->job, s->mask);
-		print_lists(f, &s->job, s->mask, true);
-		fprintf(f, " # %s", s->name);
-		break;
-	case EW_STEP_PEER_ADD:
-	case EW_STEP_PEER_DEL:
-		fprintf(f, "peer %s id %u", s->op == EW_STEP_PEER_ADD ? "add" : "del", s->id);
-		for (i = 0; i < s->peers.n; i++)
-			fprintf(f, " %s", ew_peer_format(&s->peers.v[i], buf, sizeof(buf)));
-		fprintf(f, " # %s", s->name);
-		break;
-	case EW_STEP_JOB_NEW:
-		fprintf(f, "job add %s", s->src->name);
-		if (s->src->present & EW_JOB_ID)
-			fprintf(f, " id %u", s->src->id);
-		print_scalars(f, s->src, s->src->present);
-		print_lists(f, s->src, s->src->present, false);
-		for (i = 0; i < s->src->peers.n; i++)
-			fprintf(f, " peer %s",
-				ew_peer_format(&s->src->peers.v[i], buf, sizeof(buf)));
-		break;
-	case EW_STEP_CONFIG_SET:
-		fputs("config set", f);
-		if (s->mask & EW_CFG_MODE)
-			fprintf(f, " mode %s", ew_enum_name(&ew_mode_names, s->config.mode));
-		if (s->mask & EW_CFG_DEFAULT)
-			fprintf(f, " default %s",
-				ew_enum_name(&ew_default_action_names, s->config.default_action));
-		break;
-	}
-	fputc('\n', f);
-}
-
-static struct json_object *json_step(const struct ew_step *s)
+/*
+ * The step as an eastwestctl command line (a batch file doing the same),
+ * or as an element of "plan": {"op": "job-set", "id": 1, "name": "a",
+ * "set": {...}}.
+ */
+static void print_step(const struct ew_step *s)
 {
 	static const char *const ops[] = {
 		[EW_STEP_JOB_DEL] = "job-del",
@@ -134,52 +88,55 @@ static struct json_object *json_step(const struct ew_step *s)
 		[EW_STEP_JOB_NEW] = "job-add",
 		[EW_STEP_CONFIG_SET] = "config-set",
 	};
-	struct json_object *o = json_object_new_object(), *v;
+	char buf[EW_PEER_STRLEN];
+	enum ew_to only;
 	size_t i;
 
-	json_object_object_add(o, "op", json_object_new_string(ops[s->op]));
-	if (s->op == EW_STEP_JOB_NEW) {
-		json_object_object_add(o, "job", ew_json_job(s->src, EW_JSON_PEERS));
-		return o;
+	ew_open_object(NULL);
+	ew_print_string(EW_JSON, "op", NULL, ops[s->op]);
+	switch (s->op) {
+	case EW_STEP_JOB_DEL:
+		ew_print_uint(EW_ANY, "id", "job del id %u", s->id);
+		ew_print_string(EW_ANY, "name", " # %s", s->name);
+		break;
+	case EW_STEP_JOB_SET:
+		ew_print_uint(EW_ANY, "id", "job set id %u", s->id);
+		ew_print_string(EW_JSON, "name", NULL, s->name);
+		print_settings(&s->job, s->mask, "set");
+		ew_print_text(" # %s", s->name);
+		break;
+	case EW_STEP_PEER_ADD:
+	case EW_STEP_PEER_DEL:
+		ew_print_text("peer %s", s->op == EW_STEP_PEER_ADD ? "add" : "del");
+		ew_print_uint(EW_ANY, "id", " id %u", s->id);
+		ew_print_string(EW_JSON, "name", NULL, s->name);
+		ew_print_peers(" %s", &s->peers);
+		ew_print_text(" # %s", s->name);
+		break;
+	case EW_STEP_JOB_NEW:
+		only = ew_print_only(EW_JSON);
+		ew_print_job("job", s->src, true);
+		ew_print_only_end(only);
+		ew_print_text("job add %s", s->src->name);
+		if (s->src->present & EW_JOB_ID)
+			ew_print_text(" id %u", s->src->id);
+		print_settings(s->src, s->src->present & ~(EW_JOB_NAME | empty_lists(s->src)), NULL);
+		for (i = 0; i < s->src->peers.n; i++)
+			ew_print_text(" peer %s", ew_peer_format(&s->src->peers.v[i], buf, sizeof(buf)));
+		break;
+	case EW_STEP_CONFIG_SET:
+		ew_print_text("config set");
+		ew_open_object("config");
+		if (s->mask & EW_CFG_MODE)
+			ew_print_enum(EW_ANY, "mode", " mode %s", &ew_mode_names, s->config.mode);
+		if (s->mask & EW_CFG_DEFAULT)
+			ew_print_enum(EW_ANY, "default_action", " default %s",
+				      &ew_default_action_names, s->config.default_action);
+		ew_close_object();
+		break;
 	}
-	if (s->op == EW_STEP_CONFIG_SET) {
-		struct ew_config c = s->config;
-
-		c.present = s->mask;
-		json_object_object_add(o, "config", ew_json_config(&c));
-		return o;
-	}
-	json_object_object_add(o, "id", json_object_new_int64(s->id));
-	json_object_object_add(o, "name", json_object_new_string(s->name));
-	if (s->op == EW_STEP_PEER_ADD || s->op == EW_STEP_PEER_DEL) {
-		v = json_object_new_array_ext((int)s->peers.n);
-		for (i = 0; i < s->peers.n; i++)
-			json_object_array_add(v, ew_json_peer(&s->peers.v[i]));
-		json_object_object_add(o, "peers", v);
-	} else if (s->op == EW_STEP_JOB_SET) {
-		struct json_object *full = ew_json_job(&s->job, 0), *set;
-		static const struct {
-			uint32_t bit;
-			const char *key;
-		} keys[] = {
-			{ EW_JOB_NAME, "name" }, { EW_JOB_MODE, "mode" },
-			{ EW_JOB_ENCRYPT, "encrypt" }, { EW_JOB_QKEY, "qkey" },
-			{ EW_JOB_CGROUPS, "cgroups" }, { EW_JOB_NETDEVS, "netdevs" },
-			{ EW_JOB_PKEYS, "pkeys" }, { EW_JOB_UD, "ud" },
-			{ EW_JOB_DC, "dc" }, { EW_JOB_PSN, "psn" },
-		};
-
-		set = json_object_new_object();
-		for (i = 0; i < EW_ARRAY_SIZE(keys); i++) {
-			if (!(s->mask & keys[i].bit) ||
-			    !json_object_object_get_ex(full, keys[i].key, &v))
-				continue;
-			json_object_object_add(set, keys[i].key, json_object_get(v));
-		}
-		json_object_put(full);
-		json_object_object_add(o, "set", set);
-	}
-	return o;
+	ew_print_text("\n");
+	ew_close_object();
 }
 
 static int run_step(struct ewnl *nl, const struct ew_step *s)
@@ -241,60 +198,44 @@ static void print_summary(const struct ew_plan *plan, bool dry_run)
 		else if (plan->steps[i].op == EW_STEP_PEER_DEL)
 			peers_del += plan->steps[i].peers.n;
 	}
-	printf("%s %zu step%s: jobs %zu added, %zu changed, %zu deleted; peers %zu added, %zu removed%s\n",
-	       dry_run ? "would apply" : "applied", plan->n, plan->n == 1 ? "" : "s",
-	       n[EW_STEP_JOB_NEW], n[EW_STEP_JOB_SET], n[EW_STEP_JOB_DEL],
-	       peers_add, peers_del, n[EW_STEP_CONFIG_SET] ? "; config changed" : "");
+	ew_print_text("%s %zu step%s: jobs %zu added, %zu changed, %zu deleted; peers %zu added, %zu removed%s\n",
+		      dry_run ? "would apply" : "applied", plan->n, plan->n == 1 ? "" : "s",
+		      n[EW_STEP_JOB_NEW], n[EW_STEP_JOB_SET], n[EW_STEP_JOB_DEL],
+		      peers_add, peers_del, n[EW_STEP_CONFIG_SET] ? "; config changed" : "");
 }
 
+/*
+ * Runs the plan unless @dry_run, then prints it: JSON {"dry_run", "changes",
+ * "plan": [...]}, or in text the steps of a dry run and a summary. A
+ * refused step stops the run, and nothing is printed.
+ */
 static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const char *file,
 		      bool dry_run)
 {
+	enum ew_to only;
 	char what[160];
 	size_t i;
 
-	if (ew_opts.json) {
-		struct json_object *o = json_object_new_object(), *a;
-
-		json_object_object_add(o, "dry_run", json_object_new_boolean(dry_run));
-		json_object_object_add(o, "changes", json_object_new_int64((int64_t)plan->n));
-		a = json_object_new_array();
-		for (i = 0; i < plan->n; i++)
-			json_object_array_add(a, json_step(&plan->steps[i]));
-		json_object_object_add(o, "plan", a);
-		if (dry_run || !plan->n) {
-			ew_json_print(o);
-			return EW_OK;
-		}
-		for (i = 0; i < plan->n; i++) {
-			if (run_step(nl, &plan->steps[i])) {
-				json_object_put(o);
-				goto fail;
-			}
-		}
-		ew_json_print(o);
-		return EW_OK;
-	}
-
-	if (!plan->n) {
-		printf("no changes: the node already matches %s\n", file);
-		return EW_OK;
-	}
-	if (dry_run) {
-		for (i = 0; i < plan->n; i++)
-			print_step(stdout, &plan->steps[i]);
-		print_summary(plan, true);
-		return EW_OK;
-	}
-	for (i = 0; i < plan->n; i++)
+	for (i = 0; !dry_run && i < plan->n; i++)
 		if (run_step(nl, &plan->steps[i]))
-			goto fail;
-	print_summary(plan, false);
+			return ewnl_report(nl, "apply %s: step %zu of %zu (%s) failed, %zu applied before it",
+					   file, i + 1, plan->n,
+					   step_what(&plan->steps[i], what, sizeof(what)), i);
+	ew_open_object(NULL);
+	ew_print_on_off(EW_JSON, "dry_run", NULL, dry_run);
+	ew_print_u64(EW_JSON, "changes", NULL, plan->n);
+	if (!plan->n)
+		ew_print_text("no changes: the node already matches %s\n", file);
+	ew_open_array("plan");
+	only = ew_print_only(dry_run ? EW_ANY : EW_JSON);
+	for (i = 0; i < plan->n; i++)
+		print_step(&plan->steps[i]);
+	ew_print_only_end(only);
+	ew_close_array();
+	if (plan->n)
+		print_summary(plan, dry_run);
+	ew_close_object();
 	return EW_OK;
-fail:
-	return ewnl_report(nl, "apply %s: step %zu of %zu (%s) failed, %zu applied before it",
-			   file, i + 1, plan->n,
-			   step_what(&plan->steps[i], what, sizeof(what)), i);
 }
 
 int apply_main(int argc, char *argv[])

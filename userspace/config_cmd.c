@@ -7,7 +7,6 @@
 
 #include "ewctl.h"
 #include "ipc.h"
-#include "json_out.h"
 #include "parse.h"
 #include "print.h"
 #include "subcommands.h"
@@ -32,12 +31,9 @@ static int config_show(int argc, char *argv[])
 		return ret;
 	if (ew_ipc_config_get(nl, &cfg))
 		return ewnl_report(nl, "config show");
-	if (ew_opts.json)
-		ret = ew_json_print(ew_json_config_status(&cfg));
-	else
-		ew_print_config(&cfg);
+	ew_print_config(NULL, &cfg, true);
 	free(cfg.revoked);
-	return ret;
+	return EW_OK;
 }
 
 static int config_set(int argc, char *argv[])

@@ -6,8 +6,8 @@
 
 #include "ewctl.h"
 #include "ipc.h"
-#include "json_out.h"
 #include "jobspec.h"
+#include "output.h"
 #include "print.h"
 #include "subcommands.h"
 
@@ -51,18 +51,13 @@ static int job_add(int argc, char *argv[])
 		ret = ewnl_report(nl, "job add %s", job.name);
 		goto out;
 	}
-	if (ew_opts.json) {
-		struct json_object *a = json_object_new_array(), *o;
-
-		o = json_object_new_object();
-		json_object_object_add(o, "id", json_object_new_int64(id));
-		json_object_object_add(o, "name", json_object_new_string(job.name));
-		json_object_object_add(o, "qkey", json_object_new_int64(job.qkey));
-		json_object_array_add(a, o);
-		ew_json_print(a);
-	} else {
-		printf("%u\n", id);
-	}
+	ew_open_array(NULL);
+	ew_open_object(NULL);
+	ew_print_uint(EW_ANY, "id", "%u\n", id);
+	ew_print_string(EW_JSON, "name", NULL, job.name);
+	ew_print_uint(EW_JSON, "qkey", NULL, job.qkey);
+	ew_close_object();
+	ew_close_array();
 out:
 	ew_job_free(&job);
 	return ret;
@@ -121,16 +116,10 @@ static void print_jobs(const struct ew_job_desc *jobs, size_t n)
 {
 	size_t i;
 
-	if (ew_opts.json) {
-		struct json_object *a = json_object_new_array();
-
-		for (i = 0; i < n; i++)
-			json_object_array_add(a, ew_json_job(&jobs[i], EW_JSON_COUNTS));
-		ew_json_print(a);
-		return;
-	}
+	ew_open_array(NULL);
 	for (i = 0; i < n; i++)
-		ew_print_job(&jobs[i], false);
+		ew_print_job(NULL, &jobs[i], false);
+	ew_close_array();
 }
 
 static int job_show(int argc, char *argv[])

@@ -11,7 +11,7 @@
 #include "addr.h"
 #include "ewctl.h"
 #include "ipc.h"
-#include "json_out.h"
+#include "output.h"
 #include "subcommands.h"
 
 void node_usage(FILE *f)
@@ -75,20 +75,13 @@ static int node_show(int argc, char *argv[])
 		return ret;
 	if (ew_ipc_config_get(nl, &cfg))
 		return ewnl_report(nl, "node show");
-	if (ew_opts.json) {
-		struct json_object *a = json_object_new_array();
-
-		for (i = 0; i < cfg.n_revoked; i++)
-			json_object_array_add(a, json_object_new_string(
-				ew_addr_format(cfg.revoked[i], buf, sizeof(buf))));
-		ret = ew_json_print(a);
-	} else {
-		for (i = 0; i < cfg.n_revoked; i++)
-			printf("%s revoked\n",
-			       ew_addr_format(cfg.revoked[i], buf, sizeof(buf)));
-	}
+	ew_open_array(NULL);
+	for (i = 0; i < cfg.n_revoked; i++)
+		ew_print_string(EW_ANY, NULL, "%s revoked\n",
+				ew_addr_format(cfg.revoked[i], buf, sizeof(buf)));
+	ew_close_array();
 	free(cfg.revoked);
-	return ret;
+	return EW_OK;
 }
 
 int node_main(int argc, char *argv[])

@@ -9,8 +9,9 @@
 
 #include "ewctl.h"
 #include "ipc.h"
-#include "json_out.h"
 #include "jobspec.h"
+#include "output.h"
+#include "print.h"
 #include "subcommands.h"
 
 void peer_usage(FILE *f)
@@ -63,10 +64,8 @@ out:
 
 static int peer_show(int argc, char *argv[])
 {
-	char buf[EW_PEER_STRLEN];
 	struct ew_job_desc job;
 	struct ewnl *nl;
-	size_t i;
 	int ret;
 
 	ret = ew_job_of_args("peer show", argc, argv, &nl, &job);
@@ -76,22 +75,13 @@ static int peer_show(int argc, char *argv[])
 		ret = ewnl_report(nl, "peer show %s", job.name);
 		goto out;
 	}
-	if (ew_opts.json) {
-		struct json_object *a = json_object_new_array(), *o, *p;
-
-		o = json_object_new_object();
-		json_object_object_add(o, "id", json_object_new_int64(job.id));
-		json_object_object_add(o, "name", json_object_new_string(job.name));
-		p = json_object_new_array_ext((int)job.peers.n);
-		for (i = 0; i < job.peers.n; i++)
-			json_object_array_add(p, ew_json_peer(&job.peers.v[i]));
-		json_object_object_add(o, "peers", p);
-		json_object_array_add(a, o);
-		ew_json_print(a);
-	} else {
-		for (i = 0; i < job.peers.n; i++)
-			puts(ew_peer_format(&job.peers.v[i], buf, sizeof(buf)));
-	}
+	ew_open_array(NULL);
+	ew_open_object(NULL);
+	ew_print_uint(EW_JSON, "id", NULL, job.id);
+	ew_print_string(EW_JSON, "name", NULL, job.name);
+	ew_print_peers("%s\n", &job.peers);
+	ew_close_object();
+	ew_close_array();
 out:
 	ew_job_free(&job);
 	return ret;
@@ -150,18 +140,12 @@ static int peer_get(int argc, char *argv[])
 		}
 		return ewnl_report(nl, "peer get %s", what);
 	}
-	ew_peer_format(&match, buf, sizeof(buf));
-	if (ew_opts.json) {
-		struct json_object *a = json_object_new_array(), *o;
-
-		o = json_object_new_object();
-		json_object_object_add(o, "id", json_object_new_int64(id));
-		json_object_object_add(o, "peer", json_object_new_string(buf));
-		json_object_array_add(a, o);
-		ew_json_print(a);
-	} else {
-		puts(buf);
-	}
+	ew_open_array(NULL);
+	ew_open_object(NULL);
+	ew_print_uint(EW_JSON, "id", NULL, id);
+	ew_print_string(EW_ANY, "peer", "%s\n", ew_peer_format(&match, buf, sizeof(buf)));
+	ew_close_object();
+	ew_close_array();
 	return EW_OK;
 }
 

@@ -7,7 +7,6 @@
 
 #include "ewctl.h"
 #include "ipc.h"
-#include "json_out.h"
 #include "print.h"
 #include "subcommands.h"
 
@@ -22,7 +21,6 @@ int show_main(int argc, char *argv[])
 {
 	struct ew_state st;
 	struct ewnl *nl;
-	size_t i;
 	int ret;
 
 	if (argc > 0 && !strcmp(argv[0], "help"))
@@ -35,13 +33,7 @@ int show_main(int argc, char *argv[])
 		ew_state_free(&st);
 		return ret;
 	}
-	if (ew_opts.json) {
-		ew_json_print(ew_json_state(&st));
-	} else {
-		ew_print_config(&st.config);
-		for (i = 0; i < st.n_jobs; i++)
-			ew_print_job(&st.jobs[i], true);
-	}
+	ew_print_state(&st);
 	ew_state_free(&st);
 	return EW_OK;
 }

@@ -25,8 +25,8 @@
 
 #include "ewctl.h"
 #include "ipc.h"
-#include "json_out.h"
 #include "metrics.h"
+#include "output.h"
 #include "parse.h"
 #include "print.h"
 #include "subcommands.h"
@@ -118,114 +118,85 @@ static int sample(uint32_t interval, struct ew_state *now, struct ew_state *prev
 	return EW_OK;
 }
 
-static void print_rates(const double *r, double seconds)
+/* The rates per second of each counter between two samples. */
+static void print_rates(const char *key, const struct ew_counter_set *now,
+			const struct ew_counter_set *prev, double seconds)
 {
-	printf(INDENT "rate allowed %.2f/s audited %.2f/s denied %.2f/s psn-zero %.2f/s (over %.0f s)\n",
-	       r[EASTWEST_A_COUNTERS_ALLOWED], r[EASTWEST_A_COUNTERS_AUDITED],
-	       r[EASTWEST_A_COUNTERS_DENIED], r[EASTWEST_A_COUNTERS_PSN_ZERO], seconds);
-}
-
-static void print_summary(const struct ew_state *st, const struct ew_state *prev,
-			  double seconds, uint32_t top)
-{
-	size_t i, n, shown, *order;
-	double rate[EW_N_COUNTERS];
-
-	ew_print_config(&st->config);
-	printf("global\n");
-	ew_print_counters(&st->config.counters);
-	if (seconds > 0) {
-		ew_counters_rate(&st->config.counters, &prev->config.counters, seconds, rate);
-		print_rates(rate, seconds);
-	}
-	n = ew_jobs_by_denials(st, &order);
-	shown = top && top < n ? top : n;
-	if (shown < n)
-		printf("top %zu of %zu jobs, by denials\n", shown, n);
-	else if (n > 1)
-		printf("%zu jobs, by denials\n", n);
-	for (i = 0; i < shown; i++) {
-		const struct ew_job_desc *job = &st->jobs[order[i]], *old;
-
-		printf("job %s id %u\n", job->name, job->id);
-		ew_print_counters(&job->counters);
-		if (job->present & (EW_JOB_PEER_COUNT | EW_JOB_QP_COUNT))
-			printf(INDENT "peers %u qps %u\n", job->peer_count, job->qp_count);
-		old = seconds > 0 ? ew_job_previous(prev, job) : NULL;
-		if (old) {
-			ew_counters_rate(&job->counters, &old->counters, seconds, rate);
-			print_rates(rate, seconds);
-		} else if (seconds > 0) {
-			printf(INDENT "rate: new job, no earlier sample\n");
-		}
-	}
-	free(order);
-}
-
-static struct json_object *json_rates(const struct ew_counter_set *now,
-				      const struct ew_counter_set *prev, double seconds)
-{
-	struct json_object *o = json_object_new_object();
-	double rate[EW_N_COUNTERS];
+	double r[EW_N_COUNTERS];
 	size_t i;
 
-	ew_counters_rate(now, prev, seconds, rate);
+	ew_counters_rate(now, prev, seconds, r);
+	ew_open_object(key);
 	for (i = 0; i < EW_N_COUNTERS; i++)
 		if (ew_counter_names[i])
-			json_object_object_add(o, ew_counter_names[i],
-					       json_object_new_double(rate[i]));
-	return o;
+			ew_print_double(EW_JSON, ew_counter_names[i], NULL, r[i]);
+	ew_close_object();
+	ew_print_text(INDENT "rate allowed %.2f/s audited %.2f/s denied %.2f/s psn-zero %.2f/s (over %.0f s)\n",
+		      r[EASTWEST_A_COUNTERS_ALLOWED], r[EASTWEST_A_COUNTERS_AUDITED],
+		      r[EASTWEST_A_COUNTERS_DENIED], r[EASTWEST_A_COUNTERS_PSN_ZERO], seconds);
 }
 
 /*
- * {"global": COUNTERS, "jobs": [{"id", "name", "counters", "mode", "encrypt",
- * "peer_count", "qp_count"[, "rates"]}], "config": {...}[, "interval",
- * "global_rates"]}: the first keys are the original stats -j, kept as they
+ * Text: the node's state and totals, then the @a->top jobs with the most
+ * denials. JSON: {"global": COUNTERS, "jobs": [{"id", "name", "counters",
+ * "mode", "encrypt", "peer_count", "qp_count"[, "rates"]}], "config": {...}
+ * [, "interval", "global_rates"]}, every job in the kernel's order unless
+ * "top" is given: the first keys are the original stats -j, kept as they
  * were for existing scripts.
  */
-static int print_json(const struct ew_state *st, const struct ew_state *prev,
-		      double seconds, const struct show_args *a)
+static void print_stats(const struct ew_state *st, const struct ew_state *prev,
+			double seconds, const struct show_args *a)
 {
-	struct json_object *o = json_object_new_object(), *arr;
-	size_t i, n, *order;
+	bool ranked = !ew_opts.json || a->has_top;
+	size_t i, n, shown, *order;
+	enum ew_to only;
 
-	json_object_object_add(o, "global", ew_json_counters(&st->config.counters));
-	arr = json_object_new_array();
+	ew_open_object(NULL);
+	only = ew_print_only(EW_TEXT);
+	ew_print_config(NULL, &st->config, true);
+	ew_print_only_end(only);
+	ew_print_text("global\n");
+	ew_print_counters("global", &st->config.counters);
+	if (seconds > 0) {
+		only = ew_print_only(EW_TEXT);
+		print_rates(NULL, &st->config.counters, &prev->config.counters, seconds);
+		ew_print_only_end(only);
+	}
 	n = ew_jobs_by_denials(st, &order);
-	if (a->has_top && a->top && a->top < n)
-		n = a->top;
-	for (i = 0; i < n; i++) {
-		const struct ew_job_desc *job = &st->jobs[a->has_top ? order[i] : i], *old;
-		struct json_object *j = json_object_new_object();
+	shown = ranked && a->top && a->top < n ? a->top : n;
+	if (shown < n)
+		ew_print_text("top %zu of %zu jobs, by denials\n", shown, n);
+	else if (n > 1)
+		ew_print_text("%zu jobs, by denials\n", n);
+	ew_open_array("jobs");
+	for (i = 0; i < shown; i++) {
+		const struct ew_job_desc *job = &st->jobs[ranked ? order[i] : i], *old;
 
-		json_object_object_add(j, "id", json_object_new_int64(job->id));
-		json_object_object_add(j, "name", json_object_new_string(job->name));
-		json_object_object_add(j, "counters", ew_json_counters(&job->counters));
-		json_object_object_add(j, "mode", json_object_new_string(
-			ew_enum_name(&ew_mode_names, job->mode)));
-		json_object_object_add(j, "encrypt", json_object_new_string(
-			ew_enum_name(&ew_encrypt_names, job->encrypt)));
-		if (job->present & EW_JOB_PEER_COUNT)
-			json_object_object_add(j, "peer_count",
-					       json_object_new_int64(job->peer_count));
-		if (job->present & EW_JOB_QP_COUNT)
-			json_object_object_add(j, "qp_count", json_object_new_int64(job->qp_count));
+		ew_open_object(NULL);
+		ew_print_uint(EW_JSON, "id", NULL, job->id);
+		ew_print_string(EW_ANY, "name", "job %s", job->name);
+		ew_print_text(" id %u\n", job->id);
+		ew_print_counters("counters", &job->counters);
+		ew_print_enum(EW_JSON, "mode", NULL, &ew_mode_names, job->mode);
+		ew_print_enum(EW_JSON, "encrypt", NULL, &ew_encrypt_names, job->encrypt);
+		ew_print_job_counts(job);
 		old = seconds > 0 ? ew_job_previous(prev, job) : NULL;
 		if (old)
-			json_object_object_add(j, "rates", json_rates(&job->counters,
-								      &old->counters, seconds));
-		json_object_array_add(arr, j);
+			print_rates("rates", &job->counters, &old->counters, seconds);
+		else if (seconds > 0)
+			ew_print_text(INDENT "rate: new job, no earlier sample\n");
+		ew_close_object();
 	}
+	ew_close_array();
 	free(order);
-	json_object_object_add(o, "jobs", arr);
-	json_object_object_add(o, "config", ew_json_config_status(&st->config));
+	only = ew_print_only(EW_JSON);
+	ew_print_config("config", &st->config, true);
 	if (seconds > 0) {
-		json_object_object_add(o, "interval", json_object_new_double(seconds));
-		json_object_object_add(o, "global_rates",
-				       json_rates(&st->config.counters, &prev->config.counters,
-						  seconds));
+		ew_print_double(EW_JSON, "interval", NULL, seconds);
+		print_rates("global_rates", &st->config.counters, &prev->config.counters, seconds);
 	}
-	return ew_json_print(o);
+	ew_print_only_end(only);
+	ew_close_object();
 }
 
 static int stats_show(int argc, char *argv[])
@@ -239,10 +210,8 @@ static int stats_show(int argc, char *argv[])
 	if (ret)
 		return ret;
 	ret = sample(a.interval, &st, &prev, &seconds);
-	if (!ret && ew_opts.json)
-		ret = print_json(&st, &prev, seconds, &a);
-	else if (!ret)
-		print_summary(&st, &prev, seconds, a.top);
+	if (!ret)
+		print_stats(&st, &prev, seconds, &a);
 	ew_state_free(&st);
 	ew_state_free(&prev);
 	return ret;

@@ -8,31 +8,37 @@
 #include <string.h>
 
 #include "ewctl.h"
-#include "json_out.h"
+#include "output.h"
 #include "policy_file.h"
+#include "print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ew_state st, back;
-	struct json_object *o;
-	char err[1024];
-	const char *text;
-	size_t i;
+	char err[1024], *text;
+	size_t i, len;
+	FILE *f;
 
 	ew_quiet = true;
 	if (!ew_policy_parse((const char *)data, size, "fuzz", &st, err, sizeof(err))) {
 		for (i = 0; i < st.n_jobs; i++)
 			ew_job_normalize(&st.jobs[i]);
-		o = ew_json_state(&st);
-		text = ew_json_string(o);
-		if (ew_policy_parse(text, strlen(text), "fuzz", &back, err, sizeof(err)))
+		f = open_memstream(&text, &len);
+		if (!f)
+			abort();
+		ew_opts.json = true;
+		ew_output_file(f);
+		ew_print_state(&st);
+		ew_output_file(NULL);
+		fclose(f);
+		if (ew_policy_parse(text, len, "fuzz", &back, err, sizeof(err)))
 			abort();
 		if (back.n_jobs != st.n_jobs)
 			abort();
 		ew_state_free(&back);
-		json_object_put(o);
+		free(text);
 	} else if (!err[0]) {
 		abort();
 	}

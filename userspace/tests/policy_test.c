@@ -9,9 +9,10 @@
 
 #include "helpers.h"
 
-#include "json_out.h"
+#include "output.h"
 #include "parse.h"
 #include "policy_file.h"
+#include "print.h"
 
 #define EXAMPLE "../Documentation/examples/policy.json"
 
@@ -289,9 +290,9 @@ static void test_resolve(void **state)
 static void test_roundtrip(void **state)
 {
 	struct ew_state st = { 0 }, back;
-	struct json_object *o;
 	struct ew_peer_addr p;
 	struct ew_job_desc *j;
+	struct test_out out;
 	const char *why;
 	char err[1024];
 	char *text;
@@ -328,9 +329,12 @@ static void test_roundtrip(void **state)
 	}
 	ew_job_normalize(j);
 
-	o = ew_json_state(&st);
-	text = strdup(ew_json_string(o));
-	json_object_put(o);
+	ew_opts.json = true;
+	ew_output_file(test_out_open(&out));
+	ew_print_state(&st);
+	ew_output_file(NULL);
+	ew_opts.json = false;
+	text = test_out_close(&out);
 	assert_non_null(strstr(text, "\"peers\":[\"::/0\",\"192.0.2.0/24\",\"192.0.2.2/32\",\"fe80::1/128\",\"lid:5\"]"));
 	assert_non_null(strstr(text, "\"netdevs\":[{\"ifname\":\"lo\"},{\"vlan\":4094},{\"vrf\":77}]"));
 	assert_non_null(strstr(text, "\"pkeys\":[\"0x0001\",\"0xffff\"]"));
