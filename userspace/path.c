@@ -96,15 +96,16 @@ int ew_path_roce(struct ewnl *nl, int ifindex, const char *name,
 /* Declared a dedicated fabric (config-get's physical-ifindex list)? */
 bool ew_path_declared(struct ewnl *nl, int ifindex)
 {
+	bool declared = false;
 	struct ew_config cfg;
 	size_t i;
 
 	if (ew_ipc_config_get(nl, &cfg))
 		return false;
 	for (i = 0; i < cfg.n_physical; i++)
-		if ((int)cfg.physical[i] == ifindex)
-			return true;
-	return false;
+		declared |= (int)cfg.physical[i] == ifindex;
+	free(cfg.revoked);
+	return declared;
 }
 
 int ew_path_caps_of(struct ewnl *nl, int ifindex, const char *name,

@@ -323,6 +323,7 @@ int ew_path_show(const struct ew_path_spec *spec)
 	}
 	ew_close_array();
 out:
+	free(cfg.revoked);
 	free(devs);
 	ew_xfrm_dump_free(&d);
 	ewnl_close(ms);
