@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What every command shares: the module connection of a run (opened on
- * first use and kept across a batch) and the errors of a bad verb or a
- * surplus argument.
+ * first use and kept across a batch), the dispatch of an object's verbs
+ * and the errors of a bad verb or a surplus argument.
  */
 #include <string.h>
 
@@ -46,6 +46,21 @@ int ew_verb_error(const char *object, int argc, char *argv[],
 		ew_err("%s: unknown command \"%s\" (try \"" EW_PROG " %s help\")",
 		       object, argv[0], object);
 	return EW_USAGE;
+}
+
+int ew_exec_cmd(const char *object, void (*usage)(FILE *f),
+		const struct ew_cmd *cmds, int argc, char *argv[])
+{
+	const struct ew_cmd *c;
+
+	if (argc > 0 && !strcmp(argv[0], "help"))
+		return ew_verb_error(object, argc, argv, usage);
+	for (c = cmds + 1; argc > 0 && c->name; c++)
+		if (!strcmp(argv[0], c->name))
+			return c->fn(argc - 1, argv + 1);
+	if (cmds->fn && (argc == 0 || cmds->name))
+		return cmds->fn(argc, argv);
+	return ew_verb_error(object, argc, argv, usage);
 }
 
 int ew_no_more_args(int argc, char *argv[])

@@ -109,11 +109,12 @@ static int config_set(int argc, char *argv[])
 
 int config_main(int argc, char *argv[])
 {
-	if (argc == 0)
-		return config_show(0, argv);
-	if (!strcmp(argv[0], "show"))
-		return config_show(argc - 1, argv + 1);
-	if (!strcmp(argv[0], "set"))
-		return config_set(argc - 1, argv + 1);
-	return ew_verb_error("config", argc, argv, config_usage);
+	static const struct ew_cmd cmds[] = {
+		{ NULL,		config_show },
+		{ "show",	config_show },
+		{ "set",	config_set },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("config", config_usage, cmds, argc, argv);
 }

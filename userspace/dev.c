@@ -6,8 +6,6 @@
  * the module randomises them (qpns random, soft-RoCE) or cannot (sequential;
  * provider: the hardware picks them).
  */
-#include <string.h>
-
 #include "ewctl.h"
 #include "ipc.h"
 #include "output.h"
@@ -19,18 +17,14 @@ void dev_usage(FILE *f)
 	fprintf(f, "Usage: " EW_PROG " dev show\n");
 }
 
-int dev_main(int argc, char *argv[])
+static int dev_show(int argc, char *argv[])
 {
 	struct ew_devs devs;
 	struct ewnl *nl;
 	size_t i;
 	int ret;
 
-	if (argc > 0 && strcmp(argv[0], "show"))
-		return ew_verb_error("dev", argc, argv, dev_usage);
-	ret = ew_no_more_args(argc - (argc > 0), argv + (argc > 0));
-	if (!ret)
-		ret = ew_connect(&nl);
+	ret = ew_connect_after(argc, argv, &nl);
 	if (ret)
 		return ret;
 	if (ew_ipc_dev_dump(nl, &devs))
@@ -41,4 +35,15 @@ int dev_main(int argc, char *argv[])
 	ew_close_array();
 	ew_devs_free(&devs);
 	return EW_OK;
+}
+
+int dev_main(int argc, char *argv[])
+{
+	static const struct ew_cmd cmds[] = {
+		{ NULL,		dev_show },
+		{ "show",	dev_show },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("dev", dev_usage, cmds, argc, argv);
 }

@@ -2,8 +2,6 @@
 /*
  * eastwestctl job add|set|del|show
  */
-#include <string.h>
-
 #include "ewctl.h"
 #include "ipc.h"
 #include "jobspec.h"
@@ -152,15 +150,14 @@ static int job_show(int argc, char *argv[])
 
 int job_main(int argc, char *argv[])
 {
-	if (argc > 0 && !strcmp(argv[0], "add"))
-		return job_add(argc - 1, argv + 1);
-	if (argc > 0 && !strcmp(argv[0], "set"))
-		return job_set(argc - 1, argv + 1);
-	if (argc > 0 && !strcmp(argv[0], "del"))
-		return job_del(argc - 1, argv + 1);
-	if (argc > 0 && !strcmp(argv[0], "show"))
-		return job_show(argc - 1, argv + 1);
-	if (argc == 0)
-		return job_show(0, argv);
-	return ew_verb_error("job", argc, argv, job_usage);
+	static const struct ew_cmd cmds[] = {
+		{ NULL,		job_show },
+		{ "add",	job_add },
+		{ "set",	job_set },
+		{ "del",	job_del },
+		{ "show",	job_show },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("job", job_usage, cmds, argc, argv);
 }

@@ -323,13 +323,14 @@ static int mgmt_show(int argc, char *argv[])
 
 int mgmt_main(int argc, char *argv[])
 {
-	if (argc > 0 && !strcmp(argv[0], "show"))
-		return mgmt_show(argc - 1, argv + 1);
-	if (argc > 0 && !strcmp(argv[0], "generate"))
-		return mgmt_generate(argc - 1, argv + 1);
-	if (argc > 0 && !strcmp(argv[0], "apply"))
-		return mgmt_apply(argc - 1, argv + 1);
-	if (argc > 0 && !strcmp(argv[0], "flush"))
-		return mgmt_flush(argc - 1, argv + 1);
-	return ew_verb_error("mgmt", argc, argv, mgmt_usage);
+	static const struct ew_cmd cmds[] = {
+		{ NULL,		NULL },
+		{ "show",	mgmt_show },
+		{ "generate",	mgmt_generate },
+		{ "apply",	mgmt_apply },
+		{ "flush",	mgmt_flush },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("mgmt", mgmt_usage, cmds, argc, argv);
 }

@@ -84,13 +84,25 @@ static int node_show(int argc, char *argv[])
 	return EW_OK;
 }
 
+static int node_revoke(int argc, char *argv[])
+{
+	return node_set(argc, argv, EASTWEST_ADMISSION_REVOKED);
+}
+
+static int node_admit(int argc, char *argv[])
+{
+	return node_set(argc, argv, EASTWEST_ADMISSION_ADMITTED);
+}
+
 int node_main(int argc, char *argv[])
 {
-	if (argc > 0 && !strcmp(argv[0], "revoke"))
-		return node_set(argc - 1, argv + 1, EASTWEST_ADMISSION_REVOKED);
-	if (argc > 0 && !strcmp(argv[0], "admit"))
-		return node_set(argc - 1, argv + 1, EASTWEST_ADMISSION_ADMITTED);
-	if (argc == 0 || !strcmp(argv[0], "show"))
-		return node_show(argc ? argc - 1 : 0, argv + (argc ? 1 : 0));
-	return ew_verb_error("node", argc, argv, node_usage);
+	static const struct ew_cmd cmds[] = {
+		{ NULL,		node_show },
+		{ "revoke",	node_revoke },
+		{ "admit",	node_admit },
+		{ "show",	node_show },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("node", node_usage, cmds, argc, argv);
 }

@@ -1,28 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * eastwestctl path: the verbs, dispatched by table to path.c (add, del,
- * rotate) and path_show.c (show, caps, check, physical).
+ * eastwestctl path: the verbs, each parsed by pathspec.c and run by path.c
+ * (add, del, rotate) or path_show.c (show, caps, check, physical).
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "ewctl.h"
 #include "path.h"
 #include "pathspec.h"
 #include "subcommands.h"
-
-static const struct {
-	const char *name;
-	int (*fn)(const struct ew_path_spec *spec);
-} verbs[] = {
-	[EW_PATH_CAPS] = { "caps", ew_path_caps },
-	[EW_PATH_ADD] = { "add", ew_path_add },
-	[EW_PATH_DEL] = { "del", ew_path_del },
-	[EW_PATH_SHOW] = { "show", ew_path_show },
-	[EW_PATH_ROTATE] = { "rotate", ew_path_rotate },
-	[EW_PATH_CHECK] = { "check", ew_path_check },
-	[EW_PATH_PHYSICAL] = { "physical", ew_path_physical },
-};
 
 void path_usage(FILE *f)
 {
@@ -47,27 +33,48 @@ void path_usage(FILE *f)
 		"every node derives from the key file and the job's name.\n");
 }
 
-int path_main(int argc, char *argv[])
+/* Parses VERB's arguments into a spec, then runs FN on it. */
+static int path_run(uint32_t verb, int (*fn)(const struct ew_path_spec *spec),
+		    int argc, char *argv[])
 {
-	static char show[] = "show";
-	static char *show_argv[] = { show, NULL };
 	struct ew_path_spec spec;
-	uint32_t v;
 	int ret;
 
-	if (argc == 0) {
-		argc = 1;
-		argv = show_argv;
-	}
-	for (v = 0; v < EW_ARRAY_SIZE(verbs); v++)
-		if (verbs[v].name && !strcmp(argv[0], verbs[v].name))
-			break;
-	if (v == EW_ARRAY_SIZE(verbs))
-		return ew_verb_error("path", argc, argv, path_usage);
-	ret = ew_pathspec_parse(v, argc - 1, argv + 1, &spec);
+	ret = ew_pathspec_parse(verb, argc, argv, &spec);
 	if (ret)
 		return ret;
-	ret = verbs[v].fn(&spec);
+	ret = fn(&spec);
 	ew_pathspec_free(&spec);
 	return ret;
+}
+
+#define PATH_VERB(name, verb)						\
+	static int path_##name(int argc, char *argv[])			\
+	{								\
+		return path_run(verb, ew_path_##name, argc, argv);	\
+	}
+
+PATH_VERB(caps, EW_PATH_CAPS)
+PATH_VERB(add, EW_PATH_ADD)
+PATH_VERB(del, EW_PATH_DEL)
+PATH_VERB(show, EW_PATH_SHOW)
+PATH_VERB(rotate, EW_PATH_ROTATE)
+PATH_VERB(check, EW_PATH_CHECK)
+PATH_VERB(physical, EW_PATH_PHYSICAL)
+
+int path_main(int argc, char *argv[])
+{
+	static const struct ew_cmd cmds[] = {
+		{ NULL,		path_show },
+		{ "caps",	path_caps },
+		{ "add",	path_add },
+		{ "del",	path_del },
+		{ "show",	path_show },
+		{ "rotate",	path_rotate },
+		{ "check",	path_check },
+		{ "physical",	path_physical },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("path", path_usage, cmds, argc, argv);
 }

@@ -149,15 +149,26 @@ static int peer_get(int argc, char *argv[])
 	return EW_OK;
 }
 
+static int peer_add(int argc, char *argv[])
+{
+	return peer_change(EASTWEST_CMD_PEER_ADD, "add", argc, argv);
+}
+
+static int peer_del(int argc, char *argv[])
+{
+	return peer_change(EASTWEST_CMD_PEER_DEL, "del", argc, argv);
+}
+
 int peer_main(int argc, char *argv[])
 {
-	if (argc > 0 && !strcmp(argv[0], "add"))
-		return peer_change(EASTWEST_CMD_PEER_ADD, "add", argc - 1, argv + 1);
-	if (argc > 0 && !strcmp(argv[0], "del"))
-		return peer_change(EASTWEST_CMD_PEER_DEL, "del", argc - 1, argv + 1);
-	if (argc > 0 && !strcmp(argv[0], "show"))
-		return peer_show(argc - 1, argv + 1);
-	if (argc > 0 && !strcmp(argv[0], "get"))
-		return peer_get(argc - 1, argv + 1);
-	return ew_verb_error("peer", argc, argv, peer_usage);
+	static const struct ew_cmd cmds[] = {
+		{ NULL,		NULL },
+		{ "add",	peer_add },
+		{ "del",	peer_del },
+		{ "show",	peer_show },
+		{ "get",	peer_get },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("peer", peer_usage, cmds, argc, argv);
 }

@@ -307,13 +307,15 @@ static int stats_prometheus(int argc, char *argv[])
 	return ret ? ret : wret;
 }
 
+/* "show" is optional: "stats top 3" is "stats show top 3". */
 int stats_main(int argc, char *argv[])
 {
-	if (argc > 0 && !strcmp(argv[0], "help"))
-		return ew_verb_error("stats", argc, argv, stats_usage);
-	if (argc > 0 && !strcmp(argv[0], "prometheus"))
-		return stats_prometheus(argc - 1, argv + 1);
-	if (argc > 0 && !strcmp(argv[0], "show"))
-		return stats_show(argc - 1, argv + 1);
-	return stats_show(argc, argv);
+	static const struct ew_cmd cmds[] = {
+		{ EW_CMD_ANY,	stats_show },
+		{ "prometheus",	stats_prometheus },
+		{ "show",	stats_show },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("stats", stats_usage, cmds, argc, argv);
 }

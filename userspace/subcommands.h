@@ -39,6 +39,31 @@ void path_usage(FILE *f);
 void attest_usage(FILE *f);
 void node_usage(FILE *f);
 
+/*
+ * An object's verbs, a table as iproute2's rdma keeps them (struct rd_cmd):
+ * the first entry is the default, then come the verbs, and { NULL } ends
+ * it. Verbs are matched whole, never by prefix. The default runs
+ *   { NULL, fn }         with no verb at all: fn(0, argv);
+ *   { EW_CMD_ANY, fn }   whenever the first word is no verb (or there is
+ *                        none): fn gets all the words (an object that takes
+ *                        options, with or without verbs);
+ *   { NULL, NULL }       never: a verb is needed.
+ */
+struct ew_cmd {
+	const char *name;
+	int (*fn)(int argc, char *argv[]);
+};
+
+#define EW_CMD_ANY "*"
+
+/*
+ * Runs OBJECT's verb argv[0] from CMDS on the words after it, or the
+ * default; "help" prints USAGE; an unknown or missing verb is
+ * ew_verb_error()'s.
+ */
+int ew_exec_cmd(const char *object, void (*usage)(FILE *f),
+		const struct ew_cmd *cmds, int argc, char *argv[]);
+
 /* Handles "help" and an unknown or missing verb for OBJECT. */
 int ew_verb_error(const char *object, int argc, char *argv[],
 		  void (*usage)(FILE *f));
