@@ -238,7 +238,8 @@ static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const char *f
 	return EW_OK;
 }
 
-int apply_main(int argc, char *argv[])
+/* "help" after an option ("apply -n help") is the usage too. */
+static int apply_run(int argc, char *argv[])
 {
 	struct ew_state want = { 0 }, have = { 0 };
 	struct ew_plan plan = { 0 };
@@ -301,4 +302,14 @@ out:
 	ew_state_free(&have);
 	free(text);
 	return ret;
+}
+
+int apply_main(int argc, char *argv[])
+{
+	static const struct ew_cmd cmds[] = {
+		{ EW_CMD_ANY,	apply_run },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("apply", apply_usage, cmds, argc, argv);
 }

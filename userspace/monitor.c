@@ -264,15 +264,13 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int monitor_main(int argc, char *argv[])
+static int monitor_run(int argc, char *argv[])
 {
 	struct mon m = { 0 };
 	sigset_t mask, old;
 	struct pollfd pfd[2];
 	int ret, sfd;
 
-	if (argc > 0 && !strcmp(argv[0], "help"))
-		return ew_verb_error("monitor", argc, argv, monitor_usage);
 	ret = ew_no_more_args(argc, argv);
 	if (!ret)
 		ret = ew_connect(&m.nl);
@@ -342,4 +340,14 @@ int monitor_main(int argc, char *argv[])
 out:
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
+}
+
+int monitor_main(int argc, char *argv[])
+{
+	static const struct ew_cmd cmds[] = {
+		{ EW_CMD_ANY,	monitor_run },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("monitor", monitor_usage, cmds, argc, argv);
 }

@@ -3,8 +3,6 @@
  * eastwestctl show: the whole node (config and every job with its peers).
  * With -j the output is a policy file: "apply -f" of it changes nothing.
  */
-#include <string.h>
-
 #include "ewctl.h"
 #include "ipc.h"
 #include "print.h"
@@ -17,14 +15,12 @@ void show_usage(FILE *f)
 		"that \"" EW_PROG " apply -f\" takes.\n");
 }
 
-int show_main(int argc, char *argv[])
+static int show_all(int argc, char *argv[])
 {
 	struct ew_state st;
 	struct ewnl *nl;
 	int ret;
 
-	if (argc > 0 && !strcmp(argv[0], "help"))
-		return ew_verb_error("show", argc, argv, show_usage);
 	ret = ew_connect_after(argc, argv, &nl);
 	if (ret)
 		return ret;
@@ -36,4 +32,14 @@ int show_main(int argc, char *argv[])
 	ew_print_state(&st);
 	ew_state_free(&st);
 	return EW_OK;
+}
+
+int show_main(int argc, char *argv[])
+{
+	static const struct ew_cmd cmds[] = {
+		{ EW_CMD_ANY,	show_all },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("show", show_usage, cmds, argc, argv);
 }
