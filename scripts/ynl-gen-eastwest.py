@@ -5,9 +5,9 @@
 The kernel's ynl-gen-c.py writes the uapi header and the kernel policies;
 this writes what the rest of the tree used to copy from the spec by hand:
 
-  userspace/nlnames-gen.c            attribute names of every set, and the
+  userspace/io/nlnames-gen.c         attribute names of every set, and the
                                      set of each command's requests (extack)
-  userspace/names-gen.c, names-gen.h enum and flag names, counter names and
+  userspace/model/names-gen.[ch]     enum and flag names, counter names and
                                      the counter of each refusal reason
   selftests/tools/nlfuzz/model-gen.c the fuzzer's model: sets with types,
                                      lengths and ranges, operations
@@ -128,12 +128,12 @@ class Spec:
 
 
 # ---------------------------------------------------------------------------
-# userspace/nlnames-gen.c
+# userspace/io/nlnames-gen.c
 
 def gen_nlnames(sp):
     o = [header("//", "attribute names"),
          "#include <stddef.h>", "", "#include <linux/eastwest.h>", "",
-         '#include "nlnames.h"', "",
+         '#include "io/nlnames.h"', "",
          "#define EW_NLN_SET(a) { sizeof(a) / sizeof((a)[0]) - 1, a }", ""]
     req_sets = [op["attribute-set"] for op in sp.ops if "do" in op or "dump" in op]
     for sname in sp.nested_order(req_sets):
@@ -170,7 +170,7 @@ def gen_nlnames(sp):
 
 
 # ---------------------------------------------------------------------------
-# userspace/names-gen.[ch]
+# userspace/model/names-gen.[ch]
 
 def reason_counters(sp):
     """[(reason const, counter attribute const)]: reason R counts in denied-R."""
@@ -208,7 +208,8 @@ def gen_names_h(sp):
 
 def gen_names_c(sp):
     o = [header("//", "enum and counter names"),
-         "#include <stddef.h>", "", '#include "names-gen.h"', '#include "parse.h"', "",
+         "#include <stddef.h>", "",
+         '#include "model/names-gen.h"', '#include "model/parse.h"', "",
          "#define EW_NG_NAMES(a) { a, sizeof(a) / sizeof((a)[0]) }", ""]
     for d in enum_defs(sp):
         n = c_lower(d["name"])
@@ -345,9 +346,9 @@ def main():
         sys.exit(__doc__)
     sp = Spec(sys.argv[1])
     out = {
-        "userspace/nlnames-gen.c": gen_nlnames(sp),
-        "userspace/names-gen.h": gen_names_h(sp),
-        "userspace/names-gen.c": gen_names_c(sp),
+        "userspace/io/nlnames-gen.c": gen_nlnames(sp),
+        "userspace/model/names-gen.h": gen_names_h(sp),
+        "userspace/model/names-gen.c": gen_names_c(sp),
         "selftests/tools/nlfuzz/model-gen.c": gen_fuzz_model(sp),
         "kmod/counters-gen.h": gen_kmod_counters(sp),
     }

@@ -39,7 +39,7 @@
 
 #include <json-c/json.h>
 
-#include "../../userspace/policy_file.h"
+#include "model/policy_file.h"
 #include "hook.h"
 #include "template.h"
 
@@ -176,7 +176,7 @@ static int template_netdevs(struct json_object *o, char *why, size_t len)
 
 /*
  * The template as a job of a policy file, checked by eastwestctl's own
- * parser (userspace/policy_file.c): the hook's per-container keys are refused
+ * parser (userspace/model/policy_file.c): the hook's per-container keys are refused
  * before, the notes and "jobaddr" are not part of a job, and the name is a
  * stand-in for the container's.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * eastwestctl attest: the entry points userspace/main.c dispatches to.
+ * eastwestctl attest: the entry points userspace/cmd/main.c dispatches to.
  */
 #ifndef EWA_ATTEST_H
 #define EWA_ATTEST_H

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addr.h"
 #include "ewctl.h"
+#include "model/addr.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

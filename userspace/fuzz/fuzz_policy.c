@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "ewctl.h"
-#include "output.h"
-#include "policy_file.h"
-#include "print.h"
+#include "io/output.h"
+#include "model/policy_file.h"
+#include "model/print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,8 +8,8 @@
 
 #include "helpers.h"
 
-#include "addr.h"
-#include "parse.h"
+#include "model/addr.h"
+#include "model/parse.h"
 
 static void roundtrip(const char *in, const char *out, uint8_t plen)
 {

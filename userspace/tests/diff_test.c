@@ -10,8 +10,8 @@
 
 #include "helpers.h"
 
-#include "diff.h"
-#include "parse.h"
+#include "model/diff.h"
+#include "model/parse.h"
 
 static struct ew_job_desc *job(struct ew_state *st, uint32_t id, const char *name)
 {

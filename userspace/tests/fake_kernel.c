@@ -22,9 +22,9 @@
 #include <linux/eastwest.h>
 
 #include "ewctl.h"
-#include "diff.h"
 #include "fake_kernel.h"
-#include "ipc.h"
+#include "io/ipc.h"
+#include "model/diff.h"
 
 #define FAMILY 0x20
 #define GRP_EVENTS 7

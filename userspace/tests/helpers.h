@@ -19,8 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cgroup.h"
 #include "ewctl.h"
+#include "io/cgroup.h"
 
 static char test_cg_root[64];
 

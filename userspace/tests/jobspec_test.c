@@ -8,8 +8,8 @@
 
 #include "helpers.h"
 
-#include "jobspec.h"
-#include "parse.h"
+#include "model/jobspec.h"
+#include "model/parse.h"
 
 #define ARGS(...) ((char *[]){ __VA_ARGS__, NULL })
 #define NARGS(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))

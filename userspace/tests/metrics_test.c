@@ -6,8 +6,8 @@
  */
 #include "helpers.h"
 
-#include "metrics.h"
-#include "parse.h"
+#include "model/metrics.h"
+#include "model/parse.h"
 
 /* What @fn writes for @st (malloc'd). */
 static char *capture(void (*fn)(const struct ew_state *st, FILE *f),

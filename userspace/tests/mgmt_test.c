@@ -8,7 +8,7 @@
 
 #include "helpers.h"
 
-#include "mgmt.h"
+#include "model/mgmt.h"
 
 static int parse(const char *text, struct ew_mgmt *m, char *err, size_t len)
 {

@@ -10,7 +10,7 @@
 
 #include "helpers.h"
 
-#include "nl.h"
+#include "io/nl.h"
 
 struct fams {
 	int n;

@@ -11,8 +11,8 @@
 
 #include "helpers.h"
 
-#include "keys.h"
-#include "pathspec.h"
+#include "io/keys.h"
+#include "model/pathspec.h"
 
 #define ARGS(...) ((char *[]){ __VA_ARGS__, NULL })
 #define NARGS(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))

@@ -9,10 +9,10 @@
 
 #include "helpers.h"
 
-#include "output.h"
-#include "parse.h"
-#include "policy_file.h"
-#include "print.h"
+#include "io/output.h"
+#include "model/parse.h"
+#include "model/policy_file.h"
+#include "model/print.h"
 
 #define EXAMPLE "../Documentation/examples/policy.json"
 

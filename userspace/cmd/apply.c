@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eastwestctl apply [--dry-run] -f FILE: make the node match a policy file.
+ *
+ * Everything that can be checked is checked before the first request: the
+ * JSON, every value, cgroups and interfaces on this host. Then the current
+ * state is read, diffed (diff.c) and the plan applied step by step; the
+ * first refused step stops the run. The plan prints as eastwestctl commands
+ * (a batch file doing the same), or as JSON with -j.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/eastwest.h>
+
+#include "cmd/subcommands.h"
+#include "ewctl.h"
+#include "io/ipc.h"
+#include "io/output.h"
+#include "model/diff.h"
+#include "model/parse.h"
+#include "model/policy_file.h"
+#include "model/print.h"
+
+#define EW_POLICY_MAX (256 * 1024 * 1024)
+
+void apply_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " EW_PROG " apply [--dry-run] -f FILE\n"
+		"Makes the node match the policy FILE (\"-\": stdin): creates, changes and\n"
+		"deletes jobs and peers. --dry-run (-n) prints the plan and changes nothing.\n");
+}
+
+/* The list settings of @job that are empty: "job add" leaves them out. */
+static uint32_t empty_lists(const struct ew_job_desc *job)
+{
+	return (job->n_cgroups ? 0 : EW_JOB_CGROUPS) | (job->n_netdevs ? 0 : EW_JOB_NETDEVS) |
+	       (job->n_pkeys ? 0 : EW_JOB_PKEYS);
+}
+
+/*
+ * The settings of @job in @mask: in text in the command line's order, and
+ * with a @json_key, as that object in the policy file's order.
+ */
+static void print_settings(const struct ew_job_desc *job, uint32_t mask, const char *json_key)
+{
+	static const uint32_t text_order[] = {
+		EW_JOB_NAME, EW_JOB_MODE, EW_JOB_ENCRYPT, EW_JOB_QKEY, EW_JOB_UD, EW_JOB_DC,
+		EW_JOB_PSN, EW_JOB_PSN_KEY, EW_JOB_CGROUPS, EW_JOB_NETDEVS, EW_JOB_PKEYS,
+	};
+	static const uint32_t json_order[] = {
+		EW_JOB_NAME, EW_JOB_MODE, EW_JOB_ENCRYPT, EW_JOB_QKEY, EW_JOB_CGROUPS,
+		EW_JOB_NETDEVS, EW_JOB_PKEYS, EW_JOB_UD, EW_JOB_DC, EW_JOB_PSN,
+	};
+	enum ew_to only;
+	size_t i;
+
+	only = ew_print_only(EW_TEXT);
+	for (i = 0; i < EW_ARRAY_SIZE(text_order); i++)
+		if (mask & text_order[i])
+			ew_print_job_setting(job, text_order[i]);
+	ew_print_only_end(only);
+	if (!json_key)
+		return;
+	only = ew_print_only(EW_JSON);
+	ew_open_object(json_key);
+	for (i = 0; i < EW_ARRAY_SIZE(json_order); i++)
+		if (mask & json_order[i])
+			ew_print_job_setting(job, json_order[i]);
+	ew_close_object();
+	ew_print_only_end(only);
+}
+
+/*
+ * The step as an eastwestctl command line (a batch file doing the same),
+ * or as an element of "plan": {"op": "job-set", "id": 1, "name": "a",
+ * "set": {...}}.
+ */
+static void print_step(const struct ew_step *s)
+{
+	static const char *const ops[] = {
+		[EW_STEP_JOB_DEL] = "job-del",
+		[EW_STEP_JOB_SET] = "job-set",
+		[EW_STEP_PEER_ADD] = "peer-add",
+		[EW_STEP_PEER_DEL] = "peer-del",
+		[EW_STEP_JOB_NEW] = "job-add",
+		[EW_STEP_CONFIG_SET] = "config-set",
+	};
+	char buf[EW_PEER_STRLEN];
+	enum ew_to only;
+	size_t i;
+
+	ew_open_object(NULL);
+	ew_print_string(EW_JSON, "op", NULL, ops[s->op]);
+	switch (s->op) {
+	case EW_STEP_JOB_DEL:
+		ew_print_uint(EW_ANY, "id", "job del id %u", s->id);
+		ew_print_string(EW_ANY, "name", " # %s", s->name);
+		break;
+	case EW_STEP_JOB_SET:
+		ew_print_uint(EW_ANY, "id", "job set id %u", s->id);
+		ew_print_string(EW_JSON, "name", NULL, s->name);
+		print_settings(&s->job, s->mask, "set");
+		ew_print_text(" # %s", s->name);
+		break;
+	case EW_STEP_PEER_ADD:
+	case EW_STEP_PEER_DEL:
+		ew_print_text("peer %s", s->op == EW_STEP_PEER_ADD ? "add" : "del");
+		ew_print_uint(EW_ANY, "id", " id %u", s->id);
+		ew_print_string(EW_JSON, "name", NULL, s->name);
+		ew_print_peers(" %s", &s->peers);
+		ew_print_text(" # %s", s->name);
+		break;
+	case EW_STEP_JOB_NEW:
+		only = ew_print_only(EW_JSON);
+		ew_print_job("job", s->src, true);
+		ew_print_only_end(only);
+		ew_print_text("job add %s", s->src->name);
+		if (s->src->present & EW_JOB_ID)
+			ew_print_text(" id %u", s->src->id);
+		print_settings(s->src, s->src->present & ~(EW_JOB_NAME | empty_lists(s->src)), NULL);
+		for (i = 0; i < s->src->peers.n; i++)
+			ew_print_text(" peer %s", ew_peer_format(&s->src->peers.v[i], buf, sizeof(buf)));
+		break;
+	case EW_STEP_CONFIG_SET:
+		ew_print_text("config set");
+		ew_open_object("config");
+		if (s->mask & EW_CFG_MODE)
+			ew_print_enum(EW_ANY, "mode", " mode %s", &ew_mode_names, s->config.mode);
+		if (s->mask & EW_CFG_DEFAULT)
+			ew_print_enum(EW_ANY, "default_action", " default %s",
+				      &ew_default_action_names, s->config.default_action);
+		ew_close_object();
+		break;
+	}
+	ew_print_text("\n");
+	ew_close_object();
+}
+
+static int run_step(struct ewnl *nl, const struct ew_step *s)
+{
+	struct ew_jobref ref = { .id = s->id };
+	size_t done;
+	uint32_t id;
+
+	switch (s->op) {
+	case EW_STEP_JOB_DEL:
+		return ew_ipc_job_del(nl, &ref);
+	case EW_STEP_JOB_SET:
+		return ew_ipc_job_set(nl, s->id, &s->job, s->mask);
+	case EW_STEP_PEER_ADD:
+		return ew_ipc_peers(nl, EASTWEST_CMD_PEER_ADD, s->id, &s->peers, &done);
+	case EW_STEP_PEER_DEL:
+		return ew_ipc_peers(nl, EASTWEST_CMD_PEER_DEL, s->id, &s->peers, &done);
+	case EW_STEP_JOB_NEW:
+		return ew_ipc_job_new(nl, s->src, &id);
+	case EW_STEP_CONFIG_SET:
+		return ew_ipc_config_set(nl, &s->config, s->mask);
+	}
+	return -EINVAL;
+}
+
+static const char *step_what(const struct ew_step *s, char *buf, size_t len)
+{
+	switch (s->op) {
+	case EW_STEP_JOB_DEL:
+		snprintf(buf, len, "job del %s (id %u)", s->name, s->id);
+		break;
+	case EW_STEP_JOB_SET:
+		snprintf(buf, len, "job set %s (id %u)", s->name, s->id);
+		break;
+	case EW_STEP_PEER_ADD:
+	case EW_STEP_PEER_DEL:
+		snprintf(buf, len, "peer %s %s (id %u), %zu peers",
+			 s->op == EW_STEP_PEER_ADD ? "add" : "del", s->name, s->id,
+			 s->peers.n);
+		break;
+	case EW_STEP_JOB_NEW:
+		snprintf(buf, len, "job add %s", s->name);
+		break;
+	case EW_STEP_CONFIG_SET:
+		snprintf(buf, len, "config set");
+		break;
+	}
+	return buf;
+}
+
+static void print_summary(const struct ew_plan *plan, bool dry_run)
+{
+	size_t n[EW_STEP_CONFIG_SET + 1] = { 0 }, peers_add = 0, peers_del = 0, i;
+
+	for (i = 0; i < plan->n; i++) {
+		n[plan->steps[i].op]++;
+		if (plan->steps[i].op == EW_STEP_PEER_ADD)
+			peers_add += plan->steps[i].peers.n;
+		else if (plan->steps[i].op == EW_STEP_PEER_DEL)
+			peers_del += plan->steps[i].peers.n;
+	}
+	ew_print_text("%s %zu step%s: jobs %zu added, %zu changed, %zu deleted; peers %zu added, %zu removed%s\n",
+		      dry_run ? "would apply" : "applied", plan->n, plan->n == 1 ? "" : "s",
+		      n[EW_STEP_JOB_NEW], n[EW_STEP_JOB_SET], n[EW_STEP_JOB_DEL],
+		      peers_add, peers_del, n[EW_STEP_CONFIG_SET] ? "; config changed" : "");
+}
+
+/*
+ * Runs the plan unless @dry_run, then prints it: JSON {"dry_run", "changes",
+ * "plan": [...]}, or in text the steps of a dry run and a summary. A
+ * refused step stops the run, and nothing is printed.
+ */
+static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const char *file,
+		      bool dry_run)
+{
+	enum ew_to only;
+	char what[160];
+	size_t i;
+
+	for (i = 0; !dry_run && i < plan->n; i++)
+		if (run_step(nl, &plan->steps[i]))
+			return ewnl_report(nl, "apply %s: step %zu of %zu (%s) failed, %zu applied before it",
+					   file, i + 1, plan->n,
+					   step_what(&plan->steps[i], what, sizeof(what)), i);
+	ew_open_object(NULL);
+	ew_print_on_off(EW_JSON, "dry_run", NULL, dry_run);
+	ew_print_u64(EW_JSON, "changes", NULL, plan->n);
+	if (!plan->n)
+		ew_print_text("no changes: the node already matches %s\n", file);
+	ew_open_array("plan");
+	only = ew_print_only(dry_run ? EW_ANY : EW_JSON);
+	for (i = 0; i < plan->n; i++)
+		print_step(&plan->steps[i]);
+	ew_print_only_end(only);
+	ew_close_array();
+	if (plan->n)
+		print_summary(plan, dry_run);
+	ew_close_object();
+	return EW_OK;
+}
+
+/* "help" after an option ("apply -n help") is the usage too. */
+static int apply_run(int argc, char *argv[])
+{
+	struct ew_state want = { 0 }, have = { 0 };
+	struct ew_plan plan = { 0 };
+	const char *file = NULL;
+	bool dry_run = false;
+	char err[1024];
+	struct ewnl *nl;
+	char *text;
+	size_t len;
+	int ret;
+
+	for (; argc > 0; argc--, argv++) {
+		if (!strcmp(argv[0], "--dry-run") || !strcmp(argv[0], "-n")) {
+			dry_run = true;
+		} else if (!strcmp(argv[0], "-f") || !strcmp(argv[0], "--file")) {
+			if (argc < 2) {
+				ew_err("\"%s\" needs a file name", argv[0]);
+				return EW_USAGE;
+			}
+			file = argv[1];
+			argc--;
+			argv++;
+		} else if (!strcmp(argv[0], "help")) {
+			return ew_verb_error("apply", argc, argv, apply_usage);
+		} else {
+			ew_err("unknown argument \"%s\" (try \"" EW_PROG " apply help\")",
+			       argv[0]);
+			return EW_USAGE;
+		}
+	}
+	if (!file) {
+		ew_err("apply: missing -f FILE (try \"" EW_PROG " apply help\")");
+		return EW_USAGE;
+	}
+
+	ret = ew_read_file(file, EW_POLICY_MAX, &text, &len);
+	if (ret)
+		return ret;
+	if (!strcmp(file, "-"))
+		file = "stdin";
+	if (ew_policy_parse(text, len, file, &want, err, sizeof(err)) ||
+	    ew_policy_resolve(&want, file, err, sizeof(err))) {
+		ew_err("%s", err);
+		ret = EW_USAGE;
+		goto out;
+	}
+
+	ret = ew_connect(&nl);
+	if (ret)
+		goto out;
+	if (ew_ipc_state(nl, &have, want.has_jobs)) {
+		ret = ewnl_report(nl, "apply %s: reading the current state", file);
+		goto out;
+	}
+	ew_plan_build(&want, &have, &plan);
+	ret = apply_plan(nl, &plan, file, dry_run);
+out:
+	ew_plan_free(&plan);
+	ew_state_free(&want);
+	ew_state_free(&have);
+	free(text);
+	return ret;
+}
+
+int apply_main(int argc, char *argv[])
+{
+	static const struct ew_cmd cmds[] = {
+		{ EW_CMD_ANY,	apply_run },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("apply", apply_usage, cmds, argc, argv);
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eastwestctl job add|set|del|show
+ */
+#include "cmd/subcommands.h"
+#include "ewctl.h"
+#include "io/ipc.h"
+#include "io/output.h"
+#include "model/jobspec.h"
+#include "model/print.h"
+
+void job_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " EW_PROG " job add NAME [id N] [ATTRIBUTES]\n"
+		"       " EW_PROG " job set { NAME | id N } [name NEW] [ATTRIBUTES]\n"
+		"       " EW_PROG " job del { NAME | id N }\n"
+		"       " EW_PROG " job show [ NAME | id N ]\n"
+		"ATTRIBUTES := [mode { enforce | audit }] [encrypt { none | any | macsec | ipsec }]\n"
+		"              [qkey { N | auto }] [cgroup PATH]... [peer ADDR[/LEN]]... [lid N]...\n"
+		"              [netdev IFNAME]... [vlan VID]... [vrf IFNAME]... [pkey PKEY]...\n"
+		"              [ud { on | off }] [dc { on | off }]\n"
+		"              [psn { app | keyed }] [psn-key HEX32 | psn-keyfile FILE]\n"
+		"job set replaces each list given; \"cgroup none\", \"peer none\", \"netdev none\"\n"
+		"(with vlan and vrf entries) and \"pkey none\" empty it.\n"
+		"ud on / dc on let the job create UD / driver (mlx5 DC) QPs, policed by\n"
+		"P_Key/Q_Key only: where they send is not judged (default off; EFA needs neither).\n"
+		"psn keyed: the module sets every RC/UC/XRC connection's PSNs from the job's key\n"
+		"(psn-key, or derived from the key file psn-keyfile and the job's name, the same\n"
+		"on every node); the key is never shown.\n");
+}
+
+static int job_add(int argc, char *argv[])
+{
+	struct ew_jobref ref;
+	struct ew_job_desc job;
+	struct ewnl *nl;
+	uint32_t id;
+	int ret;
+
+	ret = ew_jobspec_parse(argc, argv, false, &ref, &job);
+	if (ret)
+		return ret;
+	ret = ew_connect(&nl);
+	if (ret)
+		goto out;
+	ret = ew_ipc_job_new(nl, &job, &id);
+	if (ret) {
+		ret = ewnl_report(nl, "job add %s", job.name);
+		goto out;
+	}
+	ew_open_array(NULL);
+	ew_open_object(NULL);
+	ew_print_uint(EW_ANY, "id", "%u\n", id);
+	ew_print_string(EW_JSON, "name", NULL, job.name);
+	ew_print_uint(EW_JSON, "qkey", NULL, job.qkey);
+	ew_close_object();
+	ew_close_array();
+out:
+	ew_job_free(&job);
+	return ret;
+}
+
+static int job_set(int argc, char *argv[])
+{
+	struct ew_jobref ref;
+	struct ew_job_desc job;
+	struct ewnl *nl;
+	char what[80];
+	uint32_t id;
+	int ret;
+
+	ret = ew_jobspec_parse(argc, argv, true, &ref, &job);
+	if (ret)
+		return ret;
+	ew_jobref_str(&ref, what, sizeof(what));
+	ret = ew_connect(&nl);
+	if (ret)
+		goto out;
+	if (ew_ipc_job_id(nl, &ref, &id)) {
+		ret = ewnl_report(nl, "job set %s", what);
+		goto out;
+	}
+	if ((job.present & EW_JOB_SETTABLE) &&
+	    ew_ipc_job_set(nl, id, &job, job.present & EW_JOB_SETTABLE)) {
+		ret = ewnl_report(nl, "job set %s", what);
+		goto out;
+	}
+	if ((job.present & EW_JOB_PEERS) && ew_ipc_peers_replace(nl, id, &job.peers))
+		ret = ewnl_report(nl, "job set %s: peers", what);
+out:
+	ew_job_free(&job);
+	return ret;
+}
+
+static int job_del(int argc, char *argv[])
+{
+	struct ew_jobref ref;
+	struct ewnl *nl;
+	char what[80];
+	int ret;
+
+	ret = ew_jobref_parse(&argc, &argv, &ref);
+	if (!ret)
+		ret = ew_connect_after(argc, argv, &nl);
+	if (ret)
+		return ret;
+	if (ew_ipc_job_del(nl, &ref))
+		return ewnl_report(nl, "job del %s", ew_jobref_str(&ref, what, sizeof(what)));
+	return EW_OK;
+}
+
+static void print_jobs(const struct ew_job_desc *jobs, size_t n)
+{
+	size_t i;
+
+	ew_open_array(NULL);
+	for (i = 0; i < n; i++)
+		ew_print_job(NULL, &jobs[i], false);
+	ew_close_array();
+}
+
+static int job_show(int argc, char *argv[])
+{
+	struct ew_state st = { 0 };
+	struct ew_job_desc job;
+	struct ewnl *nl;
+	int ret;
+
+	if (argc > 0) {
+		ret = ew_job_of_args("job show", argc, argv, &nl, &job);
+		if (ret)
+			return ret;
+		print_jobs(&job, 1);
+		ew_job_free(&job);
+		return EW_OK;
+	}
+	ret = ew_connect(&nl);
+	if (ret)
+		return ret;
+	if (ew_ipc_job_dump(nl, &st)) {
+		ret = ewnl_report(nl, "job show");
+	} else {
+		print_jobs(st.jobs, st.n_jobs);
+		ret = EW_OK;
+	}
+	ew_state_free(&st);
+	return ret;
+}
+
+int job_main(int argc, char *argv[])
+{
+	static const struct ew_cmd cmds[] = {
+		{ NULL,		job_show },
+		{ "add",	job_add },
+		{ "set",	job_set },
+		{ "del",	job_del },
+		{ "show",	job_show },
+		{ NULL },
+	};
+
+	return ew_exec_cmd("job", job_usage, cmds, argc, argv);
+}

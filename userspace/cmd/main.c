@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * eastwestctl: the operator tool of the eastwest module.
+ *
+ *   eastwestctl [OPTIONS] OBJECT VERB ARGS
+ *   eastwestctl [OPTIONS] -b FILE
+ *
+ * main() parses the global options and hands OBJECT's arguments to its
+ * file (job_cmd.c, peer.c, ...). Commands parse everything first and only
+ * then connect (ew_connect()): a command with a bad argument sends nothing.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/subcommands.h"
+#include "ewctl.h"
+#include "model/mgmt.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char *argv[]);
+	void (*usage)(FILE *f);
+} objects[] = {
+	{ "job",	job_main,	job_usage },
+	{ "peer",	peer_main,	peer_usage },
+	{ "dev",	dev_main,	dev_usage },
+	{ "config",	config_main,	config_usage },
+	{ "stats",	stats_main,	stats_usage },
+	{ "monitor",	monitor_main,	monitor_usage },
+	{ "show",	show_main,	show_usage },
+	{ "apply",	apply_main,	apply_usage },
+	{ "path",	path_main,	path_usage },
+	{ "attest",	attest_main,	attest_usage },
+	{ "node",	node_main,	node_usage },
+	{ "mgmt",	mgmt_main,	mgmt_usage },
+};
+
+static void usage(FILE *f, bool all)
+{
+	size_t i;
+
+	fprintf(f,
+		"Usage: " EW_PROG " [OPTIONS] OBJECT { COMMAND | help }\n"
+		"       " EW_PROG " [OPTIONS] -b FILE\n"
+		"OBJECT := { job | peer | dev | config | stats | monitor | show | apply | path |\n"
+		"           attest | node | mgmt }\n"
+		"OPTIONS := { -j[son] | -p[retty] | -b[atch] FILE | -V[ersion] | -h[elp] }\n");
+	if (!all)
+		return;
+	for (i = 0; i < EW_ARRAY_SIZE(objects); i++) {
+		fputc('\n', f);
+		objects[i].usage(f);
+	}
+	fprintf(f, "\nExit status: 0 success, 1 the kernel refused or the operation failed,\n"
+		"2 usage or parse error (nothing sent), 3 permission denied,\n"
+		"4 eastwest not available.\n");
+}
+
+static int help(int argc, char *argv[])
+{
+	size_t i;
+
+	if (argc == 0) {
+		usage(stdout, true);
+		return EW_OK;
+	}
+	for (i = 0; i < EW_ARRAY_SIZE(objects); i++) {
+		if (!strcmp(argv[0], objects[i].name)) {
+			objects[i].usage(stdout);
+			return EW_OK;
+		}
+	}
+	ew_err("help: unknown object \"%s\"", argv[0]);
+	return EW_USAGE;
+}
+
+static int dispatch(int argc, char *argv[])
+{
+	size_t i;
+
+	if (!strcmp(argv[0], "help"))
+		return help(argc - 1, argv + 1);
+	for (i = 0; i < EW_ARRAY_SIZE(objects); i++)
+		if (!strcmp(argv[0], objects[i].name))
+			return objects[i].fn(argc - 1, argv + 1);
+	ew_err("unknown object \"%s\" (try \"" EW_PROG " help\")", argv[0]);
+	return EW_USAGE;
+}
+
+/*
+ * Splits a batch line into words, in place: white space separates words,
+ * '...' and "..." quote, a backslash escapes the next character (outside
+ * single quotes), and an unquoted word starting with '#' begins a comment.
+ */
+static int split(char *line, char ***argvp, int *argcp, size_t *cap)
+{
+	char *r = line, *w;
+	int argc = 0;
+
+	for (;;) {
+		char quote = 0;
+
+		while (*r == ' ' || *r == '\t' || *r == '\r' || *r == '\n')
+			r++;
+		if (!*r || *r == '#')
+			break;
+		if ((size_t)argc + 1 >= *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			*argvp = ew_reallocarray(*argvp, *cap, sizeof(**argvp));
+		}
+		(*argvp)[argc++] = w = r;
+		for (; *r; r++) {
+			if (quote) {
+				if (*r == quote) {
+					quote = 0;
+					continue;
+				}
+				if (*r == '\\' && quote == '"' && r[1])
+					r++;
+			} else if (*r == '\'' || *r == '"') {
+				quote = *r;
+				continue;
+			} else if (*r == ' ' || *r == '\t' || *r == '\r' || *r == '\n') {
+				break;
+			} else if (*r == '\\' && r[1]) {
+				r++;
+			}
+			*w++ = *r;
+		}
+		if (quote) {
+			ew_err("unterminated quote");
+			return EW_USAGE;
+		}
+		if (*r)
+			r++;
+		*w = '\0';
+	}
+	*argcp = argc;
+	if (argc)
+		(*argvp)[argc] = NULL;
+	return EW_OK;
+}
+
+static int batch(const char *file)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "re") : stdin;
+	const char *name = strcmp(file, "-") ? file : "stdin";
+	unsigned long lineno = 0;
+	char *line = NULL, **argv = NULL;
+	size_t lcap = 0, acap = 0;
+	int argc, ret = EW_OK;
+
+	if (!f) {
+		ew_err("%s: %s", file, strerror(errno));
+		return EW_USAGE;
+	}
+	while (!ret && getline(&line, &lcap, f) > 0) {
+		lineno++;
+		ew_set_location(name, lineno);
+		ret = split(line, &argv, &argc, &acap);
+		if (!ret && argc > 0) {
+			ret = dispatch(argc, argv);
+			fflush(stdout);
+		}
+	}
+	if (!ret && ferror(f)) {
+		ew_err("read error");
+		ret = EW_USAGE;
+	}
+	ew_set_location(NULL, 0);
+	free(argv);
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		EW_OPTS_LONGOPTS,
+		{ "batch",	required_argument,	NULL, 'b' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *batch_file = NULL;
+	int opt, ret;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+jpb:Vh", longopts, NULL)) != -1) {
+		if (ew_opts_set(opt))
+			continue;
+		switch (opt) {
+		case 'b':
+			batch_file = optarg;
+			break;
+		case 'V':
+			printf(EW_PROG " " EW_VERSION "\n");
+			return EW_OK;
+		case 'h':
+			usage(stdout, true);
+			return EW_OK;
+		default:
+			if (optopt && strchr("b", optopt))
+				ew_err("option -%c needs an argument", optopt);
+			else
+				ew_unknown_option(argv);
+			return EW_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	if (batch_file) {
+		if (argc > 0) {
+			ew_err("-b takes no command, got \"%s\"", argv[0]);
+			return EW_USAGE;
+		}
+		ret = batch(batch_file);
+	} else if (argc == 0) {
+		ew_err("missing object (try \"" EW_PROG " help\")");
+		return EW_USAGE;
+	} else {
+		ret = dispatch(argc, argv);
+	}
+	ew_disconnect();
+	return ew_flush_stdout(ret, EW_FAIL);
+}

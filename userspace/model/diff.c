@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The diff engine of "apply": desired state + current state -> plan.
+ *
+ * Both states must be normalized (ew_job_normalize(): sorted, duplicate-free
+ * lists) and complete (ew_job_fill_defaults()). No I/O here.
+ *
+ * Jobs are matched first by id (when the desired job has one), then by
+ * name. A desired job whose name matches a current job with another id is
+ * recreated (ids cannot change); an unmatched current job is deleted, an
+ * unmatched desired one created.
+ *
+ * Order of the steps:
+ *   1. job-del      frees names, ids and cgroups first;
+ *   2. job-set      of jobs that lose cgroups (with only the cgroups they
+ *                   keep, if they also gain some), so that a cgroup moving
+ *                   between two jobs is released before it is bound again;
+ *   3. job-set      of the other changes, peer-add then peer-del per job;
+ *   4. job-new      with all peers;
+ *   5. config-set   last, so that a stricter mode or default action applies
+ *                   once the jobs are in place.
+ * Applying the plan and diffing again gives an empty plan.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/types.h>
+#include <string.h>
+
+#include "ewctl.h"
+#include "model/diff.h"
+
+/**
+ * ew_peers_diff() - peers to add and to remove
+ * @want: the desired peers, sorted
+ * @have: the current peers, sorted
+ * @add: in @want, not in @have (appended)
+ * @del: in @have, not in @want (appended)
+ */
+void ew_peers_diff(const struct ew_peers *want, const struct ew_peers *have,
+		   struct ew_peers *add, struct ew_peers *del)
+{
+	size_t i = 0, j = 0;
+
+	while (i < want->n || j < have->n) {
+		int d;
+
+		if (i == want->n)
+			d = 1;
+		else if (j == have->n)
+			d = -1;
+		else
+			d = ew_peer_cmp(&want->v[i], &have->v[j]);
+		if (d < 0) {
+			ew_peers_add(add, &want->v[i++]);
+		} else if (d > 0) {
+			ew_peers_add(del, &have->v[j++]);
+		} else {
+			i++;
+			j++;
+		}
+	}
+}
+
+static bool cgroups_equal(const struct ew_job_desc *a, const struct ew_job_desc *b)
+{
+	size_t i;
+
+	if (a->n_cgroups != b->n_cgroups)
+		return false;
+	for (i = 0; i < a->n_cgroups; i++)
+		if (strcmp(a->cgroups[i].path, b->cgroups[i].path))
+			return false;
+	return true;
+}
+
+static bool has_cgroup(const struct ew_job_desc *job, const char *path)
+{
+	struct ew_cgroup key = { .path = (char *)path };
+
+	return job->n_cgroups &&
+	       bsearch(&key, job->cgroups, job->n_cgroups, sizeof(key), ew_cgroup_cmp);
+}
+
+/* Does @a have a cgroup that @b has not? */
+static bool cgroups_beyond(const struct ew_job_desc *a, const struct ew_job_desc *b)
+{
+	size_t i;
+
+	for (i = 0; i < a->n_cgroups; i++)
+		if (!has_cgroup(b, a->cgroups[i].path))
+			return true;
+	return false;
+}
+
+/**
+ * ew_job_diff() - which settable attributes differ
+ * @want: the desired job
+ * @have: the current job
+ *
+ * Return: EW_JOB_* bits of the attributes job-set must send (peers are not
+ * included: see ew_peers_diff()).
+ */
+uint32_t ew_job_diff(const struct ew_job_desc *want, const struct ew_job_desc *have)
+{
+	uint32_t mask = 0;
+	size_t i;
+
+	if (strcmp(want->name, have->name))
+		mask |= EW_JOB_NAME;
+	if (want->mode != have->mode)
+		mask |= EW_JOB_MODE;
+	if (want->encrypt != have->encrypt)
+		mask |= EW_JOB_ENCRYPT;
+	if (want->qkey_auto ? !have->qkey : want->qkey != have->qkey)
+		mask |= EW_JOB_QKEY;
+	if (want->ud != have->ud)
+		mask |= EW_JOB_UD;
+	if (want->dc != have->dc)
+		mask |= EW_JOB_DC;
+	/*
+	 * The kernel never reports the key: it is sent with a change of
+	 * mode (a new key for a keyed job: job set NAME psn-key or psn-keyfile).
+	 */
+	if (want->psn != have->psn)
+		mask |= EW_JOB_PSN | (want->present & EW_JOB_PSN_KEY);
+	if (!cgroups_equal(want, have))
+		mask |= EW_JOB_CGROUPS;
+	if (want->n_netdevs != have->n_netdevs) {
+		mask |= EW_JOB_NETDEVS;
+	} else {
+		for (i = 0; i < want->n_netdevs; i++)
+			if (ew_netdev_cmp(&want->netdevs[i], &have->netdevs[i]))
+				mask |= EW_JOB_NETDEVS;
+	}
+	if (want->n_pkeys != have->n_pkeys ||
+	    (want->n_pkeys && memcmp(want->pkeys, have->pkeys,
+				     want->n_pkeys * sizeof(*want->pkeys))))
+		mask |= EW_JOB_PKEYS;
+	return mask;
+}
+
+static struct ew_step *add_step(struct ew_plan *plan, enum ew_step_op op,
+				uint32_t id, const char *name)
+{
+	struct ew_step *s;
+
+	EW_GROW(plan->steps, plan->n, plan->cap);
+	s = &plan->steps[plan->n++];
+	memset(s, 0, sizeof(*s));
+	s->op = op;
+	s->id = id;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	return s;
+}
+
+/* A job-set step: @want's attributes in @mask; cgroups only those of @keep. */
+static void add_set(struct ew_plan *plan, const struct ew_job_desc *want,
+		    const struct ew_job_desc *have, uint32_t mask,
+		    const struct ew_job_desc *keep)
+{
+	struct ew_step *s = add_step(plan, EW_STEP_JOB_SET, have->id, want->name);
+	struct ew_job_desc *j = &s->job;
+	size_t i;
+
+	s->mask = mask;
+	snprintf(j->name, sizeof(j->name), "%s", want->name);
+	j->mode = want->mode;
+	j->encrypt = want->encrypt;
+	j->qkey = want->qkey;
+	j->ud = want->ud;
+	j->dc = want->dc;
+	j->psn = want->psn;
+	memcpy(j->psn_key, want->psn_key, sizeof(j->psn_key));
+	for (i = 0; i < want->n_cgroups; i++)
+		if (!keep || has_cgroup(keep, want->cgroups[i].path))
+			ew_job_add_cgroup(j, want->cgroups[i].path, 0);
+	for (i = 0; i < want->n_netdevs; i++)
+		ew_job_add_netdev(j, want->netdevs[i].kind, want->netdevs[i].value,
+				  want->netdevs[i].name);
+	for (i = 0; i < want->n_pkeys; i++)
+		ew_job_add_pkey(j, want->pkeys[i]);
+	j->present = mask;
+}
+
+static void add_peers(struct ew_plan *plan, enum ew_step_op op,
+		      const struct ew_job_desc *want, uint32_t id, struct ew_peers *peers)
+{
+	struct ew_step *s;
+
+	if (!peers->n) {
+		ew_peers_free(peers);
+		return;
+	}
+	s = add_step(plan, op, id, want->name);
+	s->peers = *peers;
+	memset(peers, 0, sizeof(*peers));
+}
+
+/*
+ * The node's jobs have unique ids and names (the module refuses
+ * duplicates): pairing a policy's jobs with them is a binary search in a
+ * sorted index, not a scan per job (10k jobs would cost 100M compares).
+ */
+static int have_cmp_id(const struct ew_job_desc *a, const struct ew_job_desc *b)
+{
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static int have_cmp_name(const struct ew_job_desc *a, const struct ew_job_desc *b)
+{
+	return strcmp(a->name, b->name);
+}
+
+struct have_order {
+	const struct ew_state *have;
+	int (*cmp)(const struct ew_job_desc *, const struct ew_job_desc *);
+};
+
+static int sort_have_cmp(const void *a, const void *b, void *arg)
+{
+	const struct have_order *o = arg;
+
+	return o->cmp(&o->have->jobs[*(const size_t *)a], &o->have->jobs[*(const size_t *)b]);
+}
+
+static size_t *sorted_have(const struct ew_state *have,
+			   int (*cmp)(const struct ew_job_desc *, const struct ew_job_desc *))
+{
+	size_t *idx = ew_calloc(have->n_jobs ? have->n_jobs : 1, sizeof(*idx));
+	size_t i;
+	struct have_order o = { .have = have, .cmp = cmp };
+
+	for (i = 0; i < have->n_jobs; i++)
+		idx[i] = i;
+	qsort_r(idx, have->n_jobs, sizeof(*idx), sort_have_cmp, &o);
+	return idx;
+}
+
+/* The index in @have of the job equal to @key under @cmp, or n_jobs. */
+static size_t find_have(const struct ew_state *have, const size_t *idx,
+			const struct ew_job_desc *key,
+			int (*cmp)(const struct ew_job_desc *, const struct ew_job_desc *))
+{
+	size_t lo = 0, hi = have->n_jobs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = cmp(&have->jobs[idx[mid]], key);
+
+		if (!r)
+			return idx[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return have->n_jobs;
+}
+
+/**
+ * ew_plan_build() - the steps from @have to @want
+ * @want: the desired state (from a policy file)
+ * @have: the current state (from the kernel, with peers)
+ * @plan: the steps, appended
+ *
+ * Only what @want manages is compared: the jobs if want->has_jobs, the
+ * configuration attributes present in want->config if want->has_config.
+ */
+void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
+		   struct ew_plan *plan)
+{
+	ssize_t *pair = NULL;		/* want index -> have index, or -1 */
+	bool *taken = NULL;		/* have index is paired */
+	size_t *by_id, *by_name;	/* have indexes sorted by id, by name */
+	size_t i, j;
+
+	if (!want->has_jobs)
+		goto config;
+
+	pair = ew_calloc(want->n_jobs, sizeof(*pair));
+	taken = ew_calloc(have->n_jobs, sizeof(*taken));
+	by_id = sorted_have(have, have_cmp_id);
+	by_name = sorted_have(have, have_cmp_name);
+	for (i = 0; i < want->n_jobs; i++) {
+		pair[i] = -1;
+		if (!(want->jobs[i].present & EW_JOB_ID))
+			continue;
+		j = find_have(have, by_id, &want->jobs[i], have_cmp_id);
+		if (j < have->n_jobs && !taken[j]) {
+			pair[i] = (ssize_t)j;
+			taken[j] = true;
+		}
+	}
+	for (i = 0; i < want->n_jobs; i++) {
+		if (pair[i] >= 0)
+			continue;
+		j = find_have(have, by_name, &want->jobs[i], have_cmp_name);
+		if (j >= have->n_jobs || taken[j])
+			continue;
+		/* Same name, another id: recreate (delete, then new). */
+		if (!(want->jobs[i].present & EW_JOB_ID))
+			pair[i] = (ssize_t)j;
+		taken[j] = !(want->jobs[i].present & EW_JOB_ID);
+	}
+	free(by_id);
+	free(by_name);
+
+	/* 1. Deletions. */
+	for (j = 0; j < have->n_jobs; j++)
+		if (!taken[j])
+			add_step(plan, EW_STEP_JOB_DEL, have->jobs[j].id,
+				 have->jobs[j].name);
+
+	/* 2. Jobs that release cgroups. */
+	for (i = 0; i < want->n_jobs; i++) {
+		const struct ew_job_desc *w = &want->jobs[i], *h;
+		uint32_t mask;
+
+		if (pair[i] < 0)
+			continue;
+		h = &have->jobs[pair[i]];
+		mask = ew_job_diff(w, h);
+		if (!(mask & EW_JOB_CGROUPS) || !cgroups_beyond(h, w))
+			continue;
+		add_set(plan, w, h, mask, cgroups_beyond(w, h) ? h : NULL);
+	}
+
+	/* 3. Other changes, and peers. */
+	for (i = 0; i < want->n_jobs; i++) {
+		const struct ew_job_desc *w = &want->jobs[i], *h;
+		struct ew_peers add = { 0 }, del = { 0 };
+		uint32_t mask;
+
+		if (pair[i] < 0)
+			continue;
+		h = &have->jobs[pair[i]];
+		mask = ew_job_diff(w, h);
+		if ((mask & EW_JOB_CGROUPS) && cgroups_beyond(h, w)) {
+			/* Done in 2; what is left: the cgroups it gains. */
+			if (cgroups_beyond(w, h))
+				add_set(plan, w, h, EW_JOB_CGROUPS, NULL);
+		} else if (mask) {
+			add_set(plan, w, h, mask, NULL);
+		}
+		ew_peers_diff(&w->peers, &h->peers, &add, &del);
+		add_peers(plan, EW_STEP_PEER_ADD, w, h->id, &add);
+		add_peers(plan, EW_STEP_PEER_DEL, w, h->id, &del);
+	}
+
+	/* 4. New jobs. */
+	for (i = 0; i < want->n_jobs; i++) {
+		struct ew_step *s;
+
+		if (pair[i] >= 0)
+			continue;
+		s = add_step(plan, EW_STEP_JOB_NEW, want->jobs[i].id, want->jobs[i].name);
+		s->src = &want->jobs[i];
+	}
+	free(pair);
+	free(taken);
+
+config:
+	/* 5. Configuration. */
+	if (want->has_config) {
+		const struct ew_config *w = &want->config, *h = &have->config;
+		uint32_t mask = 0;
+
+		if ((w->present & EW_CFG_MODE) &&
+		    (!(h->present & EW_CFG_MODE) || w->mode != h->mode))
+			mask |= EW_CFG_MODE;
+		if ((w->present & EW_CFG_DEFAULT) &&
+		    (!(h->present & EW_CFG_DEFAULT) ||
+		     w->default_action != h->default_action))
+			mask |= EW_CFG_DEFAULT;
+		if (mask) {
+			struct ew_step *s = add_step(plan, EW_STEP_CONFIG_SET, 0, "");
+
+			s->mask = mask;
+			s->config = *w;
+		}
+	}
+}
+
+void ew_plan_free(struct ew_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->n; i++) {
+		ew_job_free(&plan->steps[i].job);
+		ew_peers_free(&plan->steps[i].peers);
+	}
+	free(plan->steps);
+	memset(plan, 0, sizeof(*plan));
+}
