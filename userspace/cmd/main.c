@@ -16,7 +16,6 @@
 
 #include "cmd/subcommands.h"
 #include "ewctl.h"
-#include "model/mgmt.h"
 
 static const struct {
 	const char *name;

@@ -26,6 +26,7 @@ int apply_main(int argc, char *argv[]);
 int path_main(int argc, char *argv[]);
 int attest_main(int argc, char *argv[]);
 int node_main(int argc, char *argv[]);
+int mgmt_main(int argc, char *argv[]);
 
 void job_usage(FILE *f);
 void peer_usage(FILE *f);
@@ -38,6 +39,7 @@ void apply_usage(FILE *f);
 void path_usage(FILE *f);
 void attest_usage(FILE *f);
 void node_usage(FILE *f);
+void mgmt_usage(FILE *f);
 
 /*
  * An object's verbs, a table as iproute2's rdma keeps them (struct rd_cmd):

@@ -53,8 +53,4 @@ bool ew_mgmt_allows(const struct ew_mgmt *m, enum ew_mgmt_proto proto,
 		    uint16_t port, const uint8_t addr[16], bool *managed);
 const char *ew_mgmt_known_services(void);
 
-/* The command line object (mgmt_cmd.c: libnftables). */
-int mgmt_main(int argc, char *argv[]);
-void mgmt_usage(FILE *f);
-
 #endif /* EW_MGMT_H */
