@@ -16,7 +16,8 @@
 # it, and ew_verbs rc-hold sees QP_FATAL ("revoked") if it got as far as
 # RTS (its RTR->RTS may also be refused, as under admission closing: the
 # QP then sat in RTR, receiving, unless revoked). Never a live connection
-# left (rc-hold exit 3), nor a QP in RTR that was not revoked. Each case
+# left (rc-hold exit 3), nor a QP in RTR that was not revoked. The same
+# holds for a connect by a process in no job when default deny begins. Each case
 # also checks that the change returned while the connect was still held
 # (no "connected" yet); a control case with no change shows the held
 # connect stays up and is not revoked.
@@ -51,7 +52,8 @@ job_fresh() {
 	"$CTL" job add ewR cgroup /ewR peer "$LOOP" >/dev/null
 }
 
-# held NAME WANT CHANGE...: a connect of job ewR held inside the window,
+# held NAME WANT CHANGE...: a connect of job ewR (of cgroup HELD_CG if set,
+# "" for the root cgroup: no job) held inside the window,
 # CHANGE run once it sleeps there. WANT "revoked": the QP's revocation is
 # logged and rc-hold did not see it live after its wait; "kept": the
 # connection stayed up and nothing revoked it. With HELD_WAITS=1 the
@@ -65,7 +67,7 @@ held() {
 	# QPNs start again at 0x11 with each rxe device: only this case's log.
 	ew_dmesg_mark || return 1
 	echo "$HOLD_MS" >"$FP/fault_modify_delay_ms" || return 1
-	ew_start_bg "$EW_TMP/$_name.out" /ewR "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" self 6
+	ew_start_bg "$EW_TMP/$_name.out" "${HELD_CG-/ewR}" "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" self 6
 	_pid=$EW_BG_PID
 	if ! ew_wait_for 60 grep -qx 1 "$FP/fault_modify_held"; then
 		echo 0 >"$FP/fault_modify_delay_ms"
@@ -105,7 +107,7 @@ held() {
 	[ "$EW_REAP_RC" != 3 ] || { echo "# the connection was left up"; return 1; }
 }
 
-ew_plan 10
+ew_plan 11
 
 mkdir -p "$CG/ewR"
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -128,6 +130,16 @@ ew_check "admission closing while a connect is held: revoked when it lands" \
 "$CTL" config set admission-required off >/dev/null 2>&1
 ew_check "job del while a connect is held: revoked when it lands" \
 	held job-del revoked "$CTL" job del ewR
+# A process in no job is not policed under default allow, and its QPs
+# have no records: when default deny begins, the sweep of connected QPs
+# without records must also catch the connect it let through, which waits
+# for the modify lock the held connect holds.
+"$CTL" config set default allow >/dev/null
+HELD_CG=
+ew_check "default deny while a connect in no job is held: revoked when it lands" \
+	held no-job revoked "$CTL" config set default deny
+unset HELD_CG
 HELD_WAITS=0
+"$CTL" config set default deny >/dev/null 2>&1
 "$CTL" job del ewR >/dev/null 2>&1
 ew_done
