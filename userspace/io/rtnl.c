@@ -204,16 +204,23 @@ out:
 	return ret;
 }
 
+/*
+ * Applies @chg (freshly allocated with its changes set, NULL if the
+ * allocation failed) to the link @ifindex and frees it.
+ */
 static int link_change(struct nl_sock *sk, int ifindex, struct rtnl_link *chg)
 {
 	struct rtnl_link *orig;
 	int ret;
 
+	if (!chg)
+		return -NLE_NOMEM;
 	ret = rtnl_link_get_kernel(sk, ifindex, NULL, &orig);
-	if (ret)
-		return ret;
-	ret = rtnl_link_change(sk, orig, chg, 0);
-	rtnl_link_put(orig);
+	if (!ret) {
+		ret = rtnl_link_change(sk, orig, chg, 0);
+		rtnl_link_put(orig);
+	}
+	rtnl_link_put(chg);
 	return ret;
 }
 
@@ -221,27 +228,19 @@ static int link_change(struct nl_sock *sk, int ifindex, struct rtnl_link *chg)
 int ew_macsec_link_encoding_sa(struct nl_sock *sk, int ifindex, uint8_t an)
 {
 	struct rtnl_link *chg = rtnl_link_macsec_alloc();
-	int ret;
 
-	if (!chg)
-		return -NLE_NOMEM;
-	rtnl_link_macsec_set_encoding_sa(chg, an);
-	ret = link_change(sk, ifindex, chg);
-	rtnl_link_put(chg);
-	return ret;
+	if (chg)
+		rtnl_link_macsec_set_encoding_sa(chg, an);
+	return link_change(sk, ifindex, chg);
 }
 
 int ew_link_up(struct nl_sock *sk, int ifindex)
 {
 	struct rtnl_link *chg = rtnl_link_alloc();
-	int ret;
 
-	if (!chg)
-		return -NLE_NOMEM;
-	rtnl_link_set_flags(chg, IFF_UP);
-	ret = link_change(sk, ifindex, chg);
-	rtnl_link_put(chg);
-	return ret;
+	if (chg)
+		rtnl_link_set_flags(chg, IFF_UP);
+	return link_change(sk, ifindex, chg);
 }
 
 int ew_link_del(struct nl_sock *sk, int ifindex)
