@@ -109,15 +109,17 @@ int ew_link_get(struct nl_sock *sk, int ifindex, struct ew_link_info *li)
 	return 0;
 }
 
-/* The first macsec link over @lower (eastwestctl's own first). */
-int ew_link_macsec_on(struct nl_sock *sk, int lower, struct ew_link_info *li,
-		      bool *found)
+/*
+ * Gives @fn the info of every link, in the kernel's order, until it
+ * returns false.
+ */
+static int each_link(struct nl_sock *sk,
+		     bool (*fn)(const struct ew_link_info *cur, void *arg), void *arg)
 {
 	struct nl_cache *cache;
 	struct nl_object *o;
 	int ret;
 
-	*found = false;
 	ret = rtnl_link_alloc_cache(sk, AF_UNSPEC, &cache);
 	if (ret)
 		return ret;
@@ -125,36 +127,62 @@ int ew_link_macsec_on(struct nl_sock *sk, int lower, struct ew_link_info *li,
 		struct ew_link_info cur;
 
 		fill_info((struct rtnl_link *)o, &cur);
-		if (!cur.is_macsec || cur.lower != lower)
-			continue;
-		if (!*found || (cur.ours && !li->ours))
-			*li = cur;
-		*found = true;
+		if (!fn(&cur, arg))
+			break;
 	}
 	nl_cache_free(cache);
 	return 0;
 }
 
+struct macsec_on {
+	int lower;
+	struct ew_link_info *li;
+	bool *found;
+};
+
+static bool pick_macsec_on(const struct ew_link_info *cur, void *arg)
+{
+	struct macsec_on *m = arg;
+
+	if (!cur->is_macsec || cur->lower != m->lower)
+		return true;
+	if (!*m->found || (cur->ours && !m->li->ours))
+		*m->li = *cur;
+	*m->found = true;
+	return true;
+}
+
+/* The first macsec link over @lower (eastwestctl's own first). */
+int ew_link_macsec_on(struct nl_sock *sk, int lower, struct ew_link_info *li,
+		      bool *found)
+{
+	struct macsec_on m = { .lower = lower, .li = li, .found = found };
+
+	*found = false;
+	return each_link(sk, pick_macsec_on, &m);
+}
+
+struct lowers {
+	int *v;
+	size_t max, *n;
+};
+
+static bool add_lower(const struct ew_link_info *cur, void *arg)
+{
+	struct lowers *l = arg;
+
+	if (*l->n < l->max && cur->is_macsec && cur->ours && cur->lower)
+		l->v[(*l->n)++] = cur->lower;
+	return *l->n < l->max;
+}
+
 /* The lower netdevs of eastwestctl's macsec links. */
 int ew_macsec_lowers(struct nl_sock *sk, int *lowers, size_t max, size_t *n)
 {
-	struct nl_cache *cache;
-	struct nl_object *o;
-	int ret;
+	struct lowers l = { .v = lowers, .max = max, .n = n };
 
 	*n = 0;
-	ret = rtnl_link_alloc_cache(sk, AF_UNSPEC, &cache);
-	if (ret)
-		return ret;
-	for (o = nl_cache_get_first(cache); o && *n < max; o = nl_cache_get_next(o)) {
-		struct ew_link_info cur;
-
-		fill_info((struct rtnl_link *)o, &cur);
-		if (cur.is_macsec && cur.ours && cur.lower)
-			lowers[(*n)++] = cur.lower;
-	}
-	nl_cache_free(cache);
-	return 0;
+	return each_link(sk, add_lower, &l);
 }
 
 int ew_macsec_link_add(struct nl_sock *sk, const struct ew_macsec_link_cfg *cfg,
