@@ -93,6 +93,22 @@ static struct pt_regs *notrace ew_hook_regs(struct ftrace_regs *fregs,
 	return regs;
 }
 
+/*
+ * Point the hooked call at @wrapper, which calls the function again from
+ * this module (the hook lets that through) and may sleep: the module is
+ * held from here, so that it cannot go while a task is in the wrapper's
+ * text, and the wrapper puts it. While the module is going, the call is
+ * pointed at @going instead, or left alone if @going is NULL.
+ */
+static void notrace ew_hook_redirect(struct pt_regs *regs, void *wrapper,
+				     void *going)
+{
+	if (try_module_get(THIS_MODULE))
+		instruction_pointer_set(regs, (unsigned long)wrapper);
+	else if (going)
+		instruction_pointer_set(regs, (unsigned long)going);
+}
+
 /* What the caller is and which job it belongs to, for one decision. */
 struct ew_caller {
 	struct ew_global global;
@@ -512,16 +528,8 @@ static void notrace ew_hook_modify_qp(unsigned long ip, unsigned long parent_ip,
 				     (struct ib_qp_attr *)regs_get_kernel_argument(regs, 1),
 				     (int)regs_get_kernel_argument(regs, 2)))
 		return;
-	/*
-	 * The wrapper may sleep (the modify lock, the driver): hold the module
-	 * from here, so that it cannot go while a task is in its text. While
-	 * the module is going, refuse.
-	 */
-	if (try_module_get(THIS_MODULE))
-		instruction_pointer_set(regs,
-					(unsigned long)ew_modify_qp_serialised);
-	else
-		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
+	/* While the module is going, refuse. */
+	ew_hook_redirect(regs, ew_modify_qp_serialised, ew_deny_int);
 }
 
 static void notrace ew_hook_create_ah(unsigned long ip, unsigned long parent_ip,
@@ -673,7 +681,7 @@ static int ew_detach_mcast_serialised(struct ib_qp *qp, union ib_gid *gid,
  */
 static void notrace ew_hook_mcast(unsigned long parent_ip,
 				  struct ftrace_regs *fregs, void *wrapper,
-				  bool refuse_if_going)
+				  void *going)
 {
 	struct pt_regs *regs;
 	struct ib_qp *qp;
@@ -686,10 +694,7 @@ static void notrace ew_hook_mcast(unsigned long parent_ip,
 	qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
 	if (!(qp->real_qp ? qp->real_qp : qp)->uobject)
 		return;
-	if (try_module_get(THIS_MODULE))
-		instruction_pointer_set(regs, (unsigned long)wrapper);
-	else if (refuse_if_going)
-		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
+	ew_hook_redirect(regs, wrapper, going);
 }
 
 static void notrace ew_hook_attach_mcast(unsigned long ip,
@@ -697,7 +702,7 @@ static void notrace ew_hook_attach_mcast(unsigned long ip,
 					 struct ftrace_ops *ops,
 					 struct ftrace_regs *fregs)
 {
-	ew_hook_mcast(parent_ip, fregs, ew_attach_mcast_serialised, true);
+	ew_hook_mcast(parent_ip, fregs, ew_attach_mcast_serialised, ew_deny_int);
 }
 
 static void notrace ew_hook_detach_mcast(unsigned long ip,
@@ -705,7 +710,7 @@ static void notrace ew_hook_detach_mcast(unsigned long ip,
 					 struct ftrace_ops *ops,
 					 struct ftrace_regs *fregs)
 {
-	ew_hook_mcast(parent_ip, fregs, ew_detach_mcast_serialised, false);
+	ew_hook_mcast(parent_ip, fregs, ew_detach_mcast_serialised, NULL);
 }
 
 /*
@@ -768,14 +773,11 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 	if (!qp->uobject || qp->real_qp != qp)
 		return;
 	/*
-	 * The destroy may sleep in the wrapper, which holds the module from
-	 * here. A module on its way out has no job (jobs pin it), so no record
-	 * a revoker would take, only tombstones, and no sweep runs: the plain
+	 * A module on its way out has no job (jobs pin it), so no record a
+	 * revoker would take, only tombstones, and no sweep runs: the plain
 	 * destroy is safe, and the module's exit frees the tombstone.
 	 */
-	if (!try_module_get(THIS_MODULE))
-		return;
-	instruction_pointer_set(regs, (unsigned long)ew_destroy_qp_serialised);
+	ew_hook_redirect(regs, ew_destroy_qp_serialised, NULL);
 }
 
 /*
@@ -890,11 +892,7 @@ static void notrace ew_hook_restrack_get_byid(unsigned long ip,
 	regs = ew_hook_regs(fregs, ew_hidden_ptr);
 	if (!regs)
 		return;
-	if (try_module_get(THIS_MODULE))
-		instruction_pointer_set(regs,
-					(unsigned long)ew_restrack_get_byid_visible);
-	else
-		instruction_pointer_set(regs, (unsigned long)ew_hidden_ptr);
+	ew_hook_redirect(regs, ew_restrack_get_byid_visible, ew_hidden_ptr);
 }
 
 struct ew_hook {

@@ -125,6 +125,20 @@ move_pid() {
 	return 1
 }
 
+# start_stepwise TAG CMD...: CMD in job A's cgroup, in the background
+# ($pid), output in $out ($EW_TMP/step-TAG); its stdin is a FIFO held open
+# on fd 3, where each "go" line lets it take its next step.
+start_stepwise() {
+	out=$EW_TMP/step-$1
+	mkfifo "$EW_TMP/fifo-$1"
+	exec 3<>"$EW_TMP/fifo-$1"
+	EW_BG_STDIN=$EW_TMP/fifo-$1
+	shift
+	ew_start_bg "$out" /ewA "$@"
+	pid=$EW_BG_PID
+	EW_BG_STDIN=
+}
+
 # show_output TAG FILE: the attacker's output as diagnostics.
 show_output() {
 	echo "# --- $1: ew_verbs said:"
@@ -260,13 +274,7 @@ show_output c "$out"
 # another process holds the QP open, as processes open an XRC target QP by
 # number; qp_opener stands in, rxe has no XRC) leaves the QP connected: its
 # record must stay, or nothing revokes it later.
-out=$EW_TMP/destroy-refused
-mkfifo "$EW_TMP/fifo-d"
-exec 3<>"$EW_TMP/fifo-d"
-EW_BG_STDIN=$EW_TMP/fifo-d
-ew_start_bg "$out" /ewA "$VERBS" rc-destroy-hold "$DEV" "$IDX" "$LOOP" self 30
-pid=$EW_BG_PID
-EW_BG_STDIN=
+start_stepwise d "$VERBS" rc-destroy-hold "$DEV" "$IDX" "$LOOP" self 30
 ew_check "c: job A's RC QP is connected to $LOOP (RTS)" \
 	ew_wait_for 60 grep -q '^connected qpn ' "$out"
 qpn=$(sed -n 's/^connected qpn //p' "$out")
@@ -291,13 +299,7 @@ show_output "c/destroy refused (exit $EW_REAP_RC)" "$out"
 # --- d. another job's QP ------------------------------------------------------
 
 # Job A's process takes its QP to INIT, then moves to job B's cgroup.
-out=$EW_TMP/step-b
-mkfifo "$EW_TMP/fifo-b"
-exec 3<>"$EW_TMP/fifo-b"
-EW_BG_STDIN=$EW_TMP/fifo-b
-ew_start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
-pid=$EW_BG_PID
-EW_BG_STDIN=
+start_stepwise b "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
 ew_check "d/job B: job A's process has its QP in INIT" line_is "$out" init OK 60
 before=$(ctr ewB denied-qp-owner)
 ew_check "d/job B: the process is moved to job B's cgroup" move_pid "$pid" /ewB
@@ -312,13 +314,7 @@ ew_check "d/job B: counter denied-qp-owner of job B rose" \
 show_output "d/job B (exit $EW_REAP_RC)" "$out"
 
 # Job A's process takes its QP to RTR, then leaves every job.
-out=$EW_TMP/step-none
-mkfifo "$EW_TMP/fifo-none"
-exec 3<>"$EW_TMP/fifo-none"
-EW_BG_STDIN=$EW_TMP/fifo-none
-ew_start_bg "$out" /ewA "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
-pid=$EW_BG_PID
-EW_BG_STDIN=
+start_stepwise none "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
 ew_check "d/no-job: job A's process has its QP in INIT" line_is "$out" init OK 60
 echo go >&3
 ew_check "d/no-job: job A's process takes it to RTR (allowed peer)" \
@@ -339,13 +335,7 @@ show_output "d/no-job (exit $EW_REAP_RC)" "$out"
 # joins it to a group that job B may reach and job A may not.
 MGID_B=ff0e::ee:3
 ew_check "d/mcast: the group $MGID_B is made a peer of job B" "$CTL" peer add ewB "$MGID_B"
-out=$EW_TMP/step-mc
-mkfifo "$EW_TMP/fifo-mc"
-exec 3<>"$EW_TMP/fifo-mc"
-EW_BG_STDIN=$EW_TMP/fifo-mc
-ew_start_bg "$out" /ewA "$VERBS" mcast-stepwise "$DEV" "$MGID_B"
-pid=$EW_BG_PID
-EW_BG_STDIN=
+start_stepwise mc "$VERBS" mcast-stepwise "$DEV" "$MGID_B"
 ew_check "d/mcast: job A's process has its UD QP in INIT" line_is "$out" init OK 60
 before=$(ctr ewB denied-qp-owner)
 ew_check "d/mcast: the process is moved to job B's cgroup" move_pid "$pid" /ewB
