@@ -15,6 +15,12 @@
  *                   can land a narrowing policy change inside that window.
  *   fault_modify_held
  *                   how many modifies are sleeping there right now.
+ *   fault_sweep_delay_ms, fault_sweep_held
+ *                   likewise for the sweep of connected QPs without
+ *                   records (ew_fault_sweep_delay()): it sleeps with the
+ *                   QP's modify lock held, after it found the QP connected
+ *                   and before it moves it to the error state, so that a
+ *                   test can show the owner's modifies wait for it.
  *
  * A test walks N = 1, 2, ... over one operation: each run fails at the next
  * site on its path, until an N larger than the path leaves the countdown
@@ -70,23 +76,52 @@ static const struct kernel_param_ops ew_fault_injected_ops = {
 module_param_cb(fault_injected, &ew_fault_injected_ops, NULL, 0400);
 MODULE_PARM_DESC(fault_injected, "failures injected since load (test build only)");
 
-static unsigned int ew_fault_delay_ms;
-module_param_named(fault_modify_delay_ms, ew_fault_delay_ms, uint, 0600);
-MODULE_PARM_DESC(fault_modify_delay_ms,
-		 "sleep between a modify's decision and its commit (test build only)");
+/*
+ * A hold point: a test sets how long the code sleeps there (0: not at all)
+ * and reads how many calls are sleeping there now.
+ */
+struct ew_fault_hold {
+	unsigned int ms;
+	atomic_t held;
+};
 
-static atomic_t ew_fault_held = ATOMIC_INIT(0);
+static struct ew_fault_hold ew_fault_modify_hold;
+static struct ew_fault_hold ew_fault_sweep_hold;
 
 static int ew_fault_held_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%d\n", atomic_read(&ew_fault_held));
+	const struct ew_fault_hold *hold = kp->arg;
+
+	return sysfs_emit(buf, "%d\n", atomic_read(&hold->held));
 }
 
 static const struct kernel_param_ops ew_fault_held_ops = {
 	.get = ew_fault_held_get,
 };
-module_param_cb(fault_modify_held, &ew_fault_held_ops, NULL, 0400);
+
+module_param_named(fault_modify_delay_ms, ew_fault_modify_hold.ms, uint, 0600);
+MODULE_PARM_DESC(fault_modify_delay_ms,
+		 "sleep between a modify's decision and its commit (test build only)");
+module_param_cb(fault_modify_held, &ew_fault_held_ops, &ew_fault_modify_hold,
+		0400);
 MODULE_PARM_DESC(fault_modify_held, "modifies held by fault_modify_delay_ms now (test build only)");
+module_param_named(fault_sweep_delay_ms, ew_fault_sweep_hold.ms, uint, 0600);
+MODULE_PARM_DESC(fault_sweep_delay_ms,
+		 "sleep in the sweep of QPs without records, under the QP's modify lock (test build only)");
+module_param_cb(fault_sweep_held, &ew_fault_held_ops, &ew_fault_sweep_hold,
+		0400);
+MODULE_PARM_DESC(fault_sweep_held, "sweeps held by fault_sweep_delay_ms now (test build only)");
+
+static void ew_fault_hold(struct ew_fault_hold *hold)
+{
+	unsigned int ms = READ_ONCE(hold->ms);
+
+	if (!ms)
+		return;
+	atomic_inc(&hold->held);
+	msleep(ms);
+	atomic_dec(&hold->held);
+}
 
 /**
  * ew_fault_delay() - widen the window between a decision and its commit
@@ -95,13 +130,18 @@ MODULE_PARM_DESC(fault_modify_held, "modifies held by fault_modify_delay_ms now 
  */
 void ew_fault_delay(void)
 {
-	unsigned int ms = READ_ONCE(ew_fault_delay_ms);
+	ew_fault_hold(&ew_fault_modify_hold);
+}
 
-	if (!ms)
-		return;
-	atomic_inc(&ew_fault_held);
-	msleep(ms);
-	atomic_dec(&ew_fault_held);
+/**
+ * ew_fault_sweep_delay() - hold the sweep of QPs without records, with the
+ * QP's modify lock, once it has found the QP connected
+ *
+ * Context: process context, may sleep.
+ */
+void ew_fault_sweep_delay(void)
+{
+	ew_fault_hold(&ew_fault_sweep_hold);
 }
 
 /**

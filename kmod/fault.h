@@ -25,6 +25,7 @@ enum ew_fault_qpnrand_step {
 #ifdef EW_FAULT_INJECT
 bool ew_should_fail(void);
 void ew_fault_delay(void);
+void ew_fault_sweep_delay(void);
 bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step);
 unsigned int ew_fault_qpnrand_cost(void);
 u32 ew_fault_qpn_next(void);
@@ -35,6 +36,10 @@ static inline bool ew_should_fail(void)
 }
 
 static inline void ew_fault_delay(void)
+{
+}
+
+static inline void ew_fault_sweep_delay(void)
 {
 }
 

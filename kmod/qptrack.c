@@ -1321,6 +1321,8 @@ static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 	    ib_query_qp(qp, &attr, IB_QP_STATE, &init_attr) ||
 	    attr.qp_state < IB_QPS_RTR || attr.qp_state == IB_QPS_ERR)
 		goto out;
+	/* Tests hold the sweep here, with the QP's lock (the fault build). */
+	ew_fault_sweep_delay();
 	rec->job_id = job_id;
 	rec->state = attr.qp_state;
 	rec->revoking = true;

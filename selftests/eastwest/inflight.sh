@@ -20,7 +20,9 @@
 # holds for a connect by a process in no job when default deny begins. Each case
 # also checks that the change returned while the connect was still held
 # (no "connected" yet); a control case with no change shows the held
-# connect stays up and is not revoked.
+# connect stays up and is not revoked. Last, the sweep of connected QPs
+# without records is held (fault_sweep_delay_ms) with a no-job QP's modify
+# lock: its owner's RESET must wait for it.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -107,7 +109,59 @@ held() {
 	[ "$EW_REAP_RC" != 3 ] || { echo "# the connection was left up"; return 1; }
 }
 
-ew_plan 11
+# sweep_reset: a process in no job, not policed under default allow, has
+# its QP connected (RTS); default deny begins and the sweep of connected
+# QPs without records, held by the fault build with the QP's modify lock
+# once it has found the QP connected, is about to move it to ERR. The
+# owner's RESET then must wait for the sweep (rxe in 6.1 does not
+# serialise a RESET beside an ERR: its responder crashed, hardening.md R2),
+# so when the RESET returns the sweep must no longer be held.
+sweep_reset() {
+	"$CTL" config set default allow >/dev/null || return 1
+	ew_dmesg_mark || return 1
+	_out=$EW_TMP/sweep-reset.out
+	mkfifo "$EW_TMP/fifo-sweep" || return 1
+	exec 3<>"$EW_TMP/fifo-sweep"
+	EW_BG_STDIN=$EW_TMP/fifo-sweep
+	ew_start_bg "$_out" "" "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self reset
+	_pid=$EW_BG_PID
+	EW_BG_STDIN=
+	echo go >&3
+	echo go >&3
+	_ok=0
+	if ew_wait_for 60 grep -qx 'rts: OK' "$_out" &&
+	   echo "$HOLD_MS" >"$FP/fault_sweep_delay_ms"; then
+		"$CTL" config set default deny >"$EW_TMP/sweep-reset.change" 2>&1 &
+		_cfg=$!
+		if ew_wait_for 60 grep -qx 1 "$FP/fault_sweep_held"; then
+			echo go >&3
+			if ew_wait_for 60 grep -q '^reset:' "$_out"; then
+				_held=$(cat "$FP/fault_sweep_held")
+				echo "# when the RESET returned, sweeps held: $_held"
+				[ "$_held" = 0 ] && _ok=1
+			else
+				echo "# the RESET never returned"
+			fi
+		else
+			echo "# the sweep never reached its hold"
+		fi
+		wait "$_cfg" || { echo "# config set default deny failed:"; _ok=0; }
+		sed 's/^/#   /' "$EW_TMP/sweep-reset.change"
+	else
+		echo "# the QP did not reach RTS"
+	fi
+	echo 0 >"$FP/fault_sweep_delay_ms"
+	echo exit >&3
+	exec 3>&-
+	ew_reap "$_pid" 30
+	sed 's/^/#   rc-stepwise: /' "$_out"
+	grep -qx 'reset: OK' "$_out" || { echo "# the RESET did not pass"; _ok=0; }
+	ew_dmesg_since_mark "1 QP\\(s\\) connected in no job revoked" >/dev/null ||
+		{ echo "# the sweep revoked nothing"; _ok=0; }
+	[ "$_ok" = 1 ]
+}
+
+ew_plan 12
 
 mkdir -p "$CG/ewR"
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -140,6 +194,8 @@ ew_check "default deny while a connect in no job is held: revoked when it lands"
 	held no-job revoked "$CTL" config set default deny
 unset HELD_CG
 HELD_WAITS=0
+ew_check "default deny: the owner's RESET waits for the sweep holding its QP" \
+	sweep_reset
 "$CTL" config set default deny >/dev/null 2>&1
 "$CTL" job del ewR >/dev/null 2>&1
 ew_done

@@ -64,12 +64,13 @@
  *       rc-hold's connection, "connected", then one RTS->RTS modify with
  *       IBV_QP_AV towards DGID2: "av-change: OK|ERRNO"; then waits like
  *       rc-hold: "revoked" (exit 0) or exit 3
- *   ew_verbs rc-stepwise DEV GID_INDEX DGID DQPN
+ *   ew_verbs rc-stepwise DEV GID_INDEX DGID DQPN [reset]
  *       create an RC QP, RESET->INIT, print "init: OK"; read a line from
  *       stdin (or EOF), INIT->RTR towards DGID/DQPN (PSN 0), "rtr: OK|ERRNO";
- *       read another line, RTR->RTS, "rts: OK|ERRNO". Output is flushed
- *       after every line, so that a test can move the process to another
- *       cgroup between the steps. Exit 0, or that of the failing step.
+ *       read another line, RTR->RTS, "rts: OK|ERRNO"; with "reset", read
+ *       another, then ->RESET, "reset: OK|ERRNO". Output is flushed after
+ *       every line, so that a test can move the process to another cgroup
+ *       between the steps. Exit 0, or that of the failing step.
  *   ew_verbs qp-storm DEV GID_INDEX DGID N SECONDS
  *       create N RC QPs, each RESET->INIT->RTR towards DGID (QPN 0x11),
  *       print "ready", then for SECONDS pick QPs at random and reset and
@@ -840,8 +841,9 @@ static int qpn_claim(struct ctx *c, uint32_t qpn, unsigned long tries)
 }
 
 static int rc_stepwise(struct ctx *c, int gid_index, const char *dgid_s,
-		       uint32_t dqpn)
+		       uint32_t dqpn, bool reset)
 {
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_RESET };
 	union ibv_gid dgid;
 	struct ibv_qp *qp;
 	int ret;
@@ -858,7 +860,11 @@ static int rc_stepwise(struct ctx *c, int gid_index, const char *dgid_s,
 	if (ret)
 		return ret;
 	wait_line();
-	return step("rts", rc_to_rts(qp, 0, 0, IBV_QPS_RTR));
+	ret = step("rts", rc_to_rts(qp, 0, 0, IBV_QPS_RTR));
+	if (ret || !reset)
+		return ret;
+	wait_line();
+	return step("reset", ibv_modify_qp(qp, &attr, IBV_QP_STATE));
 }
 
 /* rc-pair-revive: two RC QPs of one process, connected to each other. */
@@ -1547,8 +1553,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "rts-av-change") && argc == 8)
 		return rts_av_change(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
 				     argv[6], num(argv[7]));
-	if (!strcmp(argv[1], "rc-stepwise") && argc == 6)
-		return rc_stepwise(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]));
+	if (!strcmp(argv[1], "rc-stepwise") &&
+	    (argc == 6 || (argc == 7 && !strcmp(argv[6], "reset"))))
+		return rc_stepwise(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
+				   argc == 7);
 	if (!strcmp(argv[1], "qpn-claim") && (argc == 4 || argc == 5))
 		return qpn_claim(&c, num(argv[3]), argc == 5 ? num(argv[4]) : 1);
 	if (!strcmp(argv[1], "mcast-attach") && argc == 4)
