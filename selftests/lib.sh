@@ -642,11 +642,13 @@ EW_BG_PIDS=
 # to OUT, stdin from $EW_BG_STDIN (default /dev/null); sets EW_BG_PID (CMD's
 # own pid) and records it for ew_reap_all.
 ew_start_bg() {
-	_ew_out=$1
-	_ew_cg=$2
+	# Names of its own: ew_check's _ew_out is live when a checked
+	# function starts a process.
+	_ew_bg_out=$1
+	_ew_bg_cg=$2
 	shift 2
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$EW_CG$_ew_cg" "$@" \
-		<"${EW_BG_STDIN:-/dev/null}" >"$_ew_out" 2>&1 3>&- 4>&- &
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$EW_CG$_ew_bg_cg" "$@" \
+		<"${EW_BG_STDIN:-/dev/null}" >"$_ew_bg_out" 2>&1 3>&- 4>&- &
 	EW_BG_PID=$!
 	EW_BG_PIDS="$EW_BG_PIDS $EW_BG_PID"
 }
