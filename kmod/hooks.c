@@ -22,9 +22,10 @@
  * revoker's own ib_modify_qp() and ib_detach_mcast():
  * ew_destroy_qp_serialised(), which destroys a user QP under its modify
  * lock and drops its record only if the driver destroyed it;
- * ew_modify_qp_serialised(), where a modify that a revoker could meet on
- * the same QP is judged, its tracking record created or updated, and the
- * modify applied under the QP's modify lock (qptrack.c, "Modify locks");
+ * ew_modify_qp_serialised(), where every modify of a user QP (a revoker
+ * could meet any of them on the same QP) is judged, its tracking record
+ * created or updated, and the modify applied under the QP's modify lock
+ * (qptrack.c, "Modify locks");
  * and ew_attach_mcast_serialised() and ew_detach_mcast_serialised(), which
  * do the same for a user QP's multicast groups.
  * The ops are IPMODIFY (one owner per function: a second owner such as a
@@ -431,25 +432,19 @@ static bool ew_check_create_qp(struct ib_device *dev,
 
 /*
  * Whether a modify must go through the gate, under the QP's modify lock:
- * it may change a destination or claim a state (policed attributes, PSNs,
- * IB_QP_CUR_STATE, a state other than RESET or ERR), or the QP is tracked
- * (its record follows every state change, and a revoker may move it to
- * the error state meanwhile). Context: the ftrace handler (atomic).
+ * every modify of a user QP does. One that may change a destination or
+ * claim a state is judged there; a tracked QP's record follows every state
+ * change; and even a RESET or ERR of an untracked QP must not reach the
+ * driver beside a revoker's move to the error state (the sweep of QPs
+ * without records revokes untracked QPs), which rxe in 6.1 does not
+ * serialise (Documentation/hardening.md, R2). Context: the ftrace handler
+ * (atomic).
  */
-static bool ew_modify_qp_needs_gate(struct ib_qp *qp,
-				    const struct ib_qp_attr *attr, int mask)
+static bool ew_modify_qp_needs_gate(const struct ib_qp *qp)
 {
-	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
+	const struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
 
-	if (real->qp_type == IB_QPT_SMI || real->qp_type == IB_QPT_GSI)
-		return false;
-	if (mask & (EW_QP_POLICED_MASK | IB_QP_RQ_PSN | IB_QP_SQ_PSN |
-		    IB_QP_CUR_STATE))
-		return true;
-	if ((mask & IB_QP_STATE) && attr->qp_state != IB_QPS_RESET &&
-	    attr->qp_state != IB_QPS_ERR)
-		return true;
-	return ew_qp_is_tracked(real);
+	return real->qp_type != IB_QPT_SMI && real->qp_type != IB_QPT_GSI;
 }
 
 /**
@@ -524,9 +519,7 @@ static void notrace ew_hook_modify_qp(unsigned long ip, unsigned long parent_ip,
 	if (!regs)
 		return;
 	/* int ib_modify_qp_with_udata(qp, attr, attr_mask, udata) */
-	if (!ew_modify_qp_needs_gate((struct ib_qp *)regs_get_kernel_argument(regs, 0),
-				     (struct ib_qp_attr *)regs_get_kernel_argument(regs, 1),
-				     (int)regs_get_kernel_argument(regs, 2)))
+	if (!ew_modify_qp_needs_gate((struct ib_qp *)regs_get_kernel_argument(regs, 0)))
 		return;
 	/* While the module is going, refuse. */
 	ew_hook_redirect(regs, ew_modify_qp_serialised, ew_deny_int);

@@ -39,9 +39,10 @@
  * modifies (rxe in 6.1 does not; its responder dereferences a NULL packet
  * when a RESET or INIT lands while an ERR drains), and a policy check made
  * before a revocation must not be applied after it. So every modify of a
- * tracked QP, and every policed one, runs its check and the driver's modify
- * under the QP's modify lock (ew_qp_modify_lock(): a mutex hashed by QP),
- * which the revoker holds around ib_modify_qp(). Order: the registry's
+ * user QP (tracked or not: the sweep of QPs without records revokes
+ * untracked ones) runs its check and the driver's modify under the QP's
+ * modify lock (ew_qp_modify_lock(): a mutex hashed by QP), which the
+ * revoker holds around ib_modify_qp(). Order: the registry's
  * mutex (held by the sweep of QPs without records), ew_revoke_mutex, then
  * a modify lock, then ew_qp_lock; no two modify locks are nested.
  *
@@ -656,19 +657,17 @@ void ew_qp_member_forget(struct ib_qp *qp, const union ib_gid *gid, u16 lid)
 		ew_qp_free(drop);
 }
 
-/**
- * ew_qp_is_tracked() - whether a QP has a record (a revoker may act on it)
- * @qp: the real QP
- *
- * Context: the modify hook (possibly atomic).
+/*
+ * Whether @qp (the real QP) has a record. Context: the sweep, under the
+ * QP's modify lock.
  */
-bool ew_qp_is_tracked(struct ib_qp *qp)
+static bool ew_qp_is_tracked(struct ib_qp *qp)
 {
 	bool tracked;
 
 	/*
-	 * Unlocked peek: a record added after it comes from a policed modify
-	 * of the QP, which holds the modify lock itself.
+	 * Unlocked peek: a record is added only under the QP's modify lock,
+	 * which the caller holds.
 	 */
 	if (!READ_ONCE(ew_qp_n_records))
 		return false;

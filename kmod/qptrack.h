@@ -72,7 +72,6 @@ void ew_qp_member_release(struct ew_qp_member *mem);
 void ew_qp_member_commit(struct ib_qp *qp, struct ew_qp_member *mem,
 			 const union ib_gid *gid, u16 lid);
 void ew_qp_member_forget(struct ib_qp *qp, const union ib_gid *gid, u16 lid);
-bool ew_qp_is_tracked(struct ib_qp *qp);
 struct mutex *ew_qp_modify_lock(struct ib_qp *qp);
 int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata);
 unsigned int ew_qp_revoke_job(u32 job_id);
