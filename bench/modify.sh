@@ -96,8 +96,9 @@ measure() {
 	awk -v l="$1" -v r="$round" '
 		{ v[$1] = $2 }
 		END { printf "# bench: modify %s round %d modify_median_ns %d rtr_median_ns %d" \
-		      " modify_p25_ns %d rtr_p25_ns %d\n", l, r, v["modify_median_ns"],
-		      v["rtr_median_ns"], v["modify_p25_ns"], v["rtr_p25_ns"] }' "$EW_TMP/cost" >>"$EW_TMP/out"
+		      " modify_p25_ns %d rtr_p25_ns %d reset_median_ns %d\n", l, r,
+		      v["modify_median_ns"], v["rtr_median_ns"], v["modify_p25_ns"],
+		      v["rtr_p25_ns"], v["reset_median_ns"] }' "$EW_TMP/cost" >>"$EW_TMP/out"
 }
 
 # cm_dev: the rxe device cm_rate connects over (see above).

@@ -81,12 +81,12 @@ int main(int argc, char **argv)
 {
 	struct ibv_qp_init_attr init;
 	struct ibv_context *ctx;
-	double *all, *rtr, ns;
+	double *all, *rtr, *reset, ns;
 	union ibv_gid dgid;
 	struct ibv_qp *qp[2];
 	struct ibv_cq *cq;
 	struct ibv_pd *pd;
-	long cycles, c, n_all = 0, n_rtr = 0;
+	long cycles, c, n_all = 0, n_rtr = 0, n_reset = 0;
 	int i, step, gid_index;
 
 	if (argc != 5) {
@@ -116,7 +116,8 @@ int main(int argc, char **argv)
 	}
 	all = calloc(cycles * 8, sizeof(*all));
 	rtr = calloc(cycles * 2, sizeof(*rtr));
-	if (!all || !rtr)
+	reset = calloc(cycles * 2, sizeof(*reset));
+	if (!all || !rtr || !reset)
 		return 1;
 
 	/*
@@ -134,11 +135,14 @@ int main(int argc, char **argv)
 				all[n_all++] = ns;
 				if (step == 1)
 					rtr[n_rtr++] = ns;
+				else if (step == 3)
+					reset[n_reset++] = ns;
 			}
 		}
 	}
 	qsort(all, n_all, sizeof(*all), cmp);
 	qsort(rtr, n_rtr, sizeof(*rtr), cmp);
+	qsort(reset, n_reset, sizeof(*reset), cmp);
 	{
 		double sum = 0, sum_rtr = 0;
 
@@ -153,6 +157,7 @@ int main(int argc, char **argv)
 		printf("rtr_median_ns %.0f\n", rtr[n_rtr / 2]);
 		printf("modify_p25_ns %.0f\n", all[n_all / 4]);
 		printf("rtr_p25_ns %.0f\n", rtr[n_rtr / 4]);
+		printf("reset_median_ns %.0f\n", reset[n_reset / 2]);
 	}
 	return 0;
 }

@@ -130,7 +130,8 @@ def rows_for(kernel, d):
     cost = {}
     metrics = (("modify_median_ns", "modify cycle, median"),
                ("rtr_median_ns", "INIT->RTR (policed), median"),
-               ("rtr_p25_ns", "INIT->RTR (policed), p25"))
+               ("rtr_p25_ns", "INIT->RTR (policed), p25"),
+               ("reset_median_ns", "RTS->RESET, median"))
     for kind, toks in load(os.path.join(d, "modify.sh.out")):
         if kind != "modify":
             continue
