@@ -9,6 +9,10 @@ this writes what the rest of the tree used to copy from the spec by hand:
                                      set of each command's requests (extack)
   userspace/model/names-gen.[ch]     enum and flag names, counter names and
                                      the counter of each refusal reason
+  userspace/model/attrs-gen.h        per set eastwestctl reads, a struct of
+                                     the set's scalar attributes, to embed in
+                                     the model's structs
+  userspace/io/attrs-gen.[ch]        their parsers: ew_<set>_attr_parse()
   selftests/tools/nlfuzz/model-gen.c the fuzzer's model: sets with types,
                                      lengths and ranges, operations
   kmod/counters-gen.h                the counter of each refusal reason, as
@@ -237,6 +241,151 @@ def gen_names_c(sp):
 
 
 # ---------------------------------------------------------------------------
+# userspace/model/attrs-gen.h, userspace/io/attrs-gen.[ch]
+
+# The sets whose scalar attributes eastwestctl reads through a generated
+# parser. The others it reads by hand: peer (an address or a LID, a default
+# prefix), netdev (exactly one attribute), counters (an array by type),
+# event (eastwestctl monitor's array by type); peer-list, node and fabric
+# replies carry no scalars it keeps.
+PARSED_SETS = ["cgroup", "job", "config", "dev", "port", "gid", "path"]
+
+# Members held in another type than the spec's, for the model's users.
+C_TYPE_OVERRIDE = {("config", "admission-required"): "uint32_t"}
+
+INT_TYPES = {"u8": "uint8_t", "u16": "uint16_t", "u32": "uint32_t", "u64": "uint64_t"}
+
+
+def read_attrs(sp, sname):
+    """The set's scalar, single attributes that replies carry: of a set an
+    operation replies with, those its replies list; of a nested set, all."""
+    listed, top = set(), False
+    for op in sp.ops:
+        if op["attribute-set"] != sname:
+            continue
+        for mode in ("do", "dump"):
+            reply = (op.get(mode) or {}).get("reply")
+            if reply:
+                top = True
+                listed.update(reply["attributes"])
+    out = []
+    for a in sp.attrs(sname):
+        if a["type"] not in INT_TYPES and a["type"] not in ("string", "binary"):
+            continue
+        if a.get("multi-attr") or (top and a["name"] not in listed):
+            continue
+        if a["type"] == "binary" and "exact-len" not in a.get("checks", {}):
+            die("attribute %s.%s: a binary read into a struct needs exact-len"
+                % (sname, a["name"]))
+        out.append(a)
+    if len(sp.attrs(sname)) >= 32:
+        die("set %s: more attributes than a present mask holds" % sname)
+    return out
+
+
+def member_decl(sp, sname, a):
+    m = c_lower(a["name"])
+    ch = a.get("checks", {})
+    if (sname, a["name"]) in C_TYPE_OVERRIDE:
+        return "%s %s;" % (C_TYPE_OVERRIDE[(sname, a["name"])], m)
+    if a["type"] == "u8" and ch.get("max") == 1:
+        return "bool %s;" % m
+    if a["type"] in INT_TYPES:
+        return "%s %s;" % (INT_TYPES[a["type"]], m)
+    if a["type"] == "binary":
+        return "uint8_t %s[%d];" % (m, ch["exact-len"])
+    v = ch.get("max-len")
+    if v is None:
+        return "char %s[EW_ATTR_STRLEN];" % m
+    return "char %s[%s + 1];" % (m, v if isinstance(v, int) else sp.const(v))
+
+
+def gen_attrs_h(sp):
+    o = [header("/*", "attribute structs"),
+         "#ifndef EW_ATTRS_GEN_H", "#define EW_ATTRS_GEN_H", "",
+         "#include <stdbool.h>", "#include <stdint.h>", "",
+         "#include <linux/eastwest.h>", "",
+         "/* The bit of attribute type @type in a present mask. */",
+         "#define EW_ATTR_BIT(type) (1U << (type))", "",
+         "/* The buffer of a string attribute without max-len (longer ones are cut). */",
+         "#define EW_ATTR_STRLEN 64", "",
+         "/*",
+         " * Per set: EW_<SET>_ATTRS, the set's scalar attributes that replies",
+         " * carry, as members of a model struct: each by its name ('-' written",
+         " * '_'), and all of them as .attrs, the struct ew_<set>_attrs that",
+         " * ew_<set>_attr_parse() (io/attrs-gen.h) fills.",
+         " */"]
+    for sname in PARSED_SETS:
+        n, N = c_lower(sname), c_upper(sname)
+        o += ["", "#define EW_%s_ATTR_MEMBERS \\" % N]
+        o += ["\t%s \\" % member_decl(sp, sname, a) for a in read_attrs(sp, sname)]
+        o[-1] = o[-1][:-2]
+        o += ["", "struct ew_%s_attrs {" % n, "\tEW_%s_ATTR_MEMBERS" % N, "};", "",
+              "#define EW_%s_ATTRS \\" % N, "\tunion { \\",
+              "\t\tstruct ew_%s_attrs attrs; \\" % n,
+              "\t\tstruct { \\", "\t\t\tEW_%s_ATTR_MEMBERS \\" % N,
+              "\t\t}; \\", "\t}"]
+    o += ["", "#endif /* EW_ATTRS_GEN_H */"]
+    return "\n".join(o) + "\n"
+
+
+def proto_lines(sname, end):
+    """A parser's prototype, its second line aligned under the first's '('."""
+    first = "int ew_%s_attr_parse(" % c_lower(sname)
+    return [first + "struct ew_%s_attrs *o, uint32_t *present," % c_lower(sname),
+            "\t" * (len(first) // 8) + " " * (len(first) % 8) + "const struct nlattr *a)" + end]
+
+
+def gen_attrs_io_h(sp):
+    o = [header("/*", "attribute parsers"),
+         "#ifndef EW_IO_ATTRS_GEN_H", "#define EW_IO_ATTRS_GEN_H", "",
+         "#include <libmnl/libmnl.h>", "", '#include "model/attrs-gen.h"', "",
+         "/*",
+         " * ew_<set>_attr_parse() - one attribute of a reply (or nest) of <set>",
+         " *",
+         " * A scalar attribute of struct ew_<set>_attrs of the right type and size",
+         " * is stored in @o and its bit, EW_ATTR_BIT(type), set in @present.",
+         " *",
+         " * Return: 1 if @a was stored; 0 if it is no member of @o (a list, a nest,",
+         " * an attribute the tool does not know), for the caller; -1 if it is one",
+         " * but malformed.",
+         " */"]
+    for sname in PARSED_SETS:
+        o += proto_lines(sname, ";")
+    o += ["", "#endif /* EW_IO_ATTRS_GEN_H */"]
+    return "\n".join(o) + "\n"
+
+
+def gen_attrs_io_c(sp):
+    o = [header("//", "attribute parsers"),
+         "#include <stdio.h>", "#include <string.h>", "",
+         '#include "io/attrs-gen.h"']
+    for sname in PARSED_SETS:
+        o += [""] + proto_lines(sname, "")
+        o += ["{", "\tunsigned int type = mnl_attr_get_type(a);", "", "\tswitch (type) {"]
+        for a in read_attrs(sp, sname):
+            m = c_lower(a["name"])
+            o.append("\tcase %s:" % sp.attr_const(sname, a["name"]))
+            if a["type"] in INT_TYPES:
+                o += ["\t\tif (mnl_attr_validate(a, MNL_TYPE_%s) < 0)" % c_upper(a["type"]),
+                      "\t\t\treturn -1;",
+                      "\t\to->%s = mnl_attr_get_%s(a);" % (m, a["type"])]
+            elif a["type"] == "string":
+                o += ["\t\tif (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) < 0)",
+                      "\t\t\treturn -1;",
+                      '\t\tsnprintf(o->%s, sizeof(o->%s), "%%s", mnl_attr_get_str(a));'
+                      % (m, m)]
+            else:
+                o += ["\t\tif (mnl_attr_validate2(a, MNL_TYPE_BINARY, sizeof(o->%s)) < 0)" % m,
+                      "\t\t\treturn -1;",
+                      "\t\tmemcpy(o->%s, mnl_attr_get_payload(a), sizeof(o->%s));" % (m, m)]
+            o.append("\t\tbreak;")
+        o += ["\tdefault:", "\t\treturn 0;", "\t}",
+              "\t*present |= EW_ATTR_BIT(type);", "\treturn 1;", "}"]
+    return "\n".join(o) + "\n"
+
+
+# ---------------------------------------------------------------------------
 # kmod/counters-gen.h
 
 def gen_kmod_counters(sp):
@@ -349,6 +498,9 @@ def main():
         "userspace/io/nlnames-gen.c": gen_nlnames(sp),
         "userspace/model/names-gen.h": gen_names_h(sp),
         "userspace/model/names-gen.c": gen_names_c(sp),
+        "userspace/model/attrs-gen.h": gen_attrs_h(sp),
+        "userspace/io/attrs-gen.h": gen_attrs_io_h(sp),
+        "userspace/io/attrs-gen.c": gen_attrs_io_c(sp),
         "selftests/tools/nlfuzz/model-gen.c": gen_fuzz_model(sp),
         "kmod/counters-gen.h": gen_kmod_counters(sp),
     }

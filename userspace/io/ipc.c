@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ewctl.h"
+#include "io/attrs-gen.h"
 #include "io/cgroup.h"
 #include "io/ipc.h"
 #include "model/diff.h"
@@ -37,11 +38,6 @@ static bool ok_u32(const struct nlattr *a)
 static bool ok_u64(const struct nlattr *a)
 {
 	return !mnl_attr_validate(a, MNL_TYPE_U64);
-}
-
-static bool ok_str(const struct nlattr *a)
-{
-	return !mnl_attr_validate(a, MNL_TYPE_NUL_STRING);
 }
 
 static bool ok_nest(const struct nlattr *a)
@@ -366,27 +362,19 @@ static int parse_counters(const struct nlattr *nest, struct ew_counter_set *c)
 static int parse_cgroup(const struct nlattr *nest, struct ew_job_desc *job)
 {
 	char canon[EASTWEST_CGROUP_PATH_MAX];
-	const char *path = NULL, *why;
+	struct ew_cgroup_attrs cg = { 0 };
 	const struct nlattr *a;
-	uint64_t id = 0;
+	uint32_t present = 0;
+	const char *path, *why;
 
-	mnl_attr_for_each_nested(a, nest) {
-		if (mnl_attr_get_type(a) == EASTWEST_A_CGROUP_PATH) {
-			if (!ok_str(a))
-				return -1;
-			path = mnl_attr_get_str(a);
-		} else if (mnl_attr_get_type(a) == EASTWEST_A_CGROUP_ID) {
-			if (!ok_u64(a))
-				return -1;
-			id = mnl_attr_get_u64(a);
-		}
-	}
-	if (!path)
+	mnl_attr_for_each_nested(a, nest)
+		if (ew_cgroup_attr_parse(&cg, &present, a) < 0)
+			return -1;
+	if (!(present & EW_ATTR_BIT(EASTWEST_A_CGROUP_PATH)))
 		return -1;
 	/* Compare in canonical form, whatever the kernel's spelling. */
-	if (!ew_cgroup_normalize(path, canon, sizeof(canon), &why))
-		path = canon;
-	ew_job_add_cgroup(job, path, id);
+	path = ew_cgroup_normalize(cg.path, canon, sizeof(canon), &why) ? cg.path : canon;
+	ew_job_add_cgroup(job, path, cg.id);
 	return 0;
 }
 
@@ -422,61 +410,16 @@ static int job_cb(const struct nlmsghdr *nlh, void *data)
 	struct ew_job_desc *job = data;
 	const struct nlattr *a;
 	struct ew_peer_addr p;
-	int ret = 0;
+	int ret;
 
 	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
-		unsigned int type = mnl_attr_get_type(a);
-
-		switch (type) {
-		case EASTWEST_A_JOB_ID:
-		case EASTWEST_A_JOB_MODE:
-		case EASTWEST_A_JOB_ENCRYPT:
-		case EASTWEST_A_JOB_QKEY:
-		case EASTWEST_A_JOB_PEER_COUNT:
-		case EASTWEST_A_JOB_QP_COUNT:
-			if (!ok_u32(a))
-				return proto_err();
-			if (type == EASTWEST_A_JOB_ID)
-				job->id = mnl_attr_get_u32(a);
-			else if (type == EASTWEST_A_JOB_MODE)
-				job->mode = mnl_attr_get_u32(a);
-			else if (type == EASTWEST_A_JOB_ENCRYPT)
-				job->encrypt = mnl_attr_get_u32(a);
-			else if (type == EASTWEST_A_JOB_QKEY)
-				job->qkey = mnl_attr_get_u32(a);
-			else if (type == EASTWEST_A_JOB_PEER_COUNT)
-				job->peer_count = mnl_attr_get_u32(a);
-			else
-				job->qp_count = mnl_attr_get_u32(a);
-			job->present |= type == EASTWEST_A_JOB_ID ? EW_JOB_ID :
-					type == EASTWEST_A_JOB_MODE ? EW_JOB_MODE :
-					type == EASTWEST_A_JOB_ENCRYPT ? EW_JOB_ENCRYPT :
-					type == EASTWEST_A_JOB_QKEY ? EW_JOB_QKEY :
-					type == EASTWEST_A_JOB_PEER_COUNT ?
-					EW_JOB_PEER_COUNT : EW_JOB_QP_COUNT;
-			break;
-		case EASTWEST_A_JOB_NAME:
-			if (!ok_str(a))
-				return proto_err();
-			snprintf(job->name, sizeof(job->name), "%s", mnl_attr_get_str(a));
-			job->present |= EW_JOB_NAME;
-			break;
-		case EASTWEST_A_JOB_UD:
-		case EASTWEST_A_JOB_DC:
-			if (!ok_u8(a))
-				return proto_err();
-			if (type == EASTWEST_A_JOB_UD)
-				job->ud = mnl_attr_get_u8(a);
-			else
-				job->dc = mnl_attr_get_u8(a);
-			job->present |= type == EASTWEST_A_JOB_UD ? EW_JOB_UD : EW_JOB_DC;
-			break;
-		case EASTWEST_A_JOB_PSN:
-			if (!ok_u32(a))
-				return proto_err();
-			job->psn = mnl_attr_get_u32(a);
-			job->present |= EW_JOB_PSN;
-			break;
+		/* The scalars (and their present bits); lists and nests here. */
+		ret = ew_job_attr_parse(&job->attrs, &job->present, a);
+		if (ret < 0)
+			return proto_err();
+		if (ret)
+			continue;
+		switch (mnl_attr_get_type(a)) {
 		case EASTWEST_A_JOB_CGROUP:
 			ret = ok_nest(a) ? parse_cgroup(a, job) : -1;
 			break;
@@ -829,62 +772,19 @@ static int config_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct ew_config *cfg = data;
 	const struct nlattr *a;
+	int ret;
 
 	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
+		ret = ew_config_attr_parse(&cfg->attrs, &cfg->present, a);
+		if (ret < 0)
+			return proto_err();
+		if (ret)
+			continue;
 		switch (mnl_attr_get_type(a)) {
-		case EASTWEST_A_CONFIG_MODE:
-			if (!ok_u32(a))
-				return proto_err();
-			cfg->mode = mnl_attr_get_u32(a);
-			cfg->present |= EW_CFG_MODE;
-			break;
-		case EASTWEST_A_CONFIG_DEFAULT_ACTION:
-			if (!ok_u32(a))
-				return proto_err();
-			cfg->default_action = mnl_attr_get_u32(a);
-			cfg->present |= EW_CFG_DEFAULT;
-			break;
-		case EASTWEST_A_CONFIG_VERSION:
-			if (!ok_str(a))
-				return proto_err();
-			snprintf(cfg->version, sizeof(cfg->version), "%s",
-				 mnl_attr_get_str(a));
-			cfg->present |= EW_CFG_VERSION;
-			break;
-		case EASTWEST_A_CONFIG_JOB_COUNT:
-			if (!ok_u32(a))
-				return proto_err();
-			cfg->job_count = mnl_attr_get_u32(a);
-			cfg->present |= EW_CFG_JOB_COUNT;
-			break;
-		case EASTWEST_A_CONFIG_PEER_COUNT:
-			if (!ok_u32(a))
-				return proto_err();
-			cfg->peer_count = mnl_attr_get_u32(a);
-			cfg->present |= EW_CFG_PEER_COUNT;
-			break;
 		case EASTWEST_A_CONFIG_COUNTERS:
 			if (!ok_nest(a) || parse_counters(a, &cfg->counters))
 				return proto_err();
 			cfg->present |= EW_CFG_COUNTERS;
-			break;
-		case EASTWEST_A_CONFIG_ADMISSION:
-			if (!ok_u32(a))
-				return proto_err();
-			cfg->admission = mnl_attr_get_u32(a);
-			cfg->present |= EW_CFG_ADMISSION;
-			break;
-		case EASTWEST_A_CONFIG_ADMISSION_TTL:
-			if (!ok_u32(a))
-				return proto_err();
-			cfg->admission_ttl = mnl_attr_get_u32(a);
-			cfg->present |= EW_CFG_ADMISSION_TTL;
-			break;
-		case EASTWEST_A_CONFIG_ADMISSION_REQUIRED:
-			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
-				return proto_err();
-			cfg->admission_required = mnl_attr_get_u8(a);
-			cfg->present |= EW_CFG_ADMISSION_REQUIRED;
 			break;
 		case EASTWEST_A_CONFIG_REVOKED_NODE: {
 			uint8_t (*more)[16];
@@ -1005,37 +905,6 @@ int ew_ipc_state(struct ewnl *nl, struct ew_state *st, bool with_peers)
 	return 0;
 }
 
-/* The u32 attributes of a GID nest. */
-static void gid_u32(struct ew_gid *g, unsigned int type, uint32_t v)
-{
-	switch (type) {
-	case EASTWEST_A_GID_VRF:
-		g->vrf = v;
-		g->present |= EW_GID_VRF;
-		break;
-	case EASTWEST_A_GID_PROTECTION:
-		g->protection = v;
-		g->present |= EW_GID_PROTECTION;
-		break;
-	case EASTWEST_A_GID_MACSEC_IFINDEX:
-		g->macsec_ifindex = v;
-		g->present |= EW_GID_MACSEC_IFINDEX;
-		break;
-	case EASTWEST_A_GID_MACSEC_OFFLOAD:
-		g->macsec_offload = v;
-		g->present |= EW_GID_MACSEC_OFFLOAD;
-		break;
-	case EASTWEST_A_GID_OFFLOAD_CAPS:
-		g->offload_caps = v;
-		g->present |= EW_GID_OFFLOAD_CAPS;
-		break;
-	case EASTWEST_A_GID_MTU:
-		g->mtu = v;
-		g->present |= EW_GID_MTU;
-		break;
-	}
-}
-
 static int parse_gid(const struct nlattr *nest, struct ew_port *port)
 {
 	const struct nlattr *a;
@@ -1044,54 +913,9 @@ static int parse_gid(const struct nlattr *nest, struct ew_port *port)
 	EW_GROW(port->gids, port->n_gids, port->cap_gids);
 	g = &port->gids[port->n_gids++];
 	memset(g, 0, sizeof(*g));
-	mnl_attr_for_each_nested(a, nest) {
-		switch (mnl_attr_get_type(a)) {
-		case EASTWEST_A_GID_INDEX:
-			if (!ok_u32(a))
-				return -1;
-			g->index = mnl_attr_get_u32(a);
-			break;
-		case EASTWEST_A_GID_GID:
-			if (mnl_attr_validate2(a, MNL_TYPE_BINARY, sizeof(g->gid)))
-				return -1;
-			memcpy(g->gid, mnl_attr_get_payload(a), sizeof(g->gid));
-			break;
-		case EASTWEST_A_GID_TYPE:
-			if (!ok_u32(a))
-				return -1;
-			g->type = mnl_attr_get_u32(a);
-			g->present |= EW_GID_TYPE;
-			break;
-		case EASTWEST_A_GID_IFINDEX:
-			if (!ok_u32(a))
-				return -1;
-			g->ifindex = mnl_attr_get_u32(a);
-			g->present |= EW_GID_IFINDEX;
-			break;
-		case EASTWEST_A_GID_IFNAME:
-			if (!ok_str(a))
-				return -1;
-			snprintf(g->ifname, sizeof(g->ifname), "%s", mnl_attr_get_str(a));
-			g->present |= EW_GID_IFNAME;
-			break;
-		case EASTWEST_A_GID_VLAN:
-			if (!ok_u16(a))
-				return -1;
-			g->vlan = mnl_attr_get_u16(a);
-			g->present |= EW_GID_VLAN;
-			break;
-		case EASTWEST_A_GID_VRF:
-		case EASTWEST_A_GID_PROTECTION:
-		case EASTWEST_A_GID_MACSEC_IFINDEX:
-		case EASTWEST_A_GID_MACSEC_OFFLOAD:
-		case EASTWEST_A_GID_OFFLOAD_CAPS:
-		case EASTWEST_A_GID_MTU:
-			if (!ok_u32(a))
-				return -1;
-			gid_u32(g, mnl_attr_get_type(a), mnl_attr_get_u32(a));
-			break;
-		}
-	}
+	mnl_attr_for_each_nested(a, nest)
+		if (ew_gid_attr_parse(&g->attrs, &g->present, a) < 0)
+			return -1;
 	return 0;
 }
 
@@ -1128,6 +952,7 @@ static int parse_port(const struct nlattr *nest, struct ew_dev_desc *dev)
 {
 	const struct nlattr *a;
 	struct ew_port *port;
+	int ret;
 
 	if (continues_port(nest, dev)) {
 		port = &dev->ports[dev->n_ports - 1];
@@ -1137,17 +962,12 @@ static int parse_port(const struct nlattr *nest, struct ew_dev_desc *dev)
 		memset(port, 0, sizeof(*port));
 	}
 	mnl_attr_for_each_nested(a, nest) {
+		ret = ew_port_attr_parse(&port->attrs, &port->present, a);
+		if (ret < 0)
+			return -1;
+		if (ret)
+			continue;
 		switch (mnl_attr_get_type(a)) {
-		case EASTWEST_A_PORT_NUM:
-			if (!ok_u32(a))
-				return -1;
-			port->num = mnl_attr_get_u32(a);
-			break;
-		case EASTWEST_A_PORT_LINK_LAYER:
-			if (!ok_u32(a))
-				return -1;
-			port->link_layer = mnl_attr_get_u32(a);
-			break;
 		case EASTWEST_A_PORT_GID:
 			if (!ok_nest(a) || parse_gid(a, port))
 				return -1;
@@ -1168,6 +988,7 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	struct ew_devs *devs = data;
 	const struct nlattr *a;
 	struct ew_dev_desc *dev;
+	int ret;
 
 	if (continues_dev(nlh, devs)) {
 		dev = &devs->v[devs->n - 1];
@@ -1177,40 +998,12 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 		memset(dev, 0, sizeof(*dev));
 	}
 	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
-		switch (mnl_attr_get_type(a)) {
-		case EASTWEST_A_DEV_INDEX:
-			if (!ok_u32(a))
-				return proto_err();
-			dev->index = mnl_attr_get_u32(a);
-			break;
-		case EASTWEST_A_DEV_NAME:
-			if (!ok_str(a))
-				return proto_err();
-			snprintf(dev->name, sizeof(dev->name), "%s", mnl_attr_get_str(a));
-			break;
-		case EASTWEST_A_DEV_PORT:
-			if (!ok_nest(a) || parse_port(a, dev))
-				return proto_err();
-			break;
-		case EASTWEST_A_DEV_QPN_OBSERVED:
-			if (!ok_u32(a))
-				return proto_err();
-			dev->qpn_observed = mnl_attr_get_u32(a);
-			dev->present |= EW_DEV_QPN_OBSERVED;
-			break;
-		case EASTWEST_A_DEV_QPN_SEQUENTIAL:
-			if (!ok_u32(a))
-				return proto_err();
-			dev->qpn_sequential = mnl_attr_get_u32(a);
-			dev->present |= EW_DEV_QPN_SEQUENTIAL;
-			break;
-		case EASTWEST_A_DEV_QPN_ORDER:
-			if (!ok_u32(a))
-				return proto_err();
-			dev->qpn_order = mnl_attr_get_u32(a);
-			dev->present |= EW_DEV_QPN_ORDER;
-			break;
-		}
+		ret = ew_dev_attr_parse(&dev->attrs, &dev->present, a);
+		if (ret < 0)
+			return proto_err();
+		if (!ret && mnl_attr_get_type(a) == EASTWEST_A_DEV_PORT &&
+		    (!ok_nest(a) || parse_port(a, dev)))
+			return proto_err();
 	}
 	return MNL_CB_OK;
 }
@@ -1234,35 +1027,11 @@ static int path_cb(const struct nlmsghdr *nlh, void *data)
 	struct ew_path_info *info = data;
 	const struct nlattr *a;
 
-	mnl_attr_for_each(a, nlh, EWNL_HDRLEN) {
-		unsigned int type = mnl_attr_get_type(a);
-		uint32_t v;
-
-		if (type < EASTWEST_A_PATH_PROTECTION || type > EASTWEST_A_PATH_IPSEC_SPI)
-			continue;
-		if (!ok_u32(a))
+	mnl_attr_for_each(a, nlh, EWNL_HDRLEN)
+		if (ew_path_attr_parse(&info->attrs, &info->present, a) < 0)
 			return proto_err();
-		v = mnl_attr_get_u32(a);
-		switch (type) {
-		case EASTWEST_A_PATH_PROTECTION:
-			info->protection = v;
-			break;
-		case EASTWEST_A_PATH_IFINDEX:
-			info->ifindex = v;
-			break;
-		case EASTWEST_A_PATH_MACSEC_IFINDEX:
-			info->macsec_ifindex = v;
-			info->has_macsec = true;
-			break;
-		case EASTWEST_A_PATH_MACSEC_OFFLOAD:
-			info->macsec_offload = v;
-			break;
-		case EASTWEST_A_PATH_IPSEC_SPI:
-			info->ipsec_spi = v;
-			info->has_spi = true;
-			break;
-		}
-	}
+	info->has_macsec = info->present & EW_ATTR_BIT(EASTWEST_A_PATH_MACSEC_IFINDEX);
+	info->has_spi = info->present & EW_ATTR_BIT(EASTWEST_A_PATH_IPSEC_SPI);
 	return MNL_CB_OK;
 }
 

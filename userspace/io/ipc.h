@@ -41,11 +41,13 @@ int ew_ipc_dev_dump(struct ewnl *nl, struct ew_devs *devs);
 
 /* What path-get answers about one RoCE path. */
 struct ew_path_info {
-	uint32_t protection;	/* EASTWEST_PROTECTION_* */
-	uint32_t ifindex;	/* the source GID's netdev */
-	uint32_t macsec_ifindex;
-	uint32_t macsec_offload;
-	uint32_t ipsec_spi;
+	uint32_t present;	/* EW_ATTR_BIT(EASTWEST_A_PATH_*) */
+	/*
+	 * The request's dev_index, dev_name, port, sgid_index and dgid, then
+	 * protection (EASTWEST_PROTECTION_*), ifindex (the source GID's
+	 * netdev), macsec_ifindex, macsec_offload and ipsec_spi.
+	 */
+	EW_PATH_ATTRS;
 	bool has_spi;
 	bool has_macsec;
 };

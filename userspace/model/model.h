@@ -14,26 +14,36 @@
 #include <linux/eastwest.h>
 
 #include "model/addr.h"
+#include "model/attrs-gen.h"
 #include "model/names-gen.h"
+
+/*
+ * The present masks below have the bit of each attribute's type,
+ * EW_ATTR_BIT(EASTWEST_A_<SET>_*): the generated parsers (io/attrs-gen.h)
+ * set those of the scalars, EW_<SET>_ATTRS, that replies carry. A new
+ * scalar attribute in the spec reaches these structs, by its name, without
+ * an edit here.
+ */
 
 /* Which members of struct ew_job_desc are present (or to be changed). */
 enum {
-	EW_JOB_ID		= 1U << 0,
-	EW_JOB_NAME		= 1U << 1,
-	EW_JOB_MODE		= 1U << 2,
-	EW_JOB_ENCRYPT		= 1U << 3,
-	EW_JOB_QKEY		= 1U << 4,
-	EW_JOB_CGROUPS		= 1U << 5,
-	EW_JOB_PEERS		= 1U << 6,
-	EW_JOB_NETDEVS		= 1U << 7,
-	EW_JOB_PKEYS		= 1U << 8,
-	EW_JOB_PEER_COUNT	= 1U << 9,
-	EW_JOB_QP_COUNT		= 1U << 10,
-	EW_JOB_COUNTERS		= 1U << 11,
-	EW_JOB_UD		= 1U << 12,
-	EW_JOB_DC		= 1U << 13,
-	EW_JOB_PSN		= 1U << 14,
-	EW_JOB_PSN_KEY		= 1U << 15,	/* psn_key set (never read back) */
+	EW_JOB_ID		= EW_ATTR_BIT(EASTWEST_A_JOB_ID),
+	EW_JOB_NAME		= EW_ATTR_BIT(EASTWEST_A_JOB_NAME),
+	EW_JOB_MODE		= EW_ATTR_BIT(EASTWEST_A_JOB_MODE),
+	EW_JOB_ENCRYPT		= EW_ATTR_BIT(EASTWEST_A_JOB_ENCRYPT),
+	EW_JOB_QKEY		= EW_ATTR_BIT(EASTWEST_A_JOB_QKEY),
+	EW_JOB_CGROUPS		= EW_ATTR_BIT(EASTWEST_A_JOB_CGROUP),
+	EW_JOB_PEERS		= EW_ATTR_BIT(EASTWEST_A_JOB_PEER),
+	EW_JOB_NETDEVS		= EW_ATTR_BIT(EASTWEST_A_JOB_NETDEV),
+	EW_JOB_PKEYS		= EW_ATTR_BIT(EASTWEST_A_JOB_PKEY),
+	EW_JOB_PEER_COUNT	= EW_ATTR_BIT(EASTWEST_A_JOB_PEER_COUNT),
+	EW_JOB_QP_COUNT		= EW_ATTR_BIT(EASTWEST_A_JOB_QP_COUNT),
+	EW_JOB_COUNTERS		= EW_ATTR_BIT(EASTWEST_A_JOB_COUNTERS),
+	EW_JOB_UD		= EW_ATTR_BIT(EASTWEST_A_JOB_UD),
+	EW_JOB_DC		= EW_ATTR_BIT(EASTWEST_A_JOB_DC),
+	EW_JOB_PSN		= EW_ATTR_BIT(EASTWEST_A_JOB_PSN),
+	/* psn_key set (never read back) */
+	EW_JOB_PSN_KEY		= EW_ATTR_BIT(EASTWEST_A_JOB_PSN_KEY),
 };
 
 /* The attributes job-set can change (peers change with peer-add/del). */
@@ -43,17 +53,17 @@ enum {
 			 EW_JOB_PSN_KEY)
 
 enum {
-	EW_CFG_MODE		= 1U << 0,
-	EW_CFG_DEFAULT		= 1U << 1,
-	EW_CFG_VERSION		= 1U << 2,
-	EW_CFG_JOB_COUNT	= 1U << 3,
-	EW_CFG_PEER_COUNT	= 1U << 4,
-	EW_CFG_COUNTERS		= 1U << 5,
-	EW_CFG_PHYSICAL		= 1U << 6,
-	EW_CFG_ADMISSION	= 1U << 7,
-	EW_CFG_ADMISSION_REQUIRED = 1U << 8,
-	EW_CFG_REVOKED_NODES	= 1U << 9,
-	EW_CFG_ADMISSION_TTL	= 1U << 10,
+	EW_CFG_MODE		= EW_ATTR_BIT(EASTWEST_A_CONFIG_MODE),
+	EW_CFG_DEFAULT		= EW_ATTR_BIT(EASTWEST_A_CONFIG_DEFAULT_ACTION),
+	EW_CFG_VERSION		= EW_ATTR_BIT(EASTWEST_A_CONFIG_VERSION),
+	EW_CFG_JOB_COUNT	= EW_ATTR_BIT(EASTWEST_A_CONFIG_JOB_COUNT),
+	EW_CFG_PEER_COUNT	= EW_ATTR_BIT(EASTWEST_A_CONFIG_PEER_COUNT),
+	EW_CFG_COUNTERS		= EW_ATTR_BIT(EASTWEST_A_CONFIG_COUNTERS),
+	EW_CFG_PHYSICAL		= EW_ATTR_BIT(EASTWEST_A_CONFIG_PHYSICAL_IFINDEX),
+	EW_CFG_ADMISSION	= EW_ATTR_BIT(EASTWEST_A_CONFIG_ADMISSION),
+	EW_CFG_ADMISSION_REQUIRED = EW_ATTR_BIT(EASTWEST_A_CONFIG_ADMISSION_REQUIRED),
+	EW_CFG_REVOKED_NODES	= EW_ATTR_BIT(EASTWEST_A_CONFIG_REVOKED_NODE),
+	EW_CFG_ADMISSION_TTL	= EW_ATTR_BIT(EASTWEST_A_CONFIG_ADMISSION_TTL),
 };
 
 #define EW_PHYSICAL_MAX 64	/* declared fabrics listed by config-get */
@@ -90,15 +100,13 @@ struct ew_counter_set {
 
 struct ew_job_desc {
 	uint32_t present;	/* EW_JOB_* */
-	uint32_t id;
-	char name[EASTWEST_JOB_NAME_MAX];
-	uint32_t mode;
-	uint32_t encrypt;
-	uint32_t qkey;
+	/*
+	 * id, name, mode, encrypt, qkey, peer_count, qp_count, ud (may create
+	 * UD QPs), dc (driver QPs: mlx5 DC), psn (enum eastwest_psn): the job
+	 * set's scalars, documented in the spec.
+	 */
+	EW_JOB_ATTRS;
 	bool qkey_auto;		/* keep the current non-zero Q_Key, else qkey */
-	bool ud;		/* may create UD QPs (policed by P_Key/Q_Key only) */
-	bool dc;		/* may create driver QPs (mlx5 DC), likewise */
-	uint32_t psn;		/* enum eastwest_psn */
 	uint8_t psn_key[16];	/* with EW_JOB_PSN_KEY; wiped by ew_job_free() */
 	char *psn_keyfile;	/* the key is to be derived from it (malloc'd) */
 	struct ew_cgroup *cgroups;
@@ -108,24 +116,20 @@ struct ew_job_desc {
 	uint16_t *pkeys;
 	size_t n_pkeys, cap_pkeys;
 	struct ew_peers peers;
-	uint32_t peer_count;
-	uint32_t qp_count;
 	struct ew_counter_set counters;
 };
 
 struct ew_config {
 	uint32_t present;	/* EW_CFG_* */
-	uint32_t mode;
-	uint32_t default_action;
-	uint32_t job_count;
-	uint32_t peer_count;
-	char version[64];
+	/*
+	 * mode, default_action, version, job_count, peer_count, admission
+	 * (enum eastwest_admission, this node's), admission_required (0 or 1),
+	 * admission_ttl (seconds of lease left, 0: none).
+	 */
+	EW_CONFIG_ATTRS;
 	struct ew_counter_set counters;
 	uint32_t physical[EW_PHYSICAL_MAX];	/* ifindexes declared physical */
 	size_t n_physical;
-	uint32_t admission;		/* enum eastwest_admission, this node */
-	uint32_t admission_required;	/* 0 or 1 */
-	uint32_t admission_ttl;		/* seconds of lease (left), 0: none */
 	uint8_t (*revoked)[16];		/* revoked nodes' GIDs (malloc'd) */
 	size_t n_revoked;
 };
@@ -140,37 +144,32 @@ struct ew_state {
 
 /* RDMA devices, as dev-get reports them (read-only). */
 enum {
-	EW_GID_IFINDEX	= 1U << 0,
-	EW_GID_IFNAME	= 1U << 1,
-	EW_GID_VLAN	= 1U << 2,
-	EW_GID_VRF	= 1U << 3,
-	EW_GID_TYPE	= 1U << 4,
-	EW_GID_PROTECTION	= 1U << 5,
-	EW_GID_MACSEC_IFINDEX	= 1U << 6,
-	EW_GID_MACSEC_OFFLOAD	= 1U << 7,
-	EW_GID_OFFLOAD_CAPS	= 1U << 8,
-	EW_GID_MTU		= 1U << 9,
+	EW_GID_IFINDEX	= EW_ATTR_BIT(EASTWEST_A_GID_IFINDEX),
+	EW_GID_IFNAME	= EW_ATTR_BIT(EASTWEST_A_GID_IFNAME),
+	EW_GID_VLAN	= EW_ATTR_BIT(EASTWEST_A_GID_VLAN),
+	EW_GID_VRF	= EW_ATTR_BIT(EASTWEST_A_GID_VRF),
+	EW_GID_TYPE	= EW_ATTR_BIT(EASTWEST_A_GID_TYPE),
+	EW_GID_PROTECTION	= EW_ATTR_BIT(EASTWEST_A_GID_PROTECTION),
+	EW_GID_MACSEC_IFINDEX	= EW_ATTR_BIT(EASTWEST_A_GID_MACSEC_IFINDEX),
+	EW_GID_MACSEC_OFFLOAD	= EW_ATTR_BIT(EASTWEST_A_GID_MACSEC_OFFLOAD),
+	EW_GID_OFFLOAD_CAPS	= EW_ATTR_BIT(EASTWEST_A_GID_OFFLOAD_CAPS),
+	EW_GID_MTU		= EW_ATTR_BIT(EASTWEST_A_GID_MTU),
 };
 
 struct ew_gid {
 	uint32_t present;	/* EW_GID_* */
-	uint32_t index;
-	uint8_t gid[16];
-	uint32_t type;
-	uint32_t ifindex;
-	char ifname[IF_NAMESIZE];
-	uint16_t vlan;
-	uint32_t vrf;
-	uint32_t protection;	/* EASTWEST_PROTECTION_* flags */
-	uint32_t macsec_ifindex;
-	uint32_t macsec_offload; /* enum eastwest_macsec_offload */
-	uint32_t offload_caps;	/* EASTWEST_OFFLOAD_CAPS_* of the real netdev */
-	uint32_t mtu;		/* of the GID's netdev */
+	/*
+	 * index, gid, type, ifindex, ifname, vlan, vrf, protection
+	 * (EASTWEST_PROTECTION_* flags), macsec_ifindex, macsec_offload (enum
+	 * eastwest_macsec_offload), offload_caps (EASTWEST_OFFLOAD_CAPS_* of
+	 * the real netdev), mtu (of the GID's netdev).
+	 */
+	EW_GID_ATTRS;
 };
 
 struct ew_port {
-	uint32_t num;
-	uint32_t link_layer;
+	uint32_t present;	/* EW_ATTR_BIT(EASTWEST_A_PORT_*) */
+	EW_PORT_ATTRS;		/* num, link_layer */
 	struct ew_gid *gids;
 	size_t n_gids, cap_gids;
 	uint16_t *pkeys;
@@ -178,18 +177,19 @@ struct ew_port {
 };
 
 enum {
-	EW_DEV_QPN_OBSERVED	= 1U << 0,
-	EW_DEV_QPN_SEQUENTIAL	= 1U << 1,
-	EW_DEV_QPN_ORDER	= 1U << 2,
+	EW_DEV_QPN_OBSERVED	= EW_ATTR_BIT(EASTWEST_A_DEV_QPN_OBSERVED),
+	EW_DEV_QPN_SEQUENTIAL	= EW_ATTR_BIT(EASTWEST_A_DEV_QPN_SEQUENTIAL),
+	EW_DEV_QPN_ORDER	= EW_ATTR_BIT(EASTWEST_A_DEV_QPN_ORDER),
 };
 
 struct ew_dev_desc {
 	uint32_t present;	/* EW_DEV_* */
-	uint32_t index;
-	char name[64];
-	uint32_t qpn_observed;	/* user QPs seen entering INIT */
-	uint32_t qpn_sequential; /* of those, QPN = previous QPN + 1 */
-	uint32_t qpn_order;	/* EASTWEST_QPN_ORDER_*: who picks QPNs, how */
+	/*
+	 * index, name, qpn_observed (user QPs seen entering INIT),
+	 * qpn_sequential (of those, QPN = previous QPN + 1), qpn_order
+	 * (EASTWEST_QPN_ORDER_*: who picks QPNs, how).
+	 */
+	EW_DEV_ATTRS;
 	struct ew_port *ports;
 	size_t n_ports, cap_ports;
 };
