@@ -497,6 +497,72 @@ err:
 	return -EMSGSIZE;
 }
 
+/*
+ * A message for a reply of @size bytes; NULL out of memory (which the
+ * fault build may pretend).
+ */
+static struct sk_buff *ew_nl_msg_new(size_t size)
+{
+	struct sk_buff *msg = genlmsg_new(size, GFP_KERNEL);
+
+	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
+	return msg;
+}
+
+/*
+ * A reply to @info of @size bytes with its header written (@hdr), or
+ * ERR_PTR(-ENOMEM) or ERR_PTR(-EMSGSIZE) (nothing left to free).
+ */
+static struct sk_buff *ew_nl_reply_new(struct genl_info *info, size_t size,
+				       void **hdr)
+{
+	struct sk_buff *msg = ew_nl_msg_new(size);
+
+	if (!msg)
+		return ERR_PTR(-ENOMEM);
+	*hdr = genlmsg_iput(msg, info);
+	if (!*hdr) {
+		nlmsg_free(msg);
+		return ERR_PTR(-EMSGSIZE);
+	}
+	return msg;
+}
+
+/*
+ * Finish reply @msg (header @hdr) and send it to @info's requester; if
+ * @ret is an error, free it instead and return @ret.
+ */
+static int ew_nl_reply(struct sk_buff *msg, void *hdr, struct genl_info *info,
+		       int ret)
+{
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* The header of one message of a dump of @cmd, or NULL if @skb is full. */
+static void *ew_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
+			    u8 cmd)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &ew_genl_family, NLM_F_MULTI, cmd);
+}
+
+/*
+ * What a dump round that stopped on @ret returns: a full skb ends the
+ * round with what it holds (the next round resumes), any other error ends
+ * the dump.
+ */
+static int ew_nl_dump_ret(struct sk_buff *skb, int ret)
+{
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ? ret : skb->len;
+}
+
 /* ---- jobs ------------------------------------------------------------- */
 
 int eastwest_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -506,26 +572,15 @@ int eastwest_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_iput(msg, info);
-	if (!hdr) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
+	msg = ew_nl_reply_new(info, NLMSG_GOODSIZE, &hdr);
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
 
 	mutex_lock(&ew_config_lock);
 	job = ew_nl_job_from_attrs(info, EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME);
 	ret = job ? ew_nl_put_job(msg, job) : -ENOENT;
 	mutex_unlock(&ew_config_lock);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 int eastwest_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
@@ -538,9 +593,7 @@ int eastwest_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	mutex_lock(&ew_config_lock);
 	cb->seq = ew_jobs_generation();
 	while ((job = ew_job_next(last_id))) {
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &ew_genl_family,
-				  NLM_F_MULTI, EASTWEST_CMD_JOB_GET);
+		hdr = ew_nl_dump_hdr(skb, cb, EASTWEST_CMD_JOB_GET);
 		if (!hdr) {
 			ret = -EMSGSIZE;
 			break;
@@ -558,9 +611,7 @@ int eastwest_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	cb->args[0] = last_id;
 
 	/* A full skb ends this round; the next one resumes after last_id. */
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ? ret : skb->len;
+	return ew_nl_dump_ret(skb, ret);
 }
 
 int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
@@ -568,7 +619,7 @@ int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ew_peer_batch peers = {};
 	struct ew_job_spec spec;
 	struct sk_buff *msg;
-	void *hdr;
+	void *hdr = NULL;
 	u32 id;
 	int ret;
 
@@ -580,8 +631,7 @@ int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	 * out of memory here is an error with no job created, never a job
 	 * created that the caller was told failed.
 	 */
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
+	msg = ew_nl_msg_new(NLMSG_GOODSIZE);
 	if (!msg)
 		return -ENOMEM;
 
@@ -605,18 +655,12 @@ out_unlock:
 	mutex_unlock(&ew_config_lock);
 	ew_job_spec_release(&spec);
 	kvfree(peers.keys);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
+	if (!ret) {
+		hdr = genlmsg_iput(msg, info);
+		if (!hdr || nla_put_u32(msg, EASTWEST_A_JOB_ID, id))
+			ret = -EMSGSIZE;
 	}
-
-	hdr = genlmsg_iput(msg, info);
-	if (!hdr || nla_put_u32(msg, EASTWEST_A_JOB_ID, id)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 int eastwest_nl_job_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -722,15 +766,14 @@ int eastwest_nl_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ew_job *job;
 	struct sk_buff *msg;
 	bool found = false;
-	void *hdr;
+	void *hdr = NULL;
 	int ret;
 
 	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_JOB_ID) ||
 	    GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_PEER))
 		return -EINVAL;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
+	msg = ew_nl_msg_new(NLMSG_GOODSIZE);
 	if (!msg)
 		return -ENOMEM;
 
@@ -761,18 +804,11 @@ int eastwest_nl_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	hdr = genlmsg_iput(msg, info);
 	if (!hdr || nla_put_u32(msg, EASTWEST_A_PEER_LIST_JOB_ID, job->id) ||
-	    ew_nl_put_peer(msg, EASTWEST_A_PEER_LIST_PEER, &match)) {
+	    ew_nl_put_peer(msg, EASTWEST_A_PEER_LIST_PEER, &match))
 		ret = -EMSGSIZE;
-		goto out_unlock;
-	}
-	genlmsg_end(msg, hdr);
 out_unlock:
 	mutex_unlock(&ew_config_lock);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	return genlmsg_reply(msg, info);
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 /*
@@ -825,8 +861,7 @@ int eastwest_nl_peer_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 		return 0;
 	}
 	cb->seq = job->generation;
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &ew_genl_family, NLM_F_MULTI, EASTWEST_CMD_PEER_GET);
+	hdr = ew_nl_dump_hdr(skb, cb, EASTWEST_CMD_PEER_GET);
 	if (!hdr) {
 		ret = -EMSGSIZE;
 		goto out;
@@ -1158,8 +1193,7 @@ int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	 * table grew while it was written, once more for a full table.
 	 */
 	for (full = false; ; full = true) {
-		msg = genlmsg_new(ew_nl_dev_size(dev, full), GFP_KERNEL);
-		EW_FAIL_ALLOC(msg, nlmsg_free(msg));
+		msg = ew_nl_msg_new(ew_nl_dev_size(dev, full));
 		if (!msg) {
 			ret = -ENOMEM;
 			goto out;
@@ -1174,12 +1208,7 @@ int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 out:
 	ew_registry_unlock();
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 /*
@@ -1203,9 +1232,7 @@ int eastwest_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		if (cb->args[3] != dev->ibdev->index)
 			start = (struct ew_nl_dev_pos){};
 		pos = start;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &ew_genl_family,
-				  NLM_F_MULTI, EASTWEST_CMD_DEV_GET);
+		hdr = ew_nl_dump_hdr(skb, cb, EASTWEST_CMD_DEV_GET);
 		if (!hdr) {
 			ret = -EMSGSIZE;
 			break;
@@ -1231,9 +1258,7 @@ int eastwest_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		cb->args[3] = 0;
 	}
 	ew_registry_unlock();
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ? ret : skb->len;
+	return ew_nl_dump_ret(skb, ret);
 }
 
 /* ---- path protection --------------------------------------------------- */
@@ -1261,15 +1286,9 @@ int eastwest_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info)
 	       nla_get_u32(attrs[EASTWEST_A_PATH_PORT]) : 1;
 	sgid_index = nla_get_u32(attrs[EASTWEST_A_PATH_SGID_INDEX]);
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_iput(msg, info);
-	if (!hdr) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
+	msg = ew_nl_reply_new(info, NLMSG_GOODSIZE, &hdr);
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
 	ew_registry_lock();
 	dev = ew_nl_find_dev(attrs[EASTWEST_A_PATH_DEV_INDEX],
 			     attrs[EASTWEST_A_PATH_DEV_NAME], info->extack);
@@ -1310,12 +1329,7 @@ int eastwest_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info)
 		ret = -EMSGSIZE;
 out:
 	ew_registry_unlock();
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 int eastwest_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -1399,6 +1413,7 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ew_global g;
 	struct sk_buff *msg;
+	int ret = 0;
 	void *hdr;
 
 	if (info->attrs[EASTWEST_A_CONFIG_MODE]) {
@@ -1407,14 +1422,12 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	/* Every revoked node goes in this one message (nodes.h bounds them). */
-	msg = genlmsg_new(NLMSG_GOODSIZE + ew_nodes_revoked_size(), GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_iput(msg, info);
+	msg = ew_nl_reply_new(info, NLMSG_GOODSIZE + ew_nodes_revoked_size(),
+			      &hdr);
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
 	ew_global_snapshot(&g);
-	if (!hdr ||
-	    nla_put_u32(msg, EASTWEST_A_CONFIG_MODE, g.mode) ||
+	if (nla_put_u32(msg, EASTWEST_A_CONFIG_MODE, g.mode) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_DEFAULT_ACTION, g.default_action) ||
 	    nla_put_string(msg, EASTWEST_A_CONFIG_VERSION, EW_VERSION) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_JOB_COUNT, ew_jobs_count()) ||
@@ -1426,12 +1439,9 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u8(msg, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
 		       g.admission_required) ||
 	    ew_nodes_put_revoked(msg, EASTWEST_A_CONFIG_REVOKED_NODE) ||
-	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION_TTL, ew_admission_ttl_left())) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION_TTL, ew_admission_ttl_left()))
+		ret = -EMSGSIZE;
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 int eastwest_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
