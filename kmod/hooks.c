@@ -94,6 +94,20 @@ static struct pt_regs *notrace ew_hook_regs(struct ftrace_regs *fregs,
 }
 
 /*
+ * The saved registers of a hooked call for a hook that redirects to a
+ * wrapper: NULL, the call left alone, if it comes from this module (a
+ * wrapper's own call, already judged), else as ew_hook_regs().
+ */
+static struct pt_regs *notrace ew_hook_foreign_regs(unsigned long parent_ip,
+						    struct ftrace_regs *fregs,
+						    void *deny)
+{
+	if (within_module(parent_ip, THIS_MODULE))
+		return NULL;
+	return ew_hook_regs(fregs, deny);
+}
+
+/*
  * Point the hooked call at @wrapper, which calls the function again from
  * this module (the hook lets that through) and may sleep: the module is
  * held from here, so that it cannot go while a task is in the wrapper's
@@ -515,12 +529,10 @@ static void notrace ew_hook_modify_qp(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs;
-
 	/* Our own call from ew_modify_qp_serialised(): already judged. */
-	if (within_module(parent_ip, THIS_MODULE))
-		return;
-	regs = ew_hook_regs(fregs, ew_deny_int);
+	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
+						    ew_deny_int);
+
 	if (!regs)
 		return;
 	/* int ib_modify_qp_with_udata(qp, attr, attr_mask, udata) */
@@ -683,12 +695,10 @@ static void notrace ew_hook_mcast(unsigned long parent_ip,
 				  struct ftrace_regs *fregs, void *wrapper,
 				  void *going)
 {
-	struct pt_regs *regs;
+	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
+						    ew_deny_int);
 	struct ib_qp *qp;
 
-	if (within_module(parent_ip, THIS_MODULE))
-		return;
-	regs = ew_hook_regs(fregs, ew_deny_int);
 	if (!regs)
 		return;
 	qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
@@ -756,13 +766,11 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 				       struct ftrace_ops *ops,
 				       struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs;
+	/* Our own call from ew_destroy_qp_serialised(): let it through. */
+	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
+						    ew_deny_int);
 	struct ib_qp *qp;
 
-	/* Our own call from ew_destroy_qp_serialised(): let it through. */
-	if (within_module(parent_ip, THIS_MODULE))
-		return;
-	regs = ew_hook_regs(fregs, ew_deny_int);
 	if (!regs)
 		return;
 	/*
@@ -884,12 +892,10 @@ static void notrace ew_hook_restrack_get_byid(unsigned long ip,
 					      struct ftrace_ops *ops,
 					      struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs;
-
 	/* Our own calls: ew_restrack_get_byid_visible(), ew_restrack_qp_is_jobs(). */
-	if (within_module(parent_ip, THIS_MODULE))
-		return;
-	regs = ew_hook_regs(fregs, ew_hidden_ptr);
+	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
+						    ew_hidden_ptr);
+
 	if (!regs)
 		return;
 	ew_hook_redirect(regs, ew_restrack_get_byid_visible, ew_hidden_ptr);
