@@ -216,6 +216,24 @@ static int ew_nl_parse_netdev(const struct nlattr *nest,
 	return 0;
 }
 
+/* An optional u32 attribute: if @attr is there, its value in @val, @has set. */
+static void ew_nl_opt_u32(const struct nlattr *attr, u32 *val, bool *has)
+{
+	if (!attr)
+		return;
+	*val = nla_get_u32(attr);
+	*has = true;
+}
+
+/* The same for a u8 flag. */
+static void ew_nl_opt_flag(const struct nlattr *attr, bool *val, bool *has)
+{
+	if (!attr)
+		return;
+	*val = nla_get_u8(attr);
+	*has = true;
+}
+
 /*
  * Parse the job attributes of a job-new or job-set request into @spec
  * (peers excepted). Resolves cgroup paths; changes nothing.
@@ -240,14 +258,9 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 			    sizeof(spec->name));
 		spec->has_name = true;
 	}
-	if (attrs[EASTWEST_A_JOB_MODE]) {
-		spec->mode = nla_get_u32(attrs[EASTWEST_A_JOB_MODE]);
-		spec->has_mode = true;
-	}
-	if (attrs[EASTWEST_A_JOB_ENCRYPT]) {
-		spec->encrypt = nla_get_u32(attrs[EASTWEST_A_JOB_ENCRYPT]);
-		spec->has_encrypt = true;
-	}
+	ew_nl_opt_u32(attrs[EASTWEST_A_JOB_MODE], &spec->mode, &spec->has_mode);
+	ew_nl_opt_u32(attrs[EASTWEST_A_JOB_ENCRYPT], &spec->encrypt,
+		      &spec->has_encrypt);
 	if (attrs[EASTWEST_A_JOB_QKEY]) {
 		spec->qkey = nla_get_u32(attrs[EASTWEST_A_JOB_QKEY]);
 		if (spec->qkey & EW_QKEY_PRIVILEGED) {
@@ -258,18 +271,9 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 		spec->has_qkey = true;
 	}
 	/* The policy admits 0 and 1 only (netlink-gen.c). */
-	if (attrs[EASTWEST_A_JOB_UD]) {
-		spec->ud = nla_get_u8(attrs[EASTWEST_A_JOB_UD]);
-		spec->has_ud = true;
-	}
-	if (attrs[EASTWEST_A_JOB_DC]) {
-		spec->dc = nla_get_u8(attrs[EASTWEST_A_JOB_DC]);
-		spec->has_dc = true;
-	}
-	if (attrs[EASTWEST_A_JOB_PSN]) {
-		spec->psn = nla_get_u32(attrs[EASTWEST_A_JOB_PSN]);
-		spec->has_psn = true;
-	}
+	ew_nl_opt_flag(attrs[EASTWEST_A_JOB_UD], &spec->ud, &spec->has_ud);
+	ew_nl_opt_flag(attrs[EASTWEST_A_JOB_DC], &spec->dc, &spec->has_dc);
+	ew_nl_opt_u32(attrs[EASTWEST_A_JOB_PSN], &spec->psn, &spec->has_psn);
 	if (attrs[EASTWEST_A_JOB_PSN_KEY]) {
 		__le64 key[2];
 
@@ -384,6 +388,20 @@ static struct ew_job *ew_nl_job_from_attrs(struct genl_info *info,
 
 /* ---- replies ---------------------------------------------------------- */
 
+/*
+ * Close @nest, or, if @full (an attribute did not fit), drop it with what
+ * it holds: 0 or -EMSGSIZE.
+ */
+static int ew_nl_nest_close(struct sk_buff *skb, struct nlattr *nest, bool full)
+{
+	if (full) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int ew_nl_put_counters(struct sk_buff *skb, int type,
 			      struct ew_counters __percpu *pcpu)
 {
@@ -392,6 +410,7 @@ static int ew_nl_put_counters(struct sk_buff *skb, int type,
 	struct nlattr *nest;
 	u64 denied = 0;
 	unsigned int r;
+	bool full;
 
 	ew_counters_sum(pcpu, &c);
 	nest = nla_nest_start(skb, type);
@@ -402,22 +421,17 @@ static int ew_nl_put_counters(struct sk_buff *skb, int type,
 		if (nla_put_u64_64bit(skb, denied_attr[r],
 				      c.v[EW_CTR_DENIED_BASE + r],
 				      EASTWEST_A_COUNTERS_PAD))
-			goto err;
+			return ew_nl_nest_close(skb, nest, true);
 	}
-	if (nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_ALLOWED,
-			      c.v[EW_CTR_ALLOWED], EASTWEST_A_COUNTERS_PAD) ||
-	    nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_AUDITED,
-			      c.v[EW_CTR_AUDITED], EASTWEST_A_COUNTERS_PAD) ||
-	    nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_DENIED, denied,
-			      EASTWEST_A_COUNTERS_PAD) ||
-	    nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_PSN_ZERO,
-			      c.v[EW_CTR_PSN_ZERO], EASTWEST_A_COUNTERS_PAD))
-		goto err;
-	nla_nest_end(skb, nest);
-	return 0;
-err:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	full = nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_ALLOWED,
+				 c.v[EW_CTR_ALLOWED], EASTWEST_A_COUNTERS_PAD) ||
+	       nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_AUDITED,
+				 c.v[EW_CTR_AUDITED], EASTWEST_A_COUNTERS_PAD) ||
+	       nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_DENIED, denied,
+				 EASTWEST_A_COUNTERS_PAD) ||
+	       nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_PSN_ZERO,
+				 c.v[EW_CTR_PSN_ZERO], EASTWEST_A_COUNTERS_PAD);
+	return ew_nl_nest_close(skb, nest, full);
 }
 
 static int ew_nl_put_job(struct sk_buff *skb, const struct ew_job *job)
@@ -478,23 +492,20 @@ static int ew_nl_put_peer(struct sk_buff *skb, int type,
 			  const struct ew_peer_key *key)
 {
 	struct nlattr *nest = nla_nest_start(skb, type);
+	bool full;
 	u16 lid;
 
 	if (!nest)
 		return -EMSGSIZE;
 	if (key->kind == EW_PEER_LID) {
 		memcpy(&lid, key->addr, sizeof(lid));
-		if (nla_put_u16(skb, EASTWEST_A_PEER_LID, lid))
-			goto err;
-	} else if (nla_put(skb, EASTWEST_A_PEER_ADDR, sizeof(key->addr), key->addr) ||
-		   nla_put_u8(skb, EASTWEST_A_PEER_PREFIX_LEN, key->plen)) {
-		goto err;
+		full = nla_put_u16(skb, EASTWEST_A_PEER_LID, lid);
+	} else {
+		full = nla_put(skb, EASTWEST_A_PEER_ADDR, sizeof(key->addr),
+			       key->addr) ||
+		       nla_put_u8(skb, EASTWEST_A_PEER_PREFIX_LEN, key->plen);
 	}
-	nla_nest_end(skb, nest);
-	return 0;
-err:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	return ew_nl_nest_close(skb, nest, full);
 }
 
 /*
@@ -911,7 +922,7 @@ static int ew_nl_put_gid(struct sk_buff *skb, const struct ib_gid_attr *attr)
 {
 	struct net_device *ndev;
 	struct nlattr *nest;
-	int ret = 0;
+	bool full = false;
 
 	nest = nla_nest_start(skb, EASTWEST_A_PORT_GID);
 	if (!nest)
@@ -920,7 +931,7 @@ static int ew_nl_put_gid(struct sk_buff *skb, const struct ib_gid_attr *attr)
 	    nla_put(skb, EASTWEST_A_GID_GID, sizeof(attr->gid), attr->gid.raw) ||
 	    (attr->gid_type < ARRAY_SIZE(ew_gid_types) &&
 	     nla_put_u32(skb, EASTWEST_A_GID_TYPE, ew_gid_types[attr->gid_type])))
-		goto err;
+		return ew_nl_nest_close(skb, nest, true);
 
 	rcu_read_lock();
 	ndev = rdma_read_gid_attr_ndev_rcu(attr);
@@ -941,16 +952,10 @@ static int ew_nl_put_gid(struct sk_buff *skb, const struct ib_gid_attr *attr)
 				ew_netdev_offload_caps(ndev)) ||
 		    ew_nl_put_macsec(skb, &prot, EASTWEST_A_GID_MACSEC_IFINDEX,
 				     EASTWEST_A_GID_MACSEC_OFFLOAD))
-			ret = -EMSGSIZE;
+			full = true;
 	}
 	rcu_read_unlock();
-	if (ret)
-		goto err;
-	nla_nest_end(skb, nest);
-	return 0;
-err:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	return ew_nl_nest_close(skb, nest, full);
 }
 
 /*
