@@ -190,6 +190,17 @@ static int ew_event_fill_dev(struct sk_buff *skb, const struct ew_event *ev)
 	return 0;
 }
 
+/* The destination of a revoke or deny event: its GID or its LID, if known. */
+static int ew_event_fill_dest(struct sk_buff *skb, const struct ew_event *ev)
+{
+	if (ev->has_dgid &&
+	    nla_put(skb, EASTWEST_A_EVENT_DEST_GID, sizeof(ev->dgid), ev->dgid))
+		return -EMSGSIZE;
+	if (ev->has_dlid && nla_put_u16(skb, EASTWEST_A_EVENT_DEST_LID, ev->dlid))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int ew_event_fill_revoke(struct sk_buff *skb, const struct ew_event *ev)
 {
 	if (nla_put_u32(skb, EASTWEST_A_EVENT_OP, ev->op) ||
@@ -198,12 +209,7 @@ static int ew_event_fill_revoke(struct sk_buff *skb, const struct ew_event *ev)
 	    nla_put_string(skb, EASTWEST_A_EVENT_DEV_NAME, ev->dev_name) ||
 	    nla_put_u32(skb, EASTWEST_A_EVENT_QPN, ev->qpn))
 		return -EMSGSIZE;
-	if (ev->has_dgid &&
-	    nla_put(skb, EASTWEST_A_EVENT_DEST_GID, sizeof(ev->dgid), ev->dgid))
-		return -EMSGSIZE;
-	if (ev->has_dlid && nla_put_u16(skb, EASTWEST_A_EVENT_DEST_LID, ev->dlid))
-		return -EMSGSIZE;
-	return 0;
+	return ew_event_fill_dest(skb, ev);
 }
 
 static int ew_event_fill(struct sk_buff *skb, const struct ew_event *ev)
@@ -230,10 +236,7 @@ static int ew_event_fill(struct sk_buff *skb, const struct ew_event *ev)
 		return -EMSGSIZE;
 	if (ev->has_qpn && nla_put_u32(skb, EASTWEST_A_EVENT_QPN, ev->qpn))
 		return -EMSGSIZE;
-	if (ev->has_dgid &&
-	    nla_put(skb, EASTWEST_A_EVENT_DEST_GID, sizeof(ev->dgid), ev->dgid))
-		return -EMSGSIZE;
-	if (ev->has_dlid && nla_put_u16(skb, EASTWEST_A_EVENT_DEST_LID, ev->dlid))
+	if (ew_event_fill_dest(skb, ev))
 		return -EMSGSIZE;
 	if (ev->has_dest_qpn &&
 	    nla_put_u32(skb, EASTWEST_A_EVENT_DEST_QPN, ev->dest_qpn))

@@ -95,6 +95,20 @@ static struct pt_regs *notrace ew_hook_regs(struct ftrace_regs *fregs,
 }
 
 /*
+ * The saved registers of a hooked call for a hook that redirects to a
+ * wrapper: NULL, the call left alone, if it comes from this module (a
+ * wrapper's own call, already judged), else as ew_hook_regs().
+ */
+static struct pt_regs *notrace ew_hook_foreign_regs(unsigned long parent_ip,
+						    struct ftrace_regs *fregs,
+						    void *deny)
+{
+	if (within_module(parent_ip, THIS_MODULE))
+		return NULL;
+	return ew_hook_regs(fregs, deny);
+}
+
+/*
  * Point the hooked call at @wrapper, which calls the function again from
  * this module (the hook lets that through) and may sleep: the module is
  * held from here, so that it cannot go while a task is in the wrapper's
@@ -136,6 +150,28 @@ static bool ew_caller_unpoliced(const struct ew_caller *c)
 {
 	return !c->job &&
 	       c->global.default_action == EASTWEST_DEFAULT_ACTION_ALLOW;
+}
+
+/*
+ * ew_caller_get(), then whether the caller is policed: false means there
+ * is nothing to judge. Context: under rcu_read_lock().
+ */
+static bool ew_caller_get_policed(struct ew_caller *c)
+{
+	ew_caller_get(c);
+	return !ew_caller_unpoliced(c);
+}
+
+/*
+ * The event a refused or audited @op reports, as far as the hook knows
+ * it: on port @port of device @dev_name. The verdict fills in the rest.
+ */
+static void ew_deny_event(struct ew_event *ev, u32 op, const char *dev_name,
+			  u32 port)
+{
+	*ev = (struct ew_event) { .cmd = EASTWEST_CMD_DENY_NTF, .op = op,
+				  .port = port };
+	strscpy(ev->dev_name, dev_name, sizeof(ev->dev_name));
 }
 
 static void ew_event_from_path(struct ew_event *ev, const struct ew_path *p)
@@ -241,11 +277,8 @@ static void ew_keyed_psns(const struct ew_job_policy *pol,
 static void ew_modify_event(struct ew_event *ev, const struct ib_qp *real,
 			    const struct ib_qp_attr *attr, int mask)
 {
-	*ev = (struct ew_event) { .cmd = EASTWEST_CMD_DENY_NTF,
-				  .op = EASTWEST_OP_MODIFY_QP };
-	strscpy(ev->dev_name, dev_name(&real->device->dev),
-		sizeof(ev->dev_name));
-	ev->port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
+	ew_deny_event(ev, EASTWEST_OP_MODIFY_QP, dev_name(&real->device->dev),
+		      (mask & IB_QP_PORT) ? attr->port_num : real->port);
 	ev->has_qpn = true;
 	ev->qpn = real->qp_num;
 	if (mask & IB_QP_DEST_QPN) {
@@ -353,25 +386,23 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
 {
 	struct ew_request req = { .op = EASTWEST_OP_CREATE_AH, .n_paths = 1 };
-	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
-				.op = EASTWEST_OP_CREATE_AH };
 	struct ib_device *dev = pd->device;
+	struct ew_event ev;
 	struct ew_verdict v;
 	struct ew_caller c;
 	u32 internal = 0;
 	bool deny;
 
 	rcu_read_lock();
-	ew_caller_get(&c);
-	if (ew_caller_unpoliced(&c)) {
+	if (!ew_caller_get_policed(&c)) {
 		rcu_read_unlock();
 		return false;
 	}
 	if (!ew_path_from_ah(dev, ah, &req.paths[0],
 			     ew_caller_wants_protection(&c)))
 		internal = EASTWEST_REASON_INTERNAL;
-	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
-	ev.port = rdma_ah_get_port_num(ah);
+	ew_deny_event(&ev, EASTWEST_OP_CREATE_AH, dev_name(&dev->dev),
+		      rdma_ah_get_port_num(ah));
 	v = ew_verdict_of(&c, &req, internal);
 	/* A UD address handle names no QP: it could reach any on this node. */
 	if (!v.reason && c.job && ew_dest_is_foreign(c.job, dev, &req, NULL))
@@ -398,9 +429,8 @@ static bool ew_check_create_qp(struct ib_device *dev,
 			       const struct ib_qp_init_attr *init)
 {
 	struct ew_request req = { .op = EASTWEST_OP_CREATE_QP };
-	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
-				.op = EASTWEST_OP_CREATE_QP };
 	u32 driver_id = dev->ops.driver_id;
+	struct ew_event ev;
 	struct ew_caller c;
 	bool deny;
 
@@ -414,16 +444,15 @@ static bool ew_check_create_qp(struct ib_device *dev,
 		return false;
 
 	rcu_read_lock();
-	ew_caller_get(&c);
-	if (ew_caller_unpoliced(&c)) {
+	if (!ew_caller_get_policed(&c)) {
 		rcu_read_unlock();
 		return false;
 	}
 	req.has_qp_type = true;
 	req.qp_type = init->qp_type;
 	req.driver_id = driver_id;
-	strscpy(ev.dev_name, dev_name(&dev->dev), sizeof(ev.dev_name));
-	ev.port = init->port_num;
+	ew_deny_event(&ev, EASTWEST_OP_CREATE_QP, dev_name(&dev->dev),
+		      init->port_num);
 	deny = ew_judge(&c, &req, ew_devx_blind(dev) && c.job ?
 			EASTWEST_REASON_DEVX : 0, &ev);
 	rcu_read_unlock();
@@ -510,12 +539,10 @@ static void notrace ew_hook_modify_qp(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs;
-
 	/* Our own call from ew_modify_qp_serialised(): already judged. */
-	if (within_module(parent_ip, THIS_MODULE))
-		return;
-	regs = ew_hook_regs(fregs, ew_deny_int);
+	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
+						    ew_deny_int);
+
 	if (!regs)
 		return;
 	/* int ib_modify_qp_with_udata(qp, attr, attr_mask, udata) */
@@ -565,9 +592,8 @@ static bool ew_check_attach_mcast(struct ib_qp *real, const union ib_gid *gid,
 				  u16 lid, struct ew_qp_member *mem)
 {
 	struct ew_request req;
-	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
-				.op = EASTWEST_OP_ATTACH_MCAST };
 	struct ew_qp_view view;
+	struct ew_event ev;
 	struct ew_verdict v;
 	struct ew_caller c;
 	u32 internal = 0;
@@ -587,8 +613,8 @@ static bool ew_check_attach_mcast(struct ib_qp *real, const union ib_gid *gid,
 	else if (c.job && (!mem->group || (!view.tracked && !mem->fresh)))
 		internal = EASTWEST_REASON_INTERNAL;
 	ew_request_from_mcast(real, gid, lid, &req);
-	strscpy(ev.dev_name, dev_name(&real->device->dev), sizeof(ev.dev_name));
-	ev.port = real->port;
+	ew_deny_event(&ev, EASTWEST_OP_ATTACH_MCAST, dev_name(&real->device->dev),
+		      real->port);
 	ev.has_qpn = true;
 	ev.qpn = real->qp_num;
 	v = ew_verdict_of(&c, &req, internal);
@@ -676,12 +702,10 @@ static void notrace ew_hook_mcast(unsigned long parent_ip,
 				  struct ftrace_regs *fregs, void *wrapper,
 				  void *going)
 {
-	struct pt_regs *regs;
+	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
+						    ew_deny_int);
 	struct ib_qp *qp;
 
-	if (within_module(parent_ip, THIS_MODULE))
-		return;
-	regs = ew_hook_regs(fregs, ew_deny_int);
 	if (!regs)
 		return;
 	qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
@@ -715,18 +739,16 @@ static void notrace ew_hook_detach_mcast(unsigned long ip,
 static bool ew_check_devx(void)
 {
 	struct ew_request req = { .op = EASTWEST_OP_DEVX_CONTEXT };
-	struct ew_event ev = { .cmd = EASTWEST_CMD_DENY_NTF,
-				.op = EASTWEST_OP_DEVX_CONTEXT };
+	struct ew_event ev;
 	struct ew_caller c;
 	bool deny;
 
 	rcu_read_lock();
-	ew_caller_get(&c);
-	if (ew_caller_unpoliced(&c)) {
+	if (!ew_caller_get_policed(&c)) {
 		rcu_read_unlock();
 		return false;
 	}
-	strscpy(ev.dev_name, "mlx5", sizeof(ev.dev_name));
+	ew_deny_event(&ev, EASTWEST_OP_DEVX_CONTEXT, "mlx5", 0);
 	deny = ew_judge(&c, &req, c.job ? EASTWEST_REASON_DEVX : 0, &ev);
 	rcu_read_unlock();
 	return deny;
@@ -749,13 +771,11 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 				       struct ftrace_ops *ops,
 				       struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs;
+	/* Our own call from ew_destroy_qp_serialised(): let it through. */
+	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
+						    ew_deny_int);
 	struct ib_qp *qp;
 
-	/* Our own call from ew_destroy_qp_serialised(): let it through. */
-	if (within_module(parent_ip, THIS_MODULE))
-		return;
-	regs = ew_hook_regs(fregs, ew_deny_int);
 	if (!regs)
 		return;
 	/*
@@ -877,12 +897,10 @@ static void notrace ew_hook_restrack_get_byid(unsigned long ip,
 					      struct ftrace_ops *ops,
 					      struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs;
-
 	/* Our own calls: ew_restrack_get_byid_visible(), ew_restrack_qp_is_jobs(). */
-	if (within_module(parent_ip, THIS_MODULE))
-		return;
-	regs = ew_hook_regs(fregs, ew_hidden_ptr);
+	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
+						    ew_hidden_ptr);
+
 	if (!regs)
 		return;
 	ew_hook_redirect(regs, ew_restrack_get_byid_visible, ew_hidden_ptr);

@@ -216,6 +216,24 @@ static int ew_nl_parse_netdev(const struct nlattr *nest,
 	return 0;
 }
 
+/* An optional u32 attribute: if @attr is there, its value in @val, @has set. */
+static void ew_nl_opt_u32(const struct nlattr *attr, u32 *val, bool *has)
+{
+	if (!attr)
+		return;
+	*val = nla_get_u32(attr);
+	*has = true;
+}
+
+/* The same for a u8 flag. */
+static void ew_nl_opt_flag(const struct nlattr *attr, bool *val, bool *has)
+{
+	if (!attr)
+		return;
+	*val = nla_get_u8(attr);
+	*has = true;
+}
+
 /*
  * Parse the job attributes of a job-new or job-set request into @spec
  * (peers excepted). Resolves cgroup paths; changes nothing.
@@ -240,14 +258,9 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 			    sizeof(spec->name));
 		spec->has_name = true;
 	}
-	if (attrs[EASTWEST_A_JOB_MODE]) {
-		spec->mode = nla_get_u32(attrs[EASTWEST_A_JOB_MODE]);
-		spec->has_mode = true;
-	}
-	if (attrs[EASTWEST_A_JOB_ENCRYPT]) {
-		spec->encrypt = nla_get_u32(attrs[EASTWEST_A_JOB_ENCRYPT]);
-		spec->has_encrypt = true;
-	}
+	ew_nl_opt_u32(attrs[EASTWEST_A_JOB_MODE], &spec->mode, &spec->has_mode);
+	ew_nl_opt_u32(attrs[EASTWEST_A_JOB_ENCRYPT], &spec->encrypt,
+		      &spec->has_encrypt);
 	if (attrs[EASTWEST_A_JOB_QKEY]) {
 		spec->qkey = nla_get_u32(attrs[EASTWEST_A_JOB_QKEY]);
 		if (spec->qkey & EW_QKEY_PRIVILEGED) {
@@ -258,18 +271,9 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 		spec->has_qkey = true;
 	}
 	/* The policy admits 0 and 1 only (netlink-gen.c). */
-	if (attrs[EASTWEST_A_JOB_UD]) {
-		spec->ud = nla_get_u8(attrs[EASTWEST_A_JOB_UD]);
-		spec->has_ud = true;
-	}
-	if (attrs[EASTWEST_A_JOB_DC]) {
-		spec->dc = nla_get_u8(attrs[EASTWEST_A_JOB_DC]);
-		spec->has_dc = true;
-	}
-	if (attrs[EASTWEST_A_JOB_PSN]) {
-		spec->psn = nla_get_u32(attrs[EASTWEST_A_JOB_PSN]);
-		spec->has_psn = true;
-	}
+	ew_nl_opt_flag(attrs[EASTWEST_A_JOB_UD], &spec->ud, &spec->has_ud);
+	ew_nl_opt_flag(attrs[EASTWEST_A_JOB_DC], &spec->dc, &spec->has_dc);
+	ew_nl_opt_u32(attrs[EASTWEST_A_JOB_PSN], &spec->psn, &spec->has_psn);
 	if (attrs[EASTWEST_A_JOB_PSN_KEY]) {
 		__le64 key[2];
 
@@ -384,6 +388,20 @@ static struct ew_job *ew_nl_job_from_attrs(struct genl_info *info,
 
 /* ---- replies ---------------------------------------------------------- */
 
+/*
+ * Close @nest, or, if @full (an attribute did not fit), drop it with what
+ * it holds: 0 or -EMSGSIZE.
+ */
+static int ew_nl_nest_close(struct sk_buff *skb, struct nlattr *nest, bool full)
+{
+	if (full) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int ew_nl_put_counters(struct sk_buff *skb, int type,
 			      struct ew_counters __percpu *pcpu)
 {
@@ -392,6 +410,7 @@ static int ew_nl_put_counters(struct sk_buff *skb, int type,
 	struct nlattr *nest;
 	u64 denied = 0;
 	unsigned int r;
+	bool full;
 
 	ew_counters_sum(pcpu, &c);
 	nest = nla_nest_start(skb, type);
@@ -402,22 +421,17 @@ static int ew_nl_put_counters(struct sk_buff *skb, int type,
 		if (nla_put_u64_64bit(skb, denied_attr[r],
 				      c.v[EW_CTR_DENIED_BASE + r],
 				      EASTWEST_A_COUNTERS_PAD))
-			goto err;
+			return ew_nl_nest_close(skb, nest, true);
 	}
-	if (nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_ALLOWED,
-			      c.v[EW_CTR_ALLOWED], EASTWEST_A_COUNTERS_PAD) ||
-	    nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_AUDITED,
-			      c.v[EW_CTR_AUDITED], EASTWEST_A_COUNTERS_PAD) ||
-	    nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_DENIED, denied,
-			      EASTWEST_A_COUNTERS_PAD) ||
-	    nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_PSN_ZERO,
-			      c.v[EW_CTR_PSN_ZERO], EASTWEST_A_COUNTERS_PAD))
-		goto err;
-	nla_nest_end(skb, nest);
-	return 0;
-err:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	full = nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_ALLOWED,
+				 c.v[EW_CTR_ALLOWED], EASTWEST_A_COUNTERS_PAD) ||
+	       nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_AUDITED,
+				 c.v[EW_CTR_AUDITED], EASTWEST_A_COUNTERS_PAD) ||
+	       nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_DENIED, denied,
+				 EASTWEST_A_COUNTERS_PAD) ||
+	       nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_PSN_ZERO,
+				 c.v[EW_CTR_PSN_ZERO], EASTWEST_A_COUNTERS_PAD);
+	return ew_nl_nest_close(skb, nest, full);
 }
 
 static int ew_nl_put_job(struct sk_buff *skb, const struct ew_job *job)
@@ -478,23 +492,86 @@ static int ew_nl_put_peer(struct sk_buff *skb, int type,
 			  const struct ew_peer_key *key)
 {
 	struct nlattr *nest = nla_nest_start(skb, type);
+	bool full;
 	u16 lid;
 
 	if (!nest)
 		return -EMSGSIZE;
 	if (key->kind == EW_PEER_LID) {
 		memcpy(&lid, key->addr, sizeof(lid));
-		if (nla_put_u16(skb, EASTWEST_A_PEER_LID, lid))
-			goto err;
-	} else if (nla_put(skb, EASTWEST_A_PEER_ADDR, sizeof(key->addr), key->addr) ||
-		   nla_put_u8(skb, EASTWEST_A_PEER_PREFIX_LEN, key->plen)) {
-		goto err;
+		full = nla_put_u16(skb, EASTWEST_A_PEER_LID, lid);
+	} else {
+		full = nla_put(skb, EASTWEST_A_PEER_ADDR, sizeof(key->addr),
+			       key->addr) ||
+		       nla_put_u8(skb, EASTWEST_A_PEER_PREFIX_LEN, key->plen);
 	}
-	nla_nest_end(skb, nest);
-	return 0;
-err:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	return ew_nl_nest_close(skb, nest, full);
+}
+
+/*
+ * A message for a reply of @size bytes; NULL out of memory (which the
+ * fault build may pretend).
+ */
+static struct sk_buff *ew_nl_msg_new(size_t size)
+{
+	struct sk_buff *msg = genlmsg_new(size, GFP_KERNEL);
+
+	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
+	return msg;
+}
+
+/*
+ * A reply to @info of @size bytes with its header written (@hdr), or
+ * ERR_PTR(-ENOMEM) or ERR_PTR(-EMSGSIZE) (nothing left to free).
+ */
+static struct sk_buff *ew_nl_reply_new(struct genl_info *info, size_t size,
+				       void **hdr)
+{
+	struct sk_buff *msg = ew_nl_msg_new(size);
+
+	if (!msg)
+		return ERR_PTR(-ENOMEM);
+	*hdr = genlmsg_iput(msg, info);
+	if (!*hdr) {
+		nlmsg_free(msg);
+		return ERR_PTR(-EMSGSIZE);
+	}
+	return msg;
+}
+
+/*
+ * Finish reply @msg (header @hdr) and send it to @info's requester; if
+ * @ret is an error, free it instead and return @ret.
+ */
+static int ew_nl_reply(struct sk_buff *msg, void *hdr, struct genl_info *info,
+		       int ret)
+{
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* The header of one message of a dump of @cmd, or NULL if @skb is full. */
+static void *ew_nl_dump_hdr(struct sk_buff *skb, struct netlink_callback *cb,
+			    u8 cmd)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &ew_genl_family, NLM_F_MULTI, cmd);
+}
+
+/*
+ * What a dump round that stopped on @ret returns: a full skb ends the
+ * round with what it holds (the next round resumes), any other error ends
+ * the dump.
+ */
+static int ew_nl_dump_ret(struct sk_buff *skb, int ret)
+{
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ? ret : skb->len;
 }
 
 /* ---- jobs ------------------------------------------------------------- */
@@ -506,26 +583,15 @@ int eastwest_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_iput(msg, info);
-	if (!hdr) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
+	msg = ew_nl_reply_new(info, NLMSG_GOODSIZE, &hdr);
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
 
 	mutex_lock(&ew_config_lock);
 	job = ew_nl_job_from_attrs(info, EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME);
 	ret = job ? ew_nl_put_job(msg, job) : -ENOENT;
 	mutex_unlock(&ew_config_lock);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 int eastwest_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
@@ -538,9 +604,7 @@ int eastwest_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	mutex_lock(&ew_config_lock);
 	cb->seq = ew_jobs_generation();
 	while ((job = ew_job_next(last_id))) {
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &ew_genl_family,
-				  NLM_F_MULTI, EASTWEST_CMD_JOB_GET);
+		hdr = ew_nl_dump_hdr(skb, cb, EASTWEST_CMD_JOB_GET);
 		if (!hdr) {
 			ret = -EMSGSIZE;
 			break;
@@ -558,9 +622,7 @@ int eastwest_nl_job_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	cb->args[0] = last_id;
 
 	/* A full skb ends this round; the next one resumes after last_id. */
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ? ret : skb->len;
+	return ew_nl_dump_ret(skb, ret);
 }
 
 int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
@@ -568,7 +630,7 @@ int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ew_peer_batch peers = {};
 	struct ew_job_spec spec;
 	struct sk_buff *msg;
-	void *hdr;
+	void *hdr = NULL;
 	u32 id;
 	int ret;
 
@@ -580,8 +642,7 @@ int eastwest_nl_job_new_doit(struct sk_buff *skb, struct genl_info *info)
 	 * out of memory here is an error with no job created, never a job
 	 * created that the caller was told failed.
 	 */
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
+	msg = ew_nl_msg_new(NLMSG_GOODSIZE);
 	if (!msg)
 		return -ENOMEM;
 
@@ -605,18 +666,12 @@ out_unlock:
 	mutex_unlock(&ew_config_lock);
 	ew_job_spec_release(&spec);
 	kvfree(peers.keys);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
+	if (!ret) {
+		hdr = genlmsg_iput(msg, info);
+		if (!hdr || nla_put_u32(msg, EASTWEST_A_JOB_ID, id))
+			ret = -EMSGSIZE;
 	}
-
-	hdr = genlmsg_iput(msg, info);
-	if (!hdr || nla_put_u32(msg, EASTWEST_A_JOB_ID, id)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 int eastwest_nl_job_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -722,15 +777,14 @@ int eastwest_nl_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ew_job *job;
 	struct sk_buff *msg;
 	bool found = false;
-	void *hdr;
+	void *hdr = NULL;
 	int ret;
 
 	if (GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_JOB_ID) ||
 	    GENL_REQ_ATTR_CHECK(info, EASTWEST_A_PEER_LIST_PEER))
 		return -EINVAL;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
+	msg = ew_nl_msg_new(NLMSG_GOODSIZE);
 	if (!msg)
 		return -ENOMEM;
 
@@ -761,18 +815,11 @@ int eastwest_nl_peer_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	hdr = genlmsg_iput(msg, info);
 	if (!hdr || nla_put_u32(msg, EASTWEST_A_PEER_LIST_JOB_ID, job->id) ||
-	    ew_nl_put_peer(msg, EASTWEST_A_PEER_LIST_PEER, &match)) {
+	    ew_nl_put_peer(msg, EASTWEST_A_PEER_LIST_PEER, &match))
 		ret = -EMSGSIZE;
-		goto out_unlock;
-	}
-	genlmsg_end(msg, hdr);
 out_unlock:
 	mutex_unlock(&ew_config_lock);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	return genlmsg_reply(msg, info);
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 /*
@@ -825,8 +872,7 @@ int eastwest_nl_peer_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb
 		return 0;
 	}
 	cb->seq = job->generation;
-	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			  &ew_genl_family, NLM_F_MULTI, EASTWEST_CMD_PEER_GET);
+	hdr = ew_nl_dump_hdr(skb, cb, EASTWEST_CMD_PEER_GET);
 	if (!hdr) {
 		ret = -EMSGSIZE;
 		goto out;
@@ -876,7 +922,7 @@ static int ew_nl_put_gid(struct sk_buff *skb, const struct ib_gid_attr *attr)
 {
 	struct net_device *ndev;
 	struct nlattr *nest;
-	int ret = 0;
+	bool full = false;
 
 	nest = nla_nest_start(skb, EASTWEST_A_PORT_GID);
 	if (!nest)
@@ -885,7 +931,7 @@ static int ew_nl_put_gid(struct sk_buff *skb, const struct ib_gid_attr *attr)
 	    nla_put(skb, EASTWEST_A_GID_GID, sizeof(attr->gid), attr->gid.raw) ||
 	    (attr->gid_type < ARRAY_SIZE(ew_gid_types) &&
 	     nla_put_u32(skb, EASTWEST_A_GID_TYPE, ew_gid_types[attr->gid_type])))
-		goto err;
+		return ew_nl_nest_close(skb, nest, true);
 
 	rcu_read_lock();
 	ndev = rdma_read_gid_attr_ndev_rcu(attr);
@@ -906,16 +952,10 @@ static int ew_nl_put_gid(struct sk_buff *skb, const struct ib_gid_attr *attr)
 				ew_netdev_offload_caps(ndev)) ||
 		    ew_nl_put_macsec(skb, &prot, EASTWEST_A_GID_MACSEC_IFINDEX,
 				     EASTWEST_A_GID_MACSEC_OFFLOAD))
-			ret = -EMSGSIZE;
+			full = true;
 	}
 	rcu_read_unlock();
-	if (ret)
-		goto err;
-	nla_nest_end(skb, nest);
-	return 0;
-err:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	return ew_nl_nest_close(skb, nest, full);
 }
 
 /*
@@ -1158,8 +1198,7 @@ int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	 * table grew while it was written, once more for a full table.
 	 */
 	for (full = false; ; full = true) {
-		msg = genlmsg_new(ew_nl_dev_size(dev, full), GFP_KERNEL);
-		EW_FAIL_ALLOC(msg, nlmsg_free(msg));
+		msg = ew_nl_msg_new(ew_nl_dev_size(dev, full));
 		if (!msg) {
 			ret = -ENOMEM;
 			goto out;
@@ -1174,12 +1213,7 @@ int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 out:
 	ew_registry_unlock();
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 /*
@@ -1203,9 +1237,7 @@ int eastwest_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		if (cb->args[3] != dev->ibdev->index)
 			start = (struct ew_nl_dev_pos){};
 		pos = start;
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &ew_genl_family,
-				  NLM_F_MULTI, EASTWEST_CMD_DEV_GET);
+		hdr = ew_nl_dump_hdr(skb, cb, EASTWEST_CMD_DEV_GET);
 		if (!hdr) {
 			ret = -EMSGSIZE;
 			break;
@@ -1231,9 +1263,7 @@ int eastwest_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		cb->args[3] = 0;
 	}
 	ew_registry_unlock();
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ? ret : skb->len;
+	return ew_nl_dump_ret(skb, ret);
 }
 
 /* ---- path protection --------------------------------------------------- */
@@ -1261,15 +1291,9 @@ int eastwest_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info)
 	       nla_get_u32(attrs[EASTWEST_A_PATH_PORT]) : 1;
 	sgid_index = nla_get_u32(attrs[EASTWEST_A_PATH_SGID_INDEX]);
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_iput(msg, info);
-	if (!hdr) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
+	msg = ew_nl_reply_new(info, NLMSG_GOODSIZE, &hdr);
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
 	ew_registry_lock();
 	dev = ew_nl_find_dev(attrs[EASTWEST_A_PATH_DEV_INDEX],
 			     attrs[EASTWEST_A_PATH_DEV_NAME], info->extack);
@@ -1310,12 +1334,7 @@ int eastwest_nl_path_get_doit(struct sk_buff *skb, struct genl_info *info)
 		ret = -EMSGSIZE;
 out:
 	ew_registry_unlock();
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 int eastwest_nl_fabric_set_doit(struct sk_buff *skb, struct genl_info *info)
@@ -1399,6 +1418,7 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ew_global g;
 	struct sk_buff *msg;
+	int ret = 0;
 	void *hdr;
 
 	if (info->attrs[EASTWEST_A_CONFIG_MODE]) {
@@ -1407,14 +1427,12 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 	/* Every revoked node goes in this one message (nodes.h bounds them). */
-	msg = genlmsg_new(NLMSG_GOODSIZE + ew_nodes_revoked_size(), GFP_KERNEL);
-	EW_FAIL_ALLOC(msg, nlmsg_free(msg));
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_iput(msg, info);
+	msg = ew_nl_reply_new(info, NLMSG_GOODSIZE + ew_nodes_revoked_size(),
+			      &hdr);
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
 	ew_global_snapshot(&g);
-	if (!hdr ||
-	    nla_put_u32(msg, EASTWEST_A_CONFIG_MODE, g.mode) ||
+	if (nla_put_u32(msg, EASTWEST_A_CONFIG_MODE, g.mode) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_DEFAULT_ACTION, g.default_action) ||
 	    nla_put_string(msg, EASTWEST_A_CONFIG_VERSION, EW_VERSION) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_JOB_COUNT, ew_jobs_count()) ||
@@ -1426,12 +1444,9 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u8(msg, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
 		       g.admission_required) ||
 	    ew_nodes_put_revoked(msg, EASTWEST_A_CONFIG_REVOKED_NODE) ||
-	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION_TTL, ew_admission_ttl_left())) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION_TTL, ew_admission_ttl_left()))
+		ret = -EMSGSIZE;
+	return ew_nl_reply(msg, hdr, info, ret);
 }
 
 int eastwest_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)

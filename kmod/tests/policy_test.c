@@ -33,6 +33,35 @@ static const u8 gid_db9[16] = { 0x20, 0x01, 0x0d, 0xb9 };
 #define EW_TEST_IFINDEX	3
 #define EW_TEST_VLAN	100
 
+/*
+ * KUNIT_ARRAY_PARAM() @name over the array @name##_cases of struct
+ * @name##_case, each case named by its desc member (the 6.1 KUnit has no
+ * KUNIT_ARRAY_PARAM_DESC()).
+ */
+#define EW_CASES_PARAM(name)						\
+	static void name##_case_desc(const struct name##_case *c, char *desc) \
+	{								\
+		strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);		\
+	}								\
+	KUNIT_ARRAY_PARAM(name, name##_cases, name##_case_desc)
+
+/* A zeroed job policy, freed with the test. */
+static struct ew_job_policy *ew_test_policy_new(struct kunit *test)
+{
+	struct ew_job_policy *pol = kunit_kzalloc(test, sizeof(*pol), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pol);
+	return pol;
+}
+
+/* A fresh job spec that names the job @name. */
+static void ew_test_spec_init_named(struct ew_job_spec *spec, const char *name)
+{
+	ew_job_spec_init(spec);
+	spec->has_name = true;
+	strscpy(spec->name, name, sizeof(spec->name));
+}
+
 /* ---- P_Key membership -------------------------------------------------- */
 
 struct ew_pkey_case {
@@ -57,20 +86,13 @@ static const struct ew_pkey_case ew_pkey_cases[] = {
 	{ "default P_Key granted", { 0xffff }, 1, 0xffff, true },
 };
 
-static void ew_pkey_case_desc(const struct ew_pkey_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ew_pkey, ew_pkey_cases, ew_pkey_case_desc);
+EW_CASES_PARAM(ew_pkey);
 
 static void ew_test_pkey(struct kunit *test)
 {
 	const struct ew_pkey_case *c = test->param_value;
-	struct ew_job_policy *pol;
+	struct ew_job_policy *pol = ew_test_policy_new(test);
 
-	pol = kunit_kzalloc(test, sizeof(*pol), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pol);
 	pol->n_pkeys = c->n;
 	memcpy(pol->pkeys, c->grants, sizeof(c->grants));
 	KUNIT_EXPECT_EQ(test, ew_pkey_allowed(pol, c->pkey), c->allowed);
@@ -104,20 +126,13 @@ static const struct ew_src_case ew_src_cases[] = {
 	  2, { .ifindex = 2 }, true },
 };
 
-static void ew_src_case_desc(const struct ew_src_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ew_src, ew_src_cases, ew_src_case_desc);
+EW_CASES_PARAM(ew_src);
 
 static void ew_test_src(struct kunit *test)
 {
 	const struct ew_src_case *c = test->param_value;
-	struct ew_job_policy *pol;
+	struct ew_job_policy *pol = ew_test_policy_new(test);
 
-	pol = kunit_kzalloc(test, sizeof(*pol), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, pol);
 	pol->n_netdevs = c->n;
 	memcpy(pol->netdevs, c->rules, sizeof(c->rules));
 	KUNIT_EXPECT_EQ(test, ew_src_allowed(pol, &c->src), c->allowed);
@@ -140,10 +155,8 @@ static struct ew_job *ew_test_job_create(struct kunit *test, u32 mode)
 	ew_peer_key_gid(&keys[2], EW_TEST_JOB_ID, gid_db8, 32);
 	ew_peer_key_lid(&keys[3], EW_TEST_JOB_ID, 5);
 
-	ew_job_spec_init(&spec);
+	ew_test_spec_init_named(&spec, "kunit");
 	spec.id = EW_TEST_JOB_ID;
-	spec.has_name = true;
-	strscpy(spec.name, "kunit", sizeof(spec.name));
 	spec.has_mode = true;
 	spec.mode = mode;
 	spec.has_qkey = true;
@@ -237,12 +250,7 @@ static const struct ew_decide_case ew_decide_cases[] = {
 	{ "nothing policed", MODIFY(.n_paths = 0), 0 },
 };
 
-static void ew_decide_case_desc(const struct ew_decide_case *c, char *desc)
-{
-	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(ew_decide, ew_decide_cases, ew_decide_case_desc);
+EW_CASES_PARAM(ew_decide);
 
 static void ew_test_decide(struct kunit *test)
 {
@@ -414,9 +422,7 @@ static void ew_test_job_names_and_ids(struct kunit *test)
 	u32 id = 0;
 	int ret;
 
-	ew_job_spec_init(&spec);
-	spec.has_name = true;
-	strscpy(spec.name, "kunit", sizeof(spec.name));
+	ew_test_spec_init_named(&spec, "kunit");
 	mutex_lock(&ew_config_lock);
 	ret = ew_job_create(&spec, NULL, &id);
 	KUNIT_EXPECT_EQ(test, ret, -EEXIST);
@@ -493,9 +499,7 @@ static void ew_test_job_rename_and_order(struct kunit *test)
 	u32 id = 0;
 	int ret;
 
-	ew_job_spec_init(&spec);
-	spec.has_name = true;
-	strscpy(spec.name, "kunit-renamed", sizeof(spec.name));
+	ew_test_spec_init_named(&spec, "kunit-renamed");
 	mutex_lock(&ew_config_lock);
 	ret = ew_job_change(job, &spec, NULL);
 	KUNIT_EXPECT_EQ(test, ret, 0);
@@ -876,9 +880,7 @@ static void ew_bench_decide(struct kunit *test)
 
 	/* Whole rounds (fill 1 -> 1M, then empty), median per size. */
 	for (r = 0; r < EW_BENCH_ROUNDS; r++) {
-		ew_job_spec_init(&spec);
-		spec.has_name = true;
-		strscpy(spec.name, "kunit-filler", sizeof(spec.name));
+		ew_test_spec_init_named(&spec, "kunit-filler");
 		mutex_lock(&ew_config_lock);
 		ret = ew_job_create(&spec, NULL, &id);
 		filler = ret ? NULL : ew_job_find(id);
@@ -938,9 +940,7 @@ static void ew_bench_job4096(struct kunit *test)
 			put_unaligned_be32(i, &gid[12]);
 			ew_peer_key_gid(&batch.keys[i], 0, gid, 128);
 		}
-		ew_job_spec_init(&spec);
-		spec.has_name = true;
-		strscpy(spec.name, "kunit-4096", sizeof(spec.name));
+		ew_test_spec_init_named(&spec, "kunit-4096");
 		spec.peers = &batch;
 		mutex_lock(&ew_config_lock);
 		t0 = ktime_get_ns();

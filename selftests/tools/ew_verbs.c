@@ -137,6 +137,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <infiniband/verbs.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -156,6 +157,22 @@ struct ctx {
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;	/* the last QP created by rc-connect or ud_init() */
 };
+
+/*
+ * Print a line the driving script waits for (a state, a result) and flush
+ * it at once: stdout is a pipe, and the script reacts to each line as it
+ * comes.
+ */
+__attribute__((format(printf, 1, 2)))
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
 
 static int fail(const char *step, int err)
 {
@@ -337,6 +354,17 @@ static int rc_connect_rts(struct ctx *c, int gid_index, const char *dgid_s,
 	return ret ? fail("modify RTR->RTS", ret) : 0;
 }
 
+/* rc_connect_rts() with PSN 0, then "connected" for the script. */
+static int rc_connect_say(struct ctx *c, int gid_index, const char *dgid_s,
+			  uint32_t dqpn)
+{
+	int ret = rc_connect_rts(c, gid_index, dgid_s, dqpn, 0);
+
+	if (!ret)
+		say("connected\n");
+	return ret;
+}
+
 /*
  * Wait up to @seconds for a QP_FATAL event on each of the @n QPs. Returns
  * 0 once all had one, 3 on timeout, else a fail() code.
@@ -369,8 +397,7 @@ static int wait_revoked(struct ctx *c, struct ibv_qp **qps, int n,
 					seen |= 1 << i;
 		ibv_ack_async_event(&ev);
 	}
-	printf("revoked\n");
-	fflush(stdout);
+	say("revoked\n");
 	return 0;
 }
 
@@ -378,15 +405,10 @@ static int wait_revoked(struct ctx *c, struct ibv_qp **qps, int n,
 static int rc_hold(struct ctx *c, int gid_index, const char *dgid_s,
 		   uint32_t dqpn, int seconds)
 {
-	int ret;
-
 	/* rc_connect() creates the only QP of this context. */
-	ret = rc_connect_rts(c, gid_index, dgid_s, dqpn, 0);
-	if (ret)
-		return ret;
-	printf("connected\n");
-	fflush(stdout);
-	return wait_revoked(c, &c->qp, 1, seconds);
+	int ret = rc_connect_say(c, gid_index, dgid_s, dqpn);
+
+	return ret ? ret : wait_revoked(c, &c->qp, 1, seconds);
 }
 
 /* A UD QP taken RESET->INIT with @qkey, in c->qp; an exit code. */
@@ -419,8 +441,7 @@ static int ud_hold(struct ctx *c, uint32_t qkey, int seconds)
 	ret = ibv_modify_qp(c->qp, &rts, IBV_QP_STATE | IBV_QP_SQ_PSN);
 	if (ret)
 		return fail("modify RTR->RTS (UD)", ret);
-	printf("ready\n");
-	fflush(stdout);
+	say("ready\n");
 	return wait_revoked(c, &c->qp, 1, seconds);
 }
 
@@ -459,8 +480,7 @@ static int qp_storm(struct ctx *c, int gid_index, const char *dgid_s,
 		}
 		storm_connect(qps[i], gid_index, &dgid, n);
 	}
-	printf("ready %lu/%u connected\n", n[0], nqps);
-	fflush(stdout);
+	say("ready %lu/%u connected\n", n[0], nqps);
 	srand(getpid());
 	end = time(NULL) + seconds;
 	while (time(NULL) < end) {
@@ -550,8 +570,7 @@ static int mcast_hold(struct ctx *c, const char *mgids, int seconds)
 
 	if (ret)
 		return ret;
-	printf("attached\n");
-	fflush(stdout);
+	say("attached\n");
 	ret = wait_revoked(c, &c->qp, 1, seconds);
 	if (ret)
 		return ret;
@@ -733,14 +752,11 @@ static int rts_av_change(struct ctx *c, int gid_index, const char *dgid_s,
 
 	if (parse_gid(dgid2_s, &attr.ah_attr.grh.dgid))
 		return 2;
-	ret = rc_connect_rts(c, gid_index, dgid_s, dqpn, 0);
+	ret = rc_connect_say(c, gid_index, dgid_s, dqpn);
 	if (ret)
 		return ret;
-	printf("connected\n");
-	fflush(stdout);
 	ret = ibv_modify_qp(c->qp, &attr, IBV_QP_STATE | IBV_QP_AV);
-	printf("av-change: %s\n", err_name(ret));
-	fflush(stdout);
+	say("av-change: %s\n", err_name(ret));
 	return wait_revoked(c, &c->qp, 1, seconds);
 }
 
@@ -766,13 +782,11 @@ static int mcast_stepwise(struct ctx *c, const char *mgid_s)
 	if (parse_gid(mgid_s, &mgid))
 		return 2;
 	ret = ud_init(c, 0x1234);
-	printf("init: %s\n", ret ? "failed" : "OK");
-	fflush(stdout);
+	say("init: %s\n", ret ? "failed" : "OK");
 	if (ret)
 		return ret;
 	wait_line();
-	printf("attach: %s\n", err_name(ibv_attach_mcast(c->qp, &mgid, 0)));
-	fflush(stdout);
+	say("attach: %s\n", err_name(ibv_attach_mcast(c->qp, &mgid, 0)));
 	return 0;
 }
 
@@ -789,12 +803,10 @@ static int rc_destroy_hold(struct ctx *c, int gid_index, const char *dgid_s,
 	ret = rc_connect_rts(c, gid_index, dgid_s, dqpn, 0);
 	if (ret)
 		return ret;
-	printf("connected qpn 0x%x\n", c->qp->qp_num);
-	fflush(stdout);
+	say("connected qpn 0x%x\n", c->qp->qp_num);
 	wait_line();
 	ret = ibv_destroy_qp(c->qp);
-	printf("destroy: %s\n", err_name(ret));
-	fflush(stdout);
+	say("destroy: %s\n", err_name(ret));
 	if (!ret) {
 		c->qp = NULL;
 		return 1;
@@ -806,8 +818,7 @@ static int rc_destroy_hold(struct ctx *c, int gid_index, const char *dgid_s,
 
 static int step(const char *name, int ret)
 {
-	printf("%s: %s\n", name, err_name(ret));
-	fflush(stdout);
+	say("%s: %s\n", name, err_name(ret));
 	if (!ret)
 		return 0;
 	return ret == EACCES ? EXIT_REFUSED : 1;
@@ -1005,8 +1016,7 @@ static void pair_probe(struct pair *p, const char *name)
 	for (i = 0; i < 2; i++)
 		printf("probe %s: qp%d send: %s; recv: %s\n", name, i + 1,
 		       wc_status(st[i][1]), wc_status(st[i][0]));
-	printf("probe %s: carried %lu bytes\n", name, bytes);
-	fflush(stdout);
+	say("probe %s: carried %lu bytes\n", name, bytes);
 	p->carried += bytes;
 }
 
@@ -1110,11 +1120,10 @@ static int pair_attempt(struct pair *p, const char *what, const char *name,
 	int r1 = fn(p, 0), r2 = fn(p, 1);
 
 	if (r1 == r2)
-		printf("%s %s: %s\n", what, name, err_name(r1));
+		say("%s %s: %s\n", what, name, err_name(r1));
 	else
-		printf("%s %s: %s (qp2: %s)\n", what, name, err_name(r1),
-		       err_name(r2));
-	fflush(stdout);
+		say("%s %s: %s (qp2: %s)\n", what, name, err_name(r1),
+		    err_name(r2));
 	return (r1 ? 0 : 1) | (r2 ? 0 : 2);
 }
 
@@ -1203,8 +1212,7 @@ static int rc_pair_revive(struct ctx *c, int gid_index, int seconds)
 		fprintf(stderr, "ew_verbs: the first message did not arrive\n");
 		return 1;
 	}
-	printf("connected\n");
-	fflush(stdout);
+	say("connected\n");
 
 	ret = wait_revoked(c, p.qp, 2, seconds);
 	if (ret)
@@ -1330,8 +1338,7 @@ static int rc_pair_hold(struct ctx *c, int gid_index, int messages)
 	for (i = 0; i < 2; i++)
 		printf("qp%d qpn 0x%x sq-psn 0x%x rq-psn 0x%x\n", i + 1,
 		       p.qp[i]->qp_num, psn[i], psn[!i]);
-	printf("connected\n");
-	fflush(stdout);
+	say("connected\n");
 	wait_line();
 	for (k = 1; k <= messages; k++)
 		for (i = 0; i < 2; i++)
@@ -1365,8 +1372,7 @@ static int rc_inject(struct ctx *c, int gid_index, const char *dgid_s,
 	ret = ibv_post_send(c->qp, &wr, &bad);
 	if (ret)
 		return fail("ibv_post_send", ret);
-	printf("injected\n");
-	fflush(stdout);
+	say("injected\n");
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((n = ibv_poll_cq(c->cq, 1, &wc)) == 0 && ms_since(&t0) < 3000)
 		usleep(10000);
@@ -1468,8 +1474,7 @@ static int rc_peer(struct ctx *c, int gid_index, const char *dgid_s,
 	p.qp[0] = ibv_create_qp(c->pd, &init);
 	if (!p.qp[0])
 		return fail("ibv_create_qp(RC)", errno);
-	printf("qpn 0x%x\n", p.qp[0]->qp_num);
-	fflush(stdout);
+	say("qpn 0x%x\n", p.qp[0]->qp_num);
 	if (!fgets(line, sizeof(line), stdin))
 		return fail("reading the far QPN", EIO);
 	far = strtoul(line, &end, 0);
@@ -1488,8 +1493,7 @@ static int rc_peer(struct ctx *c, int gid_index, const char *dgid_s,
 	ret = pair_post_recv(&p, 0);
 	if (ret)
 		return fail("ibv_post_recv", ret);
-	printf("connected\n");
-	fflush(stdout);
+	say("connected\n");
 	wait_line();
 	for (k = 1; k <= messages; k++)
 		if (peer_step(&p, k, &next))

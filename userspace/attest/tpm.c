@@ -20,14 +20,20 @@
 
 #include "tpm.h"
 
+/*
+ * What the EK and the AK templates share: restricted keys generated inside
+ * this TPM that can never leave it.
+ */
+#define TPM_KEY_ATTRS (TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | \
+		       TPMA_OBJECT_SENSITIVEDATAORIGIN | TPMA_OBJECT_RESTRICTED)
+
 /* TCG EK Credential Profile, template L-1 (RSA 2048, AES-128-CFB). */
 static const TPM2B_PUBLIC ek_template = {
 	.publicArea = {
 		.type = TPM2_ALG_RSA,
 		.nameAlg = TPM2_ALG_SHA256,
-		.objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT |
-			TPMA_OBJECT_SENSITIVEDATAORIGIN | TPMA_OBJECT_ADMINWITHPOLICY |
-			TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT,
+		.objectAttributes = TPM_KEY_ATTRS | TPMA_OBJECT_ADMINWITHPOLICY |
+			TPMA_OBJECT_DECRYPT,
 		.authPolicy = {
 			.size = 32,
 			/* PolicySecret(TPM_RH_ENDORSEMENT) */
@@ -59,9 +65,8 @@ static const TPM2B_PUBLIC ak_template = {
 	.publicArea = {
 		.type = TPM2_ALG_ECC,
 		.nameAlg = TPM2_ALG_SHA256,
-		.objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT |
-			TPMA_OBJECT_SENSITIVEDATAORIGIN | TPMA_OBJECT_USERWITHAUTH |
-			TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_SIGN_ENCRYPT,
+		.objectAttributes = TPM_KEY_ATTRS | TPMA_OBJECT_USERWITHAUTH |
+			TPMA_OBJECT_SIGN_ENCRYPT,
 		.parameters.eccDetail = {
 			.symmetric.algorithm = TPM2_ALG_NULL,
 			.scheme = {
