@@ -2,7 +2,9 @@
 # Helpers of the two-node Slurm tests (jobaddr.sh, jobesp.sh), sourced after
 # lib.sh. They expect $DEV (the rxe device), $VLAN (the partition's jobaddr
 # netdev), $CTL, $HOOKS (integrations/slurm), $T (the test's directory) and
-# $ME (this node's Slurm name, n$EW_NODE).
+# $ME (this node's Slurm name, n$EW_NODE). The tests that run Slurm's own
+# daemons (slurm.sh, two-node-slurm.sh) use the helpers at the end, which
+# expect $R (the test bed's directory) and $CG (the cgroup v2 mount).
 
 # Processes this test started in the background (pids).
 BG_PIDS=
@@ -133,4 +135,76 @@ job_pingpong() {
 		ew_in_cg "$(cgroup_of "$2")" timeout 120 ibv_rc_pingpong -d "$DEV" \
 			-g "${_idx:-0}" -p "$PORT" -n "$ITERS" -c "$EW_PEER_IP" >"$T/$1.pp" 2>&1
 	fi
+}
+
+# ----------------------------------------------------------------------------
+# Slurm's daemons (slurm.sh, two-node-slurm.sh)
+
+# stop_pidfile FILE: stop the daemon whose pid FILE holds, and wait for it.
+stop_pidfile() {
+	[ -s "$1" ] || return 0
+	_pid=$(cat "$1")
+	kill "$_pid" 2>/dev/null || return 0
+	ew_wait_for 15 sh -c "! kill -0 $_pid 2>/dev/null" || kill -KILL "$_pid"
+}
+
+# munged_start: munged with the key $R/munge/munge.key, its socket, pid,
+# seed and log in $R/munge.
+munged_start() {
+	munged --force --key-file="$R/munge/munge.key" \
+		--socket="$R/munge/munge.socket.2" \
+		--pid-file="$R/munge/munged.pid" --seed-file="$R/munge/seed" \
+		--log-file="$R/munge/munged.log"
+}
+
+# slurm_cgroups_up: slurmd (cgroup/v2, no systemd) needs controllers in
+# system.slice.
+slurm_cgroups_up() {
+	echo "+cpu +memory +pids" >"$CG/cgroup.subtree_control" &&
+		mkdir -p "$CG/system.slice" &&
+		echo "+cpu +memory +pids" >"$CG/system.slice/cgroup.subtree_control"
+}
+
+# slurm_conf CLUSTER HOST: $R/slurm.conf of cluster CLUSTER whose slurmctld
+# runs on HOST: the lines both test beds share (munge, daemons as root and
+# their files in $R, jobs tracked and confined by cgroups), then the test's
+# own lines, read from stdin; and $R/cgroup.conf (cgroup v2, no systemd).
+slurm_conf() {
+	mkdir -p "$R/state" "$R/spool" || return 1
+	{
+		cat <<-EOF && cat
+			ClusterName=$1
+			SlurmctldHost=$2
+			AuthType=auth/munge
+			CredType=cred/munge
+			AuthInfo=socket=$R/munge/munge.socket.2
+			SlurmUser=root
+			SlurmdUser=root
+			StateSaveLocation=$R/state
+			SlurmdSpoolDir=$R/spool
+			SlurmctldPidFile=$R/slurmctld.pid
+			SlurmdPidFile=$R/slurmd.pid
+			SlurmctldLogFile=$R/slurmctld.log
+			SlurmdLogFile=$R/slurmd.log
+			ProctrackType=proctrack/cgroup
+			TaskPlugin=task/cgroup
+			SelectType=select/cons_tres
+		EOF
+	} >"$R/slurm.conf" && cat >"$R/cgroup.conf" <<-EOF
+		CgroupPlugin=cgroup/v2
+		IgnoreSystemd=yes
+	EOF
+}
+
+# job_field JOBID FIELD: a field of "scontrol show job".
+job_field() {
+	scontrol -o show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# job_done JOBID: the job has ended, however.
+job_done() {
+	case $(job_field "$1" JobState) in
+	COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL) return 0 ;;
+	esac
+	return 1
 }
