@@ -676,6 +676,15 @@ ew_reap() {
 	return 1
 }
 
+# BG_PIDS, kill_bg: processes a test started in the background by itself
+# (it adds their pids to BG_PIDS), killed by kill_bg (ew_defer kill_bg).
+BG_PIDS=
+kill_bg() {
+	for _p in $BG_PIDS; do
+		kill "$_p" 2>/dev/null
+	done
+}
+
 # ew_reap_all: kill and wait for every process ew_start_bg started.
 ew_reap_all() {
 	for _ew_p in $EW_BG_PIDS; do

@@ -6,14 +6,6 @@
 # daemons (slurm.sh, two-node-slurm.sh) use the helpers at the end, which
 # expect $R (the test bed's directory) and $CG (the cgroup v2 mount).
 
-# Processes this test started in the background (pids).
-BG_PIDS=
-kill_bg() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-	done
-}
-
 # barrier NAME: meet the other node, or give up the whole test.
 barrier() {
 	ew_barrier "$1" 300 || ew_bail "barrier $1 failed"

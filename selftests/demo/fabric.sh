@@ -34,17 +34,9 @@ JOB_B_PEERS=198.51.100.0/24
 ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma ip ss ibv_rc_pingpong timeout tshark python3 ping
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
+ew_require_built ctl verbs cgroup
 
 EW_TMP=$(mktemp -d)
-BG_PIDS=
-kill_bg() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-	done
-}
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $EW_CG/jobA $EW_CG/jobB"
 ew_defer "rdma link delete $DEV"

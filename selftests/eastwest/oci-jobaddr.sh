@@ -87,13 +87,6 @@ took() {
 	ew_diag "[$(($(date +%s) - T0)) s] $*"
 }
 
-BG_PIDS=
-kill_bg() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-	done
-}
-
 # in_ctr ID CMD...: run CMD in container ID (runc exec: its cgroup, its job).
 in_ctr() {
 	_id=$1

@@ -42,14 +42,6 @@ ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer 'kill_bg'
 
-# Processes this test started in the background (pids).
-BG_PIDS=
-kill_bg() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-	done
-}
-
 # barrier NAME: meet the other node, or give up the whole test.
 barrier() {
 	ew_barrier "$1" || ew_bail "barrier $1 failed"
@@ -71,6 +63,16 @@ serve() {
 		-p "$PORT" -n "$ITERS" -c
 }
 
+# serve_listening NAME: serve /ewA, output in $EW_TMP/NAME.srv and pid in
+# _pid; once it listens, meet the client's node at barrier NAME-listen.
+serve_listening() {
+	serve /ewA >"$EW_TMP/$1.srv" 2>&1
+	_pid=$EW_BG_PID
+	BG_PIDS="$BG_PIDS $_pid"
+	ew_wait_listen "$PORT" || ew_diag "server $1 does not listen"
+	barrier "$1-listen"
+}
+
 # show FILE: a command's output as diagnostics.
 show() {
 	sed 's/^/#   /' "$1"
@@ -81,11 +83,7 @@ show() {
 same_job() {
 	_name=$1
 	if [ "$EW_NODE" -eq "$2" ]; then
-		serve /ewA >"$EW_TMP/$_name.srv" 2>&1
-		_pid=$EW_BG_PID
-		BG_PIDS="$BG_PIDS $_pid"
-		ew_wait_listen "$PORT" || ew_diag "server $_name does not listen"
-		barrier "$_name-listen"
+		serve_listening "$_name"
 		wait "$_pid"
 		_rc=$?
 		if [ "$_rc" -eq 0 ] && grep -q "^$ITERS iters" "$EW_TMP/$_name.srv"; then
@@ -114,11 +112,7 @@ same_job() {
 cross_job() {
 	_name=$1
 	if [ "$EW_NODE" -ne "$2" ]; then
-		serve /ewA >"$EW_TMP/$_name.srv" 2>&1
-		_pid=$EW_BG_PID
-		BG_PIDS="$BG_PIDS $_pid"
-		ew_wait_listen "$PORT" || ew_diag "server $_name does not listen"
-		barrier "$_name-listen"
+		serve_listening "$_name"
 		barrier "$_name-done"
 		# The server accepted the TCP exchange and moved its own QP to
 		# RTR/RTS (job A may reach the other node), then waits for data
