@@ -541,6 +541,27 @@ else:
 print(c[name])' "$1" "$2"
 }
 
+# ew_ctr JOB|- NAME: a decision counter (as ew_counter), or "none" if the
+# module has no such counter (or no such job).
+ew_ctr() {
+	ew_counter "$1" "$2" 2>/dev/null || echo none
+}
+
+# ew_ctr_grew JOB|- NAME BEFORE [N]: counter NAME rose by at least N (1)
+# since it was BEFORE (an ew_ctr value).
+ew_ctr_grew() {
+	_ew_now=$(ew_ctr "$1" "$2")
+	if [ "$_ew_now" = none ]; then
+		echo "# this module has no counter $2 (job $1)"
+		return 1
+	fi
+	_ew_b=$3
+	[ "$_ew_b" = none ] && _ew_b=0
+	[ "$_ew_now" -ge $((_ew_b + ${4:-1})) ] && return 0
+	echo "# $2 of $1: $_ew_b before, $_ew_now now (wanted +${4:-1})"
+	return 1
+}
+
 # ew_expect_rc RC DESC CMD...: CMD must exit with exactly RC (e.g. 13 from
 # ew_verbs for EACCES). Its output is kept in $EW_OUT for later checks and
 # shown under a "not ok" line.
