@@ -89,18 +89,9 @@ hooks() {
 
 # spec ID TEMPLATE|- ARGS_JSON: write container ID's spec to $W/spec.ID.
 spec() {
-	jq --arg root "$W/rootfs" --arg cg "$CGP/$1" --arg tmpl "$2" \
-		--argjson args "$3" --argjson devs "$DEVS" --argjson hooks "$HOOKS" '
-	.root = {path: $root, readonly: true}
-	| .process.terminal = false
-	| .process.args = $args
-	| .process.capabilities |= with_entries(.value += ["CAP_IPC_LOCK"])
-	| .linux.cgroupsPath = $cg
-	| .linux.namespaces |= map(select(.type != "network"))
-	| .linux.devices = $devs.nodes
-	| .linux.resources.devices += $devs.rules
-	| .annotations = (if $tmpl == "-" then {} else {"eastwest.io/job": $tmpl} end)
-	| .hooks = $hooks' "$W/base.json" >"$W/spec.$1"
+	# shellcheck disable=SC2016 # jq's variable, for jq
+	oci_spec "$W/rootfs" "$CGP/$1" "$2" "$3" '$hooks' --argjson hooks "$HOOKS" \
+		>"$W/spec.$1"
 }
 
 # run_rm ID: ctr run --rm of container ID's spec, output in $W/out.ID
