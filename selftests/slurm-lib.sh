@@ -108,6 +108,19 @@ slurm_bed() {
 	INV
 }
 
+# jobs_ab_prolog: the prologs of jobs A ($JA) and B ($JB), both of
+# partition * (2 checks); sets AA and AB, their addresses on this node, and
+# PA and PB, on the other.
+# shellcheck disable=SC2034 # for the caller
+jobs_ab_prolog() {
+	expect_hook 0 "prolog job A ($JA)" prolog "$JA" '*'
+	expect_hook 0 "prolog job B ($JB)" prolog "$JB" '*'
+	AA=$(addr "$EW_NODE" "$JA")
+	AB=$(addr "$EW_NODE" "$JB")
+	PA=$(addr $((1 - EW_NODE)) "$JA")
+	PB=$(addr $((1 - EW_NODE)) "$JB")
+}
+
 # job_pingpong NAME JOBID SERVER_NODE: the job's ibv_rc_pingpong between the
 # nodes over the job's addresses ($ITERS round trips on $PORT, data
 # checked), in the job's cgroup; output in $T/NAME.pp, this node's exit

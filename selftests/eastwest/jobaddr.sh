@@ -174,12 +174,7 @@ ew_check "... nothing left (its address was removed again)" nothing_left 204
 barrier errors
 
 # --- jobs A and B on both nodes (8) --------------------------------------------
-expect_hook 0 "prolog job A ($JA)" prolog "$JA" '*'
-expect_hook 0 "prolog job B ($JB)" prolog "$JB" '*'
-AA=$(addr "$EW_NODE" "$JA")
-AB=$(addr "$EW_NODE" "$JB")
-PA=$(addr $((1 - EW_NODE)) "$JA")
-PB=$(addr $((1 - EW_NODE)) "$JB")
+jobs_ab_prolog
 ew_check "$AA and $AB are on $VLAN" \
 	sh -c "ip -o -6 addr show dev $VLAN | grep -q ' $AA/64 ' && ip -o -6 addr show dev $VLAN | grep -q ' $AB/64 '"
 # One entry per GID type of the port: rxe has RoCE v2 only.

@@ -192,12 +192,7 @@ ew_check "... nothing left" nothing_left 203
 barrier errors
 
 # --- jobs A and B on both nodes (8) -------------------------------------------------
-expect_hook 0 "prolog job A ($JA)" prolog "$JA" '*'
-expect_hook 0 "prolog job B ($JB)" prolog "$JB" '*'
-AA=$(addr "$EW_NODE" "$JA")
-AB=$(addr "$EW_NODE" "$JB")
-PA=$(addr $((1 - EW_NODE)) "$JA")
-PB=$(addr $((1 - EW_NODE)) "$JB")
+jobs_ab_prolog
 check_sas "job A's SAs: $AA <-> $PA, keyed from A's secret" "$JA" 0
 check_sas "job B's SAs: $AB <-> $PB, keyed from B's secret" "$JB" 0
 SA_A=$(sa "$AA" "$PA")
