@@ -61,6 +61,16 @@ full() {
 	printf 'fd00:ee:0:0:0:%x:0:%x' $(($1 + 1)) "$2"
 }
 
+# live_qp NAME JOBID GID_INDEX PEER OUT ADDR: job NAME (id JOBID) holds a
+# live QP from GID_INDEX (its address ADDR) to PEER for up to 60 s (output
+# in $T/OUT, pid in EW_BG_PID and BG_PIDS); one check, that it connected.
+live_qp() {
+	ew_in_cg_bg "$(cgroup_of "$2")" timeout 120 "$VERBS" rc-hold "$DEV" "$3" "$4" 0x11 60 \
+		>"$T/$5" 2>&1
+	BG_PIDS="$BG_PIDS $EW_BG_PID"
+	ew_check "job $1's live QP from $6" ew_wait_for 30 grep -q connected "$T/$5"
+}
+
 # nothing_left JOBID: no address, GID, state file, cgroup or eastwest job of
 # job JOBID on this node.
 nothing_left() {
@@ -231,11 +241,8 @@ else
 fi
 
 # --- the GID change revokes (3) -------------------------------------------------
-ew_in_cg_bg "$(cgroup_of "$JB")" timeout 120 "$VERBS" rc-hold "$DEV" "$IB" "$PB" 0x11 60 \
-	>"$T/bhold" 2>&1
+live_qp B "$JB" "$IB" "$PB" bhold "$AB"
 BH=$EW_BG_PID
-BG_PIDS="$BG_PIDS $BH"
-ew_check "job B's live QP from $AB" ew_wait_for 30 grep -q connected "$T/bhold"
 ew_dmesg_mark
 ip -6 addr del "$AB/64" dev "$VLAN"
 ew_check "B's address removed, job B still there: its QP is revoked" \
@@ -246,11 +253,8 @@ wait "$BH" 2>/dev/null
 barrier gid-change
 
 # --- epilogs (7) --------------------------------------------------------------
-ew_in_cg_bg "$(cgroup_of "$JA")" timeout 120 "$VERBS" rc-hold "$DEV" "$IA" "$PA" 0x11 60 \
-	>"$T/ahold2" 2>&1
+live_qp A "$JA" "$IA" "$PA" ahold2 "$AA"
 AH=$EW_BG_PID
-BG_PIDS="$BG_PIDS $AH"
-ew_check "job A's live QP from $AA" ew_wait_for 30 grep -q connected "$T/ahold2"
 # Slurm ends the job's processes before the epilog; this one stays, to be
 # revoked.
 expect_hook 0 "epilog job A with a live QP" epilog "$JA" '*'
