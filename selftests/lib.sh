@@ -405,6 +405,26 @@ _ew_listening() {
 	[ -n "$(ss -Htln "sport = :$1" 2>/dev/null)" ]
 }
 
+# ew_peer_mac: the MAC address of the other node on eth0 (none if it has no
+# neighbour entry even after a ping).
+ew_peer_mac() {
+	ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
+	ip neigh show "$EW_PEER_IP" dev eth0 |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }'
+}
+
+# ew_sec_addrs NET: ME and PEER, this node's number and the other's (1 or
+# 2), and SEC_IP and SEC_PEER, their addresses NET.ME and NET.PEER on a
+# protected path (NET: the first three octets of a /24).
+ew_sec_addrs() {
+	ME=$((EW_NODE + 1))
+	PEER=$((2 - EW_NODE))
+	# shellcheck disable=SC2034 # for the caller
+	SEC_IP=$1.$ME
+	# shellcheck disable=SC2034 # for the caller
+	SEC_PEER=$1.$PEER
+}
+
 # ----------------------------------------------------------------------------
 # Kernel log
 

@@ -323,10 +323,7 @@ fi
 
 # --- 7. encryption: MACsec, required by the job ----------------------------------------
 step macsec "Encrypted east-west traffic: jobA now requires MACsec"
-ME=$((EW_NODE + 1))
-PEER=$((2 - EW_NODE))
-SEC_IP=10.90.0.$ME
-SEC_PEER=10.90.0.$PEER
+ew_sec_addrs 10.90.0
 # One cluster key for both nodes: node 0 makes it, the shared test-bed
 # directory carries it (in production: the orchestrator, or attest's key
 # release). Never on a command line, never printed.
@@ -336,9 +333,7 @@ if [ "$ROLE" = server ]; then
 fi
 barrier demo-key
 (umask 077 && cp "$EW_SHARED/demo.key" "$EW_TMP/cluster.key")
-ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
-PEER_MAC=$(ip neigh show "$EW_PEER_IP" dev eth0 |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }')
+PEER_MAC=$(ew_peer_mac)
 say "Both nodes: a MACsec link over eth0 (GCM-AES-256, keys derived from a 0600 cluster key"
 say "file), soft-RoCE bound on it (path add does that, ahead of rxe0 for rdma_cm), and jobA"
 say "told to require MACsec."

@@ -40,10 +40,7 @@ ew_require_nodes 2
 ew_require_cmd rdma ip rping qperf tshark python3 timeout ping
 ew_require_built ctl verbs cgroup
 
-ME=$((EW_NODE + 1))
-PEER=$((2 - EW_NODE))
-SEC_IP=$SEC_NET.$ME
-SEC_PEER=$SEC_NET.$PEER
+ew_sec_addrs "$SEC_NET"
 SHARE=$EW_SHARED/$EW_TEST_NAME.d
 mkdir -p "$SHARE"
 
@@ -263,9 +260,7 @@ ew_check "eastwest.ko loads" ew_load
 cm_trace_on
 ew_check "job P: the other node, no encryption required" \
 	"$CTL" job add ewcP cgroup /ewcP peer "$EW_PEER_IP"
-ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
-PEER_MAC=$(ip neigh show "$EW_PEER_IP" dev eth0 |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }')
+PEER_MAC=$(ew_peer_mac)
 ew_check "soft-RoCE rxe0 on eth0; peer MAC ${PEER_MAC:-unknown}" \
 	sh -c "[ -n '$PEER_MAC' ] && rdma link add rxe0 type rxe netdev eth0"
 PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")

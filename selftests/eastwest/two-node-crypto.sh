@@ -39,10 +39,7 @@ ew_require_nodes 2
 ew_require_cmd rdma ip ibv_rc_pingpong ib_write_bw tshark python3 timeout ping
 ew_require_built ctl verbs cgroup
 
-ME=$((EW_NODE + 1))
-PEER=$((2 - EW_NODE))
-SEC_IP=$SEC_NET.$ME
-SEC_PEER=$SEC_NET.$PEER
+ew_sec_addrs "$SEC_NET"
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
@@ -153,9 +150,7 @@ mkdir -p "$EW_CG/ewM" "$EW_CG/ewI" "$EW_CG/ewP"
 ew_check "eastwest.ko loads" ew_load
 ew_check "job P: the other node, no encryption required" \
 	"$CTL" job add ewP cgroup /ewP peer "$EW_PEER_IP"
-ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
-PEER_MAC=$(ip neigh show "$EW_PEER_IP" dev eth0 |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }')
+PEER_MAC=$(ew_peer_mac)
 ew_check "rxe0 on eth0; peer MAC ${PEER_MAC:-unknown}" \
 	sh -c "[ -n '$PEER_MAC' ] && rdma link add rxe0 type rxe netdev eth0"
 PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
