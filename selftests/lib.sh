@@ -189,7 +189,8 @@ ew_require_cmd() {
 }
 
 # ew_require_built PART...: skip unless each part the test needs is there:
-# ctl ($CTL), verbs ($VERBS), cgroup (cgroup v2 at $EW_CG).
+# ctl ($CTL), verbs ($VERBS), cgroup (cgroup v2 at $EW_CG), verifier
+# (userspace/attest's eastwest-verifier), ynl (the YNL library, $EW_YNL_DIR).
 ew_require_built() {
 	for _ew_p in "$@"; do
 		case $_ew_p in
@@ -197,6 +198,10 @@ ew_require_built() {
 		verbs) [ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)" ;;
 		cgroup) [ -f "$EW_CG/cgroup.controllers" ] ||
 			ew_skip "no cgroup v2 at $EW_CG" ;;
+		verifier) [ -x "$EW_TOP/userspace/attest/eastwest-verifier" ] ||
+			ew_skip "eastwest-verifier is not built (make -C userspace/attest)" ;;
+		ynl) [ -f "$EW_YNL_DIR/lib/ynl.py" ] ||
+			ew_skip "YNL library not found at $EW_YNL_DIR" ;;
 		*) ew_bail "ew_require_built: no part '$_ew_p'" ;;
 		esac
 	done
