@@ -367,6 +367,17 @@ ew_netdev_del() {
 # ----------------------------------------------------------------------------
 # Two nodes
 
+# ew_load_rxe_eth0: a two-node test's first three checks: the module
+# loads, rxe device $DEV on eth0, its RoCE v2 GID of $EW_LOCAL_IP found;
+# sets IDX to that GID's index (1 if there is none).
+ew_load_rxe_eth0() {
+	ew_check "eastwest.ko loads" ew_load
+	ew_check "$DEV on eth0 ($EW_LOCAL_IP)" ew_rxe_add "$DEV" eth0
+	IDX=$(ew_wait_gid_index "$DEV" "$EW_LOCAL_IP" 10)
+	ew_check "RoCE v2 GID of $EW_LOCAL_IP found (index ${IDX:-none})" test -n "$IDX"
+	IDX=${IDX:-1}
+}
+
 # ew_barrier NAME [TIMEOUT]: wait until the other node reached ew_barrier
 # NAME too (default timeout 120 s). Names are per test; use each name once.
 # Fails at once if the other node's run of this test already ended (it
