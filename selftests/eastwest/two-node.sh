@@ -78,6 +78,18 @@ show() {
 	sed 's/^/#   /' "$1"
 }
 
+# trips_ok RC OUT ROLE OTHER: one assertion, that job A's ROLE (server or
+# client), whose exit status was RC and output OUT, made $ITERS verified
+# round trips with OTHER.
+trips_ok() {
+	if [ "$1" -eq 0 ] && grep -q "^$ITERS iters" "$2"; then
+		ew_ok "job A $3 on node $EW_NODE: $ITERS verified round trips with $4"
+	else
+		ew_not_ok "job A $3 on node $EW_NODE: $ITERS verified round trips (exit $1)"
+		show "$2"
+	fi
+}
+
 # same_job NAME SERVER_NODE: RC between the two nodes inside job A; the
 # server runs on SERVER_NODE. One assertion on each node.
 same_job() {
@@ -85,23 +97,11 @@ same_job() {
 	if [ "$EW_NODE" -eq "$2" ]; then
 		serve_listening "$_name"
 		wait "$_pid"
-		_rc=$?
-		if [ "$_rc" -eq 0 ] && grep -q "^$ITERS iters" "$EW_TMP/$_name.srv"; then
-			ew_ok "job A server on node $EW_NODE: $ITERS verified round trips with node $((1 - EW_NODE))"
-		else
-			ew_not_ok "job A server on node $EW_NODE: $ITERS verified round trips (exit $_rc)"
-			show "$EW_TMP/$_name.srv"
-		fi
+		trips_ok $? "$EW_TMP/$_name.srv" server "node $((1 - EW_NODE))"
 	else
 		barrier "$_name-listen"
 		pingpong /ewA "$EW_PEER_IP" >"$EW_TMP/$_name.cli" 2>&1
-		_rc=$?
-		if [ "$_rc" -eq 0 ] && grep -q "^$ITERS iters" "$EW_TMP/$_name.cli"; then
-			ew_ok "job A client on node $EW_NODE: $ITERS verified round trips with node $EW_PEER_IP"
-		else
-			ew_not_ok "job A client on node $EW_NODE: $ITERS verified round trips (exit $_rc)"
-			show "$EW_TMP/$_name.cli"
-		fi
+		trips_ok $? "$EW_TMP/$_name.cli" client "node $EW_PEER_IP"
 	fi
 	barrier "$_name-done"
 }
