@@ -616,6 +616,21 @@ ew_expect_rc() {
 	fi
 }
 
+# ew_pingpong_lo DESC CGROUP GID_INDEX: one check DESC, that ibv_rc_pingpong
+# on $DEV makes 20 verified round trips over 127.0.0.1 between a server and
+# a client in CGROUP, from GID GID_INDEX; each is limited to 60 s (PSNs
+# that do not agree make both sides wait forever). The server's output is
+# in $EW_TMP/srv.
+ew_pingpong_lo() {
+	ew_in_cg "$2" timeout 60 ibv_rc_pingpong -d "$DEV" -g "$3" -n 20 -c \
+		>"$EW_TMP/srv" 2>&1 &
+	_ew_srv=$!
+	ew_wait_listen 18515
+	ew_expect_rc 0 "$1" \
+		ew_in_cg "$2" timeout 60 ibv_rc_pingpong -d "$DEV" -g "$3" -n 20 -c 127.0.0.1
+	wait "$_ew_srv"
+}
+
 # ew_job_id NAME: the id the module gave job NAME (`eastwestctl -j job show`).
 ew_job_id() {
 	"$EW_TOP/userspace/eastwestctl" -j job show "$1" | python3 -c '
