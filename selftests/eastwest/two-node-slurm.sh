@@ -322,6 +322,20 @@ submit() {
 		--chdir="$R" --wrap "srun -N2 -n2 --ntasks-per-node=1 $SELF task"
 }
 
+# submit_two PARTITION NAME: node 0 submits two jobs to PARTITION and hands
+# their ids to node 1 in $SH/NAME; the nodes meet at barrier NAME, and each
+# reads the ids into J1 and J2.
+submit_two() {
+	J1='' J2=''
+	if [ "$EW_NODE" -eq 0 ]; then
+		J1=$(submit "$1")
+		J2=$(submit "$1")
+		echo "$J1 $J2" >"$SH/$2"
+	fi
+	barrier "$2"
+	read -r J1 J2 <"$SH/$2"
+}
+
 # ----------------------------------------------------------------------------
 # Checks
 
@@ -483,13 +497,8 @@ barrier idle
 elapsed "Slurm is up on both nodes"
 
 # --- jobs A and B share the nodes (10) ----------------------------------------
-if [ "$EW_NODE" -eq 0 ]; then
-	JA=$(submit gpu)
-	JB=$(submit gpu)
-	echo "$JA $JB" >"$SH/ab"
-fi
-barrier ab
-read -r JA JB <"$SH/ab"
+submit_two gpu ab
+JA=$J1 JB=$J2
 ew_check "jobs A (${JA:-?}) and B (${JB:-?}) submitted to partition gpu (sbatch -N2)" \
 	test -n "$JA" -a -n "$JB"
 JA=${JA:-0} JB=${JB:-0}
@@ -576,13 +585,8 @@ barrier ab-gone
 elapsed "A and B are gone"
 
 # --- control: jobs C and D on the nodes' shared addresses (node 0: 6, node 1: 7) ---
-if [ "$EW_NODE" -eq 0 ]; then
-	JC=$(submit shared)
-	JD=$(submit shared)
-	echo "$JC $JD" >"$SH/cd"
-fi
-barrier cd
-read -r JC JD <"$SH/cd"
+submit_two shared cd
+JC=$J1 JD=$J2
 JC=${JC:-0} JD=${JD:-0}
 ew_check "control: jobs C ($JC) and D ($JD) of partition shared (jobaddr shared) run at once on n[0-1]" \
 	ew_wait_for 120 running_together "$JC" "$JD"
