@@ -705,6 +705,20 @@ ew_capture_stop() {
 	wait "$EW_CAP_PID" 2>/dev/null
 }
 
+# ew_frames NAME FILTER: how many frames of capture NAME match the display
+# filter FILTER.
+ew_frames() {
+	tshark -r "$EW_TMP/$1.pcap" -Y "$2" 2>/dev/null | wc -l
+}
+
+# ew_pattern_count NAME: how many 32-byte runs of 0x7b (ibv_rc_pingpong's
+# payload) capture NAME holds: the data, readable on the wire.
+ew_pattern_count() {
+	python3 -c '
+import sys
+print(open(sys.argv[1], "rb").read().count(b"\x7b" * 32))' "$EW_TMP/$1.pcap"
+}
+
 # ----------------------------------------------------------------------------
 # Background processes: each one recorded, waited for, or killed
 

@@ -125,19 +125,6 @@ capture_stop() {
 	wait "$CAP_PID" 2>/dev/null
 }
 
-# pattern_count NAME: 32-byte runs of 0x7b (ibv_rc_pingpong's payload) in
-# the capture: the data, readable on the wire.
-pattern_count() {
-	python3 -c '
-import sys
-print(open(sys.argv[1], "rb").read().count(b"\x7b" * 32))' "$EW_TMP/$1.pcap"
-}
-
-# frames NAME FILTER: frames of the capture matching a display filter.
-frames() {
-	tshark -r "$EW_TMP/$1.pcap" -Y "$2" 2>/dev/null | wc -l
-}
-
 # klog_has N: eastwest logged at least N denials since the last mark.
 klog_has() {
 	[ "$(ew_dmesg_since_mark 'eastwest: (denied|audit)' | wc -l)" -ge "$1" ]
@@ -222,8 +209,8 @@ attempt() {
 		expect "jobA's client exchanged $ITERS verified messages with node 0" \
 			grep -q "^$ITERS iters" "$EW_TMP/out"
 		capture_stop
-		_pat=$(pattern_count plain)
-		say "  A capture on eth0 during the exchange (tshark): $(frames plain 'udp.port == 4791') RoCE"
+		_pat=$(ew_pattern_count plain)
+		say "  A capture on eth0 during the exchange (tshark): $(ew_frames plain 'udp.port == 4791') RoCE"
 		say "  packets in clear text; the payload is readable ($_pat runs of its 0x7b bytes)."
 		expect "the clear-text payload is visible on the wire" test "$_pat" -gt 0
 	else
@@ -406,9 +393,9 @@ else
 	barrier sec-done
 	expect "jobA's client exchanged $ITERS verified messages over MACsec" \
 		grep -q "^$ITERS iters" "$EW_TMP/out"
-	_m=$(frames sec macsec)
-	_r=$(frames sec 'udp.port == 4791')
-	_pat=$(pattern_count sec)
+	_m=$(ew_frames sec macsec)
+	_r=$(ew_frames sec 'udp.port == 4791')
+	_pat=$(ew_pattern_count sec)
 	say "  The capture on eth0: $_m MACsec frames, $_r RoCE packets in clear text, the"
 	say "  payload's bytes found $_pat times."
 	expect "on the wire: MACsec only, no clear-text RoCE, no payload" \

@@ -116,17 +116,6 @@ check_sas() {
 	fi
 }
 
-# pattern_count NAME: 32-byte runs of 0x7b (ibv_rc_pingpong's payload).
-pattern_count() {
-	python3 -c '
-import sys
-print(open(sys.argv[1], "rb").read().count(b"\x7b" * 32))' "$EW_TMP/$1.pcap"
-}
-
-frames() {
-	tshark -r "$EW_TMP/$1.pcap" -Y "$2" 2>/dev/null | wc -l
-}
-
 # pingpong NAME JOBID: the job's ibv_rc_pingpong between the nodes over its
 # addresses (node 0 serves), with a capture on eth0; status 0 when every
 # round trip completed and was verified.
@@ -146,9 +135,9 @@ pingpong() {
 
 # encrypted NAME: the capture holds ESP, never the payload or clear RoCE.
 encrypted() {
-	_e=$(frames "$1" esp)
-	_r=$(frames "$1" 'udp.port == 4791')
-	_p=$(pattern_count "$1")
+	_e=$(ew_frames "$1" esp)
+	_r=$(ew_frames "$1" 'udp.port == 4791')
+	_p=$(ew_pattern_count "$1")
 	ew_diag "$1: $_e ESP frames, $_r clear RoCE frames, $_p payload runs"
 	[ "$_e" -gt 0 ] && [ "$_r" -eq 0 ] && [ "$_p" -eq 0 ]
 }
