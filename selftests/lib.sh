@@ -691,10 +691,12 @@ ew_ynl_refused() {
 # Captures on the wire (the two-node tests of protected paths)
 
 # ew_capture_start NAME: tshark on eth0 into $EW_TMP/NAME.pcap, in the
-# background (EW_CAP_PID); returns once it captures.
+# background (EW_CAP_PID, also in BG_PIDS, so that kill_bg stops a capture
+# left running); returns once it captures.
 ew_capture_start() {
 	tshark -q -i eth0 -w "$EW_TMP/$1.pcap" >"$EW_TMP/$1.tshark" 2>&1 &
 	EW_CAP_PID=$!
+	BG_PIDS="$BG_PIDS $EW_CAP_PID"
 	ew_wait_for 15 grep -q "Capturing on" "$EW_TMP/$1.tshark"
 }
 

@@ -111,20 +111,6 @@ pingpong() {
 	fi
 }
 
-# capture_start NAME / capture_stop: tshark on eth0 into $EW_TMP/NAME.pcap.
-capture_start() {
-	tshark -q -i eth0 -w "$EW_TMP/$1.pcap" >"$EW_TMP/$1.tshark" 2>&1 &
-	CAP_PID=$!
-	BG_PIDS="$BG_PIDS $CAP_PID"
-	ew_wait_for 15 grep -q "Capturing on" "$EW_TMP/$1.tshark"
-}
-
-capture_stop() {
-	sleep 1
-	kill -INT "$CAP_PID" 2>/dev/null
-	wait "$CAP_PID" 2>/dev/null
-}
-
 # klog_has N: eastwest logged at least N denials since the last mark.
 klog_has() {
 	[ "$(ew_dmesg_since_mark 'eastwest: (denied|audit)' | wc -l)" -ge "$1" ]
@@ -203,12 +189,12 @@ attempt() {
 		_where="# in ${_cg#/}"
 	fi
 	if [ "$_cg" = /jobA ]; then
-		capture_start plain
+		ew_capture_start plain
 		run 0 "ibv_rc_pingpong -d $DEV -g $IDX -n $ITERS -c $EW_PEER_IP   $_where" \
 			pingpong "$_cg" "$EW_PEER_IP"
 		expect "jobA's client exchanged $ITERS verified messages with node 0" \
 			grep -q "^$ITERS iters" "$EW_TMP/out"
-		capture_stop
+		ew_capture_stop
 		_pat=$(ew_pattern_count plain)
 		say "  A capture on eth0 during the exchange (tshark): $(ew_frames plain 'udp.port == 4791') RoCE"
 		say "  packets in clear text; the payload is readable ($_pat runs of its 0x7b bytes)."
@@ -385,11 +371,11 @@ if [ "$ROLE" = server ]; then
 else
 	barrier sec-listen
 	say "jobA over the MACsec link (rxem), with tshark capturing on eth0 below it:"
-	capture_start sec
+	ew_capture_start sec
 	run 0 "ibv_rc_pingpong -d rxem -g $MIDX -n $ITERS -c $EW_PEER_IP   # in jobA" \
 		ew_in_cg /jobA timeout 60 stdbuf -oL ibv_rc_pingpong -d rxem -g "$MIDX" \
 			-p "$PORT" -n "$ITERS" -c "$EW_PEER_IP"
-	capture_stop
+	ew_capture_stop
 	barrier sec-done
 	expect "jobA's client exchanged $ITERS verified messages over MACsec" \
 		grep -q "^$ITERS iters" "$EW_TMP/out"
