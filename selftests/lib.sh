@@ -528,22 +528,33 @@ ew_gid_index() {
 	IFS=$_ew_ifs
 	_ew_hex=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
 		"$4" "$5" "$6" "$7")
-	_ew_p=/sys/class/infiniband/$1/ports/1
-	_ew_i=0
-	while [ "$_ew_i" -lt "$3" ]; do
-		_ew_g=''
-		_ew_t=''
-		read -r _ew_g 2>/dev/null <"$_ew_p/gids/$_ew_i"
-		if [ "$_ew_g" = "$_ew_hex" ]; then
-			read -r _ew_t 2>/dev/null <"$_ew_p/gid_attrs/types/$_ew_i"
-			if [ "$_ew_t" = "RoCE v2" ]; then
-				echo "$_ew_i"
+	ew_gid_find "$1" "$_ew_hex" "$3" && return 0
+	echo "ew_gid_index: $1 has no RoCE v2 GID for $2 in its first $3 entries" >&2
+	return 1
+}
+
+# ew_gid_find DEV GID MAX [NETDEV]: print the index of DEV port 1's first
+# RoCE v2 entry GID (as sysfs writes it) among entries 0..MAX-1, with netdev
+# NETDEV if one is given; fail, silently, if there is none. Shell built-ins
+# only, as ew_gid_index.
+ew_gid_find() {
+	_ew_gf_p=/sys/class/infiniband/$1/ports/1
+	_ew_gf_i=0
+	while [ "$_ew_gf_i" -lt "$3" ]; do
+		_ew_gf_g=''
+		read -r _ew_gf_g 2>/dev/null <"$_ew_gf_p/gids/$_ew_gf_i"
+		if [ "$_ew_gf_g" = "$2" ]; then
+			_ew_gf_n=''
+			_ew_gf_t=''
+			[ -z "${4:-}" ] || read -r _ew_gf_n 2>/dev/null <"$_ew_gf_p/gid_attrs/ndevs/$_ew_gf_i"
+			read -r _ew_gf_t 2>/dev/null <"$_ew_gf_p/gid_attrs/types/$_ew_gf_i"
+			if [ "$_ew_gf_n" = "${4:-}" ] && [ "$_ew_gf_t" = "RoCE v2" ]; then
+				echo "$_ew_gf_i"
 				return 0
 			fi
 		fi
-		_ew_i=$((_ew_i + 1))
+		_ew_gf_i=$((_ew_gf_i + 1))
 	done
-	echo "ew_gid_index: $1 has no RoCE v2 GID for $2 in its first $3 entries" >&2
 	return 1
 }
 
