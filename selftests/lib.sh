@@ -378,6 +378,16 @@ ew_load_rxe_eth0() {
 	IDX=${IDX:-1}
 }
 
+# ew_load_rxe_lo: a one-node test's first three checks, each fatal: the
+# module loads, rxe device $DEV on lo, its GID of $LOOP found; sets IDX to
+# that GID's index.
+ew_load_rxe_lo() {
+	ew_check "eastwest.ko loads" ew_load || ew_bail "no module"
+	ew_check "$DEV on lo" ew_rxe_add "$DEV" lo || ew_bail "no rxe device"
+	IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
+	ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX" || ew_bail "no GID"
+}
+
 # ew_barrier NAME [TIMEOUT]: wait until the other node reached ew_barrier
 # NAME too (default timeout 120 s). Names are per test; use each name once.
 # Fails at once if the other node's run of this test already ended (it

@@ -16,6 +16,19 @@ oci_job_of() {
 		jq -e -c --arg n "oci-$(printf %.12s "$1")" '.jobs[] | select(.name == $n)'
 }
 
+# oci_no_trace ID: container ID has no job and the hook keeps no claim (in
+# $STATE); says which is left.
+oci_no_trace() {
+	if oci_job_of "$1"; then
+		echo "job oci-$(printf %.12s "$1") still exists"
+		return 1
+	fi
+	if [ -n "$(ls -A "$STATE" 2>/dev/null)" ]; then
+		echo "claims left: $(ls -A "$STATE")"
+		return 1
+	fi
+}
+
 # oci_devices: the JSON of the RDMA device nodes and their cgroup device
 # rules, for a container's spec.
 oci_devices() {
