@@ -16,6 +16,20 @@ oci_job_of() {
 		jq -e -c --arg n "oci-$(printf %.12s "$1")" '.jobs[] | select(.name == $n)'
 }
 
+# oci_runc_dirs DIR: the runc test bed's hook and directories, as
+# oci_bundle and oci_runc_run expect them: HOOK (the tree's oci-hook), W
+# (DIR) and below it TPL (templates), STATE (the hook's claims), ROOTFS and
+# RUNC_ROOT (runc's state).
+# shellcheck disable=SC2034 # for the caller and the helpers below
+oci_runc_dirs() {
+	HOOK=$EW_TOP/integrations/oci/oci-hook
+	W=$1
+	TPL=$W/templates
+	STATE=$W/state
+	ROOTFS=$W/rootfs
+	RUNC_ROOT=$W/runc
+}
+
 # oci_no_trace ID: container ID has no job and the hook keeps no claim (in
 # $STATE); says which is left.
 oci_no_trace() {

@@ -45,12 +45,7 @@ LOOP=127.0.0.1
 PORT=18515
 ITERS=20
 CG=/sys/fs/cgroup
-HOOK=$EW_TOP/integrations/oci/oci-hook
-W=/run/ew-ocija
-TPL=$W/templates
-STATE=$W/state
-ROOTFS=$W/rootfs
-RUNC_ROOT=$W/runc
+oci_runc_dirs /run/ew-ocija
 CGP=/ewocija
 # The node's prefix of template team-j (jobaddr), as ip prints it and as
 # sysfs writes a GID.

@@ -32,12 +32,7 @@
 DEV=rxe0
 LOOP=127.0.0.1
 CG=/sys/fs/cgroup
-HOOK=$EW_TOP/integrations/oci/oci-hook
-W=/run/ew-oci
-TPL=$W/templates
-STATE=$W/state
-ROOTFS=$W/rootfs
-RUNC_ROOT=$W/runc
+oci_runc_dirs /run/ew-oci
 # The containers' cgroups are /ewoci/<container id>.
 CGP=/ewoci
 
