@@ -2,9 +2,10 @@
 # Helpers of the two-node Slurm tests (jobaddr.sh, jobesp.sh), sourced after
 # lib.sh. They expect $DEV (the rxe device), $VLAN (the partition's jobaddr
 # netdev), $CTL, $HOOKS (integrations/slurm), $T (the test's directory) and
-# $ME (this node's Slurm name, n$EW_NODE). The tests that run Slurm's own
-# daemons (slurm.sh, two-node-slurm.sh) use the helpers at the end, which
-# expect $R (the test bed's directory) and $CG (the cgroup v2 mount).
+# $ME (this node's Slurm name, n$EW_NODE); slurm_bed_vars sets all but $CTL
+# and $T. The tests that run Slurm's own daemons (slurm.sh,
+# two-node-slurm.sh) use the helpers at the end, which expect $R (the test
+# bed's directory) and $CG (the cgroup v2 mount).
 
 # barrier NAME: meet the other node, or give up the whole test.
 barrier() {
@@ -89,6 +90,21 @@ says() {
 		cat "$T/hook.out" >&2
 		return 1
 	}
+}
+
+# slurm_bed_vars: the bed's names and numbers, as these helpers expect them:
+# DEV rxe0, VLAN ewv100, HOOKS, ME; job_pingpong's PORT and ITERS (round
+# trips); the ids JA and JB of jobs A and B.
+# shellcheck disable=SC2034 # for the caller and the helpers
+slurm_bed_vars() {
+	DEV=rxe0
+	VLAN=ewv100
+	HOOKS=$EW_TOP/integrations/slurm
+	PORT=18515
+	ITERS=20
+	JA=101
+	JB=102
+	ME=n$EW_NODE
 }
 
 # slurm_bed: the node's half of the bed, 3 checks: the module, $DEV on eth0,

@@ -31,15 +31,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../slurm-lib.sh"
 
-DEV=rxe0
-VLAN=ewv100
+slurm_bed_vars
 KDF=$EW_TOP/selftests/tools/ew_kdf.py
-HOOKS=$EW_TOP/integrations/slurm
-PORT=18515
-ITERS=20
-JA=101
-JB=102
-ME=n$EW_NODE
 
 ew_require_root
 ew_require_nodes 2
