@@ -75,9 +75,7 @@ ew_plan 4
 (umask 077 && printf '%s\n' "$KEYHEX" >"$EW_TMP/key")
 ew_check "eastwest.ko loads" ew_load
 "$CTL" config set default allow >/dev/null
-ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
-PEER_MAC=$(ip neigh show "$EW_PEER_IP" dev eth0 |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }')
+PEER_MAC=$(ew_peer_mac)
 ew_rxe_add rxe0 eth0
 PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
 "$CTL" path caps dev eth0 >"$EW_TMP/caps" 2>&1

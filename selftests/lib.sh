@@ -189,7 +189,8 @@ ew_require_cmd() {
 }
 
 # ew_require_built PART...: skip unless each part the test needs is there:
-# ctl ($CTL), verbs ($VERBS), cgroup (cgroup v2 at $EW_CG).
+# ctl ($CTL), verbs ($VERBS), cgroup (cgroup v2 at $EW_CG), verifier
+# (userspace/attest's eastwest-verifier), ynl (the YNL library, $EW_YNL_DIR).
 ew_require_built() {
 	for _ew_p in "$@"; do
 		case $_ew_p in
@@ -197,6 +198,10 @@ ew_require_built() {
 		verbs) [ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)" ;;
 		cgroup) [ -f "$EW_CG/cgroup.controllers" ] ||
 			ew_skip "no cgroup v2 at $EW_CG" ;;
+		verifier) [ -x "$EW_TOP/userspace/attest/eastwest-verifier" ] ||
+			ew_skip "eastwest-verifier is not built (make -C userspace/attest)" ;;
+		ynl) [ -f "$EW_YNL_DIR/lib/ynl.py" ] ||
+			ew_skip "YNL library not found at $EW_YNL_DIR" ;;
 		*) ew_bail "ew_require_built: no part '$_ew_p'" ;;
 		esac
 	done
@@ -362,6 +367,27 @@ ew_netdev_del() {
 # ----------------------------------------------------------------------------
 # Two nodes
 
+# ew_load_rxe_eth0: a two-node test's first three checks: the module
+# loads, rxe device $DEV on eth0, its RoCE v2 GID of $EW_LOCAL_IP found;
+# sets IDX to that GID's index (1 if there is none).
+ew_load_rxe_eth0() {
+	ew_check "eastwest.ko loads" ew_load
+	ew_check "$DEV on eth0 ($EW_LOCAL_IP)" ew_rxe_add "$DEV" eth0
+	IDX=$(ew_wait_gid_index "$DEV" "$EW_LOCAL_IP" 10)
+	ew_check "RoCE v2 GID of $EW_LOCAL_IP found (index ${IDX:-none})" test -n "$IDX"
+	IDX=${IDX:-1}
+}
+
+# ew_load_rxe_lo: a one-node test's first three checks, each fatal: the
+# module loads, rxe device $DEV on lo, its GID of $LOOP found; sets IDX to
+# that GID's index.
+ew_load_rxe_lo() {
+	ew_check "eastwest.ko loads" ew_load || ew_bail "no module"
+	ew_check "$DEV on lo" ew_rxe_add "$DEV" lo || ew_bail "no rxe device"
+	IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
+	ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX" || ew_bail "no GID"
+}
+
 # ew_barrier NAME [TIMEOUT]: wait until the other node reached ew_barrier
 # NAME too (default timeout 120 s). Names are per test; use each name once.
 # Fails at once if the other node's run of this test already ended (it
@@ -403,6 +429,26 @@ ew_wait_listen() {
 
 _ew_listening() {
 	[ -n "$(ss -Htln "sport = :$1" 2>/dev/null)" ]
+}
+
+# ew_peer_mac: the MAC address of the other node on eth0 (none if it has no
+# neighbour entry even after a ping).
+ew_peer_mac() {
+	ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
+	ip neigh show "$EW_PEER_IP" dev eth0 |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }'
+}
+
+# ew_sec_addrs NET: ME and PEER, this node's number and the other's (1 or
+# 2), and SEC_IP and SEC_PEER, their addresses NET.ME and NET.PEER on a
+# protected path (NET: the first three octets of a /24).
+ew_sec_addrs() {
+	ME=$((EW_NODE + 1))
+	PEER=$((2 - EW_NODE))
+	# shellcheck disable=SC2034 # for the caller
+	SEC_IP=$1.$ME
+	# shellcheck disable=SC2034 # for the caller
+	SEC_PEER=$1.$PEER
 }
 
 # ----------------------------------------------------------------------------
@@ -492,22 +538,33 @@ ew_gid_index() {
 	IFS=$_ew_ifs
 	_ew_hex=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
 		"$4" "$5" "$6" "$7")
-	_ew_p=/sys/class/infiniband/$1/ports/1
-	_ew_i=0
-	while [ "$_ew_i" -lt "$3" ]; do
-		_ew_g=''
-		_ew_t=''
-		read -r _ew_g 2>/dev/null <"$_ew_p/gids/$_ew_i"
-		if [ "$_ew_g" = "$_ew_hex" ]; then
-			read -r _ew_t 2>/dev/null <"$_ew_p/gid_attrs/types/$_ew_i"
-			if [ "$_ew_t" = "RoCE v2" ]; then
-				echo "$_ew_i"
+	ew_gid_find "$1" "$_ew_hex" "$3" && return 0
+	echo "ew_gid_index: $1 has no RoCE v2 GID for $2 in its first $3 entries" >&2
+	return 1
+}
+
+# ew_gid_find DEV GID MAX [NETDEV]: print the index of DEV port 1's first
+# RoCE v2 entry GID (as sysfs writes it) among entries 0..MAX-1, with netdev
+# NETDEV if one is given; fail, silently, if there is none. Shell built-ins
+# only, as ew_gid_index.
+ew_gid_find() {
+	_ew_gf_p=/sys/class/infiniband/$1/ports/1
+	_ew_gf_i=0
+	while [ "$_ew_gf_i" -lt "$3" ]; do
+		_ew_gf_g=''
+		read -r _ew_gf_g 2>/dev/null <"$_ew_gf_p/gids/$_ew_gf_i"
+		if [ "$_ew_gf_g" = "$2" ]; then
+			_ew_gf_n=''
+			_ew_gf_t=''
+			[ -z "${4:-}" ] || read -r _ew_gf_n 2>/dev/null <"$_ew_gf_p/gid_attrs/ndevs/$_ew_gf_i"
+			read -r _ew_gf_t 2>/dev/null <"$_ew_gf_p/gid_attrs/types/$_ew_gf_i"
+			if [ "$_ew_gf_n" = "${4:-}" ] && [ "$_ew_gf_t" = "RoCE v2" ]; then
+				echo "$_ew_gf_i"
 				return 0
 			fi
 		fi
-		_ew_i=$((_ew_i + 1))
+		_ew_gf_i=$((_ew_gf_i + 1))
 	done
-	echo "ew_gid_index: $1 has no RoCE v2 GID for $2 in its first $3 entries" >&2
 	return 1
 }
 
@@ -541,6 +598,27 @@ else:
 print(c[name])' "$1" "$2"
 }
 
+# ew_ctr JOB|- NAME: a decision counter (as ew_counter), or "none" if the
+# module has no such counter (or no such job).
+ew_ctr() {
+	ew_counter "$1" "$2" 2>/dev/null || echo none
+}
+
+# ew_ctr_grew JOB|- NAME BEFORE [N]: counter NAME rose by at least N (1)
+# since it was BEFORE (an ew_ctr value).
+ew_ctr_grew() {
+	_ew_now=$(ew_ctr "$1" "$2")
+	if [ "$_ew_now" = none ]; then
+		echo "# this module has no counter $2 (job $1)"
+		return 1
+	fi
+	_ew_b=$3
+	[ "$_ew_b" = none ] && _ew_b=0
+	[ "$_ew_now" -ge $((_ew_b + ${4:-1})) ] && return 0
+	echo "# $2 of $1: $_ew_b before, $_ew_now now (wanted +${4:-1})"
+	return 1
+}
+
 # ew_expect_rc RC DESC CMD...: CMD must exit with exactly RC (e.g. 13 from
 # ew_verbs for EACCES). Its output is kept in $EW_OUT for later checks and
 # shown under a "not ok" line.
@@ -557,6 +635,21 @@ ew_expect_rc() {
 		ew_not_ok "$_ew_desc (exit $_ew_rc, wanted $_ew_want)"
 		sed 's/^/#   /' "$EW_OUT"
 	fi
+}
+
+# ew_pingpong_lo DESC CGROUP GID_INDEX: one check DESC, that ibv_rc_pingpong
+# on $DEV makes 20 verified round trips over 127.0.0.1 between a server and
+# a client in CGROUP, from GID GID_INDEX; each is limited to 60 s (PSNs
+# that do not agree make both sides wait forever). The server's output is
+# in $EW_TMP/srv.
+ew_pingpong_lo() {
+	ew_in_cg "$2" timeout 60 ibv_rc_pingpong -d "$DEV" -g "$3" -n 20 -c \
+		>"$EW_TMP/srv" 2>&1 &
+	_ew_srv=$!
+	ew_wait_listen 18515
+	ew_expect_rc 0 "$1" \
+		ew_in_cg "$2" timeout 60 ibv_rc_pingpong -d "$DEV" -g "$3" -n 20 -c 127.0.0.1
+	wait "$_ew_srv"
 }
 
 # ew_job_id NAME: the id the module gave job NAME (`eastwestctl -j job show`).
@@ -619,10 +712,12 @@ ew_ynl_refused() {
 # Captures on the wire (the two-node tests of protected paths)
 
 # ew_capture_start NAME: tshark on eth0 into $EW_TMP/NAME.pcap, in the
-# background (EW_CAP_PID); returns once it captures.
+# background (EW_CAP_PID, also in BG_PIDS, so that kill_bg stops a capture
+# left running); returns once it captures.
 ew_capture_start() {
 	tshark -q -i eth0 -w "$EW_TMP/$1.pcap" >"$EW_TMP/$1.tshark" 2>&1 &
 	EW_CAP_PID=$!
+	BG_PIDS="$BG_PIDS $EW_CAP_PID"
 	ew_wait_for 15 grep -q "Capturing on" "$EW_TMP/$1.tshark"
 }
 
@@ -631,6 +726,20 @@ ew_capture_stop() {
 	sleep 1
 	kill -INT "$EW_CAP_PID" 2>/dev/null
 	wait "$EW_CAP_PID" 2>/dev/null
+}
+
+# ew_frames NAME FILTER: how many frames of capture NAME match the display
+# filter FILTER.
+ew_frames() {
+	tshark -r "$EW_TMP/$1.pcap" -Y "$2" 2>/dev/null | wc -l
+}
+
+# ew_pattern_count NAME: how many 32-byte runs of 0x7b (ibv_rc_pingpong's
+# payload) capture NAME holds: the data, readable on the wire.
+ew_pattern_count() {
+	python3 -c '
+import sys
+print(open(sys.argv[1], "rb").read().count(b"\x7b" * 32))' "$EW_TMP/$1.pcap"
 }
 
 # ----------------------------------------------------------------------------
@@ -676,6 +785,15 @@ ew_reap() {
 	EW_REAP_RC=killed
 	echo "# process $1 did not exit within $2 s: killed"
 	return 1
+}
+
+# BG_PIDS, kill_bg: processes a test started in the background by itself
+# (it adds their pids to BG_PIDS), killed by kill_bg (ew_defer kill_bg).
+BG_PIDS=
+kill_bg() {
+	for _p in $BG_PIDS; do
+		kill "$_p" 2>/dev/null
+	done
 }
 
 # ew_reap_all: kill and wait for every process ew_start_bg started.

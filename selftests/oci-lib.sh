@@ -16,6 +16,33 @@ oci_job_of() {
 		jq -e -c --arg n "oci-$(printf %.12s "$1")" '.jobs[] | select(.name == $n)'
 }
 
+# oci_runc_dirs DIR: the runc test bed's hook and directories, as
+# oci_bundle and oci_runc_run expect them: HOOK (the tree's oci-hook), W
+# (DIR) and below it TPL (templates), STATE (the hook's claims), ROOTFS and
+# RUNC_ROOT (runc's state).
+# shellcheck disable=SC2034 # for the caller and the helpers below
+oci_runc_dirs() {
+	HOOK=$EW_TOP/integrations/oci/oci-hook
+	W=$1
+	TPL=$W/templates
+	STATE=$W/state
+	ROOTFS=$W/rootfs
+	RUNC_ROOT=$W/runc
+}
+
+# oci_no_trace ID: container ID has no job and the hook keeps no claim (in
+# $STATE); says which is left.
+oci_no_trace() {
+	if oci_job_of "$1"; then
+		echo "job oci-$(printf %.12s "$1") still exists"
+		return 1
+	fi
+	if [ -n "$(ls -A "$STATE" 2>/dev/null)" ]; then
+		echo "claims left: $(ls -A "$STATE")"
+		return 1
+	fi
+}
+
 # oci_devices: the JSON of the RDMA device nodes and their cgroup device
 # rules, for a container's spec.
 oci_devices() {
@@ -67,16 +94,20 @@ oci_not_started() {
 	! grep -q '^ran$' "$W/out.$1" && grep -qE -- "$2" "$W/out.$1"
 }
 
-# oci_bundle ID TEMPLATE|- ARGS_JSON [CGROUP]: write container ID's config.json
-# ($W/bundles/ID/config.json from $W/base.json, root $ROOTFS, devices $DEVS,
-# the hook $HOOK with templates $TPL, state $STATE and eastwestctl $CTL):
-# the template named in the annotation (- for none), the process, and its
-# cgroup (default $CGP/ID).
-oci_bundle() {
-	mkdir -p "$W/bundles/$1"
-	jq --arg root "$ROOTFS" --arg cg "${4:-$CGP/$1}" --arg tmpl "$2" \
-		--argjson args "$3" --argjson devs "$DEVS" --arg hook "$HOOK" \
-		--arg tpl "$TPL" --arg state "$STATE" --arg ctl "$CTL" '
+# oci_spec ROOT CGROUP TEMPLATE|- ARGS_JSON HOOKS [JQ_OPTION...]: print a
+# container's spec made from $W/base.json: root ROOT (read-only), process
+# ARGS_JSON (no terminal, CAP_IPC_LOCK added), cgroup CGROUP, the host's
+# network, the RDMA devices $DEVS, the annotation naming TEMPLATE (- for
+# none) and .hooks = HOOKS, a jq expression (of the JQ_OPTIONs' variables).
+oci_spec() {
+	_os_root=$1
+	_os_cg=$2
+	_os_tmpl=$3
+	_os_args=$4
+	_os_hooks=$5
+	shift 5
+	jq --arg root "$_os_root" --arg cg "$_os_cg" --arg tmpl "$_os_tmpl" \
+		--argjson args "$_os_args" --argjson devs "$DEVS" "$@" '
 	.root = {path: $root, readonly: true}
 	| .process.terminal = false
 	| .process.args = $args
@@ -86,10 +117,22 @@ oci_bundle() {
 	| .linux.devices = $devs.nodes
 	| .linux.resources.devices += $devs.rules
 	| .annotations = (if $tmpl == "-" then {} else {"eastwest.io/job": $tmpl} end)
-	| .hooks = {
+	| .hooks = '"$_os_hooks" "$W/base.json"
+}
+
+# oci_bundle ID TEMPLATE|- ARGS_JSON [CGROUP]: write container ID's config.json
+# ($W/bundles/ID/config.json from $W/base.json, root $ROOTFS, devices $DEVS,
+# the hook $HOOK with templates $TPL, state $STATE and eastwestctl $CTL):
+# the template named in the annotation (- for none), the process, and its
+# cgroup (default $CGP/ID).
+oci_bundle() {
+	mkdir -p "$W/bundles/$1"
+	# shellcheck disable=SC2016 # jq's variables, for jq
+	oci_spec "$ROOTFS" "${4:-$CGP/$1}" "$2" "$3" '{
 		createRuntime: [{path: $hook, timeout: 60, env: ["EW_CTL=" + $ctl],
 			args: ["oci-hook", "--templates", $tpl, "--state-dir", $state, "createRuntime"]}],
 		poststop: [{path: $hook, timeout: 60, env: ["EW_CTL=" + $ctl],
 			args: ["oci-hook", "--templates", $tpl, "--state-dir", $state, "poststop"]}]
-	  }' "$W/base.json" >"$W/bundles/$1/config.json"
+	  }' --arg hook "$HOOK" --arg tpl "$TPL" --arg state "$STATE" --arg ctl "$CTL" \
+		>"$W/bundles/$1/config.json"
 }

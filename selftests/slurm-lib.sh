@@ -2,15 +2,10 @@
 # Helpers of the two-node Slurm tests (jobaddr.sh, jobesp.sh), sourced after
 # lib.sh. They expect $DEV (the rxe device), $VLAN (the partition's jobaddr
 # netdev), $CTL, $HOOKS (integrations/slurm), $T (the test's directory) and
-# $ME (this node's Slurm name, n$EW_NODE).
-
-# Processes this test started in the background (pids).
-BG_PIDS=
-kill_bg() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-	done
-}
+# $ME (this node's Slurm name, n$EW_NODE); slurm_bed_vars sets all but $CTL
+# and $T. The tests that run Slurm's own daemons (slurm.sh,
+# two-node-slurm.sh) use the helpers at the end, which expect $R (the test
+# bed's directory) and $CG (the cgroup v2 mount).
 
 # barrier NAME: meet the other node, or give up the whole test.
 barrier() {
@@ -97,6 +92,21 @@ says() {
 	}
 }
 
+# slurm_bed_vars: the bed's names and numbers, as these helpers expect them:
+# DEV rxe0, VLAN ewv100, HOOKS, ME; job_pingpong's PORT and ITERS (round
+# trips); the ids JA and JB of jobs A and B.
+# shellcheck disable=SC2034 # for the caller and the helpers
+slurm_bed_vars() {
+	DEV=rxe0
+	VLAN=ewv100
+	HOOKS=$EW_TOP/integrations/slurm
+	PORT=18515
+	ITERS=20
+	JA=101
+	JB=102
+	ME=n$EW_NODE
+}
+
 # slurm_bed: the node's half of the bed, 3 checks: the module, $DEV on eth0,
 # the VLAN 100 netdev $VLAN on it; a slurm.conf of nodes n0 and n1 and the
 # inventory (each node's address and job prefix fd00:ee::(NODE+1):0:0/64)
@@ -112,6 +122,19 @@ slurm_bed() {
 	n0  ${EW_LOCAL_IP%.*}.1  jobs:fd00:ee::1:0:0/64
 	n1  ${EW_LOCAL_IP%.*}.2  jobs:fd00:ee::2:0:0/64
 	INV
+}
+
+# jobs_ab_prolog: the prologs of jobs A ($JA) and B ($JB), both of
+# partition * (2 checks); sets AA and AB, their addresses on this node, and
+# PA and PB, on the other.
+# shellcheck disable=SC2034 # for the caller
+jobs_ab_prolog() {
+	expect_hook 0 "prolog job A ($JA)" prolog "$JA" '*'
+	expect_hook 0 "prolog job B ($JB)" prolog "$JB" '*'
+	AA=$(addr "$EW_NODE" "$JA")
+	AB=$(addr "$EW_NODE" "$JB")
+	PA=$(addr $((1 - EW_NODE)) "$JA")
+	PB=$(addr $((1 - EW_NODE)) "$JB")
 }
 
 # job_pingpong NAME JOBID SERVER_NODE: the job's ibv_rc_pingpong between the
@@ -133,4 +156,76 @@ job_pingpong() {
 		ew_in_cg "$(cgroup_of "$2")" timeout 120 ibv_rc_pingpong -d "$DEV" \
 			-g "${_idx:-0}" -p "$PORT" -n "$ITERS" -c "$EW_PEER_IP" >"$T/$1.pp" 2>&1
 	fi
+}
+
+# ----------------------------------------------------------------------------
+# Slurm's daemons (slurm.sh, two-node-slurm.sh)
+
+# stop_pidfile FILE: stop the daemon whose pid FILE holds, and wait for it.
+stop_pidfile() {
+	[ -s "$1" ] || return 0
+	_pid=$(cat "$1")
+	kill "$_pid" 2>/dev/null || return 0
+	ew_wait_for 15 sh -c "! kill -0 $_pid 2>/dev/null" || kill -KILL "$_pid"
+}
+
+# munged_start: munged with the key $R/munge/munge.key, its socket, pid,
+# seed and log in $R/munge.
+munged_start() {
+	munged --force --key-file="$R/munge/munge.key" \
+		--socket="$R/munge/munge.socket.2" \
+		--pid-file="$R/munge/munged.pid" --seed-file="$R/munge/seed" \
+		--log-file="$R/munge/munged.log"
+}
+
+# slurm_cgroups_up: slurmd (cgroup/v2, no systemd) needs controllers in
+# system.slice.
+slurm_cgroups_up() {
+	echo "+cpu +memory +pids" >"$CG/cgroup.subtree_control" &&
+		mkdir -p "$CG/system.slice" &&
+		echo "+cpu +memory +pids" >"$CG/system.slice/cgroup.subtree_control"
+}
+
+# slurm_conf CLUSTER HOST: $R/slurm.conf of cluster CLUSTER whose slurmctld
+# runs on HOST: the lines both test beds share (munge, daemons as root and
+# their files in $R, jobs tracked and confined by cgroups), then the test's
+# own lines, read from stdin; and $R/cgroup.conf (cgroup v2, no systemd).
+slurm_conf() {
+	mkdir -p "$R/state" "$R/spool" || return 1
+	{
+		cat <<-EOF && cat
+			ClusterName=$1
+			SlurmctldHost=$2
+			AuthType=auth/munge
+			CredType=cred/munge
+			AuthInfo=socket=$R/munge/munge.socket.2
+			SlurmUser=root
+			SlurmdUser=root
+			StateSaveLocation=$R/state
+			SlurmdSpoolDir=$R/spool
+			SlurmctldPidFile=$R/slurmctld.pid
+			SlurmdPidFile=$R/slurmd.pid
+			SlurmctldLogFile=$R/slurmctld.log
+			SlurmdLogFile=$R/slurmd.log
+			ProctrackType=proctrack/cgroup
+			TaskPlugin=task/cgroup
+			SelectType=select/cons_tres
+		EOF
+	} >"$R/slurm.conf" && cat >"$R/cgroup.conf" <<-EOF
+		CgroupPlugin=cgroup/v2
+		IgnoreSystemd=yes
+	EOF
+}
+
+# job_field JOBID FIELD: a field of "scontrol show job".
+job_field() {
+	scontrol -o show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# job_done JOBID: the job has ended, however.
+job_done() {
+	case $(job_field "$1" JobState) in
+	COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL) return 0 ;;
+	esac
+	return 1
 }

@@ -34,17 +34,9 @@ JOB_B_PEERS=198.51.100.0/24
 ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma ip ss ibv_rc_pingpong timeout tshark python3 ping
-[ -x "$CTL" ] || ew_skip "eastwestctl is not built (make userspace)"
-[ -x "$VERBS" ] || ew_skip "ew_verbs is not built (make tools)"
-[ -f "$EW_CG/cgroup.controllers" ] || ew_skip "no cgroup v2 at $EW_CG"
+ew_require_built ctl verbs cgroup
 
 EW_TMP=$(mktemp -d)
-BG_PIDS=
-kill_bg() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-	done
-}
 ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $EW_CG/jobA $EW_CG/jobB"
 ew_defer "rdma link delete $DEV"
@@ -117,33 +109,6 @@ pingpong() {
 		ew_in_cg "$_cg" timeout 60 stdbuf -oL ibv_rc_pingpong -d "$DEV" \
 			-g "$IDX" -p "$PORT" -n "$ITERS" -c "$@"
 	fi
-}
-
-# capture_start NAME / capture_stop: tshark on eth0 into $EW_TMP/NAME.pcap.
-capture_start() {
-	tshark -q -i eth0 -w "$EW_TMP/$1.pcap" >"$EW_TMP/$1.tshark" 2>&1 &
-	CAP_PID=$!
-	BG_PIDS="$BG_PIDS $CAP_PID"
-	ew_wait_for 15 grep -q "Capturing on" "$EW_TMP/$1.tshark"
-}
-
-capture_stop() {
-	sleep 1
-	kill -INT "$CAP_PID" 2>/dev/null
-	wait "$CAP_PID" 2>/dev/null
-}
-
-# pattern_count NAME: 32-byte runs of 0x7b (ibv_rc_pingpong's payload) in
-# the capture: the data, readable on the wire.
-pattern_count() {
-	python3 -c '
-import sys
-print(open(sys.argv[1], "rb").read().count(b"\x7b" * 32))' "$EW_TMP/$1.pcap"
-}
-
-# frames NAME FILTER: frames of the capture matching a display filter.
-frames() {
-	tshark -r "$EW_TMP/$1.pcap" -Y "$2" 2>/dev/null | wc -l
 }
 
 # klog_has N: eastwest logged at least N denials since the last mark.
@@ -224,14 +189,14 @@ attempt() {
 		_where="# in ${_cg#/}"
 	fi
 	if [ "$_cg" = /jobA ]; then
-		capture_start plain
+		ew_capture_start plain
 		run 0 "ibv_rc_pingpong -d $DEV -g $IDX -n $ITERS -c $EW_PEER_IP   $_where" \
 			pingpong "$_cg" "$EW_PEER_IP"
 		expect "jobA's client exchanged $ITERS verified messages with node 0" \
 			grep -q "^$ITERS iters" "$EW_TMP/out"
-		capture_stop
-		_pat=$(pattern_count plain)
-		say "  A capture on eth0 during the exchange (tshark): $(frames plain 'udp.port == 4791') RoCE"
+		ew_capture_stop
+		_pat=$(ew_pattern_count plain)
+		say "  A capture on eth0 during the exchange (tshark): $(ew_frames plain 'udp.port == 4791') RoCE"
 		say "  packets in clear text; the payload is readable ($_pat runs of its 0x7b bytes)."
 		expect "the clear-text payload is visible on the wire" test "$_pat" -gt 0
 	else
@@ -331,10 +296,7 @@ fi
 
 # --- 7. encryption: MACsec, required by the job ----------------------------------------
 step macsec "Encrypted east-west traffic: jobA now requires MACsec"
-ME=$((EW_NODE + 1))
-PEER=$((2 - EW_NODE))
-SEC_IP=10.90.0.$ME
-SEC_PEER=10.90.0.$PEER
+ew_sec_addrs 10.90.0
 # One cluster key for both nodes: node 0 makes it, the shared test-bed
 # directory carries it (in production: the orchestrator, or attest's key
 # release). Never on a command line, never printed.
@@ -344,9 +306,7 @@ if [ "$ROLE" = server ]; then
 fi
 barrier demo-key
 (umask 077 && cp "$EW_SHARED/demo.key" "$EW_TMP/cluster.key")
-ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
-PEER_MAC=$(ip neigh show "$EW_PEER_IP" dev eth0 |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }')
+PEER_MAC=$(ew_peer_mac)
 say "Both nodes: a MACsec link over eth0 (GCM-AES-256, keys derived from a 0600 cluster key"
 say "file), soft-RoCE bound on it (path add does that, ahead of rxe0 for rdma_cm), and jobA"
 say "told to require MACsec."
@@ -411,17 +371,17 @@ if [ "$ROLE" = server ]; then
 else
 	barrier sec-listen
 	say "jobA over the MACsec link (rxem), with tshark capturing on eth0 below it:"
-	capture_start sec
+	ew_capture_start sec
 	run 0 "ibv_rc_pingpong -d rxem -g $MIDX -n $ITERS -c $EW_PEER_IP   # in jobA" \
 		ew_in_cg /jobA timeout 60 stdbuf -oL ibv_rc_pingpong -d rxem -g "$MIDX" \
 			-p "$PORT" -n "$ITERS" -c "$EW_PEER_IP"
-	capture_stop
+	ew_capture_stop
 	barrier sec-done
 	expect "jobA's client exchanged $ITERS verified messages over MACsec" \
 		grep -q "^$ITERS iters" "$EW_TMP/out"
-	_m=$(frames sec macsec)
-	_r=$(frames sec 'udp.port == 4791')
-	_pat=$(pattern_count sec)
+	_m=$(ew_frames sec macsec)
+	_r=$(ew_frames sec 'udp.port == 4791')
+	_pat=$(ew_pattern_count sec)
 	say "  The capture on eth0: $_m MACsec frames, $_r RoCE packets in clear text, the"
 	say "  payload's bytes found $_pat times."
 	expect "on the wire: MACsec only, no clear-text RoCE, no payload" \

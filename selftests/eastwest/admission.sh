@@ -23,8 +23,7 @@ LOOP_GID=00000000000000000000ffff7f000001
 
 ew_require_root
 ew_require_cmd rdma python3
-ew_require_built ctl verbs cgroup
-[ -f "$EW_YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $EW_YNL_DIR"
+ew_require_built ctl verbs cgroup ynl
 
 ew_defer "rmdir $CG/ewA"
 ew_defer "rdma link delete $DEV"

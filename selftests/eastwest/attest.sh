@@ -25,17 +25,12 @@
 DEV=rxe0
 CG=/sys/fs/cgroup
 VERIFIER=$EW_TOP/userspace/attest/eastwest-verifier
-YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
-SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
-SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
 LOOP=127.0.0.1
 NODE=vmnode
 
 ew_require_root
 ew_require_cmd rdma python3 modprobe cmp
-ew_require_built ctl verbs cgroup
-[ -x "$VERIFIER" ] || ew_skip "eastwest-verifier is not built (make -C userspace/attest)"
-[ -f "$YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $YNL_DIR"
+ew_require_built ctl verbs cgroup verifier ynl
 if [ -e /sys/module/dummy ]; then
 	ew_skip "dummy is already loaded (the test loads it as the unlisted module)"
 fi

@@ -56,26 +56,6 @@ NOBODY=$(ew_nobody_script "$EW_TMP")
 
 # --- helpers ---------------------------------------------------------------
 
-# ctr JOB|- NAME: a decision counter, or "none" if the module has no such
-# counter (or no such job).
-ctr() {
-	ew_counter "$1" "$2" 2>/dev/null || echo none
-}
-
-# ctr_grew JOB|- NAME BEFORE [N]: counter NAME rose by at least N (1).
-ctr_grew() {
-	_now=$(ctr "$1" "$2")
-	if [ "$_now" = none ]; then
-		echo "# this module has no counter $2 (job $1)"
-		return 1
-	fi
-	_b=$3
-	[ "$_b" = none ] && _b=0
-	[ "$_now" -ge $((_b + ${4:-1})) ] && return 0
-	echo "# $2 of $1: $_b before, $_now now (wanted +${4:-1})"
-	return 1
-}
-
 # The resources of `rdma -j res show KIND` (stdin): "ids KIND PID" prints
 # the ids (lqpn, cqn, pdn, mrn, cm-idn) of those whose pid is PID; "none
 # KIND IDS PIDS" prints those with one of the (comma-separated) ids or
@@ -347,12 +327,12 @@ MON=$!
 EW_BG_PIDS="$EW_BG_PIDS $MON"
 ew_monitor_wait "$MON" || ew_bail "eastwestctl monitor did not join the events group"
 
-before=$(ctr ewB denied-foreign-qp)
+before=$(ew_ctr ewB denied-foreign-qp)
 ew_dmesg_mark
 ew_expect_rc 13 "1/job B: RC connect onto job A's QPN $V2 with its PSN ${PSN2:-none} is refused (EACCES)" \
 	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
 ew_check "1/job B: counter denied-foreign-qp of job B rose" \
-	ctr_grew ewB denied-foreign-qp "$before"
+	ew_ctr_grew ewB denied-foreign-qp "$before"
 ew_check "1/job B: a deny event (reason foreign-qp, job $BID, dest_qpn $Q2) is reported" \
 	ew_wait_for 5 deny_event_seen foreign-qp "$BID" "$Q2"
 ew_check "1/job B: the denial is logged with job $BID and dqpn $V2" \
@@ -383,10 +363,10 @@ ew_expect_rc 13 "1/no job: uid 65534 in no job is refused onto job A's QPN (defa
 
 # Audit mode (job B's own): allowed, but counted.
 ew_check "1/audit: job B in audit mode" "$CTL" job set ewB mode audit
-before=$(ctr ewB audited)
+before=$(ew_ctr ewB audited)
 ew_expect_rc 0 "1/audit: job B's connect onto job A's QPN is allowed" \
 	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
-ew_check "1/audit: and counted (audited of job B rose)" ctr_grew ewB audited "$before"
+ew_check "1/audit: and counted (audited of job B rose)" ew_ctr_grew ewB audited "$before"
 ew_check "1/audit: job B back to enforce" "$CTL" job set ewB mode enforce
 
 # The injection itself: a SEND with the PSN job A's QP expects next.

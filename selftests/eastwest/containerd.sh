@@ -66,14 +66,7 @@ c() {
 
 # no_trace ID: no job of container ID, no claim, no container left.
 no_trace() {
-	if oci_job_of "$1"; then
-		echo "job oci-$(printf %.12s "$1") still exists"
-		return 1
-	fi
-	if [ -n "$(ls -A "$STATE" 2>/dev/null)" ]; then
-		echo "claims left: $(ls -A "$STATE")"
-		return 1
-	fi
+	oci_no_trace "$1" || return 1
 	if c containers info "$1" >/dev/null 2>&1; then
 		echo "containerd still has container $1"
 		return 1
@@ -89,18 +82,9 @@ hooks() {
 
 # spec ID TEMPLATE|- ARGS_JSON: write container ID's spec to $W/spec.ID.
 spec() {
-	jq --arg root "$W/rootfs" --arg cg "$CGP/$1" --arg tmpl "$2" \
-		--argjson args "$3" --argjson devs "$DEVS" --argjson hooks "$HOOKS" '
-	.root = {path: $root, readonly: true}
-	| .process.terminal = false
-	| .process.args = $args
-	| .process.capabilities |= with_entries(.value += ["CAP_IPC_LOCK"])
-	| .linux.cgroupsPath = $cg
-	| .linux.namespaces |= map(select(.type != "network"))
-	| .linux.devices = $devs.nodes
-	| .linux.resources.devices += $devs.rules
-	| .annotations = (if $tmpl == "-" then {} else {"eastwest.io/job": $tmpl} end)
-	| .hooks = $hooks' "$W/base.json" >"$W/spec.$1"
+	# shellcheck disable=SC2016 # jq's variable, for jq
+	oci_spec "$W/rootfs" "$CGP/$1" "$2" "$3" '$hooks' --argjson hooks "$HOOKS" \
+		>"$W/spec.$1"
 }
 
 # run_rm ID: ctr run --rm of container ID's spec, output in $W/out.ID
@@ -115,10 +99,7 @@ run_rm() {
 # ----------------------------------------------------------------------------
 # Setup
 
-ew_check "eastwest.ko loads" ew_load || ew_bail "no module"
-ew_check "$DEV on lo" ew_rxe_add "$DEV" lo || ew_bail "no rxe device"
-IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
-ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX" || ew_bail "no GID"
+ew_load_rxe_lo
 
 oci_overlay_usr_etc "$W" || ew_bail "no overlays on /usr and /etc"
 ew_check "make -C integrations/oci install (PREFIX=/usr)" \

@@ -65,26 +65,6 @@ d = json.load(sys.stdin)
 print((d[0] if isinstance(d, list) else d)["qp_count"])'
 }
 
-# ctr JOB|- NAME: a decision counter, or "none" if the module has no such
-# counter (or no such job).
-ctr() {
-	ew_counter "$1" "$2" 2>/dev/null || echo none
-}
-
-# ctr_grew JOB|- NAME BEFORE [N]: counter NAME rose by at least N (1).
-ctr_grew() {
-	_now=$(ctr "$1" "$2")
-	if [ "$_now" = none ]; then
-		echo "# this module has no counter $2 (job $1)"
-		return 1
-	fi
-	_b=$3
-	[ "$_b" = none ] && _b=0
-	[ "$_now" -ge $((_b + ${4:-1})) ] && return 0
-	echo "# $2 of $1: $_b before, $_now now (wanted +${4:-1})"
-	return 1
-}
-
 # attempt_is FILE NAME WANT: FILE has the line "attempt NAME: WANT" (the
 # answer on both QPs).
 attempt_is() {
@@ -181,7 +161,7 @@ revive_case() {
 	_cjob=$3
 	shift 3
 	_rout=$EW_TMP/revive-$_tag
-	_rbefore=$(ctr "$_cjob" denied-revoked)
+	_rbefore=$(ew_ctr "$_cjob" denied-revoked)
 	ew_start_bg "$_rout" /ewA "$VERBS" rc-pair-revive "$DEV" "$IDX" 120
 	_rpid=$EW_BG_PID
 	ew_check "a/$_tag: job A's pair of RC QPs connected, a message carried" \
@@ -206,7 +186,7 @@ revive_case() {
 	ew_check "a/$_tag: rc-pair-revive exits 0 (nothing came back)" \
 		test "$EW_REAP_RC" = 0
 	ew_check "a/$_tag: counter denied-revoked rose (${_cjob})" \
-		ctr_grew "$_cjob" denied-revoked "$_rbefore"
+		ew_ctr_grew "$_cjob" denied-revoked "$_rbefore"
 	show_output "a/$_tag (exit $EW_REAP_RC)" "$_rout"
 }
 
@@ -220,8 +200,8 @@ ew_check "job A created again" "$CTL" job add ewA cgroup /ewA peer "$LOOP" ud on
 
 # A process in no job may not even create a UD QP (create-qp, no-job): its
 # UD claims never reach the gate. Its RC claim does.
-before=$(ctr - denied-qp-state)
-before_nj=$(ctr - denied-no-job)
+before=$(ew_ctr - denied-qp-state)
+before_nj=$(ew_ctr - denied-no-job)
 ew_expect_rc 13 "b/no-job: UD RESET->RTS naming CUR_STATE=RTR is refused" \
 	"$VERBS" claim-state "$DEV" ud rtr rts
 ew_expect_rc 13 "b/no-job: UD RESET->RTS naming CUR_STATE=RTS is refused" \
@@ -229,18 +209,18 @@ ew_expect_rc 13 "b/no-job: UD RESET->RTS naming CUR_STATE=RTS is refused" \
 ew_expect_rc 13 "b/no-job: UD RESET->RTR naming CUR_STATE=INIT is refused" \
 	"$VERBS" claim-state "$DEV" ud init rtr
 ew_check "b/no-job: the three UD QPs were refused at creation (denied-no-job rose by 3)" \
-	ctr_grew - denied-no-job "$before_nj" 3
+	ew_ctr_grew - denied-no-job "$before_nj" 3
 ew_expect_rc 13 "b/no-job: RC RESET->RTS naming CUR_STATE=RTR is refused" \
 	"$VERBS" claim-state "$DEV" rc rtr rts
 ew_check "b/no-job: counter denied-qp-state (node) rose by 1" \
-	ctr_grew - denied-qp-state "$before" 1
-before=$(ctr ewA denied-qp-state)
+	ew_ctr_grew - denied-qp-state "$before" 1
+before=$(ew_ctr ewA denied-qp-state)
 ew_expect_rc 13 "b/job A: UD RESET->RTS naming CUR_STATE=RTR is refused" \
 	ew_in_cg /ewA "$VERBS" claim-state "$DEV" ud rtr rts
 ew_expect_rc 13 "b/job A: RC RESET->RTS naming CUR_STATE=RTR is refused" \
 	ew_in_cg /ewA "$VERBS" claim-state "$DEV" rc rtr rts
 ew_check "b/job A: counter denied-qp-state of job A rose by 2" \
-	ctr_grew ewA denied-qp-state "$before" 2
+	ew_ctr_grew ewA denied-qp-state "$before" 2
 
 # --- c. the record follows the driver ----------------------------------------
 
@@ -301,7 +281,7 @@ show_output "c/destroy refused (exit $EW_REAP_RC)" "$out"
 # Job A's process takes its QP to INIT, then moves to job B's cgroup.
 start_stepwise b "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
 ew_check "d/job B: job A's process has its QP in INIT" line_is "$out" init OK 60
-before=$(ctr ewB denied-qp-owner)
+before=$(ew_ctr ewB denied-qp-owner)
 ew_check "d/job B: the process is moved to job B's cgroup" move_pid "$pid" /ewB
 echo go >&3
 ew_check "d/job B: INIT->RTR of job A's QP by job B's process refused with EACCES" \
@@ -310,7 +290,7 @@ echo go >&3
 exec 3>&-
 ew_reap "$pid" 30 >/dev/null
 ew_check "d/job B: counter denied-qp-owner of job B rose" \
-	ctr_grew ewB denied-qp-owner "$before"
+	ew_ctr_grew ewB denied-qp-owner "$before"
 show_output "d/job B (exit $EW_REAP_RC)" "$out"
 
 # Job A's process takes its QP to RTR, then leaves every job.
@@ -319,7 +299,7 @@ ew_check "d/no-job: job A's process has its QP in INIT" line_is "$out" init OK 6
 echo go >&3
 ew_check "d/no-job: job A's process takes it to RTR (allowed peer)" \
 	line_is "$out" rtr OK
-before=$(ctr - denied-qp-owner)
+before=$(ew_ctr - denied-qp-owner)
 ew_check "d/no-job: the process is moved to the root cgroup (no job)" \
 	move_pid "$pid" ""
 echo go >&3
@@ -328,7 +308,7 @@ ew_check "d/no-job: RTR->RTS of job A's QP by a process in no job refused with E
 exec 3>&-
 ew_reap "$pid" 30 >/dev/null
 ew_check "d/no-job: counter denied-qp-owner (node) rose" \
-	ctr_grew - denied-qp-owner "$before"
+	ew_ctr_grew - denied-qp-owner "$before"
 show_output "d/no-job (exit $EW_REAP_RC)" "$out"
 
 # Job A's process takes a UD QP to INIT, then moves to job B's cgroup and
@@ -337,7 +317,7 @@ MGID_B=ff0e::ee:3
 ew_check "d/mcast: the group $MGID_B is made a peer of job B" "$CTL" peer add ewB "$MGID_B"
 start_stepwise mc "$VERBS" mcast-stepwise "$DEV" "$MGID_B"
 ew_check "d/mcast: job A's process has its UD QP in INIT" line_is "$out" init OK 60
-before=$(ctr ewB denied-qp-owner)
+before=$(ew_ctr ewB denied-qp-owner)
 ew_check "d/mcast: the process is moved to job B's cgroup" move_pid "$pid" /ewB
 echo go >&3
 ew_check "d/mcast: job B's process may not join job A's QP to job B's group (EACCES)" \
@@ -345,7 +325,7 @@ ew_check "d/mcast: job B's process may not join job A's QP to job B's group (EAC
 exec 3>&-
 ew_reap "$pid" 30 >/dev/null
 ew_check "d/mcast: counter denied-qp-owner of job B rose" \
-	ctr_grew ewB denied-qp-owner "$before"
+	ew_ctr_grew ewB denied-qp-owner "$before"
 show_output "d/mcast (exit $EW_REAP_RC)" "$out"
 ew_check "d/mcast: the group is removed from job B" "$CTL" peer del ewB "$MGID_B"
 
@@ -387,11 +367,11 @@ ew_check "e: but still in $MGID2, which job A may join (its detach: OK)" \
 ew_reap "$pid" 30 >/dev/null
 show_output "e/member (exit $EW_REAP_RC)" "$EW_TMP/mc-hold"
 ew_check "e: $MGID2 is removed from job A" "$CTL" peer del ewA "$MGID2"
-before=$(ctr ewB denied-qp-type)
+before=$(ew_ctr ewB denied-qp-type)
 ew_expect_rc 13 "e: job B (no ud opt-in) gets no UD QP to join with" \
 	ew_in_cg /ewB "$VERBS" mcast-attach "$DEV" "$MGID"
 ew_check "e: refused at creation: counter denied-qp-type of job B rose" \
-	ctr_grew ewB denied-qp-type "$before"
+	ew_ctr_grew ewB denied-qp-type "$before"
 
 # --- g. unloading is not an off switch -------------------------------------------
 

@@ -105,12 +105,17 @@ import json, sys
 d = json.load(sys.stdin)
 print((d[0] if isinstance(d, list) else d)["qp_count"])'
 }
-ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
-SRV=$!
-ew_wait_listen 18515
-ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/cli" 2>&1 &
-CLI=$!
-ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
+# traffic: job A's ibv_rc_pingpong server and client over $LOOP in the
+# background (pids SRV and CLI), once the client has the server's address.
+traffic() {
+	ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
+	SRV=$!
+	ew_wait_listen 18515
+	ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/cli" 2>&1 &
+	CLI=$!
+	ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
+}
+traffic
 sleep 1
 ew_check "job A tracks its two live QPs" test "$(qp_count ewA)" -eq 2
 "$CTL" -j monitor >"$EW_TMP/events" 2>&1 &
@@ -133,12 +138,7 @@ wait "$MON" 2>/dev/null
 "$CTL" peer add ewA "$LOOP" >/dev/null
 
 # Deleting the job does the same to all its QPs.
-ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 >"$EW_TMP/srv" 2>&1 &
-SRV=$!
-ew_wait_listen 18515
-ew_in_cg /ewA stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$LOOP" >"$EW_TMP/cli" 2>&1 &
-CLI=$!
-ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
+traffic
 ew_dmesg_mark
 ew_check "job A is deleted during traffic" "$CTL" job del ewA
 ew_check "both its live QPs are revoked" ew_wait_for 5 revoked_since_mark 2

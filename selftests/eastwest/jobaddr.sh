@@ -31,14 +31,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../slurm-lib.sh"
 
-DEV=rxe0
-VLAN=ewv100
-HOOKS=$EW_TOP/integrations/slurm
-PORT=18515
-ITERS=20
-JA=101
-JB=102
-ME=n$EW_NODE
+slurm_bed_vars
 
 ew_require_root
 ew_require_nodes 2
@@ -59,6 +52,16 @@ ew_defer "rmdir $EW_CG/system.slice/${ME}_slurmstepd.scope/job_* $EW_CG/system.s
 # full NODE JOBID: the same, every group written (as the hooks print it).
 full() {
 	printf 'fd00:ee:0:0:0:%x:0:%x' $(($1 + 1)) "$2"
+}
+
+# live_qp NAME JOBID GID_INDEX PEER OUT ADDR: job NAME (id JOBID) holds a
+# live QP from GID_INDEX (its address ADDR) to PEER for up to 60 s (output
+# in $T/OUT, pid in EW_BG_PID and BG_PIDS); one check, that it connected.
+live_qp() {
+	ew_in_cg_bg "$(cgroup_of "$2")" timeout 120 "$VERBS" rc-hold "$DEV" "$3" "$4" 0x11 60 \
+		>"$T/$5" 2>&1
+	BG_PIDS="$BG_PIDS $EW_BG_PID"
+	ew_check "job $1's live QP from $6" ew_wait_for 30 grep -q connected "$T/$5"
 }
 
 # nothing_left JOBID: no address, GID, state file, cgroup or eastwest job of
@@ -174,12 +177,7 @@ ew_check "... nothing left (its address was removed again)" nothing_left 204
 barrier errors
 
 # --- jobs A and B on both nodes (8) --------------------------------------------
-expect_hook 0 "prolog job A ($JA)" prolog "$JA" '*'
-expect_hook 0 "prolog job B ($JB)" prolog "$JB" '*'
-AA=$(addr "$EW_NODE" "$JA")
-AB=$(addr "$EW_NODE" "$JB")
-PA=$(addr $((1 - EW_NODE)) "$JA")
-PB=$(addr $((1 - EW_NODE)) "$JB")
+jobs_ab_prolog
 ew_check "$AA and $AB are on $VLAN" \
 	sh -c "ip -o -6 addr show dev $VLAN | grep -q ' $AA/64 ' && ip -o -6 addr show dev $VLAN | grep -q ' $AB/64 '"
 # One entry per GID type of the port: rxe has RoCE v2 only.
@@ -236,11 +234,8 @@ else
 fi
 
 # --- the GID change revokes (3) -------------------------------------------------
-ew_in_cg_bg "$(cgroup_of "$JB")" timeout 120 "$VERBS" rc-hold "$DEV" "$IB" "$PB" 0x11 60 \
-	>"$T/bhold" 2>&1
+live_qp B "$JB" "$IB" "$PB" bhold "$AB"
 BH=$EW_BG_PID
-BG_PIDS="$BG_PIDS $BH"
-ew_check "job B's live QP from $AB" ew_wait_for 30 grep -q connected "$T/bhold"
 ew_dmesg_mark
 ip -6 addr del "$AB/64" dev "$VLAN"
 ew_check "B's address removed, job B still there: its QP is revoked" \
@@ -251,11 +246,8 @@ wait "$BH" 2>/dev/null
 barrier gid-change
 
 # --- epilogs (7) --------------------------------------------------------------
-ew_in_cg_bg "$(cgroup_of "$JA")" timeout 120 "$VERBS" rc-hold "$DEV" "$IA" "$PA" 0x11 60 \
-	>"$T/ahold2" 2>&1
+live_qp A "$JA" "$IA" "$PA" ahold2 "$AA"
 AH=$EW_BG_PID
-BG_PIDS="$BG_PIDS $AH"
-ew_check "job A's live QP from $AA" ew_wait_for 30 grep -q connected "$T/ahold2"
 # Slurm ends the job's processes before the epilog; this one stays, to be
 # revoked.
 expect_hook 0 "epilog job A with a live QP" epilog "$JA" '*'

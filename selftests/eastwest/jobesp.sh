@@ -31,15 +31,8 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../slurm-lib.sh"
 
-DEV=rxe0
-VLAN=ewv100
+slurm_bed_vars
 KDF=$EW_TOP/selftests/tools/ew_kdf.py
-HOOKS=$EW_TOP/integrations/slurm
-PORT=18515
-ITERS=20
-JA=101
-JB=102
-ME=n$EW_NODE
 
 ew_require_root
 ew_require_nodes 2
@@ -116,17 +109,6 @@ check_sas() {
 	fi
 }
 
-# pattern_count NAME: 32-byte runs of 0x7b (ibv_rc_pingpong's payload).
-pattern_count() {
-	python3 -c '
-import sys
-print(open(sys.argv[1], "rb").read().count(b"\x7b" * 32))' "$EW_TMP/$1.pcap"
-}
-
-frames() {
-	tshark -r "$EW_TMP/$1.pcap" -Y "$2" 2>/dev/null | wc -l
-}
-
 # pingpong NAME JOBID: the job's ibv_rc_pingpong between the nodes over its
 # addresses (node 0 serves), with a capture on eth0; status 0 when every
 # round trip completed and was verified.
@@ -146,9 +128,9 @@ pingpong() {
 
 # encrypted NAME: the capture holds ESP, never the payload or clear RoCE.
 encrypted() {
-	_e=$(frames "$1" esp)
-	_r=$(frames "$1" 'udp.port == 4791')
-	_p=$(pattern_count "$1")
+	_e=$(ew_frames "$1" esp)
+	_r=$(ew_frames "$1" 'udp.port == 4791')
+	_p=$(ew_pattern_count "$1")
 	ew_diag "$1: $_e ESP frames, $_r clear RoCE frames, $_p payload runs"
 	[ "$_e" -gt 0 ] && [ "$_r" -eq 0 ] && [ "$_p" -eq 0 ]
 }
@@ -192,12 +174,7 @@ ew_check "... nothing left" nothing_left 203
 barrier errors
 
 # --- jobs A and B on both nodes (8) -------------------------------------------------
-expect_hook 0 "prolog job A ($JA)" prolog "$JA" '*'
-expect_hook 0 "prolog job B ($JB)" prolog "$JB" '*'
-AA=$(addr "$EW_NODE" "$JA")
-AB=$(addr "$EW_NODE" "$JB")
-PA=$(addr $((1 - EW_NODE)) "$JA")
-PB=$(addr $((1 - EW_NODE)) "$JB")
+jobs_ab_prolog
 check_sas "job A's SAs: $AA <-> $PA, keyed from A's secret" "$JA" 0
 check_sas "job B's SAs: $AB <-> $PB, keyed from B's secret" "$JB" 0
 SA_A=$(sa "$AA" "$PA")

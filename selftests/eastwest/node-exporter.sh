@@ -84,10 +84,7 @@ job_val() {
 	val "$@" "job_name=\"$JOB\""
 }
 
-ew_check "eastwest.ko loads" ew_load || ew_bail "no module"
-ew_check "$DEV on lo" ew_rxe_add "$DEV" lo || ew_bail "no rxe device"
-IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
-ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX" || ew_bail "no GID"
+ew_load_rxe_lo
 
 mount -t tmpfs -o mode=0755 tmpfs "$DIR" || ew_bail "cannot mount tmpfs on $DIR"
 grep -q "out $DIR/eastwest.prom\$" "$UNIT" || ew_bail "the unit does not write into $DIR"

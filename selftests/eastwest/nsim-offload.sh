@@ -45,7 +45,7 @@ ew_require_root
 ew_require_cmd rdma ip jq python3
 ew_require_built ctl verbs cgroup
 [ -f "$NSIM_KO" ] || ew_skip "no $NSIM_KO (make netdevsim KDIR=...: built from linux-source-6.12, for 6.12 only)"
-[ -f "$EW_YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $EW_YNL_DIR"
+ew_require_built ynl
 [ -e /sys/module/rdma_rxe ] || modprobe rdma_rxe 2>/dev/null || ew_skip "no rdma_rxe"
 modprobe macsec 2>/dev/null
 [ ! -e /sys/module/eastwest ] || ew_bail "eastwest is already loaded"

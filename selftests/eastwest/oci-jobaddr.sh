@@ -45,12 +45,7 @@ LOOP=127.0.0.1
 PORT=18515
 ITERS=20
 CG=/sys/fs/cgroup
-HOOK=$EW_TOP/integrations/oci/oci-hook
-W=/run/ew-ocija
-TPL=$W/templates
-STATE=$W/state
-ROOTFS=$W/rootfs
-RUNC_ROOT=$W/runc
+oci_runc_dirs /run/ew-ocija
 CGP=/ewocija
 # The node's prefix of template team-j (jobaddr), as ip prints it and as
 # sysfs writes a GID.
@@ -85,13 +80,6 @@ ew_plan 48
 T0=$(date +%s)
 took() {
 	ew_diag "[$(($(date +%s) - T0)) s] $*"
-}
-
-BG_PIDS=
-kill_bg() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-	done
 }
 
 # in_ctr ID CMD...: run CMD in container ID (runc exec: its cgroup, its job).
@@ -137,23 +125,7 @@ gid_of() {
 # gid_index GID NETDEV: the index of rxe0's RoCE v2 GID GID with netdev
 # NETDEV (the first 64 entries: the core fills the lowest free ones).
 gid_index() {
-	_p=/sys/class/infiniband/$DEV/ports/1
-	_i=0
-	while [ "$_i" -lt 64 ]; do
-		_g=
-		read -r _g 2>/dev/null <"$_p/gids/$_i"
-		if [ "$_g" = "$1" ]; then
-			_n=
-			_t=
-			read -r _n 2>/dev/null <"$_p/gid_attrs/ndevs/$_i"
-			read -r _t 2>/dev/null <"$_p/gid_attrs/types/$_i"
-			if [ "$_n" = "$2" ] && [ "$_t" = "RoCE v2" ]; then
-				echo "$_i"
-				return 0
-			fi
-		fi
-		_i=$((_i + 1))
-	done
+	ew_gid_find "$DEV" "$1" 64 "$2" && return 0
 	echo "no RoCE v2 GID $1 with netdev $2 on $DEV" >&2
 	return 1
 }

@@ -32,12 +32,7 @@
 DEV=rxe0
 LOOP=127.0.0.1
 CG=/sys/fs/cgroup
-HOOK=$EW_TOP/integrations/oci/oci-hook
-W=/run/ew-oci
-TPL=$W/templates
-STATE=$W/state
-ROOTFS=$W/rootfs
-RUNC_ROOT=$W/runc
+oci_runc_dirs /run/ew-oci
 # The containers' cgroups are /ewoci/<container id>.
 CGP=/ewoci
 
@@ -121,10 +116,7 @@ no_trace() {
 # ----------------------------------------------------------------------------
 # Setup: module, rxe on lo, templates, root file system, runc's base spec
 
-ew_check "eastwest.ko loads" ew_load || ew_bail "no module"
-ew_check "$DEV on lo" ew_rxe_add "$DEV" lo || ew_bail "no rxe device"
-IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
-ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX" || ew_bail "no GID"
+ew_load_rxe_lo
 
 mkdir -p "$TPL" "$ROOTFS" "$RUNC_ROOT" "$CG$CGP"
 chmod 0755 "$W" "$TPL"

@@ -77,6 +77,12 @@ xfrm_diag() {
 	{ echo "== here"; ip -s xfrm state | grep -E 'spi|packets\)|^src'; grep -v ' 0$' /proc/net/xfrm_stat
 	  echo "== peer"; $PX ip -s xfrm state | grep -E 'spi|packets\)|^src'; $PX grep -v ' 0$' /proc/net/xfrm_stat; } | sed 's/^/# /'
 }
+# peer_sa SRC DST SPI KEY: the far end's ESP state SRC -> DST (in ewpeer), as
+# eastwest's: esn, replay window 128, rfc4106 with a 128-bit ICV.
+peer_sa() {
+	$PX ip xfrm state add src "$1" dst "$2" proto esp spi "$3" mode transport \
+		flag esn replay-window 128 aead 'rfc4106(gcm(aes))' "0x$4" 128
+}
 xfrm_state() { ip xfrm state | grep -E '^src|proto|enc|aead' ; ip xfrm policy | grep -E '^src|dir|tmpl|action'; }
 
 # --- the key files -----------------------------------------------------------
@@ -260,10 +266,8 @@ ew_check "ip: both states with the derived SPIs, esn, rfc4106 icv 128" \
 ew_check "ip: 2 ESP policies proto udp without ports, 2 block policies" \
 	sh -c "[ \$(ip xfrm policy | grep -c 'proto esp reqid') -eq 2 ] && [ \$(ip xfrm policy | grep -c 'action block') -eq 2 ] && ! ip xfrm policy | grep -q dport"
 # far end by hand
-$PX ip xfrm state add src 10.1.0.1 dst 10.1.0.2 proto esp spi "$AB_SPI" mode transport \
-	flag esn replay-window 128 aead 'rfc4106(gcm(aes))' 0x$AB_KEY 128
-$PX ip xfrm state add src 10.1.0.2 dst 10.1.0.1 proto esp spi "$BA_SPI" mode transport \
-	flag esn replay-window 128 aead 'rfc4106(gcm(aes))' 0x$BA_KEY 128
+peer_sa 10.1.0.1 10.1.0.2 "$AB_SPI" "$AB_KEY"
+peer_sa 10.1.0.2 10.1.0.1 "$BA_SPI" "$BA_KEY"
 $PX ip xfrm policy add src 10.1.0.2/32 dst 10.1.0.1/32 proto udp dir out tmpl proto esp mode transport
 $PX ip xfrm policy add src 10.1.0.1/32 dst 10.1.0.2/32 proto udp dir in tmpl proto esp mode transport
 udp_echo() { # in ewpeer: answer one datagram on port 4791
@@ -306,10 +310,8 @@ set -- $($KDF esp "$KEY" 10.1.0.2 10.1.0.1 1); BA1_KEY=$1 BA1_SPI=$2
 ew_expect_rc 0 "rotate rx" "$CTL" path rotate dev $A key-file "$KEY" epoch 1 stage rx
 ew_check "ip: inbound state of epoch 1 added, outbound not yet" \
 	sh -c "ip xfrm state | grep -q 'spi $BA1_SPI' && ! ip xfrm state | grep -q 'spi $AB1_SPI'"
-$PX ip xfrm state add src 10.1.0.2 dst 10.1.0.1 proto esp spi "$BA1_SPI" mode transport \
-	flag esn replay-window 128 aead 'rfc4106(gcm(aes))' 0x$BA1_KEY 128
-$PX ip xfrm state add src 10.1.0.1 dst 10.1.0.2 proto esp spi "$AB1_SPI" mode transport \
-	flag esn replay-window 128 aead 'rfc4106(gcm(aes))' 0x$AB1_KEY 128
+peer_sa 10.1.0.2 10.1.0.1 "$BA1_SPI" "$BA1_KEY"
+peer_sa 10.1.0.1 10.1.0.2 "$AB1_SPI" "$AB1_KEY"
 ew_expect_rc 0 "rotate tx" "$CTL" path rotate dev $A key-file "$KEY" epoch 1 stage tx
 ew_expect_rc 0 "rotate retire" "$CTL" path rotate dev $A key-file "$KEY" epoch 1 stage retire
 ew_check "ip: only epoch 1 states left" \

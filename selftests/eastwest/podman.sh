@@ -92,23 +92,11 @@ pm_run() {
 		--cap-add IPC_LOCK "$@"
 }
 
-# no_trace ID: container ID has no job and the hook keeps no claim.
-no_trace() {
-	if oci_job_of "$1"; then
-		echo "job oci-$(printf %.12s "$1") still exists"
-		return 1
-	fi
-	if [ -n "$(ls -A "$STATE" 2>/dev/null)" ]; then
-		echo "claims left: $(ls -A "$STATE")"
-		return 1
-	fi
-}
-
 # no_oci_jobs: no job of any container and no claim.
 no_oci_jobs() {
 	"$CTL" -j show | jq -e '[.jobs[] | select(.name | startswith("oci-"))] == []' >/dev/null ||
 		{ "$CTL" job show; return 1; }
-	no_trace none
+	oci_no_trace none
 }
 
 # bound_ok ID: container ID's job holds exactly the cgroup of the
@@ -153,10 +141,7 @@ not_started() {
 # ----------------------------------------------------------------------------
 # Setup: module, rxe on lo, the overlays, the image
 
-ew_check "eastwest.ko loads" ew_load || ew_bail "no module"
-ew_check "$DEV on lo" ew_rxe_add "$DEV" lo || ew_bail "no rxe device"
-IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
-ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX" || ew_bail "no GID"
+ew_load_rxe_lo
 
 oci_overlay_usr_etc "$W" || ew_bail "no overlays on /usr and /etc"
 # The host this guest boots from may have eastwest installed from its
@@ -224,7 +209,7 @@ ew_expect_rc 0 "its RDMA process (podman exec) connects to its peer and carries 
 ew_check "verified every message" grep -q "verified 5 messages each way" "$EW_OUT"
 ew_check "counted as allowed in its job" test "$(allowed_in "$ID")" -gt "${before:-0}"
 ew_check "podman stop stops it" pm stop -t 0 keep
-ew_check "its job and claim are gone once it stopped" ew_wait_for 30 no_trace "$ID"
+ew_check "its job and claim are gone once it stopped" ew_wait_for 30 oci_no_trace "$ID"
 ew_check "podman rm removes it" pm rm keep
 
 # A container that runs to its end (podman run --rm): allowed while it
@@ -249,12 +234,12 @@ ew_check "a container whose template is broken is not started (crun: the hook's 
 	not_started broken 'error executing hook `/usr/lib/eastwest/oci-hook` \(exit code: 4\)'
 ew_check "the hook's reason is in syslog" \
 	grep -q 'eastwest-oci-hook\[[0-9]*\]: template broken .*unknown key "peer"' "$W/syslog"
-ew_check "no job and no claim are left" no_trace "$(pm inspect --format '{{.Id}}' broken)"
+ew_check "no job and no claim are left" oci_no_trace "$(pm inspect --format '{{.Id}}' broken)"
 ew_check "podman rm removes it" pm rm -f broken
 ew_check "with runc: not started either, and podman's error carries the hook's reason" \
 	with_runc not_started broken 'eastwest oci-hook: template broken .*unknown key \\?"peer'
 ew_diag "$(cat "$W/out.broken")"
-ew_check "no job and no claim are left" no_trace "$(pm inspect --format '{{.Id}}' broken)"
+ew_check "no job and no claim are left" oci_no_trace "$(pm inspect --format '{{.Id}}' broken)"
 ew_check "podman rm removes it" pm rm -f broken
 ew_check "no container is left" test -z "$(pm ps -a -q)"
 

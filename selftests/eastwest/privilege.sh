@@ -28,8 +28,7 @@ STRANGER=198.51.100.7
 
 ew_require_root
 ew_require_cmd rdma python3 setpriv unshare sysctl
-ew_require_built ctl verbs cgroup
-[ -f "$YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $YNL_DIR"
+ew_require_built ctl verbs cgroup ynl
 
 ew_defer "rmdir $CG/ewA"
 ew_defer "rdma link delete $DEV"

@@ -32,8 +32,7 @@ ESPKEY=0x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1fa0a1a2a
 
 ew_require_root
 ew_require_cmd rdma ip python3
-ew_require_built ctl verbs cgroup
-[ -f "$EW_YNL_DIR/lib/ynl.py" ] || ew_skip "YNL library not found at $EW_YNL_DIR"
+ew_require_built ctl verbs cgroup ynl
 
 ew_defer "rmdir $CG/ewM $CG/ewI $CG/ewN $CG/ewZ"
 ew_defer "ip netns del ewp"

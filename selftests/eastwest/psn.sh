@@ -120,14 +120,8 @@ kill $HOLD 2>/dev/null
 wait $HOLD 2>/dev/null
 
 # --- real clients ------------------------------------------------------------
-# Limited in time: PSNs that do not agree make both sides wait forever.
-ew_in_cg /ewA timeout 60 ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c \
-	>"$EW_TMP/srv" 2>&1 &
-SRV=$!
-ew_wait_listen 18515
-ew_expect_rc 0 "ibv_rc_pingpong (exchanges its own PSNs): 20 verified round trips" \
-	ew_in_cg /ewA timeout 60 ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 20 -c "$LOOP"
-wait $SRV
+ew_pingpong_lo "ibv_rc_pingpong (exchanges its own PSNs): 20 verified round trips" \
+	/ewA "$IDX"
 # rping CGROUP: 5 verified rdma_cm pings over lo between two processes in
 # CGROUP; the client's output in $EW_TMP/rping-c.
 rping_pair() {

@@ -128,13 +128,7 @@ ew_check "$((N * 50)) QP creates and destroys all succeed; the last $N QPNs unpr
 # --- real clients ------------------------------------------------------------
 IDX=$(ew_wait_gid_index "$DEV" "$LOOP" 20)
 ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
-ew_in_cg /ewA timeout 60 ibv_rc_pingpong -d "$DEV" -g "${IDX:-1}" -n 20 -c \
-	>"$EW_TMP/srv" 2>&1 &
-SRV=$!
-ew_wait_listen 18515
-ew_expect_rc 0 "ibv_rc_pingpong: 20 verified round trips under the module" \
-	ew_in_cg /ewA timeout 60 ibv_rc_pingpong -d "$DEV" -g "${IDX:-1}" -n 20 -c "$LOOP"
-wait $SRV
+ew_pingpong_lo "ibv_rc_pingpong: 20 verified round trips under the module" /ewA "${IDX:-1}"
 grep -h "local address" "$EW_TMP/srv" | sed 's/^/# server: /'
 # rdma_cm resolves no route over lo (rdma_resolve_route: No such device,
 # with or without the module): rping runs on rxe1 over a dummy netdev.

@@ -34,8 +34,7 @@ NODE=sbnode
 
 ew_require_root
 ew_require_cmd python3 openssl
-ew_require_built ctl
-[ -x "$VERIFIER" ] || ew_skip "eastwest-verifier is not built (make -C userspace/attest)"
+ew_require_built ctl verifier
 MODE=$(cat "$EW_SHARED/uefi-mode" 2>/dev/null) ||
 	ew_skip "no \$EW_SHARED/uefi-mode: run through selftests/vm/run (ew-uefi)"
 

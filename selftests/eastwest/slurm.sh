@@ -29,6 +29,7 @@
 
 # shellcheck disable=SC2317 # the functions run through ew_check and ew_wait_for
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../slurm-lib.sh"
 
 HOOKS=$EW_TOP/integrations/slurm
 R=/run/ew-slurm
@@ -53,14 +54,6 @@ OLD_MODPROBE=$(cat /proc/sys/kernel/modprobe)
 # ----------------------------------------------------------------------------
 # Daemons
 
-# stop_pidfile FILE: stop the daemon whose pid FILE holds, and wait for it.
-stop_pidfile() {
-	[ -s "$1" ] || return 0
-	_pid=$(cat "$1")
-	kill "$_pid" 2>/dev/null || return 0
-	ew_wait_for 15 sh -c "! kill -0 $_pid 2>/dev/null" || kill -KILL "$_pid"
-}
-
 teardown() {
 	# shellcheck disable=SC2046 # one job id a word
 	scancel --quiet $(squeue -h -o %i 2>/dev/null) 2>/dev/null
@@ -73,11 +66,7 @@ teardown() {
 
 munge_up() {
 	mkdir -p "$R/munge" && chmod 700 "$R/munge" &&
-		mungekey -c -k "$R/munge/munge.key" &&
-		munged --force --key-file="$R/munge/munge.key" \
-			--socket="$R/munge/munge.socket.2" \
-			--pid-file="$R/munge/munged.pid" --seed-file="$R/munge/seed" \
-			--log-file="$R/munge/munged.log"
+		mungekey -c -k "$R/munge/munge.key" && munged_start
 }
 
 # The hooks as slurm.conf names them: wrappers that point the real hooks at
@@ -107,24 +96,7 @@ write_hooks() {
 }
 
 write_slurm_conf() {
-	mkdir -p "$R/state" "$R/spool" || return 1
-	cat >"$R/slurm.conf" <<-EOF && cat >"$R/cgroup.conf" <<-EOF2
-		ClusterName=ewtest
-		SlurmctldHost=$NODE
-		AuthType=auth/munge
-		CredType=cred/munge
-		AuthInfo=socket=$R/munge/munge.socket.2
-		SlurmUser=root
-		SlurmdUser=root
-		StateSaveLocation=$R/state
-		SlurmdSpoolDir=$R/spool
-		SlurmctldPidFile=$R/slurmctld.pid
-		SlurmdPidFile=$R/slurmd.pid
-		SlurmctldLogFile=$R/slurmctld.log
-		SlurmdLogFile=$R/slurmd.log
-		ProctrackType=proctrack/cgroup
-		TaskPlugin=task/cgroup
-		SelectType=select/cons_tres
+	slurm_conf ewtest "$NODE" <<-EOF
 		SchedulerType=sched/builtin
 		MpiDefault=none
 		JobAcctGatherType=jobacct_gather/none
@@ -136,9 +108,6 @@ write_slurm_conf() {
 		PartitionName=gpu Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
 		PartitionName=secure Nodes=$NODE MaxTime=INFINITE State=UP
 	EOF
-		CgroupPlugin=cgroup/v2
-		IgnoreSystemd=yes
-	EOF2
 }
 
 # The node inventory and partition file, as /etc/eastwest would hold them.
@@ -179,28 +148,12 @@ node_drained() {
 }
 
 slurm_up() {
-	# slurmd (cgroup/v2, no systemd) needs controllers in system.slice.
-	echo "+cpu +memory +pids" >"$CG/cgroup.subtree_control" &&
-		mkdir -p "$CG/system.slice" &&
-		echo "+cpu +memory +pids" >"$CG/system.slice/cgroup.subtree_control" &&
-		slurmctld -i && slurmd || return 1
+	slurm_cgroups_up && slurmctld -i && slurmd || return 1
 	ew_wait_for 60 node_idle || {
 		echo "node state: $(node_state)"
 		tail -n 20 "$R/slurmctld.log" "$R/slurmd.log"
 		return 1
 	}
-}
-
-# job_field JOBID FIELD: a field of "scontrol show job".
-job_field() {
-	scontrol -o show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
-}
-
-job_done() {
-	case $(job_field "$1" JobState) in
-	COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL) return 0 ;;
-	esac
-	return 1
 }
 
 resume_node() {

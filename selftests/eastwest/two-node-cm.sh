@@ -40,10 +40,7 @@ ew_require_nodes 2
 ew_require_cmd rdma ip rping qperf tshark python3 timeout ping
 ew_require_built ctl verbs cgroup
 
-ME=$((EW_NODE + 1))
-PEER=$((2 - EW_NODE))
-SEC_IP=$SEC_NET.$ME
-SEC_PEER=$SEC_NET.$PEER
+ew_sec_addrs "$SEC_NET"
 SHARE=$EW_SHARED/$EW_TEST_NAME.d
 mkdir -p "$SHARE"
 
@@ -67,11 +64,6 @@ marker_count() {
 import sys
 d = open(sys.argv[1], "rb").read()
 print(d.count(b"rdma-ping-") + d.count(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ"))' "$EW_TMP/$1.pcap"
-}
-
-# frames NAME FILTER: frames of the capture matching a display filter.
-frames() {
-	tshark -r "$EW_TMP/$1.pcap" -Y "$2" 2>/dev/null | wc -l
 }
 
 # cm_listener_dev ADDR PORT: the RDMA device of the rdma_cm listener bound to
@@ -263,9 +255,7 @@ ew_check "eastwest.ko loads" ew_load
 cm_trace_on
 ew_check "job P: the other node, no encryption required" \
 	"$CTL" job add ewcP cgroup /ewcP peer "$EW_PEER_IP"
-ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
-PEER_MAC=$(ip neigh show "$EW_PEER_IP" dev eth0 |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }')
+PEER_MAC=$(ew_peer_mac)
 ew_check "soft-RoCE rxe0 on eth0; peer MAC ${PEER_MAC:-unknown}" \
 	sh -c "[ -n '$PEER_MAC' ] && rdma link add rxe0 type rxe netdev eth0"
 PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
@@ -284,8 +274,8 @@ MAX_US=$((${QPERF_US:-100000} * 10))
 ew_capture_stop
 ew_check "control: the capture on eth0 holds rping's payload in clear text ($(marker_count plain))" \
 	test "$(marker_count plain)" -gt 0
-ew_check "control: and clear RoCE, UDP 4791 ($(frames plain 'udp.port == 4791') frames)" \
-	test "$(frames plain 'udp.port == 4791')" -gt 0
+ew_check "control: and clear RoCE, UDP 4791 ($(ew_frames plain 'udp.port == 4791') frames)" \
+	test "$(ew_frames plain 'udp.port == 4791')" -gt 0
 
 # --- MACsec, as the README sets it up -------------------------------------------
 ew_check "path add dev eth0 type macsec local $SEC_IP/24" \
@@ -315,12 +305,12 @@ ew_check "job M: rping over MACsec, $RCOUNT validated pings" \
 ew_check "job M: qperf -cm1 rc_bw, rc_lat over MACsec, latency within 10x plain" \
 	qperf_pair macsec-q /ewcM "$SEC_NET.1" "$MAX_US"
 ew_capture_stop
-ew_check "the capture on eth0 holds MACsec frames ($(frames macsec macsec))" \
-	test "$(frames macsec macsec)" -gt 0
+ew_check "the capture on eth0 holds MACsec frames ($(ew_frames macsec macsec))" \
+	test "$(ew_frames macsec macsec)" -gt 0
 ew_check "and never rping's payload ($(marker_count macsec))" \
 	test "$(marker_count macsec)" -eq 0
-ew_check "and no clear RoCE, UDP 4791 ($(frames macsec 'udp.port == 4791'))" \
-	test "$(frames macsec 'udp.port == 4791')" -eq 0
+ew_check "and no clear RoCE, UDP 4791 ($(ew_frames macsec 'udp.port == 4791'))" \
+	test "$(ew_frames macsec 'udp.port == 4791')" -eq 0
 barrier macsec-done
 ew_check "path del dev eth0 removes the MACsec link" \
 	sh -c "'$CTL' path del dev eth0 && ! ip link show $MACSEC_IF >/dev/null 2>&1"
@@ -339,10 +329,10 @@ ew_check "job I: rping over IPsec, $RCOUNT validated pings" \
 ew_check "job I: qperf -cm1 rc_bw, rc_lat over IPsec, latency within 10x plain" \
 	qperf_pair ipsec-q /ewcI "$PLAIN_SRV" "$MAX_US"
 ew_capture_stop
-ew_check "the capture on eth0 holds ESP ($(frames ipsec esp))" \
-	test "$(frames ipsec esp)" -gt 0
-ew_check "and never rping's payload ($(marker_count ipsec)) nor clear RoCE ($(frames ipsec 'udp.port == 4791'))" \
-	test "$(marker_count ipsec)" -eq 0 -a "$(frames ipsec 'udp.port == 4791')" -eq 0
+ew_check "the capture on eth0 holds ESP ($(ew_frames ipsec esp))" \
+	test "$(ew_frames ipsec esp)" -gt 0
+ew_check "and never rping's payload ($(marker_count ipsec)) nor clear RoCE ($(ew_frames ipsec 'udp.port == 4791'))" \
+	test "$(marker_count ipsec)" -eq 0 -a "$(ew_frames ipsec 'udp.port == 4791')" -eq 0
 ew_check "path del dev eth0 removes states and policies" \
 	sh -c "'$CTL' path del dev eth0 && ! ip xfrm state | grep -q 'proto esp'"
 barrier end

@@ -39,10 +39,7 @@ ew_require_nodes 2
 ew_require_cmd rdma ip ibv_rc_pingpong ib_write_bw tshark python3 timeout ping
 ew_require_built ctl verbs cgroup
 
-ME=$((EW_NODE + 1))
-PEER=$((2 - EW_NODE))
-SEC_IP=$SEC_NET.$ME
-SEC_PEER=$SEC_NET.$PEER
+ew_sec_addrs "$SEC_NET"
 
 EW_TMP=$(mktemp -d)
 ew_defer "rm -rf $EW_TMP"
@@ -65,18 +62,6 @@ show() {
 keyfile() {
 	(umask 077 && printf '%s\n' "$2" >"$EW_TMP/$1")
 	echo "$EW_TMP/$1"
-}
-
-# pattern_count NAME: how many 32-byte runs of 0x7b the capture holds.
-pattern_count() {
-	python3 -c '
-import sys
-print(open(sys.argv[1], "rb").read().count(b"\x7b" * 32))' "$EW_TMP/$1.pcap"
-}
-
-# frames NAME FILTER: frames of the capture matching a display filter.
-frames() {
-	tshark -r "$EW_TMP/$1.pcap" -Y "$2" 2>/dev/null | wc -l
 }
 
 # pingpong_pair NAME DEV GID_INDEX CGROUP: ibv_rc_pingpong with data checks
@@ -153,9 +138,7 @@ mkdir -p "$EW_CG/ewM" "$EW_CG/ewI" "$EW_CG/ewP"
 ew_check "eastwest.ko loads" ew_load
 ew_check "job P: the other node, no encryption required" \
 	"$CTL" job add ewP cgroup /ewP peer "$EW_PEER_IP"
-ping -c 1 -W 5 "$EW_PEER_IP" >/dev/null 2>&1
-PEER_MAC=$(ip neigh show "$EW_PEER_IP" dev eth0 |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "lladdr") { print $(i + 1); exit } }')
+PEER_MAC=$(ew_peer_mac)
 ew_check "rxe0 on eth0; peer MAC ${PEER_MAC:-unknown}" \
 	sh -c "[ -n '$PEER_MAC' ] && rdma link add rxe0 type rxe netdev eth0"
 PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
@@ -165,8 +148,8 @@ ew_capture_start plain
 ew_check "control: job P (no encryption) runs rc_pingpong over plain eth0" \
 	pingpong_pair plain rxe0 "$PIDX" /ewP
 ew_capture_stop
-ew_check "control: the capture on eth0 shows the payload pattern in clear text ($(pattern_count plain) runs)" \
-	test "$(pattern_count plain)" -gt 0
+ew_check "control: the capture on eth0 shows the payload pattern in clear text ($(ew_pattern_count plain) runs)" \
+	test "$(ew_pattern_count plain)" -gt 0
 
 # --- MACsec ------------------------------------------------------------------------
 ew_check "path add type macsec (GCM-AES-256, one RX SC for the peer)" \
@@ -201,11 +184,11 @@ ew_capture_start macsec
 ew_check "job M: rc_pingpong over MACsec, $ITERS checked round trips" \
 	pingpong_pair macsec rxem "$MIDX" /ewM
 ew_capture_stop
-ew_check "the capture on eth0 holds MACsec frames ($(frames macsec macsec))" \
-	test "$(frames macsec macsec)" -gt 0
-ew_check "and never the payload pattern" test "$(pattern_count macsec)" -eq 0
+ew_check "the capture on eth0 holds MACsec frames ($(ew_frames macsec macsec))" \
+	test "$(ew_frames macsec macsec)" -gt 0
+ew_check "and never the payload pattern" test "$(ew_pattern_count macsec)" -eq 0
 ew_check "no RoCE (UDP 4791) in clear text on eth0" \
-	test "$(frames macsec 'udp.port == 4791')" -eq 0
+	test "$(ew_frames macsec 'udp.port == 4791')" -eq 0
 ew_check "job M: ib_write_bw over MACsec completes" write_bw macsec-bw rxem "$MIDX"
 
 # --- rotation during a long transfer ----------------------------------------------
@@ -295,10 +278,10 @@ ew_capture_start ipsec
 ew_check "job I: rc_pingpong over IPsec, $ITERS checked round trips" \
 	pingpong_pair ipsec rxe0 "$PIDX" /ewI
 ew_capture_stop
-ew_check "the capture on eth0 holds ESP packets ($(frames ipsec esp))" \
-	test "$(frames ipsec esp)" -gt 0
+ew_check "the capture on eth0 holds ESP packets ($(ew_frames ipsec esp))" \
+	test "$(ew_frames ipsec esp)" -gt 0
 ew_check "and never the payload pattern nor clear-text RoCE" \
-	test "$(pattern_count ipsec)" -eq 0 -a "$(frames ipsec 'udp.port == 4791')" -eq 0
+	test "$(ew_pattern_count ipsec)" -eq 0 -a "$(ew_frames ipsec 'udp.port == 4791')" -eq 0
 ew_check "job I: ib_write_bw over IPsec completes" write_bw ipsec-bw rxe0 "$PIDX" /ewI
 ew_check "path del removes states and policies" \
 	sh -c "'$CTL' path del dev eth0 && ! ip xfrm state | grep -q 'proto esp'"

@@ -98,11 +98,7 @@ verified() {
 ew_plan 14
 
 # --- setup (6) -------------------------------------------------------------------
-ew_check "eastwest.ko loads" ew_load
-ew_check "$DEV on eth0 ($EW_LOCAL_IP)" ew_rxe_add "$DEV" eth0
-IDX=$(ew_wait_gid_index "$DEV" "$EW_LOCAL_IP" 10)
-ew_check "RoCE v2 GID of $EW_LOCAL_IP found (index ${IDX:-none})" test -n "$IDX"
-IDX=${IDX:-1}
+ew_load_rxe_eth0
 mkdir -p "$EW_CG/ewA" "$EW_CG/ewB"
 ew_check "job A: cgroup /ewA, peer $EW_PEER_IP" "$CTL" job add A cgroup /ewA peer "$EW_PEER_IP"
 ew_check "job B shares the nodes: cgroup /ewB, peer $EW_PEER_IP" \

@@ -33,6 +33,7 @@
 
 # shellcheck disable=SC2317 # the functions run through ew_check, ew_wait_for and srun
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../slurm-lib.sh"
 
 SELF=$(cd "$(dirname "$0")" && pwd -P)/$(basename "$0")
 HOOKS=$EW_TOP/integrations/slurm
@@ -50,7 +51,8 @@ export SLURM_CONF
 
 # addr NODE JOBID: job JOBID's address on node NODE (0 or 1), as the
 # inventory below makes it: fd00:ee::(NODE+1):0:0 with the job id in the
-# low 32 bits, written as ip and the kernel log write it.
+# low 32 bits, written as ip and the kernel log write it (this test's own
+# addr, in place of slurm-lib.sh's, which takes job ids of 16 bits).
 addr() {
 	printf 'fd00:ee::%x:%x:%x' $(($1 + 1)) $(($2 >> 16)) $(($2 & 65535))
 }
@@ -205,17 +207,6 @@ ew_require_built ctl verbs cgroup
 # ----------------------------------------------------------------------------
 # Daemons and files
 
-barrier() {
-	ew_barrier "$1" 300 || ew_bail "barrier $1 failed"
-}
-
-stop_pidfile() {
-	[ -s "$1" ] || return 0
-	_pid=$(cat "$1")
-	kill "$_pid" 2>/dev/null || return 0
-	ew_wait_for 15 sh -c "! kill -0 $_pid 2>/dev/null" || kill -KILL "$_pid"
-}
-
 teardown() {
 	if [ "$EW_NODE" -eq 0 ]; then
 		# shellcheck disable=SC2046 # one job id a word
@@ -243,11 +234,7 @@ munge_up() {
 		wait_file 120 "$SH/munge.key" &&
 			cp "$SH/munge.key" "$R/munge/munge.key" || return 1
 	fi
-	chmod 600 "$R/munge/munge.key" &&
-		munged --force --key-file="$R/munge/munge.key" \
-			--socket="$R/munge/munge.socket.2" \
-			--pid-file="$R/munge/munged.pid" --seed-file="$R/munge/seed" \
-			--log-file="$R/munge/munged.log"
+	chmod 600 "$R/munge/munge.key" && munged_start
 }
 
 # The hooks as slurm.conf names them: the real hooks with this test's
@@ -271,24 +258,7 @@ write_hooks() {
 # up to two jobs of a partition (OverSubscribe=FORCE:2; CR_Core: memory is
 # not a consumable, so it does not keep the second job out).
 write_slurm_conf() {
-	mkdir -p "$R/state" "$R/spool" || return 1
-	cat >"$R/slurm.conf" <<-EOF && cat >"$R/cgroup.conf" <<-EOF2
-		ClusterName=ewtest2
-		SlurmctldHost=n0($EW_IP0)
-		AuthType=auth/munge
-		CredType=cred/munge
-		AuthInfo=socket=$R/munge/munge.socket.2
-		SlurmUser=root
-		SlurmdUser=root
-		StateSaveLocation=$R/state
-		SlurmdSpoolDir=$R/spool
-		SlurmctldPidFile=$R/slurmctld.pid
-		SlurmdPidFile=$R/slurmd.pid
-		SlurmctldLogFile=$R/slurmctld.log
-		SlurmdLogFile=$R/slurmd.log
-		ProctrackType=proctrack/cgroup
-		TaskPlugin=task/cgroup
-		SelectType=select/cons_tres
+	slurm_conf ewtest2 "n0($EW_IP0)" <<-EOF
 		SelectTypeParameters=CR_Core
 		SchedulerType=sched/builtin
 		MpiDefault=none
@@ -303,9 +273,6 @@ write_slurm_conf() {
 		PartitionName=gpu Nodes=n0,n1 Default=YES OverSubscribe=FORCE:2 MaxTime=INFINITE State=UP
 		PartitionName=shared Nodes=n0,n1 OverSubscribe=FORCE:2 MaxTime=INFINITE State=UP
 	EOF
-		CgroupPlugin=cgroup/v2
-		IgnoreSystemd=yes
-	EOF2
 }
 
 # The inventory and partition file, the same on both nodes.
@@ -317,13 +284,6 @@ write_eastwest_conf() {
 		*       jobaddr $VLAN mode enforce
 		shared  jobaddr shared netdev eth0 mode enforce
 	EOF2
-}
-
-cgroups_up() {
-	# slurmd (cgroup/v2, no systemd) needs controllers in system.slice.
-	echo "+cpu +memory +pids" >"$CG/cgroup.subtree_control" &&
-		mkdir -p "$CG/system.slice" &&
-		echo "+cpu +memory +pids" >"$CG/system.slice/cgroup.subtree_control"
 }
 
 ctld_up() {
@@ -343,18 +303,6 @@ slurmd_up() {
 	}
 }
 
-# job_field JOBID FIELD: a field of "scontrol show job".
-job_field() {
-	scontrol -o show job "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
-}
-
-job_done() {
-	case $(job_field "$1" JobState) in
-	COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL) return 0 ;;
-	esac
-	return 1
-}
-
 # running_together J1 J2: both jobs run, each on both nodes, at once.
 running_together() {
 	_s=$(squeue -h -j "$1,$2" -o '%i %T %N' | sort)
@@ -372,6 +320,20 @@ tasks_ready() {
 submit() {
 	sbatch --parsable -p "$1" -N2 --ntasks-per-node=1 -o "$R/job-%j.out" \
 		--chdir="$R" --wrap "srun -N2 -n2 --ntasks-per-node=1 $SELF task"
+}
+
+# submit_two PARTITION NAME: node 0 submits two jobs to PARTITION and hands
+# their ids to node 1 in $SH/NAME; the nodes meet at barrier NAME, and each
+# reads the ids into J1 and J2.
+submit_two() {
+	J1='' J2=''
+	if [ "$EW_NODE" -eq 0 ]; then
+		J1=$(submit "$1")
+		J2=$(submit "$1")
+		echo "$J1 $J2" >"$SH/$2"
+	fi
+	barrier "$2"
+	read -r J1 J2 <"$SH/$2"
 }
 
 # ----------------------------------------------------------------------------
@@ -519,7 +481,7 @@ ew_check "$DEV on eth0" ew_rxe_add "$DEV" eth0
 ew_check "VLAN 100 netdev $VLAN on eth0, up" \
 	sh -c "ip link add link eth0 name $VLAN type vlan id 100 && ip link set $VLAN up"
 if ! { name_nodes && write_hooks && write_slurm_conf && write_eastwest_conf &&
-	cgroups_up; }; then
+	slurm_cgroups_up; }; then
 	ew_bail "cannot set up the node's name and the Slurm configuration under $R"
 fi
 ew_check "munged starts (one key on both nodes)" munge_up
@@ -535,13 +497,8 @@ barrier idle
 elapsed "Slurm is up on both nodes"
 
 # --- jobs A and B share the nodes (10) ----------------------------------------
-if [ "$EW_NODE" -eq 0 ]; then
-	JA=$(submit gpu)
-	JB=$(submit gpu)
-	echo "$JA $JB" >"$SH/ab"
-fi
-barrier ab
-read -r JA JB <"$SH/ab"
+submit_two gpu ab
+JA=$J1 JB=$J2
 ew_check "jobs A (${JA:-?}) and B (${JB:-?}) submitted to partition gpu (sbatch -N2)" \
 	test -n "$JA" -a -n "$JB"
 JA=${JA:-0} JB=${JB:-0}
@@ -628,13 +585,8 @@ barrier ab-gone
 elapsed "A and B are gone"
 
 # --- control: jobs C and D on the nodes' shared addresses (node 0: 6, node 1: 7) ---
-if [ "$EW_NODE" -eq 0 ]; then
-	JC=$(submit shared)
-	JD=$(submit shared)
-	echo "$JC $JD" >"$SH/cd"
-fi
-barrier cd
-read -r JC JD <"$SH/cd"
+submit_two shared cd
+JC=$J1 JD=$J2
 JC=${JC:-0} JD=${JD:-0}
 ew_check "control: jobs C ($JC) and D ($JD) of partition shared (jobaddr shared) run at once on n[0-1]" \
 	ew_wait_for 120 running_together "$JC" "$JD"

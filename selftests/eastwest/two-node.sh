@@ -42,14 +42,6 @@ ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer 'kill_bg'
 
-# Processes this test started in the background (pids).
-BG_PIDS=
-kill_bg() {
-	for _p in $BG_PIDS; do
-		kill "$_p" 2>/dev/null
-	done
-}
-
 # barrier NAME: meet the other node, or give up the whole test.
 barrier() {
 	ew_barrier "$1" || ew_bail "barrier $1 failed"
@@ -71,9 +63,31 @@ serve() {
 		-p "$PORT" -n "$ITERS" -c
 }
 
+# serve_listening NAME: serve /ewA, output in $EW_TMP/NAME.srv and pid in
+# _pid; once it listens, meet the client's node at barrier NAME-listen.
+serve_listening() {
+	serve /ewA >"$EW_TMP/$1.srv" 2>&1
+	_pid=$EW_BG_PID
+	BG_PIDS="$BG_PIDS $_pid"
+	ew_wait_listen "$PORT" || ew_diag "server $1 does not listen"
+	barrier "$1-listen"
+}
+
 # show FILE: a command's output as diagnostics.
 show() {
 	sed 's/^/#   /' "$1"
+}
+
+# trips_ok RC OUT ROLE OTHER: one assertion, that job A's ROLE (server or
+# client), whose exit status was RC and output OUT, made $ITERS verified
+# round trips with OTHER.
+trips_ok() {
+	if [ "$1" -eq 0 ] && grep -q "^$ITERS iters" "$2"; then
+		ew_ok "job A $3 on node $EW_NODE: $ITERS verified round trips with $4"
+	else
+		ew_not_ok "job A $3 on node $EW_NODE: $ITERS verified round trips (exit $1)"
+		show "$2"
+	fi
 }
 
 # same_job NAME SERVER_NODE: RC between the two nodes inside job A; the
@@ -81,29 +95,13 @@ show() {
 same_job() {
 	_name=$1
 	if [ "$EW_NODE" -eq "$2" ]; then
-		serve /ewA >"$EW_TMP/$_name.srv" 2>&1
-		_pid=$EW_BG_PID
-		BG_PIDS="$BG_PIDS $_pid"
-		ew_wait_listen "$PORT" || ew_diag "server $_name does not listen"
-		barrier "$_name-listen"
+		serve_listening "$_name"
 		wait "$_pid"
-		_rc=$?
-		if [ "$_rc" -eq 0 ] && grep -q "^$ITERS iters" "$EW_TMP/$_name.srv"; then
-			ew_ok "job A server on node $EW_NODE: $ITERS verified round trips with node $((1 - EW_NODE))"
-		else
-			ew_not_ok "job A server on node $EW_NODE: $ITERS verified round trips (exit $_rc)"
-			show "$EW_TMP/$_name.srv"
-		fi
+		trips_ok $? "$EW_TMP/$_name.srv" server "node $((1 - EW_NODE))"
 	else
 		barrier "$_name-listen"
 		pingpong /ewA "$EW_PEER_IP" >"$EW_TMP/$_name.cli" 2>&1
-		_rc=$?
-		if [ "$_rc" -eq 0 ] && grep -q "^$ITERS iters" "$EW_TMP/$_name.cli"; then
-			ew_ok "job A client on node $EW_NODE: $ITERS verified round trips with node $EW_PEER_IP"
-		else
-			ew_not_ok "job A client on node $EW_NODE: $ITERS verified round trips (exit $_rc)"
-			show "$EW_TMP/$_name.cli"
-		fi
+		trips_ok $? "$EW_TMP/$_name.cli" client "node $EW_PEER_IP"
 	fi
 	barrier "$_name-done"
 }
@@ -114,11 +112,7 @@ same_job() {
 cross_job() {
 	_name=$1
 	if [ "$EW_NODE" -ne "$2" ]; then
-		serve /ewA >"$EW_TMP/$_name.srv" 2>&1
-		_pid=$EW_BG_PID
-		BG_PIDS="$BG_PIDS $_pid"
-		ew_wait_listen "$PORT" || ew_diag "server $_name does not listen"
-		barrier "$_name-listen"
+		serve_listening "$_name"
 		barrier "$_name-done"
 		# The server accepted the TCP exchange and moved its own QP to
 		# RTR/RTS (job A may reach the other node), then waits for data
@@ -187,11 +181,7 @@ monitor_saw() {
 ew_plan 31
 
 # --- setup, the same on both nodes (7) ----------------------------------------
-ew_check "eastwest.ko loads" ew_load
-ew_check "$DEV on eth0 ($EW_LOCAL_IP)" ew_rxe_add "$DEV" eth0
-IDX=$(ew_wait_gid_index "$DEV" "$EW_LOCAL_IP" 10)
-ew_check "RoCE v2 GID of $EW_LOCAL_IP found (index ${IDX:-none})" test -n "$IDX"
-IDX=${IDX:-1}
+ew_load_rxe_eth0
 mkdir -p "$EW_CG/ewA" "$EW_CG/ewB"
 ew_check "job A: cgroup /ewA, peer $EW_PEER_IP" "$CTL" job add A cgroup /ewA peer "$EW_PEER_IP"
 ew_check "job B: cgroup /ewB, peer $STRANGER" "$CTL" job add B cgroup /ewB peer "$STRANGER"
