@@ -27,8 +27,7 @@ ew_require_nodes 2
 ew_require_cmd rdma ip ib_write_bw ib_send_lat python3 timeout ping
 ew_require_built ctl
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rdma link delete rxe0"
 ew_defer "rdma link delete rxem"
 ew_defer "'$CTL' path del dev eth0"

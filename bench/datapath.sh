@@ -22,8 +22,7 @@ LAT_ITERS=${EW_BENCH_LAT_ITERS:-300}
 ew_require_root
 ew_require_cmd ib_write_bw ib_send_lat timeout
 ew_require_built ctl
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $CG/ewbench"
 ew_defer "rdma link delete rxe0"
 ew_defer "ew_rmmod"

@@ -63,14 +63,8 @@ CM_CHECKS_NOJOB=8
 
 ew_require_root
 ew_require_cmd python3
-ew_require_built ctl
-[ -x "$COST" ] || ew_skip "bench/modify_cost is not built (make -C bench)"
-[ -x "$CMR" ] || ew_skip "bench/cm_rate is not built (make -C bench)"
-# librdmacm needs /dev/infiniband/rdma_cm (no udev in the guest).
-[ -c /dev/infiniband/rdma_cm ] || modprobe rdma_ucm ||
-	ew_skip "no rdma_ucm module (/dev/infiniband/rdma_cm)"
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_require_built ctl bench/modify_cost bench/cm_rate rdma_cm
+ew_tmp_dir
 ew_defer "rmdir $CG/ewbench"
 ew_defer "rdma link delete rxe0"
 ew_defer "ip link delete $CM_NETDEV"
@@ -84,21 +78,37 @@ settle() {
 	sleep "${EW_BENCH_SETTLE:-3}"
 }
 
+# run_in CGROUP CMD...: CMD in CGROUP, or in this shell's if CGROUP is "".
+run_in() {
+	_cg=$1
+	shift
+	if [ -n "$_cg" ]; then
+		ew_in_cg "$_cg" "$@"
+	else
+		"$@"
+	fi
+}
+
+# bench_line KIND LABEL FILE KEY...: one "# bench: KIND LABEL round R KEY
+# VALUE..." line of the KEYs of FILE's "key value" lines.
+bench_line() {
+	awk -v k="$1" -v l="$2" -v r="$round" -v keys="$*" '
+		{ v[$1] = $2 }
+		END { printf "# bench: %s %s round %d", k, l, r
+		      n = split(keys, ks, " ")
+		      for (i = 4; i <= n; i++)
+			      printf " %s %s", ks[i], v[ks[i]]
+		      printf "\n" }' "$3" >>"$EW_TMP/out"
+}
+
 # measure LABEL [CGROUP [DGID]]: one modify_cost run; prints its medians.
 # The destination is this node's own address unless DGID says otherwise.
 measure() {
 	settle
-	if [ -n "${2:-}" ]; then
-		ew_in_cg "$2" "$COST" rxe0 "$GIDX" "${3:-127.0.0.1}" "$CYCLES"
-	else
-		"$COST" rxe0 "$GIDX" 127.0.0.1 "$CYCLES"
-	fi >"$EW_TMP/cost" || return 1
-	awk -v l="$1" -v r="$round" '
-		{ v[$1] = $2 }
-		END { printf "# bench: modify %s round %d modify_median_ns %d rtr_median_ns %d" \
-		      " modify_p25_ns %d rtr_p25_ns %d reset_median_ns %d\n", l, r,
-		      v["modify_median_ns"], v["rtr_median_ns"], v["modify_p25_ns"],
-		      v["rtr_p25_ns"], v["reset_median_ns"] }' "$EW_TMP/cost" >>"$EW_TMP/out"
+	run_in "${2:-}" "$COST" rxe0 "$GIDX" "${3:-127.0.0.1}" "$CYCLES" \
+		>"$EW_TMP/cost" || return 1
+	bench_line modify "$1" "$EW_TMP/cost" modify_median_ns rtr_median_ns \
+		modify_p25_ns rtr_p25_ns reset_median_ns
 }
 
 # cm_dev: the rxe device cm_rate connects over (see above).
@@ -109,18 +119,10 @@ cm_dev() {
 # cm LABEL [CGROUP]: one cm_rate run of CM_CONNECTS connects.
 cm() {
 	settle
-	if [ -n "${2:-}" ]; then
-		ew_in_cg "$2" "$CMR" "$CM_ADDR" "$CM_PORT" "$CM_CONNECTS"
-	else
-		"$CMR" "$CM_ADDR" "$CM_PORT" "$CM_CONNECTS"
-	fi >"$EW_TMP/cm" || return 1
-	awk -v l="$1" -v r="$round" '
-		{ v[$1] = $2 }
-		END { printf "# bench: cm %s round %d connects_per_s %s connect_p25_us %d" \
-		      " connect_median_us %d connect_p90_us %d cycle_median_us %d\n", l, r,
-		      v["connects_per_s"], v["connect_p25_us"], v["connect_median_us"],
-		      v["connect_p90_us"], v["cycle_median_us"] }' \
-		"$EW_TMP/cm" >>"$EW_TMP/out"
+	run_in "${2:-}" "$CMR" "$CM_ADDR" "$CM_PORT" "$CM_CONNECTS" \
+		>"$EW_TMP/cm" || return 1
+	bench_line cm "$1" "$EW_TMP/cm" connects_per_s connect_p25_us \
+		connect_median_us connect_p90_us cycle_median_us
 }
 
 # cm_hooked LABEL JOB|- COUNTER [CGROUP]: cm, and the decision counter

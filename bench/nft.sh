@@ -24,27 +24,12 @@ ew_require_root
 ew_require_cmd nft
 ew_require_cmd python3
 ew_require_built ctl
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "nft delete table inet ewbench 2>/dev/null"
 ew_defer "ew_rmmod"
 
 # The same PEERS addresses, 10.0.0.0 up, in the three formats.
-python3 - "$PEERS" "$EW_TMP" <<'PY'
-import json, sys
-n, d = int(sys.argv[1]), sys.argv[2]
-addrs = ["10.%d.%d.%d" % (p >> 16, (p >> 8) & 255, p & 255) for p in range(n)]
-with open(d + "/peers.txt", "w") as f:
-    f.write("\n".join(addrs) + "\n")
-with open(d + "/set.nft", "w") as f:
-    f.write("table inet ewbench {\n\tset peers {\n\t\ttype ipv4_addr\n\t\telements = {\n")
-    f.write(",\n".join("\t\t\t" + a for a in addrs))
-    f.write("\n\t\t}\n\t}\n}\n")
-with open(d + "/policy.json", "w") as f:
-    json.dump({"jobs": [{"id": 1, "name": "bench", "peers": addrs}]}, f)
-with open(d + "/last", "w") as f:
-    f.write(addrs[-1] + "\n")
-PY
+python3 "$EW_TOP/bench/peers.py" "$PEERS" "$EW_TMP" nft
 LAST=$(cat "$EW_TMP/last")
 
 # timed KIND CMD...: run CMD, append "# bench: nft KIND round R ms T".

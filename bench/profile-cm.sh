@@ -31,13 +31,8 @@ CM_NETDEV=ewcm0
 CM_ADDR=198.51.100.77
 
 ew_require_root
-ew_require_built ctl
-[ -x "$CMR" ] || ew_skip "bench/cm_rate is not built (make -C bench)"
-[ -w "$TR/current_tracer" ] || ew_skip "no tracefs at $TR"
-[ -c /dev/infiniband/rdma_cm ] || modprobe rdma_ucm ||
-	ew_skip "no rdma_ucm module (/dev/infiniband/rdma_cm)"
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_require_built ctl bench/cm_rate tracefs rdma_cm
+ew_tmp_dir
 ew_defer "rmdir $CG/ewprof"
 ew_defer "ip link delete $CM_NETDEV"
 ew_defer "rdma link delete rxecm"

@@ -20,10 +20,8 @@ CG=/sys/fs/cgroup
 CYCLES=${EW_PROFILE_CYCLES:-20}
 
 ew_require_root
-[ -x "$COST" ] || ew_skip "bench/modify_cost is not built (make -C bench)"
-[ -w "$TR/current_tracer" ] || ew_skip "no tracefs at $TR"
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_require_built bench/modify_cost tracefs
+ew_tmp_dir
 ew_defer "rmdir $CG/ewprof"
 ew_defer "rdma link delete rxe0"
 ew_defer "ew_rmmod"

@@ -25,8 +25,7 @@ PEERS_PER_JOB=${EW_BENCH_PEERS_PER_JOB:-100}
 
 ew_require_root
 ew_require_cmd perf
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "ew_rmmod"
 
 ONEJOB=${EW_BENCH_ONEJOB_PEERS:-0}
@@ -56,15 +55,7 @@ prof() {
 		grep -v '^#' | grep -v '^$' | head -80 | sed "s/^/# $1-graph: /"
 }
 if [ "$ONEJOB" -gt 0 ]; then
-	python3 - "$ONEJOB" "$EW_TMP" <<'PY'
-import json, sys
-n, d = int(sys.argv[1]), sys.argv[2]
-addrs = ["10.%d.%d.%d" % (p >> 16, (p >> 8) & 255, p & 255) for p in range(n)]
-with open(d + "/peers.txt", "w") as f:
-    f.write("\n".join(addrs) + "\n")
-with open(d + "/policy.json", "w") as f:
-    json.dump({"jobs": [{"id": 1, "name": "bench", "peers": addrs}]}, f)
-PY
+	python3 "$EW_TOP/bench/peers.py" "$ONEJOB" "$EW_TMP"
 	"$CTL" job add bench id 1 >/dev/null
 	ew_check "peer add file, $ONEJOB peers, under perf" perf record -q -e cpu-clock -F 2000 -a -g \
 		-o "$EW_TMP/perf3.data" -- \

@@ -24,8 +24,7 @@ CALLS=${EW_BENCH_QPNRAND_CALLS:-100000}
 
 ew_require_root
 [ -f "$FAULT_KO" ] || ew_skip "no $FAULT_KO (selftests/vm/run builds it)"
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "ew_rmmod"
 
 # round R: one load; its figures appended to $EW_TMP/rounds.

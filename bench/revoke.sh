@@ -30,10 +30,8 @@ ROUNDS=${EW_BENCH_REVOKE_ROUNDS:-2}
 NQPS=${EW_BENCH_QPS:-10000}
 
 ew_require_root
-ew_require_built ctl
-[ -x "$QPR" ] || ew_skip "bench/qp_revoke is not built (make -C bench)"
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_require_built ctl bench/qp_revoke
+ew_tmp_dir
 ew_defer "rmdir $CG/ewrevoke"
 ew_defer "rdma link delete rxe0"
 ew_defer "ew_rmmod"

@@ -163,6 +163,14 @@ $ew_cleanups"
 	trap _ew_run_cleanups EXIT
 }
 
+# ew_tmp_dir [MODE]: a scratch directory for the test in EW_TMP, removed at
+# exit; MODE (e.g. 755) where unprivileged test processes must read it.
+ew_tmp_dir() {
+	EW_TMP=$(mktemp -d) || ew_bail "mktemp failed"
+	[ -z "${1:-}" ] || chmod "$1" "$EW_TMP" || ew_bail "chmod $1 $EW_TMP failed"
+	ew_defer "rm -rf $EW_TMP"
+}
+
 _ew_run_cleanups() {
 	_ew_status=$?
 	trap - EXIT
@@ -190,7 +198,10 @@ ew_require_cmd() {
 
 # ew_require_built PART...: skip unless each part the test needs is there:
 # ctl ($CTL), verbs ($VERBS), cgroup (cgroup v2 at $EW_CG), verifier
-# (userspace/attest's eastwest-verifier), ynl (the YNL library, $EW_YNL_DIR).
+# (userspace/attest's eastwest-verifier), ynl (the YNL library, $EW_YNL_DIR),
+# tracefs (writable, at /sys/kernel/tracing), rdma_cm (librdmacm's device,
+# loading rdma_ucm if need be: no udev in the guest), or DIR/PROGRAM (a
+# program built under the tree, e.g. bench/modify_cost).
 ew_require_built() {
 	for _ew_p in "$@"; do
 		case $_ew_p in
@@ -202,6 +213,12 @@ ew_require_built() {
 			ew_skip "eastwest-verifier is not built (make -C userspace/attest)" ;;
 		ynl) [ -f "$EW_YNL_DIR/lib/ynl.py" ] ||
 			ew_skip "YNL library not found at $EW_YNL_DIR" ;;
+		tracefs) [ -w /sys/kernel/tracing/current_tracer ] ||
+			ew_skip "no tracefs at /sys/kernel/tracing" ;;
+		rdma_cm) [ -c /dev/infiniband/rdma_cm ] || modprobe rdma_ucm ||
+			ew_skip "no rdma_ucm module (/dev/infiniband/rdma_cm)" ;;
+		*/*) [ -x "$EW_TOP/$_ew_p" ] ||
+			ew_skip "$_ew_p is not built (make -C ${_ew_p%/*})" ;;
 		*) ew_bail "ew_require_built: no part '$_ew_p'" ;;
 		esac
 	done

@@ -36,8 +36,7 @@ ew_require_nodes 2
 ew_require_cmd rdma ip ss ibv_rc_pingpong timeout tshark python3 ping
 ew_require_built ctl verbs cgroup
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $EW_CG/jobA $EW_CG/jobB"
 ew_defer "rdma link delete $DEV"
 ew_defer "rdma link delete rxem"

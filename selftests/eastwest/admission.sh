@@ -31,8 +31,7 @@ ew_defer "ew_rmmod"
 ew_defer "pkill -f 'ew_verbs rc-hold'"
 ew_defer "pkill -f 'ynl-listen'"
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 
 # config_is FIELD VALUE: a config-get field equals VALUE (lists: contains).
 config_is() {

@@ -42,9 +42,7 @@ ew_require_root
 ew_require_cmd rdma setpriv mkfifo stdbuf
 ew_require_built ctl verbs cgroup
 
-EW_TMP=$(mktemp -d)
-chmod 755 "$EW_TMP"
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir 755
 ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewC $CG/ewD $CG/ewE"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"

@@ -34,9 +34,7 @@ ew_require_cmd rdma python3 setpriv mkfifo
 ew_require_built ctl verbs cgroup
 [ -f "$FC_KO" ] || ew_skip "no $FC_KO (make -C selftests/tools/fake_counter)"
 
-EW_TMP=$(mktemp -d)
-chmod 755 "$EW_TMP"
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir 755
 ew_defer "rmdir $CG/ewA $CG/ewB"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"

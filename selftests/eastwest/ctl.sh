@@ -16,8 +16,7 @@ CG=/sys/fs/cgroup
 ew_require_root
 ew_require_built ctl verbs
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $CG/ewc1 $CG/ewc2"
 ew_defer "rdma link delete rxe0"
 ew_defer "ew_rmmod"

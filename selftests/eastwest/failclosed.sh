@@ -38,8 +38,7 @@ ew_require_cmd rdma insmod rmmod
 ew_require_built ctl verbs
 [ -r "$ENABLED" ] || ew_skip "no $ENABLED (tracefs)"
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "rmmod ipmodify_owner"

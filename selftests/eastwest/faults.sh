@@ -48,8 +48,7 @@ case $CYCLES in
 '' | *[!0-9]*) ew_bail "EW_FAULTS_CYCLES must be a number, not '$CYCLES'" ;;
 esac
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $CG/ewF $CG/ewG $CG/ewF2 $CG/ewN"
 ew_defer "ew_netdev_del $NETDEV"
 ew_defer "rdma link delete $DEV"

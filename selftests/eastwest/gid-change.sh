@@ -18,8 +18,7 @@ ew_require_root
 ew_require_cmd rdma ip ibv_rc_pingpong stdbuf
 ew_require_built ctl
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $CG/ewC"
 ew_defer "ew_netdev_del $NETDEV"
 ew_defer "rdma link delete $DEV"

@@ -33,8 +33,7 @@ ew_require_built ctl
 [ -x "$VERBS" ] || ew_skip "the verbs tools are not built (make -C selftests/tools)"
 [ -f "$YNL_DIR/cli.py" ] || ew_skip "YNL CLI not found at $YNL_DIR (scripts/install-deps)"
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $CG/ewgA $CG/ewgB"
 ew_defer "ew_netdev_del $NETDEV"
 ew_defer "rdma link delete $DEV"

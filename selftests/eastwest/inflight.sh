@@ -39,8 +39,7 @@ ew_require_cmd rdma
 ew_require_built ctl verbs cgroup
 [ -f "$FAULT_KO" ] || ew_skip "no fault build at $FAULT_KO (make module-fault)"
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $CG/ewR"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"

@@ -34,8 +34,7 @@ revoked_since_mark() {
 	[ "$(ew_dmesg_since_mark 'job [0-9]+: revoked qpn' | wc -l)" -ge "$1" ]
 }
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 
 ew_plan 68
 

@@ -38,8 +38,7 @@ ew_require_root
 ew_require_cmd nft ip python3 rdma jq
 ew_require_built ctl verbs
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "ip netns del $NS"
 ew_defer "ip link del ewm0"
 ew_defer "nft delete table inet ewtest_other"

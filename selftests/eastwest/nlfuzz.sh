@@ -48,9 +48,7 @@ ew_require_built ctl cgroup
 [ -x "$FUZZ" ] || ew_skip "ew_nlfuzz is not built (make tools)"
 [ -r /proc/slabinfo ] || ew_skip "no /proc/slabinfo"
 
-EW_TMP=$(mktemp -d)
-chmod 755 "$EW_TMP"
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir 755
 ew_defer "rmdir $CG/ewfz0 $CG/ewfz1 $CG/ewfz2 $CG/ewfz3 $CG/ewtest"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"

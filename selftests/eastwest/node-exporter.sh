@@ -36,8 +36,7 @@ ew_require_cmd prometheus-node-exporter curl rdma
 ew_require_built ctl verbs
 [ -d "$DIR" ] || ew_skip "no $DIR (prometheus-node-exporter not installed?)"
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $EW_CG$CGJ"
 ew_defer "umount $DIR"
 ew_defer "ew_rmmod"

@@ -34,9 +34,7 @@ ew_defer "rmdir $CG/ewA"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 
-EW_TMP=$(mktemp -d)
-chmod 755 "$EW_TMP"
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir 755
 
 # The probe: every admin-perm op of the spec, sent with a plausible request;
 # prints "OP errno" per op (0 = accepted).

@@ -44,8 +44,7 @@ ew_defer "rdma link delete ewrxe1"
 ew_defer "ew_rmmod"
 ew_defer "pkill -f 'ew_verbs rc-hold'"
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 
 # gid_hex IPV4: the IPv4-mapped GID as 32 hex digits.
 gid_hex() {

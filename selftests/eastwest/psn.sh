@@ -30,8 +30,7 @@ ew_require_root
 ew_require_cmd rdma python3 ibv_rc_pingpong mkfifo
 ew_require_built ctl verbs cgroup
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $CG/ewA $CG/ewC"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"

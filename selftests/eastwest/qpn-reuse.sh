@@ -43,9 +43,7 @@ ew_require_built ctl verbs cgroup
 [ -f "$FAULT_KO" ] || ew_skip "no $FAULT_KO (selftests/vm/run builds it)"
 [ -w "$TR/set_ftrace_filter" ] || ew_skip "no function tracer at $TR"
 
-EW_TMP=$(mktemp -d)
-chmod 755 "$EW_TMP"
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir 755
 ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewN"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"

@@ -33,8 +33,7 @@ ew_require_root
 ew_require_cmd rdma python3 ibv_rc_pingpong
 ew_require_built ctl verbs cgroup
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewN"
 ew_defer "ew_netdev_del ewd0"
 ew_defer "rdma link delete rxe1"

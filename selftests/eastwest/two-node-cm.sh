@@ -44,8 +44,7 @@ ew_sec_addrs "$SEC_NET"
 SHARE=$EW_SHARED/$EW_TEST_NAME.d
 mkdir -p "$SHARE"
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $EW_CG/ewcP $EW_CG/ewcM $EW_CG/ewcI"
 ew_defer "rdma link delete rxe0"
 ew_defer "'$CTL' path del dev eth0"

@@ -41,8 +41,7 @@ ew_require_built ctl verbs cgroup
 
 ew_sec_addrs "$SEC_NET"
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $EW_CG/ewM $EW_CG/ewI $EW_CG/ewP"
 ew_defer "rdma link delete rxe0"
 ew_defer "rdma link delete rxem"

@@ -34,9 +34,8 @@ ew_require_nodes 2
 ew_require_cmd rdma ip ss ibv_rc_pingpong python3 timeout
 ew_require_built ctl verbs cgroup
 
-EW_TMP=$(mktemp -d)
+ew_tmp_dir
 MON_PID=
-ew_defer "rm -rf $EW_TMP"
 ew_defer "rmdir $EW_CG/ewA $EW_CG/ewB"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"

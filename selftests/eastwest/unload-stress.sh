@@ -29,8 +29,7 @@ ew_require_root
 ew_require_cmd rdma insmod rmmod
 ew_require_built ctl verbs
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 ew_defer "rmdir $CG/ewS"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"

@@ -63,8 +63,7 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_tmp_dir
 mkdir -p "$CG/ewy"
 
 ew_plan 29

@@ -24,10 +24,8 @@ TR=/sys/kernel/tracing
 SECS=${EW_TCG_POKE_SECONDS:-240}
 
 ew_require_root
-ew_require_built verbs
-[ -w "$TR/current_tracer" ] || ew_skip "no tracefs at $TR"
-EW_TMP=$(mktemp -d)
-ew_defer "rm -rf $EW_TMP"
+ew_require_built verbs tracefs
+ew_tmp_dir
 ew_defer "rdma link delete $DEV"
 ew_defer "echo nop >$TR/current_tracer"
 
