@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * eastwestctl: declarations shared by every file (exit codes, global
- * options; messages and allocation come from lib/ewlib.h).
+ * eastwestctl: declarations shared by every file (exit codes; messages,
+ * allocation and the output options come from lib/ewlib.h).
  */
 #ifndef EWCTL_H
 #define EWCTL_H
@@ -28,34 +28,6 @@ enum ew_exit {
 	EW_NOTAVAIL = 4,	/* the eastwest family is not available */
 	EW_NOENT = 5,		/* no such job or peer entry (ENOENT) */
 };
-
-struct ew_opts {
-	bool json;
-	bool pretty;
-};
-
-extern struct ew_opts ew_opts;
-
-/*
- * The output options, -j[son] and -p[retty]: eastwestctl passes its own on
- * to eastwest-attest, so both take them from here. EW_OPTS_LONGOPTS are
- * their getopt_long() entries; ew_opts_set() sets ew_opts from the option
- * getopt_long() returned, true if it was one of them.
- */
-#define EW_OPTS_LONGOPTS \
-	{ "json",	no_argument,		NULL, 'j' }, \
-	{ "pretty",	no_argument,		NULL, 'p' }
-
-static inline bool ew_opts_set(int opt)
-{
-	if (opt == 'j')
-		ew_opts.json = true;
-	else if (opt == 'p')
-		ew_opts.pretty = true;
-	else
-		return false;
-	return true;
-}
 
 /*
  * Reads all of PATH ("-": stdin) into *text (malloc'd, NUL-terminated past

@@ -21,7 +21,6 @@
 
 #define PROG "eastwest-attest"
 
-struct ew_opts ew_opts;
 
 /* FILE:LINE, the file name may hold colons: the line is after the last. */
 static int set_location(char *arg)

@@ -11,7 +11,6 @@
 
 #include "ewctl.h"
 
-struct ew_opts ew_opts;
 
 /* "256 MiB", "64 KiB" or "100 bytes": a size limit for a message. */
 static void size_str(size_t n, char *buf, size_t len)

@@ -116,4 +116,33 @@ int ew_write_file(const char *path, const void *p, size_t n, unsigned int mode);
 int ew_run(const char *prog, char *const argv[], unsigned int flags, char **out);
 int ew_ctl_run(char *const args[], unsigned int flags, char **out);
 
+/*
+ * The output options, -j[son] and -p[retty]: eastwestctl passes its own on
+ * to eastwest-attest, so both take them from here (ew_opts is defined once,
+ * in opts.c). EW_OPTS_LONGOPTS are their getopt_long() entries;
+ * ew_opts_set() sets ew_opts from the option getopt_long() returned, true
+ * if it was one of them.
+ */
+struct ew_opts {
+	bool json;
+	bool pretty;
+};
+
+extern struct ew_opts ew_opts;
+
+#define EW_OPTS_LONGOPTS \
+	{ "json",	no_argument,		NULL, 'j' }, \
+	{ "pretty",	no_argument,		NULL, 'p' }
+
+static inline bool ew_opts_set(int opt)
+{
+	if (opt == 'j')
+		ew_opts.json = true;
+	else if (opt == 'p')
+		ew_opts.pretty = true;
+	else
+		return false;
+	return true;
+}
+
 #endif /* EWLIB_H */

@@ -25,7 +25,6 @@
 #include "tpm.h"
 #include "verify.h"
 
-struct ew_opts ew_opts;
 
 /* watch.c's hook into the kernel: not measured here. */
 int ewa_kernel_set_admission(bool admitted, uint32_t ttl, char *why, size_t whylen)

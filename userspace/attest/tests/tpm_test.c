@@ -23,7 +23,6 @@
 #include "tpm.h"
 #include "verify.h"
 
-struct ew_opts ew_opts;		/* eastwestctl's -j, which attest_main reads */
 
 /* "attest watch apply kernel" lands here instead of the eastwest module. */
 static int kernel_calls;
