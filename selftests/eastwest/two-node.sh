@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 2
 # ew-timeout: 300
+# ew-kernels: 6.1
 #
 # Per-job isolation between two nodes joined by a real link (soft-RoCE on
 # eth0 of each VM), configured with eastwestctl only. Both nodes get the same
