@@ -99,17 +99,18 @@ static const struct kernel_param_ops ew_fault_held_ops = {
 	.get = ew_fault_held_get,
 };
 
+/* How long each hold point sleeps (ms, 0: not at all)... */
 module_param_named(fault_modify_delay_ms, ew_fault_modify_hold.ms, uint, 0600);
 MODULE_PARM_DESC(fault_modify_delay_ms,
 		 "sleep between a modify's decision and its commit (test build only)");
-module_param_cb(fault_modify_held, &ew_fault_held_ops, &ew_fault_modify_hold,
-		0400);
-MODULE_PARM_DESC(fault_modify_held, "modifies held by fault_modify_delay_ms now (test build only)");
 module_param_named(fault_sweep_delay_ms, ew_fault_sweep_hold.ms, uint, 0600);
 MODULE_PARM_DESC(fault_sweep_delay_ms,
 		 "sleep in the sweep of QPs without records, under the QP's modify lock (test build only)");
-module_param_cb(fault_sweep_held, &ew_fault_held_ops, &ew_fault_sweep_hold,
-		0400);
+
+/* ...and how many calls sleep there now. */
+module_param_cb(fault_modify_held, &ew_fault_held_ops, &ew_fault_modify_hold, 0400);
+MODULE_PARM_DESC(fault_modify_held, "modifies held by fault_modify_delay_ms now (test build only)");
+module_param_cb(fault_sweep_held, &ew_fault_held_ops, &ew_fault_sweep_hold, 0400);
 MODULE_PARM_DESC(fault_sweep_held, "sweeps held by fault_sweep_delay_ms now (test build only)");
 
 static void ew_fault_hold(struct ew_fault_hold *hold)
