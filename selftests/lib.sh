@@ -779,6 +779,18 @@ ew_start_bg() {
 	EW_BG_PIDS="$EW_BG_PIDS $EW_BG_PID"
 }
 
+# ew_start_stepwise OUT CGROUP CMD...: ew_start_bg with CMD's stdin a FIFO
+# held open on fd 3, where each "go" line lets CMD take its next step
+# (ew_verbs rc-stepwise and the like); close fd 3 (exec 3>&-) once done.
+ew_start_stepwise() {
+	_ew_sw_fifo=$1.fifo
+	mkfifo "$_ew_sw_fifo" || return 1
+	exec 3<>"$_ew_sw_fifo"
+	EW_BG_STDIN=$_ew_sw_fifo
+	ew_start_bg "$@"
+	EW_BG_STDIN=
+}
+
 # ew_gone PID: process PID has exited (a zombie counts as exited).
 ew_gone() {
 	_ew_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0

@@ -104,18 +104,13 @@ move_pid() {
 	return 1
 }
 
-# start_stepwise TAG CMD...: CMD in job A's cgroup, in the background
-# ($pid), output in $out ($EW_TMP/step-TAG); its stdin is a FIFO held open
-# on fd 3, where each "go" line lets it take its next step.
+# start_stepwise TAG CMD...: ew_start_stepwise of CMD in job A's cgroup
+# ($pid), output in $out ($EW_TMP/step-TAG).
 start_stepwise() {
 	out=$EW_TMP/step-$1
-	mkfifo "$EW_TMP/fifo-$1"
-	exec 3<>"$EW_TMP/fifo-$1"
-	EW_BG_STDIN=$EW_TMP/fifo-$1
 	shift
-	ew_start_bg "$out" /ewA "$@"
+	ew_start_stepwise "$out" /ewA "$@"
 	pid=$EW_BG_PID
-	EW_BG_STDIN=
 }
 
 # show_output TAG FILE: the attacker's output as diagnostics.

@@ -35,11 +35,12 @@ FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
 HOLD_MS=3000
 
 ew_require_root
-ew_require_cmd rdma
+ew_require_cmd rdma setpriv
 ew_require_built ctl verbs cgroup
 [ -f "$FAULT_KO" ] || ew_skip "no fault build at $FAULT_KO (make module-fault)"
 
-ew_tmp_dir
+# 755: the unprivileged owner of sweep_reset runs the nobody script in it.
+ew_tmp_dir 755
 ew_defer "rmdir $CG/ewR"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
@@ -108,9 +109,9 @@ held() {
 	[ "$EW_REAP_RC" != 3 ] || { echo "# the connection was left up"; return 1; }
 }
 
-# sweep_reset: a process in no job, not policed under default allow, has
-# its QP connected (RTS); default deny begins and the sweep of connected
-# QPs without records, held by the fault build with the QP's modify lock
+# sweep_reset: a process in no job (uid 65534, no capabilities), not
+# policed under default allow, has its QP connected (RTS); default deny
+# begins and the sweep of connected QPs without records, held by the fault build with the QP's modify lock
 # once it has found the QP connected, is about to move it to ERR. The
 # owner's RESET then must wait for the sweep (rxe in 6.1 does not
 # serialise a RESET beside an ERR: its responder crashed, hardening.md R2),
@@ -119,12 +120,9 @@ sweep_reset() {
 	"$CTL" config set default allow >/dev/null || return 1
 	ew_dmesg_mark || return 1
 	_out=$EW_TMP/sweep-reset.out
-	mkfifo "$EW_TMP/fifo-sweep" || return 1
-	exec 3<>"$EW_TMP/fifo-sweep"
-	EW_BG_STDIN=$EW_TMP/fifo-sweep
-	ew_start_bg "$_out" "" "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self reset
+	ew_start_stepwise "$_out" "" "$(ew_nobody_script "$EW_TMP")" \
+		"$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self reset || return 1
 	_pid=$EW_BG_PID
-	EW_BG_STDIN=
 	echo go >&3
 	echo go >&3
 	_ok=0
