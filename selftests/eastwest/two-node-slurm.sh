@@ -376,18 +376,24 @@ in_job() {
 	grep -q "^0::$SCOPE/job_$1/step_" "$SH/job-$1/cgroup.$EW_NODE"
 }
 
-# pings_ok FILE: rping's client printed PINGS validated pings.
+# pings_ok FILE: rping's client printed PINGS validated pings. Its
+# messages (stderr, unbuffered) land before the pings (stdout, flushed at
+# exit): shown first, then the last ping.
 pings_ok() {
 	_c=$(grep -c 'ping data: rdma-ping-' "$1")
-	echo "$_c pings; last lines:"
-	tail -n 3 "$1"
+	echo "$_c pings; rping's other lines, then its last ping:"
+	grep -v 'ping data: rdma-ping-' "$1"
+	grep 'ping data: rdma-ping-' "$1" | tail -n 1 | cut -c 1-40
 	[ "$_c" -eq "$PINGS" ]
 }
 
 # client_ok J: this node's rping client of job J exited 0 after PINGS
-# validated pings.
+# validated pings. If not, what eastwest logged here may say why.
 client_ok() {
-	pings_ok "$SH/job-$1/cli.out" && rc_is "$SH/job-$1/cli.rc" 0
+	pings_ok "$SH/job-$1/cli.out" && rc_is "$SH/job-$1/cli.rc" 0 || {
+		dmesg | grep -i -e eastwest -e rxe | tail -n 15
+		return 1
+	}
 }
 
 # victim_says J RC TEXT: the victim rping server of job J ended with exit
