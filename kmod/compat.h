@@ -59,6 +59,15 @@ static inline void *genlmsg_iput(struct sk_buff *skb,
 	ftrace_instruction_pointer_set(fregs, ip)
 #endif
 
+#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#include <linux/ftrace.h>
+#ifndef ftrace_regs_get_argument
+/* 6.1's x86 struct ftrace_regs is a pt_regs, without this accessor. */
+#define ftrace_regs_get_argument(fregs, n) \
+	regs_get_kernel_argument(&(fregs)->regs, n)
+#endif
+#endif
+
 struct net_device;
 
 /*

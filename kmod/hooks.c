@@ -78,34 +78,31 @@ static noinline notrace void *ew_deny_ptr(void)
 }
 
 /*
- * The hooked call's saved registers. Without them (the ops ask for them,
- * so this is not expected) the call's arguments cannot be read: the call
- * is pointed at @deny and NULL returned.
+ * The hooked call's argument @n. The ops do not ask for saved registers:
+ * with DYNAMIC_FTRACE_WITH_ARGS ftrace passes the argument registers and
+ * takes back the instruction pointer that a handler sets, which is all a
+ * hook needs, without the full pt_regs that ftrace_regs_caller() saves
+ * and restores at every entry. Without it a hook could neither read its
+ * call nor refuse it: no build.
  */
-static struct pt_regs *notrace ew_hook_regs(struct ftrace_regs *fregs,
-					    void *deny)
-{
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#error "eastwest's hooks need ftrace to pass arguments (HAVE_DYNAMIC_FTRACE_WITH_ARGS)"
+#endif
+#define ew_hook_arg(fregs, n)	ftrace_regs_get_argument(fregs, n)
 
-	if (unlikely(!regs)) {
-		pr_err_ratelimited("hook without saved registers: call refused\n");
-		ftrace_regs_set_instruction_pointer(fregs, (unsigned long)deny);
-	}
-	return regs;
+/* Point the hooked call at @fn in its place (a stand-in or a wrapper). */
+static void notrace ew_hook_divert(struct ftrace_regs *fregs, void *fn)
+{
+	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)fn);
 }
 
 /*
- * The saved registers of a hooked call for a hook that redirects to a
- * wrapper: NULL, the call left alone, if it comes from this module (a
- * wrapper's own call, already judged), else as ew_hook_regs().
+ * Whether a call to a hook that redirects to a wrapper comes from this
+ * module: a wrapper's own call, already judged, left alone.
  */
-static struct pt_regs *notrace ew_hook_foreign_regs(unsigned long parent_ip,
-						    struct ftrace_regs *fregs,
-						    void *deny)
+static bool notrace ew_hook_from_us(unsigned long parent_ip)
 {
-	if (within_module(parent_ip, THIS_MODULE))
-		return NULL;
-	return ew_hook_regs(fregs, deny);
+	return within_module(parent_ip, THIS_MODULE);
 }
 
 /*
@@ -115,13 +112,13 @@ static struct pt_regs *notrace ew_hook_foreign_regs(unsigned long parent_ip,
  * text, and the wrapper puts it. While the module is going, the call is
  * pointed at @going instead, or left alone if @going is NULL.
  */
-static void notrace ew_hook_redirect(struct pt_regs *regs, void *wrapper,
+static void notrace ew_hook_redirect(struct ftrace_regs *fregs, void *wrapper,
 				     void *going)
 {
 	if (try_module_get(THIS_MODULE))
-		instruction_pointer_set(regs, (unsigned long)wrapper);
+		ew_hook_divert(fregs, wrapper);
 	else if (going)
-		instruction_pointer_set(regs, (unsigned long)going);
+		ew_hook_divert(fregs, going);
 }
 
 /* What the caller is and which job it belongs to, for one decision. */
@@ -540,44 +537,33 @@ static void notrace ew_hook_modify_qp(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_regs *fregs)
 {
 	/* Our own call from ew_modify_qp_serialised(): already judged. */
-	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
-						    ew_deny_int);
-
-	if (!regs)
+	if (ew_hook_from_us(parent_ip))
 		return;
 	/* int ib_modify_qp_with_udata(qp, attr, attr_mask, udata) */
-	if (!ew_modify_qp_needs_gate((struct ib_qp *)regs_get_kernel_argument(regs, 0)))
+	if (!ew_modify_qp_needs_gate((struct ib_qp *)ew_hook_arg(fregs, 0)))
 		return;
 	/* While the module is going, refuse. */
-	ew_hook_redirect(regs, ew_modify_qp_serialised, ew_deny_int);
+	ew_hook_redirect(fregs, ew_modify_qp_serialised, ew_deny_int);
 }
 
 static void notrace ew_hook_create_ah(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ew_hook_regs(fregs, ew_deny_ptr);
-
-	if (!regs)
-		return;
 	/* struct ib_ah *rdma_create_user_ah(pd, ah_attr, udata) */
-	if (ew_check_create_ah((struct ib_pd *)regs_get_kernel_argument(regs, 0),
-			       (struct rdma_ah_attr *)regs_get_kernel_argument(regs, 1)))
-		instruction_pointer_set(regs, (unsigned long)ew_deny_ptr);
+	if (ew_check_create_ah((struct ib_pd *)ew_hook_arg(fregs, 0),
+			       (struct rdma_ah_attr *)ew_hook_arg(fregs, 1)))
+		ew_hook_divert(fregs, ew_deny_ptr);
 }
 
 static void notrace ew_hook_create_qp(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ew_hook_regs(fregs, ew_deny_ptr);
-
-	if (!regs)
-		return;
 	/* struct ib_qp *ib_create_qp_user(dev, pd, attr, udata, uobj, caller) */
-	if (ew_check_create_qp((struct ib_device *)regs_get_kernel_argument(regs, 0),
-			       (struct ib_qp_init_attr *)regs_get_kernel_argument(regs, 2)))
-		instruction_pointer_set(regs, (unsigned long)ew_deny_ptr);
+	if (ew_check_create_qp((struct ib_device *)ew_hook_arg(fregs, 0),
+			       (struct ib_qp_init_attr *)ew_hook_arg(fregs, 2)))
+		ew_hook_divert(fregs, ew_deny_ptr);
 }
 
 /*
@@ -702,16 +688,14 @@ static void notrace ew_hook_mcast(unsigned long parent_ip,
 				  struct ftrace_regs *fregs, void *wrapper,
 				  void *going)
 {
-	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
-						    ew_deny_int);
 	struct ib_qp *qp;
 
-	if (!regs)
+	if (ew_hook_from_us(parent_ip))
 		return;
-	qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
+	qp = (struct ib_qp *)ew_hook_arg(fregs, 0);
 	if (!(qp->real_qp ? qp->real_qp : qp)->uobject)
 		return;
-	ew_hook_redirect(regs, wrapper, going);
+	ew_hook_redirect(fregs, wrapper, going);
 }
 
 static void notrace ew_hook_attach_mcast(unsigned long ip,
@@ -758,31 +742,25 @@ static void notrace ew_hook_devx_create(unsigned long ip, unsigned long parent_i
 					struct ftrace_ops *ops,
 					struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ew_hook_regs(fregs, ew_deny_int);
-
-	if (!regs)
-		return;
 	/* int mlx5_ib_devx_create(dev, is_user): only user contexts. */
-	if ((bool)regs_get_kernel_argument(regs, 1) && ew_check_devx())
-		instruction_pointer_set(regs, (unsigned long)ew_deny_int);
+	if ((bool)ew_hook_arg(fregs, 1) && ew_check_devx())
+		ew_hook_divert(fregs, ew_deny_int);
 }
 
 static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip,
 				       struct ftrace_ops *ops,
 				       struct ftrace_regs *fregs)
 {
-	/* Our own call from ew_destroy_qp_serialised(): let it through. */
-	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
-						    ew_deny_int);
 	struct ib_qp *qp;
 
-	if (!regs)
+	/* Our own call from ew_destroy_qp_serialised(): let it through. */
+	if (ew_hook_from_us(parent_ip))
 		return;
 	/*
 	 * int ib_destroy_qp_user(qp, udata). Kernel QPs, and a process's
 	 * handle on an XRC target QP (not the QP itself), are never revoked.
 	 */
-	qp = (struct ib_qp *)regs_get_kernel_argument(regs, 0);
+	qp = (struct ib_qp *)ew_hook_arg(fregs, 0);
 	if (!qp->uobject || qp->real_qp != qp)
 		return;
 	/*
@@ -790,7 +768,7 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 	 * revoker would take, only tombstones, and no sweep runs: the plain
 	 * destroy is safe, and the module's exit frees the tombstone.
 	 */
-	ew_hook_redirect(regs, ew_destroy_qp_serialised, NULL);
+	ew_hook_redirect(fregs, ew_destroy_qp_serialised, NULL);
 }
 
 /*
@@ -864,13 +842,9 @@ static void notrace ew_hook_restrack_get(unsigned long ip,
 					 struct ftrace_ops *ops,
 					 struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ew_hook_regs(fregs, ew_hidden_int);
-
-	if (!regs)
-		return;
 	/* int rdma_restrack_get(res) */
-	if (!ew_res_visible((struct rdma_restrack_entry *)regs_get_kernel_argument(regs, 0)))
-		instruction_pointer_set(regs, (unsigned long)ew_hidden_int);
+	if (!ew_res_visible((struct rdma_restrack_entry *)ew_hook_arg(fregs, 0)))
+		ew_hook_divert(fregs, ew_hidden_int);
 }
 
 /*
@@ -898,12 +872,9 @@ static void notrace ew_hook_restrack_get_byid(unsigned long ip,
 					      struct ftrace_regs *fregs)
 {
 	/* Our own calls: ew_restrack_get_byid_visible(), ew_restrack_qp_is_jobs(). */
-	struct pt_regs *regs = ew_hook_foreign_regs(parent_ip, fregs,
-						    ew_hidden_ptr);
-
-	if (!regs)
+	if (ew_hook_from_us(parent_ip))
 		return;
-	ew_hook_redirect(regs, ew_restrack_get_byid_visible, ew_hidden_ptr);
+	ew_hook_redirect(fregs, ew_restrack_get_byid_visible, ew_hidden_ptr);
 }
 
 struct ew_hook {
@@ -918,8 +889,7 @@ struct ew_hook {
 	.addr = (unsigned long)fn,					\
 	.ops = {							\
 		.func = handler,					\
-		.flags = FTRACE_OPS_FL_SAVE_REGS |			\
-			 FTRACE_OPS_FL_IPMODIFY |			\
+		.flags = FTRACE_OPS_FL_IPMODIFY |			\
 			 FTRACE_OPS_FL_PERMANENT,			\
 	},								\
 }
@@ -944,8 +914,7 @@ static struct ew_hook ew_hooks[] = {
 
 static struct ftrace_ops ew_devx_ops = {
 	.func = ew_hook_devx_create,
-	.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
-		 FTRACE_OPS_FL_PERMANENT,
+	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT,
 };
 
 /* ew_devx_lock serialises arming (module notifier) against unload. */
