@@ -79,7 +79,7 @@ rping_pair() {
 	_rs=$!
 	sleep 2
 	ew_in_cg /ewB timeout 60 rping -c -a "$DADDR" -C 5 -v >"$EW_TMP/rping-c" 2>&1
-	_rc=$?
+	_rc=$(ew_rping_status "$EW_TMP/rping-c" $?)
 	kill $_rs 2>/dev/null
 	wait $_rs 2>/dev/null
 	return $_rc

@@ -102,12 +102,12 @@ rping_pair() {
 		echo "server listens on $(cm_listener_dev "$_a" "$RPING_PORT")"
 		barrier "$_n-listen"
 		wait "$_pid"
-		_rc=$?
+		_rc=$(ew_rping_status "$_out" $?)
 	else
 		barrier "$_n-listen"
 		ew_in_cg "$_cg" timeout 120 rping -c -a "$_a" -p "$RPING_PORT" \
 			-C "$RCOUNT" -S "$RSIZE" -V -v >"$_out" 2>&1
-		_rc=$?
+		_rc=$(ew_rping_status "$_out" $?)
 		if [ "$_rc" -eq 0 ] &&
 		   [ "$(grep -c 'ping data: rdma-ping-' "$_out")" -ne "$RCOUNT" ]; then
 			echo "client printed $(grep -c 'ping data: rdma-ping-' "$_out") pings, want $RCOUNT"

@@ -143,13 +143,16 @@ if [ "$EW_NODE" -eq 0 ]; then
 	barrier rping-listen
 	barrier rping-done
 	wait $_rs
-	_rc=$?
+	_rc=$(ew_rping_status "$EW_TMP/rping" $?)
 	ew_check "psn keyed: the rping server on node 0 answered 5 pings (exit $_rc)" \
 		test "$_rc" -eq 0
 else
 	barrier rping-listen
-	ew_expect_rc 0 "psn keyed: rping (rdma_cm) from node 1: 5 verified pings" \
-		ew_in_cg /ewA timeout 60 rping -c -a "$EW_PEER_IP" -C 5 -v
+	ew_in_cg /ewA timeout 60 rping -c -a "$EW_PEER_IP" -C 5 -v >"$EW_TMP/rping" 2>&1
+	_rc=$(ew_rping_status "$EW_TMP/rping" $?)
+	ew_check "psn keyed: rping (rdma_cm) from node 1: 5 verified pings (exit $_rc)" \
+		sh -c "cat $EW_TMP/rping; [ $_rc -eq 0 ] &&
+			[ \$(grep -c 'ping data: rdma-ping-' $EW_TMP/rping) -eq 5 ]"
 	barrier rping-done
 fi
 

@@ -387,10 +387,18 @@ pings_ok() {
 	[ "$_c" -eq "$PINGS" ]
 }
 
+# rping_ok J SIDE: job J's rping SIDE (srv, cli) ended with exit status 0
+# (ew_rping_status: rping's spurious exit after its run counts as 0).
+rping_ok() {
+	_rc=$(cat "$SH/job-$1/$2.rc" 2>/dev/null)
+	echo "exit status ${_rc:-none}"
+	[ -n "$_rc" ] && [ "$(ew_rping_status "$SH/job-$1/$2.out" "$_rc")" -eq 0 ]
+}
+
 # client_ok J: this node's rping client of job J exited 0 after PINGS
 # validated pings. If not, what eastwest logged here may say why.
 client_ok() {
-	pings_ok "$SH/job-$1/cli.out" && rc_is "$SH/job-$1/cli.rc" 0 || {
+	pings_ok "$SH/job-$1/cli.out" && rping_ok "$1" cli || {
 		dmesg | grep -i -e eastwest -e rxe | tail -n 15
 		return 1
 	}
@@ -529,7 +537,7 @@ done
 for J in "$JA" "$JB"; do
 	if [ "$EW_NODE" -eq 0 ]; then
 		ew_check "job $J: its rping server on n0 ($(addr 0 "$J")) served $PINGS validated pings" \
-			rc_is "$SH/job-$J/srv.rc" 0
+			rping_ok "$J" srv
 	else
 		ew_check "job $J: its rping client from $(addr 1 "$J") to $(addr 0 "$J"): $PINGS validated pings" \
 			client_ok "$J"
