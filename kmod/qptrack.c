@@ -22,10 +22,14 @@
  *
  * DOC: Locking - ew_qp_lock (a spinlock: the hooks run with preemption
  * disabled) protects the table, every record and ew_qp_n_records. It is
- * only taken in process context, with bottom halves off rather than
- * interrupts: a re-check under it evaluates path protection, whose route
- * and XFRM lookups disable and re-enable bottom halves themselves, which is
- * not allowed with interrupts off. A revoker marks a record `revoking`,
+ * only taken in process context (the hooks' wrappers, netlink, workers,
+ * the blocking notifier chains of GID, P_Key and protection changes),
+ * never in a softirq or an interrupt, so neither is disabled: a plain
+ * spin_lock(), which every modify takes two or three times, saves the
+ * bottom-half toggles and keeps pending softirqs out of the modify. A
+ * re-check under it evaluates path protection, whose route and XFRM
+ * lookups disable and re-enable bottom halves themselves, which is allowed
+ * with a spinlock held (not with interrupts off). A revoker marks a record `revoking`,
  * drops the lock and calls ib_modify_qp() under the QP's modify lock. The
  * destroy of every user QP runs under the same modify lock
  * (ew_destroy_qp_serialised()), so it never frees a QP under a revoker or
@@ -259,9 +263,9 @@ static int ew_qp_tracked_is_jobs_lock(const struct ew_job *job,
 {
 	int mine;
 
-	spin_lock_bh(&ew_qp_lock);
+	spin_lock(&ew_qp_lock);
 	mine = ew_qp_tracked_is_jobs(job, dev, qpn);
-	spin_unlock_bh(&ew_qp_lock);
+	spin_unlock(&ew_qp_lock);
 	return mine;
 }
 
@@ -333,7 +337,7 @@ void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 
 	*view = (struct ew_qp_view) { .state = IB_QPS_RESET };
 	if (READ_ONCE(ew_qp_n_records)) {
-		spin_lock_bh(&ew_qp_lock);
+		spin_lock(&ew_qp_lock);
 		rec = ew_qp_find(qp);
 		if (rec) {
 			view->tracked = true;
@@ -343,7 +347,7 @@ void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 			if (req)
 				*req = rec->req;
 		}
-		spin_unlock_bh(&ew_qp_lock);
+		spin_unlock(&ew_qp_lock);
 		if (rec)
 			return;
 	}
@@ -522,7 +526,7 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 
 	if (!chg->fresh && !READ_ONCE(ew_qp_n_records))
 		return;
-	spin_lock_bh(&ew_qp_lock);
+	spin_lock(&ew_qp_lock);
 	rec = ew_qp_find(qp);
 	if (chg->to_state && chg->next_state == IB_QPS_RESET) {
 		if (rec)
@@ -546,7 +550,7 @@ void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg)
 			rec->state = chg->next_state;
 		doomed = ew_qp_doom_if_stale_locked(rec, chg->seq);
 	}
-	spin_unlock_bh(&ew_qp_lock);
+	spin_unlock(&ew_qp_lock);
 	if (drop)
 		ew_qp_free(drop);
 	if (doomed)
@@ -601,7 +605,7 @@ void ew_qp_member_commit(struct ib_qp *qp, struct ew_qp_member *mem,
 
 	if (!mem->job_id || !mem->group)
 		return;
-	spin_lock_bh(&ew_qp_lock);
+	spin_lock(&ew_qp_lock);
 	rec = ew_qp_find(qp);
 	if (!rec && mem->fresh) {
 		rec = mem->fresh;
@@ -618,7 +622,7 @@ void ew_qp_member_commit(struct ib_qp *qp, struct ew_qp_member *mem,
 		list_add_tail(&g->node, &rec->groups);
 		doomed = ew_qp_doom_if_stale_locked(rec, mem->seq);
 	}
-	spin_unlock_bh(&ew_qp_lock);
+	spin_unlock(&ew_qp_lock);
 	if (doomed)
 		ew_qp_revoke_locked(rec);
 }
@@ -641,7 +645,7 @@ void ew_qp_member_forget(struct ib_qp *qp, const union ib_gid *gid, u16 lid)
 
 	if (!READ_ONCE(ew_qp_n_records))
 		return;
-	spin_lock_bh(&ew_qp_lock);
+	spin_lock(&ew_qp_lock);
 	rec = ew_qp_find(qp);
 	if (rec)
 		g = ew_qp_group_find(rec, gid, lid);
@@ -651,7 +655,7 @@ void ew_qp_member_forget(struct ib_qp *qp, const union ib_gid *gid, u16 lid)
 		    !rec->revoked)
 			drop = ew_qp_forget_locked(rec);
 	}
-	spin_unlock_bh(&ew_qp_lock);
+	spin_unlock(&ew_qp_lock);
 	kfree(g);
 	if (drop)
 		ew_qp_free(drop);
@@ -671,9 +675,9 @@ static bool ew_qp_is_tracked(struct ib_qp *qp)
 	 */
 	if (!READ_ONCE(ew_qp_n_records))
 		return false;
-	spin_lock_bh(&ew_qp_lock);
+	spin_lock(&ew_qp_lock);
 	tracked = ew_qp_find(qp);
-	spin_unlock_bh(&ew_qp_lock);
+	spin_unlock(&ew_qp_lock);
 	return tracked;
 }
 
@@ -718,11 +722,11 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 	ret = ib_destroy_qp_user(qp, udata);
 	if (!ret && READ_ONCE(ew_qp_n_records)) {
 		/* Only the pointer's value is used from here: the QP is gone. */
-		spin_lock_bh(&ew_qp_lock);
+		spin_lock(&ew_qp_lock);
 		rec = ew_qp_find(qp);
 		if (rec)
 			drop = ew_qp_forget_locked(rec);
-		spin_unlock_bh(&ew_qp_lock);
+		spin_unlock(&ew_qp_lock);
 		if (drop)
 			ew_qp_free(drop);
 	}
@@ -927,7 +931,7 @@ static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 	struct ew_qp *rec;
 	HLIST_HEAD(gone);
 
-	spin_lock_bh(&ew_qp_lock);
+	spin_lock(&ew_qp_lock);
 	hash_for_each_safe(ew_qps, bkt, tmp, rec, node) {
 		if (rec->revoked || !ew_qp_doomed(rec, sel))
 			continue;
@@ -937,7 +941,7 @@ static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 			hlist_add_head(&rec->node, &gone);
 		}
 	}
-	spin_unlock_bh(&ew_qp_lock);
+	spin_unlock(&ew_qp_lock);
 	hlist_for_each_entry_safe(rec, tmp, &gone, node)
 		ew_qp_free(rec);
 	if (n)
@@ -960,7 +964,7 @@ static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
 	BUILD_BUG_ON(HASH_SIZE(ew_qps) % EW_REVOKE_SCAN_BUCKETS);
 	for (first = 0; first < HASH_SIZE(ew_qps);
 	     first += EW_REVOKE_SCAN_BUCKETS) {
-		spin_lock_bh(&ew_qp_lock);
+		spin_lock(&ew_qp_lock);
 		for (bkt = first; bkt < first + EW_REVOKE_SCAN_BUCKETS; bkt++) {
 			hlist_for_each_entry(rec, &ew_qps[bkt], node) {
 				if (rec->revoking || rec->revoked)
@@ -974,7 +978,7 @@ static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
 				n++;
 			}
 		}
-		spin_unlock_bh(&ew_qp_lock);
+		spin_unlock(&ew_qp_lock);
 		cond_resched();
 	}
 	return n;
@@ -998,7 +1002,7 @@ static void ew_qp_leave_refused_groups(struct ew_qp *rec)
 		return;
 	ew_global_snapshot(&global);
 	closed = ew_admission_closed(&global);
-	spin_lock_bh(&ew_qp_lock);
+	spin_lock(&ew_qp_lock);
 	rcu_read_lock();
 	job = ew_job_find(rec->job_id);
 	if (job)
@@ -1007,7 +1011,7 @@ static void ew_qp_leave_refused_groups(struct ew_qp *rec)
 		if (!job || closed || ew_qp_group_check(job, pol, rec, g))
 			list_move(&g->node, &gone);
 	rcu_read_unlock();
-	spin_unlock_bh(&ew_qp_lock);
+	spin_unlock(&ew_qp_lock);
 	list_for_each_entry_safe(g, tmp, &gone, node) {
 		/* The detach hook lets this module's own call through. */
 		ib_detach_mcast(rec->qp, &g->gid, g->lid);
@@ -1039,9 +1043,9 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 	 * no destination left to revoke (and may have a new record already).
 	 */
 	if (rec->detached) {
-		spin_lock_bh(&ew_qp_lock);
+		spin_lock(&ew_qp_lock);
 		list_del_init(&rec->revoke_node);
-		spin_unlock_bh(&ew_qp_lock);
+		spin_unlock(&ew_qp_lock);
 		ew_qp_free(rec);
 		return false;
 	}
@@ -1055,7 +1059,7 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 	if (qp->event_handler)
 		qp->event_handler(&event, qp->qp_context);
 
-	spin_lock_bh(&ew_qp_lock);
+	spin_lock(&ew_qp_lock);
 	ew_qp_revoke_event(rec, qp, rec->reason, &ev);
 	if (__ratelimit(&ew_revoke_log_rs))
 		pr_info("job %u: revoked qpn 0x%x on %s: %s\n", rec->job_id,
@@ -1066,7 +1070,7 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 	rec->revoked = true;
 	rec->revoking = false;
 	ew_qp_count(rec->job_id, -1);
-	spin_unlock_bh(&ew_qp_lock);
+	spin_unlock(&ew_qp_lock);
 	/* It may wait for room in the events ring. */
 	ew_event_report_wait(&ev);
 	return true;
@@ -1238,9 +1242,9 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
 
 	if (!READ_ONCE(ew_qp_n_records))
 		return;
-	spin_lock_bh(&ew_qp_lock);
+	spin_lock(&ew_qp_lock);
 	if (ew_qp_find(qp)) {
-		spin_unlock_bh(&ew_qp_lock);
+		spin_unlock(&ew_qp_lock);
 		return;
 	}
 	hash_for_each_possible(ew_qp_local_idx, rec, local_node, qpn) {
@@ -1249,7 +1253,7 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
 			break;
 		}
 	}
-	spin_unlock_bh(&ew_qp_lock);
+	spin_unlock(&ew_qp_lock);
 	if (aimed)
 		ew_qp_revoke(&sel);
 }
@@ -1327,9 +1331,9 @@ static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 	rec->revoking = true;
 	/* Connected while its process was in no job. */
 	rec->reason = EASTWEST_REASON_NO_JOB;
-	spin_lock_bh(&ew_qp_lock);
+	spin_lock(&ew_qp_lock);
 	ew_qp_hash_locked(rec, qp);
-	spin_unlock_bh(&ew_qp_lock);
+	spin_unlock(&ew_qp_lock);
 	revoked = ew_qp_revoke_locked(rec);
 	rec = NULL;
 out:
