@@ -398,10 +398,11 @@ rping_ok() {
 # client_ok J: this node's rping client of job J exited 0 after PINGS
 # validated pings. If not, what eastwest logged here may say why.
 client_ok() {
-	pings_ok "$SH/job-$1/cli.out" && rping_ok "$1" cli || {
-		dmesg | grep -i -e eastwest -e rxe | tail -n 15
-		return 1
-	}
+	if pings_ok "$SH/job-$1/cli.out" && rping_ok "$1" cli; then
+		return 0
+	fi
+	dmesg | grep -i -e eastwest -e rxe | tail -n 15
+	return 1
 }
 
 # victim_says J RC TEXT: the victim rping server of job J ended with exit
