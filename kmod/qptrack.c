@@ -22,21 +22,21 @@
  *
  * DOC: Locking - ew_qp_lock (a spinlock: the hooks run with preemption
  * disabled) protects the table, every record and ew_qp_n_records. It is
- * only taken in process context (the hooks' wrappers, netlink, workers,
- * the blocking notifier chains of GID, P_Key and protection changes),
- * never in a softirq or an interrupt, so neither is disabled: a plain
- * spin_lock(), which every modify takes two or three times, saves the
- * bottom-half toggles and keeps pending softirqs out of the modify. A
+ * only taken in process context (the hooks and their wrappers, netlink,
+ * workers, the blocking notifier chains of GID, P_Key and protection
+ * changes), never in a softirq or an interrupt, so neither is disabled: a
+ * plain spin_lock(), which every modify takes two or three times, saves
+ * the bottom-half toggles and keeps pending softirqs out of the modify. A
  * re-check under it evaluates path protection, whose route and XFRM
  * lookups disable and re-enable bottom halves themselves, which is allowed
- * with a spinlock held (not with interrupts off). A revoker marks a record `revoking`,
- * drops the lock and calls ib_modify_qp() under the QP's modify lock. The
- * destroy of every user QP runs under the same modify lock
- * (ew_destroy_qp_serialised()), so it never frees a QP under a revoker or
- * a sweep, and drops the record only once the QP is gone: a destroy the
- * core refuses (an XRC target QP others hold open) or the driver refuses
- * leaves a QP that can still be revoked. Revokers are serialised by
- * ew_revoke_mutex.
+ * with a spinlock held (not with interrupts off). A revoker marks a record
+ * `revoking`, drops the lock and calls ib_modify_qp() under the QP's
+ * modify lock. The destroy of every user QP runs under the same modify
+ * lock (ew_destroy_qp_serialised()), so it never frees a QP under a
+ * revoker or a sweep, and drops the record only once the QP is gone: a
+ * destroy the core refuses (an XRC target QP others hold open) or the
+ * driver refuses leaves a QP that can still be revoked. Revokers are
+ * serialised by ew_revoke_mutex.
  *
  * DOC: Modify locks - a revoker's move to the error state must not run
  * beside a modify of the same QP by its owner: drivers need not serialise
