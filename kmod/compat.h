@@ -68,6 +68,26 @@ static inline void *genlmsg_iput(struct sk_buff *skb,
 #endif
 #endif
 
+#ifdef MODULE
+#include <linux/module.h>
+
+/*
+ * Whether @addr is in @mod's core text, where its functions are: one range
+ * check, where within_module() walks every section of the module.
+ * 6.4 replaced the module's layouts by memory regions.
+ */
+static inline bool ew_within_module_text(unsigned long addr,
+					 const struct module *mod)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+	return within_module_mem_type(addr, mod, MOD_TEXT);
+#else
+	return addr - (unsigned long)mod->core_layout.base <
+	       mod->core_layout.text_size;
+#endif
+}
+#endif /* MODULE */
+
 struct net_device;
 
 /*

@@ -102,7 +102,7 @@ static void notrace ew_hook_divert(struct ftrace_regs *fregs, void *fn)
  */
 static bool notrace ew_hook_from_us(unsigned long parent_ip)
 {
-	return within_module(parent_ip, THIS_MODULE);
+	return ew_within_module_text(parent_ip, THIS_MODULE);
 }
 
 /*
