@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Registry of RDMA devices: an ib_client the RDMA core calls for every device
- * that appears or goes away. Policy decisions read the device's own GID and
- * P_Key caches directly; the registry keeps the list that netlink dumps and
- * the event handlers that tell the chain ew_registry_register_notifier()
+ * that appears or goes away. Policy decisions read the device's P_Key cache
+ * directly and its GIDs through the source cache (srccache.c), which the
+ * registry keeps current; it keeps the list that netlink dumps and the
+ * event handlers that tell the chain ew_registry_register_notifier()
  * subscribes to when a device's GID or P_Key table changed (the QP records
  * re-validate there).
  */
@@ -20,6 +21,7 @@
 #include "localgid.h"
 #include "qpnrand.h"
 #include "registry.h"
+#include "srccache.h"
 
 /* DOC: Locking - ew_registry_mutex serialises writers of ew_devices; readers use RCU. */
 static DEFINE_MUTEX(ew_registry_mutex);
@@ -68,6 +70,11 @@ static void ew_dev_event(struct ib_event_handler *handler, struct ib_event *even
 		    ew_local_gids_refresh(event->device))
 			pr_warn_ratelimited("%s: cannot read the GID table: local destinations may be missed\n",
 					    dev_name(&event->device->dev));
+		/* Before the records are checked: new modifies read it. */
+		if (event->event == IB_EVENT_GID_CHANGE &&
+		    ew_src_cache_refresh(event->device))
+			pr_warn_ratelimited("%s: out of memory for the source cache: GIDs are resolved one by one\n",
+					    dev_name(&event->device->dev));
 		blocking_notifier_call_chain(&ew_registry_chain, event->event,
 					     event->device);
 		break;
@@ -93,8 +100,14 @@ static int ew_dev_add(struct ib_device *ibdev)
 	 * between the two is read by the handler's first refresh at the
 	 * latest (the core dispatches after updating its cache).
 	 */
+	ret = ew_src_cache_refresh(ibdev);
+	if (ret) {
+		kfree(dev);
+		return ret;
+	}
 	ret = ew_local_gids_refresh(ibdev);
 	if (ret) {
+		ew_src_cache_forget(ibdev);
 		kfree(dev);
 		return ret;
 	}
@@ -122,6 +135,7 @@ static void ew_dev_remove(struct ib_device *ibdev, void *client_data)
 
 	ib_unregister_event_handler(&dev->event_handler);
 	ew_local_gids_forget(ibdev);
+	ew_src_cache_forget(ibdev);
 	pr_info("%s: unregistered\n", dev_name(&ibdev->dev));
 	ew_event_dev(EASTWEST_CMD_DEV_DEL_NTF, ibdev);
 	call_rcu(&dev->rcu, ew_dev_free_rcu);
@@ -227,7 +241,14 @@ struct ew_dev *ew_registry_find_by_name(const char *name)
  */
 int ew_registry_init(void)
 {
-	return ib_register_client(&ew_ib_client);
+	int ret = ew_src_cache_init();
+
+	if (ret)
+		return ret;
+	ret = ib_register_client(&ew_ib_client);
+	if (ret)
+		ew_src_cache_exit();
+	return ret;
 }
 
 /**
@@ -236,6 +257,7 @@ int ew_registry_init(void)
 void ew_registry_exit(void)
 {
 	ib_unregister_client(&ew_ib_client);
+	ew_src_cache_exit();
 	/* Wait for ew_dev_free_rcu() callbacks before the module text goes. */
 	rcu_barrier();
 }

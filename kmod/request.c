@@ -2,51 +2,23 @@
 /*
  * Translation of RDMA objects into a request (policy.h's struct
  * ew_request): what a modify's attributes or an address vector ask for,
- * with the indices they carry resolved to values through the core's caches
- * (source GID and its netdev, VLAN and VRF; P_Keys) and, where the caller's
- * job requires it, the protection of each path (protect.c). The hooks
- * build requests here; the QP records (qptrack.c) resolve a recorded
- * request again after a GID or P_Key table change.
+ * with the indices they carry resolved to values (source GID and its
+ * netdev, VLAN and VRF through srccache.c; P_Keys through the core's cache)
+ * and, where the caller's job requires it, the protection of each path
+ * (protect.c). The hooks build requests here, from the source cache; the QP
+ * records (qptrack.c) resolve a recorded request again after a GID or P_Key
+ * table change, from the core itself.
  *
  * Context: any; cached lookups and route lookups only, no sleeping.
  */
 
-#include <linux/if_vlan.h>
-#include <net/l3mdev.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
 #include "policy.h"
 #include "protect.h"
 #include "request.h"
-
-/* Resolve the source GID and its netdev: ifindex, VLAN id and VRF. */
-static int ew_resolve_src(struct ib_device *dev, u32 port, u32 sgid_index,
-			  struct ew_src *src, u8 *sgid)
-{
-	const struct ib_gid_attr *attr;
-	struct net_device *ndev;
-	int ret = 0;
-
-	if (!rdma_is_port_valid(dev, port))
-		return -EINVAL;
-	attr = rdma_get_gid_attr(dev, port, sgid_index);
-	if (IS_ERR(attr))
-		return PTR_ERR(attr);
-	memcpy(sgid, attr->gid.raw, sizeof(attr->gid.raw));
-
-	ndev = rdma_read_gid_attr_ndev_rcu(attr);
-	if (IS_ERR(ndev)) {
-		/* InfiniBand: no netdev behind the GID. */
-		ret = -ENODEV;
-	} else {
-		src->ifindex = ndev->ifindex;
-		src->vlan = is_vlan_dev(ndev) ? vlan_dev_vlan_id(ndev) : 0;
-		src->vrf = l3mdev_master_ifindex_rcu(ndev);
-	}
-	rdma_put_gid_attr(attr);
-	return ret;
-}
+#include "srccache.h"
 
 /* How the path is protected now (GRH paths; atomic-safe). */
 static void ew_path_resolve_protection(struct ib_device *dev,
@@ -97,7 +69,7 @@ int ew_request_refresh(struct ib_device *dev, struct ew_request *req)
 
 		if (!path->has_grh)
 			continue;
-		ret = ew_resolve_src(dev, path->port, path->sgid_index,
+		ret = ew_src_resolve(dev, path->port, path->sgid_index,
 				     &path->src, path->sgid);
 		if (ret && ret != -ENODEV)
 			return ret;
@@ -128,7 +100,7 @@ bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
 	path->port = port;
 	path->sgid_index = grh->sgid_index;
 	memcpy(path->dgid, grh->dgid.raw, sizeof(path->dgid));
-	ret = ew_resolve_src(dev, port, grh->sgid_index, &path->src, path->sgid);
+	ret = ew_src_lookup(dev, port, grh->sgid_index, &path->src, path->sgid);
 	if (!ret)
 		path->has_src = true;
 	else if (ret != -ENODEV)

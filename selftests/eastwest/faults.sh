@@ -377,9 +377,9 @@ nothing_left() {
 # init_walk: insmod the fault build with fault_nth=N, N = 1, 2, ... (the
 # parameter is set before init runs). A load that fails must fail with
 # ENOMEM and leave nothing behind. Loads that succeed with a failure
-# injected are the device registry's allocations for $DEV (its record, then
-# its GIDs for the local-destination set), whose failure the IB core
-# ignores: they must be consecutive, and each leaves $DEV out of the
+# injected are the device registry's allocations for $DEV (its record, its
+# source cache, then its GIDs for the local-destination set), whose failure
+# the IB core ignores: they must be consecutive, and each leaves $DEV out of the
 # registry; the first (the record's) N is REG_N. The first load with no
 # failure injected ends the walk: INIT_POINTS points before it.
 init_walk() {

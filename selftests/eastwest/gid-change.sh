@@ -6,26 +6,40 @@
 # A GID table change that breaks a job's policy revokes its live QPs: a job
 # connected over the GID of 198.51.100.1 on a dummy netdev loses its QPs
 # (error state, traffic stops) when that address, and so the GID, goes.
+#
+# Then the source cache (kmod/srccache.c), which answers which netdev a GID
+# index names: a connect is judged on what the index names now, never on
+# what it named when the cache was filled. The index an allowed connect
+# used is taken over by a VLAN's address, and the same connect is refused
+# by the job's netdev rule; a VRF rule is met while the netdev is enslaved
+# to the VRF (which changes no GID) and refused once it is released.
 
 . "$(dirname "$0")/../lib.sh"
 
 DEV=rxe1
 NETDEV=ewgid0
 ADDR=198.51.100.1
+ADDR2=198.51.100.2
+ADDR3=198.51.100.3
+VLAN=ewgid0.7
+VRF=ewgidvrf
 CG=/sys/fs/cgroup
 
 ew_require_root
 ew_require_cmd rdma ip ibv_rc_pingpong stdbuf
-ew_require_built ctl
+ew_require_built ctl verbs
 
 ew_tmp_dir
 ew_defer "rmdir $CG/ewC"
+ew_defer "rmdir $CG/ewE"
+ew_defer "ew_netdev_del $VRF"
+ew_defer "ew_netdev_del $VLAN"
 ew_defer "ew_netdev_del $NETDEV"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "pkill -f ibv_rc_pingpong"
 
-ew_plan 9
+ew_plan 16
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "dummy netdev with $ADDR" ew_dummy_add "$NETDEV" "$ADDR/24"
@@ -50,6 +64,46 @@ ew_check "the GID goes and both QPs are revoked" \
 ew_check "traffic stops" \
 	ew_wait_for 10 sh -c "! kill -0 $CLI 2>/dev/null && ! kill -0 $SRV 2>/dev/null"
 wait
+
+# connect_e INDEX DGID: job E's one RC connect to a QP of its own.
+connect_e() {
+	ew_in_cg /ewE "$VERBS" rc-connect "$DEV" "$1" "$2" self
+}
+
+# connect_vlan: connect_e from the GID of $ADDR3, at whichever index it is
+# now (a VRF's enslaving cycles the netdev).
+connect_vlan() {
+	connect_e "$(ew_wait_gid_index "$DEV" "$ADDR3")" "$ADDR3"
+}
+
+ip addr add "$ADDR2/24" dev "$NETDEV"
+J=$(ew_wait_gid_index "$DEV" "$ADDR2")
+mkdir -p "$CG/ewE"
+"$CTL" job add ewE cgroup /ewE peer 198.51.100.0/24 netdev "$NETDEV" >/dev/null
+ew_check "job E connects from $NETDEV (GID index ${J:-none})" connect_e "$J" "$ADDR2"
+ip addr del "$ADDR2/24" dev "$NETDEV"
+ip link add link "$NETDEV" name "$VLAN" type vlan id 7
+# No IPv6 link-local GID: the VLAN's one GID takes the first free index.
+ip link set "$VLAN" addrgenmode none
+ip link set "$VLAN" up
+ip addr add "$ADDR3/24" dev "$VLAN"
+K=$(ew_wait_gid_index "$DEV" "$ADDR3")
+ew_check "$VLAN's GID took index $J (it has ${K:-none})" test "$K" = "$J"
+B=$(ew_ctr ewE denied_src_netdev)
+ew_expect_rc 13 "the same index, now $VLAN's: refused" connect_e "$J" "$ADDR3"
+ew_check "for its source netdev" ew_ctr_grew ewE denied_src_netdev "$B"
+
+ip link add "$VRF" type vrf table 77
+ip link set "$VRF" up
+ip link set "$VLAN" master "$VRF"
+"$CTL" job set ewE vrf "$VRF" >/dev/null
+ew_check "job E connects from $VLAN while it is in $VRF" connect_vlan
+ip link set "$VLAN" nomaster
+ew_expect_rc 13 "$VLAN released from $VRF: refused (vrf rule)" connect_vlan
+ip link set "$VLAN" master "$VRF"
+ew_check "enslaved again: allowed again" connect_vlan
+"$CTL" job del ewE >/dev/null
+
 ew_check "eastwest unloads" ew_unload
 
 ew_done
