@@ -80,6 +80,16 @@ struct ew_src_table {
 /* Tables by device index; writers hold ew_src_lock. */
 static DEFINE_XARRAY(ew_src_tables);
 static DEFINE_MUTEX(ew_src_lock);
+
+/*
+ * The same tables by device index modulo EW_SRC_SLOTS, for lookups: one
+ * array read under the caller's RCU read lock, where xa_load() takes its
+ * own and walks the tree. Of two devices whose indices share a slot, one
+ * has it and the other is resolved through the core until the slot frees.
+ * Writers hold ew_src_lock; a slot holds NULL or a table in ew_src_tables.
+ */
+#define EW_SRC_SLOTS	64
+static struct ew_src_table __rcu *ew_src_slots[EW_SRC_SLOTS];
 static atomic_t ew_src_gen = ATOMIC_INIT(0);
 
 /**
@@ -135,7 +145,8 @@ int ew_src_resolve(struct ib_device *dev, u32 port, u32 sgid_index,
 int ew_src_lookup(struct ib_device *dev, u32 port, u32 sgid_index,
 		  struct ew_src *src, u8 *sgid)
 {
-	const struct ew_src_table *t = xa_load(&ew_src_tables, dev->index);
+	const struct ew_src_table *t =
+		rcu_dereference(ew_src_slots[dev->index % EW_SRC_SLOTS]);
 	const struct ew_src_entry *e;
 	u32 p = port - (t ? t->start_port : 0);
 
@@ -197,6 +208,28 @@ static struct ew_src_table *ew_src_table_read(struct ib_device *dev)
 	return t;
 }
 
+static struct ew_src_table __rcu **ew_src_slot(u32 index)
+{
+	return &ew_src_slots[index % EW_SRC_SLOTS];
+}
+
+/*
+ * Give a freed slot to a table waiting for it (its device shares the slot).
+ * Context: holds ew_src_lock.
+ */
+static void ew_src_slot_refill(u32 freed)
+{
+	struct ew_src_table *t;
+	unsigned long index;
+
+	xa_for_each(&ew_src_tables, index, t) {
+		if (ew_src_slot(index) == ew_src_slot(freed)) {
+			rcu_assign_pointer(*ew_src_slot(index), t);
+			return;
+		}
+	}
+}
+
 /*
  * Publish @t as @dev's table, or drop the table (@t NULL). Returns 0, or
  * -ENOMEM if @t could not be published: @dev then has no table.
@@ -204,7 +237,8 @@ static struct ew_src_table *ew_src_table_read(struct ib_device *dev)
  */
 static int ew_src_table_set(struct ib_device *dev, struct ew_src_table *t)
 {
-	struct ew_src_table *old;
+	struct ew_src_table __rcu **slot = ew_src_slot(dev->index);
+	struct ew_src_table *old, *cur;
 	int ret = 0;
 
 	lockdep_assert_held(&ew_src_lock);
@@ -213,7 +247,15 @@ static int ew_src_table_set(struct ib_device *dev, struct ew_src_table *t)
 	if (xa_is_err(old)) {
 		ret = xa_err(old);
 		kvfree(t);
+		t = NULL;
 		old = xa_erase(&ew_src_tables, dev->index);
+	}
+	cur = rcu_dereference_protected(*slot, lockdep_is_held(&ew_src_lock));
+	if (t && (!cur || cur->dev == dev)) {
+		rcu_assign_pointer(*slot, t);
+	} else if (!t && cur && cur->dev == dev) {
+		RCU_INIT_POINTER(*slot, NULL);
+		ew_src_slot_refill(dev->index);
 	}
 	if (old)
 		kvfree_rcu(old, rcu);
