@@ -55,7 +55,10 @@ SRV=$!
 ew_wait_listen 18515
 ew_in_cg /ewC stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" -n 1000000 "$ADDR" >"$EW_TMP/cli" 2>&1 &
 CLI=$!
-ew_check "job C's connection runs" ew_wait_for 20 grep -q 'remote address' "$EW_TMP/cli"
+# The client prints the remote address before it connects its own QP: wait
+# for both QPs in RTS, so that the GID goes with two connected QPs.
+ew_check "job C's connection runs" ew_wait_for 20 sh -c \
+	"[ \$(rdma res show qp link $DEV/1 | grep -c 'type RC state RTS') -ge 2 ]"
 
 ew_dmesg_mark
 ip addr del "$ADDR/24" dev "$NETDEV"
