@@ -23,7 +23,7 @@
  * DOC: Locking - ew_qp_lock (a spinlock: the hooks run with preemption
  * disabled) protects the table, every record and ew_qp_n_records. It is
  * only taken in process context (the hooks and their wrappers, netlink,
- * workers, the blocking notifier chains of GID, P_Key and protection
+ * workers, the blocking notifier chains of GID, P_Key, VRF and protection
  * changes), never in a softirq or an interrupt, so neither is disabled: a
  * plain spin_lock(), which every modify takes two or three times, saves
  * the bottom-half toggles and keeps pending softirqs out of the modify. A
@@ -91,6 +91,7 @@
 #include "qptrack.h"
 #include "registry.h"
 #include "request.h"
+#include "srccache.h"
 
 #define EW_QP_HASH_BITS	12
 /* Buckets a collecting pass scans per hold of ew_qp_lock. */
@@ -1198,8 +1199,29 @@ static int ew_qp_protection_changed(struct notifier_block *nb,
 	return NOTIFY_DONE;
 }
 
+/*
+ * After a netdev joined or left a VRF (srccache.c's chain), revoke the QPs
+ * whose source netdev no longer passes their job's rules. Context:
+ * process context, sleeps.
+ */
+static int ew_qp_vrf_changed(struct notifier_block *nb, unsigned long event,
+			     void *data)
+{
+	struct ew_revoke_sel sel = { .all = true };
+	unsigned int n = ew_qp_revoke(&sel);
+
+	if (n)
+		pr_info("%u QP(s) revoked: their source netdev joined or left a VRF\n",
+			n);
+	return NOTIFY_DONE;
+}
+
 static struct notifier_block ew_qp_dev_nb = {
 	.notifier_call = ew_qp_dev_changed,
+};
+
+static struct notifier_block ew_qp_vrf_nb = {
+	.notifier_call = ew_qp_vrf_changed,
 };
 
 static struct notifier_block ew_qp_protection_nb = {
@@ -1414,8 +1436,13 @@ int ew_qptrack_init(void)
 	ret = ew_protect_register_notifier(&ew_qp_protection_nb);
 	if (ret)
 		goto err_dev_nb;
+	ret = ew_src_register_notifier(&ew_qp_vrf_nb);
+	if (ret)
+		goto err_protection_nb;
 	return 0;
 
+err_protection_nb:
+	ew_protect_unregister_notifier(&ew_qp_protection_nb);
 err_dev_nb:
 	ew_registry_unregister_notifier(&ew_qp_dev_nb);
 err_cache:
@@ -1449,6 +1476,7 @@ void ew_qptrack_exit(void)
 
 	unsigned int i;
 
+	ew_src_unregister_notifier(&ew_qp_vrf_nb);
 	ew_protect_unregister_notifier(&ew_qp_protection_nb);
 	ew_registry_unregister_notifier(&ew_qp_dev_nb);
 	hash_for_each_safe(ew_qps, bkt, tmp, rec, node) {

@@ -20,7 +20,10 @@
  *   to (a VRF enslaving or releasing the netdev: CHANGEUPPER; an ifindex
  *   going or coming) makes every table stale at once (a generation), and a
  *   work item rebuilds them. A stale table is not read: lookups resolve
- *   afresh until the rebuild.
+ *   afresh until the rebuild. When the upper was a VRF, the work then tells
+ *   the chain ew_src_register_notifier() subscribes to (the records: a QP
+ *   whose source netdev left or joined a VRF is judged again), since no GID
+ *   change will.
  * - Only entries that resolved are served; any other index (empty, out of
  *   range, a port without a table) is resolved afresh, so that its error
  *   is the core's.
@@ -91,6 +94,30 @@ static DEFINE_MUTEX(ew_src_lock);
 #define EW_SRC_SLOTS	64
 static struct ew_src_table __rcu *ew_src_slots[EW_SRC_SLOTS];
 static atomic_t ew_src_gen = ATOMIC_INIT(0);
+
+/* A netdev joined or left a VRF since the rebuild work last ran. */
+static atomic_t ew_src_vrf_changed = ATOMIC_INIT(0);
+static BLOCKING_NOTIFIER_HEAD(ew_src_chain);
+
+/**
+ * ew_src_register_notifier() - be told when a netdev joined or left a VRF
+ * @nb: called in process context, after the tables were rebuilt
+ *
+ * Return: 0 or a negative errno.
+ */
+int ew_src_register_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&ew_src_chain, nb);
+}
+
+/**
+ * ew_src_unregister_notifier() - stop telling @nb
+ * @nb: a registered block
+ */
+void ew_src_unregister_notifier(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&ew_src_chain, nb);
+}
 
 /**
  * ew_src_resolve() - resolve a source GID index through the RDMA core
@@ -314,12 +341,17 @@ static void ew_src_rebuild_worker(struct work_struct *work)
 	struct ew_src_table *t;
 	unsigned long index;
 
+	bool vrf = atomic_xchg(&ew_src_vrf_changed, 0);
+
 	mutex_lock(&ew_src_lock);
 	xa_for_each(&ew_src_tables, index, t)
 		if (ew_src_cache_refresh_locked(t->dev))
 			pr_warn_ratelimited("%s: out of memory for the source cache: GIDs are resolved one by one\n",
 					    dev_name(&t->dev->dev));
 	mutex_unlock(&ew_src_lock);
+	/* Without ew_src_lock: the records' pass may sleep for long. */
+	if (vrf)
+		blocking_notifier_call_chain(&ew_src_chain, 0, NULL);
 }
 
 static DECLARE_WORK(ew_src_rebuild_work, ew_src_rebuild_worker);
@@ -327,10 +359,15 @@ static DECLARE_WORK(ew_src_rebuild_work, ew_src_rebuild_worker);
 static int ew_src_netdev_event(struct notifier_block *nb, unsigned long event,
 			       void *ptr)
 {
+	struct netdev_notifier_changeupper_info *info = ptr;
+
 	switch (event) {
+	case NETDEV_CHANGEUPPER:
+		if (netif_is_l3_master(info->upper_dev))
+			atomic_set(&ew_src_vrf_changed, 1);
+		fallthrough;
 	case NETDEV_REGISTER:
 	case NETDEV_UNREGISTER:
-	case NETDEV_CHANGEUPPER:
 		atomic_inc(&ew_src_gen);
 		schedule_work(&ew_src_rebuild_work);
 		break;

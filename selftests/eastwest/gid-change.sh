@@ -12,7 +12,8 @@
 # what it named when the cache was filled. The index an allowed connect
 # used is taken over by a VLAN's address, and the same connect is refused
 # by the job's netdev rule; a VRF rule is met while the netdev is enslaved
-# to the VRF (which changes no GID) and refused once it is released.
+# to the VRF (which changes no GID) and refused once it is released, which
+# also revokes a live QP sourced from it.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -38,8 +39,9 @@ ew_defer "ew_netdev_del $NETDEV"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "pkill -f ibv_rc_pingpong"
+ew_defer "pkill -f 'ew_verbs rc-hold'"
 
-ew_plan 16
+ew_plan 19
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "dummy netdev with $ADDR" ew_dummy_add "$NETDEV" "$ADDR/24"
@@ -105,6 +107,20 @@ ip link set "$VLAN" nomaster
 ew_expect_rc 13 "$VLAN released from $VRF: refused (vrf rule)" connect_vlan
 ip link set "$VLAN" master "$VRF"
 ew_check "enslaved again: allowed again" connect_vlan
+# A live QP from the VLAN: the release revokes it (no GID changes).
+ew_in_cg /ewE stdbuf -oL "$VERBS" rc-hold "$DEV" \
+	"$(ew_wait_gid_index "$DEV" "$ADDR3")" "$ADDR3" self 30 >"$EW_TMP/hold" 2>&1 &
+HOLD=$!
+ew_check "job E's QP from $VLAN in $VRF is connected" \
+	ew_wait_for 20 grep -q connected "$EW_TMP/hold"
+ew_dmesg_mark
+ip link set "$VLAN" nomaster
+# Releasing cycles the netdev, which on rxe may kill the QP by itself: the
+# revocation is eastwest's when eastwest logs it, for the source netdev.
+ew_check "$VLAN released from $VRF: eastwest revokes the live QP (source netdev)" \
+	ew_dmesg_wait "revoked qpn .* on $DEV: source netdev not allowed" 20
+ew_check "and the QP is dead" ew_wait_for 20 grep -q revoked "$EW_TMP/hold"
+wait "$HOLD"
 "$CTL" job del ewE >/dev/null
 
 ew_check "eastwest unloads" ew_unload
