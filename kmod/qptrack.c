@@ -753,6 +753,8 @@ struct ew_revoke_sel {
 	/* Records aimed at QP @local_qpn of this node. */
 	bool local;
 	u32 local_qpn;
+	/* What a pass over all records logs when it revoked some. */
+	const char *why;
 };
 
 /* Why @job may no longer have @rec's QP in group @g, or 0. RCU read side. */
@@ -1096,6 +1098,8 @@ static bool ew_qp_revoke_one(struct ew_qp *rec)
 static void ew_qp_log_revocation(const struct ew_revoke_sel *sel,
 				 unsigned int n)
 {
+	if (sel->why)
+		pr_info("%u QP(s) revoked: %s\n", n, sel->why);
 	if (sel->protection || sel->all)
 		return;
 	if (sel->local)
@@ -1190,12 +1194,12 @@ static int ew_qp_dev_changed(struct notifier_block *nb, unsigned long event,
 static int ew_qp_protection_changed(struct notifier_block *nb,
 				    unsigned long event, void *data)
 {
-	struct ew_revoke_sel sel = { .protection = true };
-	unsigned int n = ew_qp_revoke(&sel);
+	struct ew_revoke_sel sel = {
+		.protection = true,
+		.why = "their path lost the protection their job requires",
+	};
 
-	if (n)
-		pr_info("%u QP(s) revoked: their path lost the protection their job requires\n",
-			n);
+	ew_qp_revoke(&sel);
 	return NOTIFY_DONE;
 }
 
@@ -1207,12 +1211,12 @@ static int ew_qp_protection_changed(struct notifier_block *nb,
 static int ew_qp_vrf_changed(struct notifier_block *nb, unsigned long event,
 			     void *data)
 {
-	struct ew_revoke_sel sel = { .all = true };
-	unsigned int n = ew_qp_revoke(&sel);
+	struct ew_revoke_sel sel = {
+		.all = true,
+		.why = "their source netdev joined or left a VRF",
+	};
 
-	if (n)
-		pr_info("%u QP(s) revoked: their source netdev joined or left a VRF\n",
-			n);
+	ew_qp_revoke(&sel);
 	return NOTIFY_DONE;
 }
 
