@@ -32,7 +32,7 @@
  * index named just before: the same window as a resolution made just
  * before the change, which the revocation pass after every GID change
  * closes (a modify in flight across it is checked again at commit,
- * qptrack.c "Policy sequence").
+ * qptrack.c "Decisions in flight").
  */
 
 #include <linux/if_vlan.h>
@@ -182,7 +182,8 @@ int ew_src_lookup(struct ib_device *dev, u32 port, u32 sgid_index,
 	    p >= t->n_ports || sgid_index >= t->per_port)
 		return ew_src_resolve(dev, port, sgid_index, src, sgid);
 	e = &t->ents[p * t->per_port + sgid_index];
-	switch (READ_ONCE(e->state)) {
+	/* Entries do not change once their table is published. */
+	switch (e->state) {
 	case EW_SRC_NETDEV:
 		*src = e->src;
 		memcpy(sgid, e->sgid, sizeof(e->sgid));
