@@ -17,7 +17,6 @@
  * jobs does not wait for thousands of grace periods.
  */
 
-#include <linux/jhash.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -39,21 +38,69 @@ struct ew_peer_reap {
 	struct ew_peer *chain;
 };
 
+/*
+ * A key is three words. Every policed connect hashes one per prefix length
+ * its job uses, so the table hashes and compares them as words: a
+ * multiply and fold per word, seeded by the table (which draws a new seed
+ * when it rehashes), in place of jhash2() over six and a memcmp(). Keys
+ * are the administrator's, never a judged process's, so no caller can
+ * lengthen a chain; the final fold brings every byte, the IPv4 address at
+ * the end of a mapped GID included, into the low bits the buckets use.
+ */
+#define EW_PEER_HASH_MUL	0x9e3779b97f4a7c15ULL
+
+static_assert(sizeof(struct ew_peer_key) == 3 * sizeof(u64));
+
+static inline u64 ew_peer_key_word(const void *key, unsigned int i)
+{
+	u64 w;
+
+	memcpy(&w, (const u8 *)key + i * sizeof(w), sizeof(w));
+	return w;
+}
+
+static inline u32 ew_peer_hashfn(const void *key, u32 len, u32 seed)
+{
+	u64 h = seed ^ ew_peer_key_word(key, 0);
+
+	h = ((h ^ (h >> 32)) * EW_PEER_HASH_MUL) ^ ew_peer_key_word(key, 1);
+	h = ((h ^ (h >> 32)) * EW_PEER_HASH_MUL) ^ ew_peer_key_word(key, 2);
+	h = (h ^ (h >> 32)) * EW_PEER_HASH_MUL;
+	return h ^ (h >> 32);
+}
+
+static inline int ew_peer_cmpfn(struct rhashtable_compare_arg *arg,
+				const void *obj)
+{
+	const void *a = &((const struct ew_peer *)obj)->key;
+
+	return (ew_peer_key_word(a, 0) ^ ew_peer_key_word(arg->key, 0)) |
+	       (ew_peer_key_word(a, 1) ^ ew_peer_key_word(arg->key, 1)) |
+	       (ew_peer_key_word(a, 2) ^ ew_peer_key_word(arg->key, 2)) ? 1 : 0;
+}
+
 static const struct rhashtable_params ew_peer_params = {
 	.key_len = sizeof(struct ew_peer_key),
 	.key_offset = offsetof(struct ew_peer, key),
 	.head_offset = offsetof(struct ew_peer, node),
 	.automatic_shrinking = true,
+	.hashfn = ew_peer_hashfn,
+	.obj_cmpfn = ew_peer_cmpfn,
 };
 
+/* The first @plen bits of @in (0..128), as two big-endian words. */
 static void ew_mask_addr(u8 *out, const u8 *in, u8 plen)
 {
-	unsigned int full = plen / 8, rem = plen % 8;
+	__be64 w[2];
 
-	memset(out, 0, 16);
-	memcpy(out, in, full);
-	if (rem)
-		out[full] = in[full] & (u8)(0xff << (8 - rem));
+	memcpy(w, in, sizeof(w));
+	if (plen < 64) {
+		w[0] &= cpu_to_be64(plen ? ~0ULL << (64 - plen) : 0);
+		w[1] = 0;
+	} else if (plen < 128) {
+		w[1] &= cpu_to_be64(plen > 64 ? ~0ULL << (128 - plen) : 0);
+	}
+	memcpy(out, w, sizeof(w));
 }
 
 /**
@@ -98,16 +145,16 @@ void ew_peer_key_lid(struct ew_peer_key *key, u32 job_id, u16 lid)
 bool ew_peer_match_gid(const struct ew_job *job, const u8 *gid,
 		       struct ew_peer_key *match)
 {
+	unsigned long plen, end = EW_NUM_PLENS;
 	struct ew_peer_key key;
-	int plen;
 
 	memset(&key, 0, sizeof(key));
 	key.job_id = job->id;
 	key.kind = EW_PEER_GID;
 
-	for (plen = EW_NUM_PLENS - 1; plen >= 0; plen--) {
-		if (!test_bit(plen, job->plen_gid))
-			continue;
+	/* Only the prefix lengths the job uses, longest first, a miss too. */
+	while ((plen = find_last_bit(job->plen_gid, end)) < end) {
+		end = plen;
 		key.plen = plen;
 		ew_mask_addr(key.addr, gid, plen);
 		if (rhashtable_lookup(&ew_peer_table, &key, ew_peer_params)) {

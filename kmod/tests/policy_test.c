@@ -413,6 +413,67 @@ static void ew_test_peer_job_scoped(struct kunit *test)
 	ew_test_job_delete(job);
 }
 
+/*
+ * Prefixes of every length class that masks differently (none, within the
+ * first word, its last bit, the second word, the whole address): the last
+ * bit inside a prefix decides a match, the first bit after it does not.
+ */
+static void ew_test_peer_prefix_bits(struct kunit *test)
+{
+	static const u8 plens[] = { 0, 1, 7, 8, 23, 63, 64, 65, 100, 127, 128 };
+	static const u8 base[16] = { 0xfd, 0x5a, 0xa5, 0x5a, 0xa5, 0x5a, 0xa5,
+				     0x5a, 0xa5, 0x5a, 0xa5, 0x5a, 0xa5, 0x5a,
+				     0xa5, 0x5a };
+	struct ew_job_spec spec;
+	struct ew_peer_key key;
+	struct ew_peer_batch batch = { .keys = &key, .n = 1 };
+	struct ew_job *job;
+	unsigned int i;
+	u8 gid[16];
+	u32 id;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(plens); i++) {
+		u8 plen = plens[i];
+
+		ew_peer_key_gid(&key, EW_TEST_JOB_ID, base, plen);
+		ew_test_spec_init_named(&spec, "kunit-prefix");
+		spec.id = EW_TEST_JOB_ID;
+		spec.peers = &batch;
+		mutex_lock(&ew_config_lock);
+		ret = ew_job_create(&spec, NULL, &id);
+		mutex_unlock(&ew_config_lock);
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		job = ew_job_find(id);
+		KUNIT_ASSERT_NOT_NULL(test, job);
+
+		rcu_read_lock();
+		KUNIT_EXPECT_TRUE_MSG(test, ew_peer_match_gid(job, base, NULL),
+				      "/%u: the base address", plen);
+		if (plen) {
+			memcpy(gid, base, sizeof(gid));
+			gid[(plen - 1) / 8] ^= 0x80 >> ((plen - 1) % 8);
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       ew_peer_match_gid(job, gid, NULL),
+					       "/%u: its last bit flipped", plen);
+		}
+		if (plen < 128) {
+			memcpy(gid, base, sizeof(gid));
+			gid[plen / 8] ^= 0x80 >> (plen % 8);
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      ew_peer_match_gid(job, gid, NULL),
+					      "/%u: the next bit flipped", plen);
+			memset(gid + DIV_ROUND_UP(plen, 8), 0xff,
+			       16 - DIV_ROUND_UP(plen, 8));
+			KUNIT_EXPECT_TRUE_MSG(test,
+					      ew_peer_match_gid(job, gid, NULL),
+					      "/%u: every later byte set", plen);
+		}
+		rcu_read_unlock();
+		ew_test_job_delete(job);
+	}
+}
+
 /* ---- job store ---------------------------------------------------------- */
 
 static void ew_test_job_names_and_ids(struct kunit *test)
@@ -751,6 +812,7 @@ static struct kunit_case ew_policy_cases[] = {
 	KUNIT_CASE(ew_test_peer_del_atomic),
 	KUNIT_CASE(ew_test_peer_add_idempotent),
 	KUNIT_CASE(ew_test_peer_job_scoped),
+	KUNIT_CASE(ew_test_peer_prefix_bits),
 	KUNIT_CASE(ew_test_job_names_and_ids),
 	KUNIT_CASE(ew_test_peer_list_order),
 	KUNIT_CASE(ew_test_job_rename_and_order),
