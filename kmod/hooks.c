@@ -294,7 +294,6 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 			       int mask, struct ew_qp_change *chg)
 {
 	struct ib_device *dev = real->device;
-	struct ew_request req = { .op = EASTWEST_OP_MODIFY_QP };
 	struct ew_event ev;
 	struct ew_qp_modify m = {
 		.qp_type = real->qp_type,
@@ -332,11 +331,10 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 
 	if (gate == EW_GATE_JUDGE) {
 		/* The whole configuration: the record's, this modify folded in. */
+		chg->req.op = EASTWEST_OP_MODIFY_QP;
 		internal = ew_request_from_modify(dev, real, attr, mask,
 						  ew_caller_wants_protection(&c),
-						  &req);
-		chg->req.op = EASTWEST_OP_MODIFY_QP;
-		ew_request_merge(&chg->req, &req);
+						  &chg->req);
 		/*
 		 * A new port alone changes what the recorded P_Key index
 		 * names: resolve it on the new port.
@@ -495,10 +493,7 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
 	/* Serialises this modify with a revoker's on the same QP. */
 	struct mutex *lock = ew_qp_modify_lock(real);
-	struct ew_qp_change chg = {
-		.to_state = mask & IB_QP_STATE,
-		.next_state = attr->qp_state,
-	};
+	struct ew_qp_change chg;
 	int ret;
 
 	/*
@@ -508,8 +503,7 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT)
 		ew_qp_revalidate_local(real);
 	mutex_lock(lock);
-	chg.seq = ew_qp_policy_seq_read();
-	ew_qp_lookup(real, &chg.view, &chg.req);
+	ew_qp_change_start(real, &chg, mask, attr->qp_state);
 	if (ew_check_modify_qp(real, attr, mask, &chg)) {
 		ret = -EACCES;
 	} else {

@@ -284,62 +284,64 @@ struct ew_verdict ew_decide(const struct ew_global *global,
 	return v;
 }
 
-/**
- * ew_request_merge() - fold a modify's attributes into a QP's configuration
- * @rec: what the QP was configured with so far; updated
- * @req: the attributes one modify sets
- *
- * The latest value of each attribute wins, with the indices it came from.
- * The primary path (IB_QP_AV) and the alternate (IB_QP_ALT_PATH) are kept
- * apart: a modify may set either alone.
+/*
+ * Where a path a modify sets goes in @rec: paths[] holds the primary path
+ * (IB_QP_AV) first, then the alternate (IB_QP_ALT_PATH); a primary added
+ * beside a recorded alternate moves it up. Returns the slot to fill.
  */
-void ew_request_merge(struct ew_request *rec, const struct ew_request *req)
+static struct ew_path *ew_request_path_slot(struct ew_request *rec, bool alt)
 {
-	unsigned int i = 0;
-
-	if (req->has_pkey) {
-		rec->has_pkey = true;
-		rec->pkey = req->pkey;
-		rec->port = req->port;
-		rec->pkey_index = req->pkey_index;
-	}
-	if (req->has_alt_pkey) {
-		rec->has_alt_pkey = true;
-		rec->alt_pkey = req->alt_pkey;
-		rec->alt_port = req->alt_port;
-		rec->alt_pkey_index = req->alt_pkey_index;
-	}
-	if (req->has_qkey) {
-		rec->has_qkey = true;
-		rec->qkey = req->qkey;
-	}
-	if (req->has_dest_qpn) {
-		rec->has_dest_qpn = true;
-		rec->dest_qpn = req->dest_qpn;
-	}
-	if (req->has_qp_type) {
-		rec->has_qp_type = true;
-		rec->qp_type = req->qp_type;
-		rec->driver_id = req->driver_id;
-	}
-	if (!req->has_av && !req->has_alt)
-		return;
-
-	/*
-	 * paths[] holds the primary path first, then the alternate: copy in
-	 * place, moving the recorded alternate when a primary is added.
-	 */
-	if (req->has_av) {
+	if (!alt) {
 		if (rec->has_alt && !rec->has_av)
 			rec->paths[1] = rec->paths[0];
-		rec->paths[0] = req->paths[i++];
 		rec->has_av = true;
-	}
-	if (req->has_alt) {
-		rec->paths[rec->has_av ? 1 : 0] = req->paths[i];
+	} else {
 		rec->has_alt = true;
 	}
 	rec->n_paths = rec->has_av + rec->has_alt;
+	return &rec->paths[alt && rec->has_av ? 1 : 0];
+}
+
+/**
+ * ew_request_fold() - fold a modify's attributes into a QP's configuration
+ * @rec: what the QP was configured with so far; updated in place
+ * @attr: the modify's attributes
+ * @mask: enum ib_qp_attr_mask bits of the modify
+ * @port: the port its P_Key index is on (IB_QP_PORT's, else the QP's)
+ * @av: set to the slot of the primary path it sets, NULL if none
+ * @alt: likewise for the alternate path
+ *
+ * The latest value of each attribute wins, with the indices it came from;
+ * the primary and the alternate path are kept apart, since a modify may set
+ * either alone. The caller resolves what this modify set, in place: the
+ * P_Key values behind the indices, and the paths into *@av and *@alt (their
+ * old contents are stale). Folding in place spares the hooks a second
+ * request and its copy on every judged modify.
+ */
+void ew_request_fold(struct ew_request *rec, const struct ib_qp_attr *attr,
+		     int mask, u32 port, struct ew_path **av,
+		     struct ew_path **alt)
+{
+	if (mask & IB_QP_PKEY_INDEX) {
+		rec->has_pkey = true;
+		rec->port = port;
+		rec->pkey_index = attr->pkey_index;
+	}
+	if (mask & IB_QP_ALT_PATH) {
+		rec->has_alt_pkey = true;
+		rec->alt_port = attr->alt_port_num;
+		rec->alt_pkey_index = attr->alt_pkey_index;
+	}
+	if (mask & IB_QP_QKEY) {
+		rec->has_qkey = true;
+		rec->qkey = attr->qkey;
+	}
+	if (mask & IB_QP_DEST_QPN) {
+		rec->has_dest_qpn = true;
+		rec->dest_qpn = attr->dest_qp_num;
+	}
+	*av = (mask & IB_QP_AV) ? ew_request_path_slot(rec, false) : NULL;
+	*alt = (mask & IB_QP_ALT_PATH) ? ew_request_path_slot(rec, true) : NULL;
 }
 
 /**

@@ -8,6 +8,7 @@
 
 struct ew_job;
 struct ew_job_policy;
+struct ib_qp_attr;
 
 /* The source side of a path: the netdev behind the source GID (RoCE). */
 struct ew_src {
@@ -104,7 +105,9 @@ u32 ew_qp_type_check(const struct ew_job_policy *pol, u32 qp_type,
 		     u32 driver_id);
 u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
 		    const struct ew_request *req);
-void ew_request_merge(struct ew_request *rec, const struct ew_request *req);
+void ew_request_fold(struct ew_request *rec, const struct ib_qp_attr *attr,
+		     int mask, u32 port, struct ew_path **av,
+		     struct ew_path **alt);
 struct ew_verdict ew_decide(const struct ew_global *global,
 			    const struct ew_job *job,
 			    const struct ew_job_policy *pol,

@@ -356,6 +356,34 @@ void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 		memset(req, 0, sizeof(*req));
 }
 
+/**
+ * ew_qp_change_start() - a modify's change, from the record before it
+ * @qp: the real QP
+ * @chg: filled in: its view and request from the record (ew_qp_lookup()),
+ *	the modify's state change, the revocation sequence; the rest zeroed
+ * @mask: the modify's enum ib_qp_attr_mask bits
+ * @next_state: attr->qp_state
+ *
+ * The request, the bulk of @chg, is written once: copied from the record,
+ * or zeroed for an untracked QP.
+ *
+ * Context: as ew_qp_lookup(); the sequence is read before the rules are.
+ */
+void ew_qp_change_start(struct ib_qp *qp, struct ew_qp_change *chg,
+			int mask, u8 next_state)
+{
+	/* Nothing but padding after the request. */
+	static_assert(sizeof(struct ew_qp_change) -
+		      offsetofend(struct ew_qp_change, req) <
+		      __alignof__(struct ew_qp_change));
+
+	memset(chg, 0, offsetof(struct ew_qp_change, req));
+	chg->to_state = mask & IB_QP_STATE;
+	chg->next_state = next_state;
+	chg->seq = ew_qp_policy_seq_read();
+	ew_qp_lookup(qp, &chg->view, &chg->req);
+}
+
 static struct ew_qp *ew_qp_alloc(gfp_t gfp)
 {
 	struct ew_qp *rec = kmem_cache_zalloc(ew_qp_cache, gfp);

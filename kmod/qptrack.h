@@ -33,7 +33,6 @@ union ib_gid;
  */
 struct ew_qp_change {
 	struct ew_qp_view view;
-	struct ew_request req;
 	bool judged;
 	u32 job_id;
 	bool to_state;
@@ -43,6 +42,8 @@ struct ew_qp_change {
 	bool set_rq_psn, set_sq_psn;
 	u32 rq_psn, sq_psn;
 	struct ew_qp *fresh;
+	/* Last: ew_qp_change_start() fills it once, zeroing only the rest. */
+	struct ew_request req;
 };
 
 /**
@@ -64,6 +65,8 @@ bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
 unsigned int ew_qp_policy_seq_read(void);
 void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 		  struct ew_request *req);
+void ew_qp_change_start(struct ib_qp *qp, struct ew_qp_change *chg,
+			int mask, u8 next_state);
 void ew_qp_prealloc(struct ew_qp_change *chg);
 void ew_qp_change_release(struct ew_qp_change *chg);
 void ew_qp_commit(struct ib_qp *qp, struct ew_qp_change *chg);

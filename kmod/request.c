@@ -110,12 +110,26 @@ bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
 	return true;
 }
 
-/* Fill @req with what this modify's attributes ask for. */
+/**
+ * ew_request_from_modify() - fold what a modify asks for into a QP's
+ * configuration
+ * @dev: the QP's device
+ * @real: the real QP
+ * @attr: the modify's attributes
+ * @mask: its enum ib_qp_attr_mask bits
+ * @want_protection: evaluate the protection of the paths it sets
+ * @req: the QP's configuration so far (the record's, or zeroed); updated in
+ *	place (ew_request_fold()), with what this modify set resolved
+ *
+ * Return: 0, or EASTWEST_REASON_INTERNAL if what it set cannot be
+ * resolved (then @req may hold part of it).
+ */
 u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
 			   const struct ib_qp_attr *attr, int mask,
 			   bool want_protection, struct ew_request *req)
 {
 	u32 port = (mask & IB_QP_PORT) ? attr->port_num : real->port;
+	struct ew_path *av, *alt;
 	u32 internal = 0;
 
 	/*
@@ -126,40 +140,18 @@ u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
 	req->qp_type = real->qp_type;
 	req->driver_id = dev->ops.driver_id;
 
-	if (mask & IB_QP_PKEY_INDEX) {
-		req->has_pkey = true;
-		req->port = port;
-		req->pkey_index = attr->pkey_index;
-	}
-	if (mask & IB_QP_ALT_PATH) {
-		req->has_alt_pkey = true;
-		req->alt_port = attr->alt_port_num;
-		req->alt_pkey_index = attr->alt_pkey_index;
-	}
-	if (ew_request_resolve_pkeys(dev, req))
+	ew_request_fold(req, attr, mask, port, &av, &alt);
+	if (((mask & IB_QP_PKEY_INDEX) &&
+	     ib_get_cached_pkey(dev, req->port, req->pkey_index, &req->pkey)) ||
+	    ((mask & IB_QP_ALT_PATH) &&
+	     ib_get_cached_pkey(dev, req->alt_port, req->alt_pkey_index,
+				&req->alt_pkey)))
 		internal = EASTWEST_REASON_INTERNAL;
-	if (mask & IB_QP_QKEY) {
-		req->has_qkey = true;
-		req->qkey = attr->qkey;
-	}
-	if (mask & IB_QP_DEST_QPN) {
-		req->has_dest_qpn = true;
-		req->dest_qpn = attr->dest_qp_num;
-	}
-	if (mask & IB_QP_AV) {
-		req->has_av = true;
-		if (!ew_path_from_ah(dev, &attr->ah_attr,
-				     &req->paths[req->n_paths++],
-				     want_protection))
-			internal = EASTWEST_REASON_INTERNAL;
-	}
-	if (mask & IB_QP_ALT_PATH) {
-		req->has_alt = true;
-		if (!ew_path_from_ah(dev, &attr->alt_ah_attr,
-				     &req->paths[req->n_paths++],
-				     want_protection))
-			internal = EASTWEST_REASON_INTERNAL;
-	}
+	if (av && !ew_path_from_ah(dev, &attr->ah_attr, av, want_protection))
+		internal = EASTWEST_REASON_INTERNAL;
+	if (alt && !ew_path_from_ah(dev, &attr->alt_ah_attr, alt,
+				    want_protection))
+		internal = EASTWEST_REASON_INTERNAL;
 	return internal;
 }
 

@@ -314,38 +314,59 @@ static void ew_test_transitions(struct kunit *test)
 	}
 }
 
+/*
+ * Fold @mask of @attr into @rec as the modify hook does; the paths it sets
+ * get destination GIDs ending in @av_tag and @alt_tag (standing in for the
+ * address vectors the hook resolves).
+ */
+static void ew_test_fold(struct ew_request *rec, const struct ib_qp_attr *attr,
+			 int mask, u8 av_tag, u8 alt_tag)
+{
+	struct ew_path *av, *alt;
+
+	ew_request_fold(rec, attr, mask, 1, &av, &alt);
+	if (av) {
+		memset(av, 0, sizeof(*av));
+		av->has_grh = true;
+		av->dgid[15] = av_tag;
+	}
+	if (alt) {
+		memset(alt, 0, sizeof(*alt));
+		alt->has_grh = true;
+		alt->dgid[15] = alt_tag;
+	}
+}
+
 /* The configuration judged at RTR keeps what INIT set. */
-static void ew_test_request_merge(struct kunit *test)
+static void ew_test_request_fold(struct kunit *test)
 {
 	struct ew_request rec = { .op = EASTWEST_OP_MODIFY_QP };
-	struct ew_request init = { .has_pkey = true, .pkey = 0xffff,
-				   .has_qkey = true, .qkey = 0x1234 };
-	struct ew_request rtr = { .has_av = true, .n_paths = 1,
-				  .has_dest_qpn = true, .dest_qpn = 0x11 };
-	struct ew_request alt = { .has_alt = true, .n_paths = 1 };
-	struct ew_request rts = { .op = EASTWEST_OP_MODIFY_QP };
+	struct ib_qp_attr attr = { .pkey_index = 3, .qkey = 0x1234,
+				   .dest_qp_num = 0x11, .alt_port_num = 1,
+				   .alt_pkey_index = 4 };
+	int init = IB_QP_STATE | IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_QKEY;
+	int rtr = IB_QP_STATE | IB_QP_AV | IB_QP_DEST_QPN | IB_QP_RQ_PSN;
 
-	rtr.paths[0].has_grh = true;
-	rtr.paths[0].dgid[15] = 1;
-	alt.paths[0].has_grh = true;
-	alt.paths[0].dgid[15] = 2;
-
-	ew_request_merge(&rec, &init);
-	ew_request_merge(&rec, &rtr);
+	ew_test_fold(&rec, &attr, init, 0, 0);
+	ew_test_fold(&rec, &attr, rtr, 1, 0);
 	KUNIT_EXPECT_TRUE(test, rec.has_pkey);
-	KUNIT_EXPECT_EQ(test, rec.pkey, 0xffff);
-	KUNIT_EXPECT_EQ(test, rec.qkey, 0x1234);
+	KUNIT_EXPECT_EQ(test, rec.pkey_index, 3);
+	KUNIT_EXPECT_EQ(test, rec.port, 1U);
+	KUNIT_EXPECT_EQ(test, rec.qkey, 0x1234U);
+	KUNIT_EXPECT_FALSE(test, rec.has_alt_pkey);
 	KUNIT_EXPECT_EQ(test, rec.n_paths, 1);
+	KUNIT_EXPECT_TRUE(test, rec.has_av);
 	KUNIT_EXPECT_EQ(test, rec.paths[0].dgid[15], 1);
 
-	ew_request_merge(&rec, &alt);
+	ew_test_fold(&rec, &attr, IB_QP_ALT_PATH, 0, 2);
 	KUNIT_EXPECT_EQ(test, rec.n_paths, 2);
+	KUNIT_EXPECT_TRUE(test, rec.has_alt_pkey);
+	KUNIT_EXPECT_EQ(test, rec.alt_pkey_index, 4);
 	KUNIT_EXPECT_EQ(test, rec.paths[0].dgid[15], 1);
 	KUNIT_EXPECT_EQ(test, rec.paths[1].dgid[15], 2);
 
 	/* A new primary path replaces the old one, the alternate stays. */
-	rtr.paths[0].dgid[15] = 3;
-	ew_request_merge(&rec, &rtr);
+	ew_test_fold(&rec, &attr, IB_QP_AV, 3, 0);
 	KUNIT_EXPECT_EQ(test, rec.n_paths, 2);
 	KUNIT_EXPECT_EQ(test, rec.paths[0].dgid[15], 3);
 	KUNIT_EXPECT_EQ(test, rec.paths[1].dgid[15], 2);
@@ -355,20 +376,43 @@ static void ew_test_request_merge(struct kunit *test)
 	 * names none is judged against it (the same-host ownership rule).
 	 */
 	KUNIT_EXPECT_TRUE(test, rec.has_dest_qpn);
-	KUNIT_EXPECT_EQ(test, rec.dest_qpn, 0x11);
-	ew_request_merge(&rec, &rts);
+	KUNIT_EXPECT_EQ(test, rec.dest_qpn, 0x11U);
+	ew_test_fold(&rec, &attr, IB_QP_STATE | IB_QP_SQ_PSN, 0, 0);
 	KUNIT_EXPECT_TRUE(test, rec.has_dest_qpn);
-	KUNIT_EXPECT_EQ(test, rec.dest_qpn, 0x11);
-	rtr.dest_qpn = 0x12;
-	ew_request_merge(&rec, &rtr);
-	KUNIT_EXPECT_EQ(test, rec.dest_qpn, 0x12);
+	KUNIT_EXPECT_EQ(test, rec.dest_qpn, 0x11U);
+	KUNIT_EXPECT_EQ(test, rec.n_paths, 2);
+	attr.dest_qp_num = 0x12;
+	ew_test_fold(&rec, &attr, rtr, 1, 0);
+	KUNIT_EXPECT_EQ(test, rec.dest_qpn, 0x12U);
+}
+
+/* An alternate path set first moves up when a primary is added. */
+static void ew_test_request_fold_alt_first(struct kunit *test)
+{
+	struct ew_request rec = { .op = EASTWEST_OP_MODIFY_QP };
+	struct ib_qp_attr attr = { .alt_port_num = 1 };
+
+	ew_test_fold(&rec, &attr, IB_QP_ALT_PATH, 0, 2);
+	KUNIT_EXPECT_EQ(test, rec.n_paths, 1);
+	KUNIT_EXPECT_FALSE(test, rec.has_av);
+	KUNIT_EXPECT_EQ(test, rec.paths[0].dgid[15], 2);
+	ew_test_fold(&rec, &attr, IB_QP_AV, 1, 0);
+	KUNIT_EXPECT_EQ(test, rec.n_paths, 2);
+	KUNIT_EXPECT_EQ(test, rec.paths[0].dgid[15], 1);
+	KUNIT_EXPECT_EQ(test, rec.paths[1].dgid[15], 2);
+	/* Both at once: each in its place. */
+	ew_test_fold(&rec, &attr, IB_QP_AV | IB_QP_ALT_PATH, 5, 6);
+	KUNIT_EXPECT_EQ(test, rec.n_paths, 2);
+	KUNIT_EXPECT_EQ(test, rec.paths[0].dgid[15], 5);
+	KUNIT_EXPECT_EQ(test, rec.paths[1].dgid[15], 6);
 }
 
 static struct kunit_case ew_qpgate_cases[] = {
 	KUNIT_CASE_PARAM(ew_test_gate_cases, ew_gate_gen_params),
 	KUNIT_CASE(ew_test_gate_exhaustive),
 	KUNIT_CASE(ew_test_transitions),
-	KUNIT_CASE(ew_test_request_merge),
+	KUNIT_CASE(ew_test_request_fold),
+	KUNIT_CASE(ew_test_request_fold_alt_first),
 	{}
 };
 
