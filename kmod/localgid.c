@@ -71,6 +71,18 @@ static u32 ew_local_gid_hash(const u8 *gid)
 	return (u32)hi ^ (u32)(hi >> 32);
 }
 
+/* Two GIDs compared as two words each: every policed connect asks. */
+static bool ew_local_gid_equal(const u8 *a, const u8 *b)
+{
+	u64 a0, a1, b0, b1;
+
+	memcpy(&a0, a, sizeof(a0));
+	memcpy(&a1, a + sizeof(a0), sizeof(a1));
+	memcpy(&b0, b, sizeof(b0));
+	memcpy(&b1, b + sizeof(b0), sizeof(b1));
+	return !((a0 ^ b0) | (a1 ^ b1));
+}
+
 /**
  * ew_local_gid_dev() - the device of this node that has GID @gid
  * @gid: 16 bytes, network order
@@ -84,7 +96,7 @@ struct ib_device *ew_local_gid_dev(const u8 *gid)
 
 	hash_for_each_possible_rcu(ew_local_gids, e, node,
 				   ew_local_gid_hash(gid))
-		if (!memcmp(e->gid, gid, sizeof(e->gid)))
+		if (ew_local_gid_equal(e->gid, gid))
 			return e->dev;
 	return NULL;
 }
