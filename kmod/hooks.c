@@ -121,23 +121,18 @@ static void notrace ew_hook_redirect(struct ftrace_regs *fregs, void *wrapper,
 		ew_hook_divert(fregs, going);
 }
 
-/*
- * What the caller is and which job it belongs to, for one decision: @cgrp
- * is the cgroup @job was found from (read once, so that both agree).
- */
+/* What the caller is and which job it belongs to, for one decision. */
 struct ew_caller {
 	struct ew_global global;
 	struct ew_job *job;
 	struct ew_job_policy *pol;
-	struct cgroup *cgrp;
 	u64 cgid;
 };
 
 static void ew_caller_get(struct ew_caller *c)
 {
 	ew_global_snapshot(&c->global);
-	c->cgrp = task_dfl_cgroup(current);
-	c->job = ew_job_lookup_by_cgroup(c->cgrp, &c->cgid);
+	c->job = ew_job_lookup_by_cgroup(task_dfl_cgroup(current), &c->cgid);
 	c->pol = c->job ? ew_job_policy(c->job) : NULL;
 }
 
@@ -353,7 +348,7 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 	}
 	v = ew_verdict_of(&c, &chg->req, internal);
 	if (gate == EW_GATE_JUDGE && !v.reason && c.job &&
-	    ew_dest_is_foreign(c.job, c.cgrp, dev, &chg->req, &chg->local))
+	    ew_dest_is_foreign(c.job, dev, &chg->req, &chg->local))
 		v = ew_verdict_of(&c, &chg->req, EASTWEST_REASON_FOREIGN_QP);
 	/*
 	 * The record an allowed modify starts is allocated now, before the
@@ -405,8 +400,7 @@ static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
 		      rdma_ah_get_port_num(ah));
 	v = ew_verdict_of(&c, &req, internal);
 	/* A UD address handle names no QP: it could reach any on this node. */
-	if (!v.reason && c.job &&
-	    ew_dest_is_foreign(c.job, c.cgrp, dev, &req, NULL))
+	if (!v.reason && c.job && ew_dest_is_foreign(c.job, dev, &req, NULL))
 		v = ew_verdict_of(&c, &req, EASTWEST_REASON_FOREIGN_QP);
 	deny = ew_judge_report(&c, &req, v, &ev);
 	rcu_read_unlock();

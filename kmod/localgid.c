@@ -315,24 +315,14 @@ struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid)
  * ew_res_is_jobs() - whether a process of @job created RDMA object @res
  * @res: the object's restrack entry
  * @job: a job
- * @job_cgrp: a cgroup @job was found from (the caller's), or NULL
  *
- * A kernel object, or one whose creator is unknown, is nobody's job's. A
- * creator in @job_cgrp is @job's without the job lookup: a connection
- * between two QPs of one process, or of one job step, asks just that.
+ * A kernel object, or one whose creator is unknown, is nobody's job's.
  * Context: rcu_read_lock().
  */
 bool ew_res_is_jobs(const struct rdma_restrack_entry *res,
-		    const struct ew_job *job, const struct cgroup *job_cgrp)
+		    const struct ew_job *job)
 {
-	u64 cgid;
-	struct cgroup *cgrp;
-
-	if (!res->user || !res->task)
-		return false;
-	cgrp = task_dfl_cgroup(res->task);
-	return cgrp == job_cgrp ||
-	       ew_job_lookup_by_cgroup(cgrp, &cgid) == job;
+	return res->user && res->task && ew_res_job(res) == job;
 }
 
 /**
@@ -354,7 +344,7 @@ bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,
 	res = ew_restrack_get_qp_unhidden(dev, qpn);
 	if (IS_ERR(res))
 		return false;
-	mine = ew_res_is_jobs(res, job, NULL);
+	mine = ew_res_is_jobs(res, job);
 	rdma_restrack_put(res);
 	return mine;
 }

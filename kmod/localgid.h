@@ -6,7 +6,6 @@
 
 struct ib_device;
 struct ib_qp;
-struct cgroup;
 struct ew_job;
 struct rdma_restrack_entry;
 
@@ -27,7 +26,7 @@ struct ew_job *ew_res_job(const struct rdma_restrack_entry *res);
 bool ew_restrack_own_lookup(void);
 struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid);
 bool ew_res_is_jobs(const struct rdma_restrack_entry *res,
-		    const struct ew_job *job, const struct cgroup *job_cgrp);
+		    const struct ew_job *job);
 bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,
 			    const struct ew_job *job);
 unsigned int ew_restrack_user_qps(struct ib_device *dev, unsigned long *next,

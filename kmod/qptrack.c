@@ -189,11 +189,8 @@ static DEFINE_RATELIMIT_STATE(ew_revoke_log_rs, 5 * HZ, 10);
  * already configured, which are tracked: ew_qp_by_qpn holds every record
  * by its QP's device and number, so their creator is found in one bucket
  * under ew_qp_lock, from the QP itself (its restrack entry names the task),
- * without the restrack table's lookup; a creator in the caller's own
- * cgroup (the one its job was found from) is its job's without a job
- * lookup, which is every connection between two QPs of one process or one
- * job step. A number it does not hold is looked up in the restrack table
- * as before: the answer is the same either way.
+ * without the restrack table's lookup. A number it does not hold is looked
+ * up in the restrack table as before: the answer is the same either way.
  * A record is in ew_qp_by_qpn exactly while it is in ew_qps, and the
  * destroy hook drops it before the core frees the QP, so a QP found there
  * under the lock is alive.
@@ -246,12 +243,10 @@ unsigned int ew_qp_policy_seq_read(void)
 }
 
 /*
- * Whether tracked QP @qpn of @dev is @job's (@job_cgrp: see
- * ew_res_is_jobs()): 1 if it is, 0 if another's, -ENOENT if no record has
- * that QP. See "Same-node destinations".
+ * Whether tracked QP @qpn of @dev is @job's: 1 if it is, 0 if another's,
+ * -ENOENT if no record has that QP. See "Same-node destinations".
  */
 static int ew_qp_tracked_is_jobs(const struct ew_job *job,
-				 const struct cgroup *job_cgrp,
 				 const struct ib_device *dev, u32 qpn)
 {
 	struct ew_qp *rec;
@@ -260,25 +255,23 @@ static int ew_qp_tracked_is_jobs(const struct ew_job *job,
 	hash_for_each_possible(ew_qp_by_qpn, rec, qpn_node,
 			       ew_qp_qpn_key(dev, qpn))
 		if (rec->qp->device == dev && rec->qp->qp_num == qpn)
-			return ew_res_is_jobs(&rec->qp->res, job, job_cgrp);
+			return ew_res_is_jobs(&rec->qp->res, job);
 	return -ENOENT;
 }
 
 static int ew_qp_tracked_is_jobs_lock(const struct ew_job *job,
-				      const struct cgroup *job_cgrp,
 				      const struct ib_device *dev, u32 qpn)
 {
 	int mine;
 
 	spin_lock(&ew_qp_lock);
-	mine = ew_qp_tracked_is_jobs(job, job_cgrp, dev, qpn);
+	mine = ew_qp_tracked_is_jobs(job, dev, qpn);
 	spin_unlock(&ew_qp_lock);
 	return mine;
 }
 
 /* ew_dest_is_foreign(), with ew_qp_lock held (@locked) or not. */
 static bool __ew_dest_is_foreign(const struct ew_job *job,
-				 const struct cgroup *job_cgrp,
 				 struct ib_device *dev,
 				 const struct ew_request *req, bool *local,
 				 bool locked)
@@ -300,10 +293,8 @@ static bool __ew_dest_is_foreign(const struct ew_job *job,
 		if (!req->has_dest_qpn)
 			return true;
 		mine = locked ?
-		       ew_qp_tracked_is_jobs(job, job_cgrp, ldev,
-					     req->dest_qpn) :
-		       ew_qp_tracked_is_jobs_lock(job, job_cgrp, ldev,
-						  req->dest_qpn);
+		       ew_qp_tracked_is_jobs(job, ldev, req->dest_qpn) :
+		       ew_qp_tracked_is_jobs_lock(job, ldev, req->dest_qpn);
 		if (mine == -ENOENT)
 			mine = ew_restrack_qp_is_jobs(ldev, req->dest_qpn, job);
 		if (!mine)
@@ -316,7 +307,6 @@ static bool __ew_dest_is_foreign(const struct ew_job *job,
  * ew_dest_is_foreign() - whether a path of @req ends on this node in a QP
  * that is not @job's
  * @job: the caller's job
- * @job_cgrp: the caller's cgroup, which @job was found from
  * @dev: the QP's (or AH's) device
  * @req: the whole configuration of the QP
  * @local: if not NULL, set to whether a path ends on this node
@@ -326,11 +316,10 @@ static bool __ew_dest_is_foreign(const struct ew_job *job,
  *
  * Context: rcu_read_lock(), ew_qp_lock not held; atomic-safe.
  */
-bool ew_dest_is_foreign(const struct ew_job *job,
-			const struct cgroup *job_cgrp, struct ib_device *dev,
+bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
 			const struct ew_request *req, bool *local)
 {
-	return __ew_dest_is_foreign(job, job_cgrp, dev, req, local, false);
+	return __ew_dest_is_foreign(job, dev, req, local, false);
 }
 
 /**
@@ -863,8 +852,7 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 	 * connect in flight across a change is checked here on commit.
 	 */
 	if (!reason && rec->local &&
-	    __ew_dest_is_foreign(job, NULL, rec->qp->device, &rec->req, NULL,
-				 true))
+	    __ew_dest_is_foreign(job, rec->qp->device, &rec->req, NULL, true))
 		reason = EASTWEST_REASON_FOREIGN_QP;
 	/* A job in audit mode is reported, never revoked. */
 	if (reason && pol->mode == EASTWEST_MODE_AUDIT) {
@@ -883,7 +871,7 @@ static u32 ew_qp_recheck_local(const struct ew_qp *rec)
 
 	lockdep_assert_held(&ew_qp_lock);
 	rcu_read_lock();
-	foreign = __ew_dest_is_foreign(ew_job_find(rec->job_id), NULL,
+	foreign = __ew_dest_is_foreign(ew_job_find(rec->job_id),
 				       rec->qp->device, &rec->req, NULL, true);
 	rcu_read_unlock();
 	return foreign ? EASTWEST_REASON_FOREIGN_QP : 0;

@@ -6,7 +6,6 @@
 #include "policy.h"
 #include "qpgate.h"
 
-struct cgroup;
 struct ib_qp;
 struct ib_udata;
 struct ib_device;
@@ -61,8 +60,7 @@ struct ew_qp_member {
 	struct ew_qp *fresh;
 };
 
-bool ew_dest_is_foreign(const struct ew_job *job,
-			const struct cgroup *job_cgrp, struct ib_device *dev,
+bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
 			const struct ew_request *req, bool *local);
 unsigned int ew_qp_policy_seq_read(void);
 void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
