@@ -19,7 +19,35 @@ struct ew_global ew_global = {
 	.admission = EASTWEST_ADMISSION_UNATTESTED,
 };
 
-struct ew_counters __percpu *ew_counters_global;
+static struct ew_counters __percpu *ew_counters_global;
+
+/**
+ * ew_global_snapshot() - read the global settings once, for one decision
+ * @out: copy
+ */
+void ew_global_snapshot(struct ew_global *out)
+{
+	out->mode = READ_ONCE(ew_global.mode);
+	out->default_action = READ_ONCE(ew_global.default_action);
+	out->admission = READ_ONCE(ew_global.admission);
+	out->admission_required = READ_ONCE(ew_global.admission_required);
+}
+
+/**
+ * ew_counter_inc() - count a decision globally and for its job
+ * @job: the caller's job or NULL
+ * @idx: enum ew_counter
+ *
+ * Context: any; per-CPU counters, no locks.
+ */
+void ew_counter_inc(struct ew_job *job, unsigned int idx)
+{
+	if (WARN_ON_ONCE(idx >= EW_CTR_MAX))
+		return;
+	this_cpu_inc(ew_counters_global->v[idx]);
+	if (job)
+		this_cpu_inc(job->counters->v[idx]);
+}
 
 /**
  * ew_counters_sum() - add up per-CPU counters
@@ -37,6 +65,14 @@ void ew_counters_sum(struct ew_counters __percpu *pcpu, struct ew_counters *out)
 		for (i = 0; i < EW_CTR_MAX; i++)
 			out->v[i] += READ_ONCE(c->v[i]);
 	}
+}
+
+/**
+ * ew_global_counters() - the node-wide counters
+ */
+struct ew_counters __percpu *ew_global_counters(void)
+{
+	return ew_counters_global;
 }
 
 /**

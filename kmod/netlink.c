@@ -1438,7 +1438,7 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_JOB_COUNT, ew_jobs_count()) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_PEER_COUNT, ew_peers_total()) ||
 	    ew_nl_put_counters(msg, EASTWEST_A_CONFIG_COUNTERS,
-			       ew_counters_global) ||
+			       ew_global_counters()) ||
 	    ew_fabric_put_physical(msg, EASTWEST_A_CONFIG_PHYSICAL_IFINDEX) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION, g.admission) ||
 	    nla_put_u8(msg, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
