@@ -202,8 +202,12 @@ out:
 	return ret;
 }
 
-/* @gid in @dev's own table (any GID type): the slow path, see above. */
-static bool ew_gid_on_dev(struct ib_device *dev, const u8 *gid)
+/*
+ * @gid in @dev's own table (any GID type): the slow path, see above. Kept
+ * out of line: its aligned on-stack GID would otherwise give every local
+ * destination probe a realigned, guarded stack frame.
+ */
+static noinline bool ew_gid_on_dev(struct ib_device *dev, const u8 *gid)
 {
 	static const enum ib_gid_type types[] = {
 		IB_GID_TYPE_ROCE_UDP_ENCAP, IB_GID_TYPE_IB,
