@@ -339,10 +339,10 @@ void ew_src_cache_forget(struct ib_device *dev)
 /* Rebuild every table after a netdev event made them all stale. */
 static void ew_src_rebuild_worker(struct work_struct *work)
 {
+	/* Taken before the rebuild: a VRF change after it queues another run. */
+	bool vrf = atomic_xchg(&ew_src_vrf_changed, 0);
 	struct ew_src_table *t;
 	unsigned long index;
-
-	bool vrf = atomic_xchg(&ew_src_vrf_changed, 0);
 
 	mutex_lock(&ew_src_lock);
 	xa_for_each(&ew_src_tables, index, t)
