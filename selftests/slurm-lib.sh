@@ -190,6 +190,11 @@ slurm_cgroups_up() {
 # runs on HOST: the lines both test beds share (munge, daemons as root and
 # their files in $R, jobs tracked and confined by cgroups), then the test's
 # own lines, read from stdin; and $R/cgroup.conf (cgroup v2, no systemd).
+# The timeouts are for emulated guests on a host that runs two more test
+# suites beside them: Slurm's defaults (a 2 s TCP connect, 10 s for a batch
+# job's launch and prolog, a node silent for 300 s set DOWN) fit hardware,
+# and a job they cut short shows up as every later check failing for no
+# visible reason; MinJobAge keeps an ended job's record for the diagnostics.
 slurm_conf() {
 	mkdir -p "$R/state" "$R/spool" || return 1
 	{
@@ -210,11 +215,31 @@ slurm_conf() {
 			ProctrackType=proctrack/cgroup
 			TaskPlugin=task/cgroup
 			SelectType=select/cons_tres
+			MessageTimeout=60
+			TCPTimeout=30
+			BatchStartTimeout=300
+			SlurmdTimeout=1200
+			MinJobAge=1800
 		EOF
 	} >"$R/slurm.conf" && cat >"$R/cgroup.conf" <<-EOF
 		CgroupPlugin=cgroup/v2
 		IgnoreSystemd=yes
 	EOF
+}
+
+# jobs_diag JOBID...: each job's state, reason and exit code, then the
+# Slurm daemons' errors and the jobs' output, as diagnostics (most telling
+# first: a CI log shows only the first lines under a failing check).
+jobs_diag() {
+	for _j in "$@"; do
+		echo "#   job $_j: $(scontrol -o show job "$_j" 2>&1 | tr ' ' '\n' |
+			grep -E '^(JobState|Reason|ExitCode|RunTime|NodeList)=' | tr '\n' ' ')"
+	done
+	grep -hE 'error|fail|timed? ?out' "$R/slurmctld.log" "$R/slurmd.log" 2>/dev/null |
+		tail -n 8 | sed 's/^/#   /'
+	for _j in "$@"; do
+		tail -n 5 "$R/job-$_j.out" 2>/dev/null | sed "s/^/#   job-$_j.out: /"
+	done
 }
 
 # job_field JOBID FIELD: a field of "scontrol show job".

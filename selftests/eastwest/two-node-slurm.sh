@@ -265,7 +265,6 @@ write_slurm_conf() {
 		JobAcctGatherType=jobacct_gather/none
 		AccountingStorageType=accounting_storage/none
 		ReturnToService=2
-		MessageTimeout=30
 		Prolog=$R/hooks/prolog
 		Epilog=$R/hooks/epilog
 		NodeName=n0 NodeAddr=$EW_IP0 CPUs=1 State=UNKNOWN
@@ -522,7 +521,7 @@ ew_check "A and B run at the same time, each on n[0-1] (OverSubscribe=FORCE:2)" 
 ew_check "the tasks of A and B did their part on both nodes" \
 	ew_wait_for 240 sh -c "[ -e $SH/job-$JA/ready.0 ] && [ -e $SH/job-$JA/ready.1 ] &&
 		[ -e $SH/job-$JB/ready.0 ] && [ -e $SH/job-$JB/ready.1 ]" ||
-	tail -n 20 "$R/slurmd.log" "$R/job-$JA.out" "$R/job-$JB.out" 2>/dev/null | sed 's/^/#   /'
+	jobs_diag "$JA" "$JB"
 ew_check "the prologs of A and B succeeded on $ME" \
 	sh -c "[ \"\$(cat $R/seen/prolog-$JA.rc) \$(cat $R/seen/prolog-$JB.rc)\" = '0 0' ]"
 
@@ -607,7 +606,8 @@ ew_check "control: jobs C ($JC) and D ($JD) of partition shared (jobaddr shared)
 	ew_wait_for 120 running_together "$JC" "$JD"
 ew_check "... their tasks did their part on both nodes" \
 	ew_wait_for 240 sh -c "[ -e $SH/job-$JC/ready.0 ] && [ -e $SH/job-$JC/ready.1 ] &&
-		[ -e $SH/job-$JD/ready.0 ] && [ -e $SH/job-$JD/ready.1 ]"
+		[ -e $SH/job-$JD/ready.0 ] && [ -e $SH/job-$JD/ready.1 ]" ||
+	jobs_diag "$JC" "$JD"
 ew_check "... eastwest job slurm-$JC: netdev eth0, peers the nodes' $EW_IP0 and $EW_IP1" \
 	job_is "slurm-$JC" eth0 "$EW_IP0" "$EW_IP1"
 ew_check "... eastwest job slurm-$JD: the same peers" \
