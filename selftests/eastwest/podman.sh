@@ -3,6 +3,7 @@
 # ew-nodes: 1
 # ew-kernels: 6.12
 # ew-timeout: 600
+# ew-tcg: single
 #
 # The OCI hook under a real container engine: Debian's podman (with crun and
 # conmon) runs containers from an image built here (podman import of a
@@ -27,6 +28,11 @@
 #   no-job.
 # - A broken template (a misspelt key): podman does not start the
 #   container, prints the hook's reason, and leaves no job and no claim.
+#
+# Each container's device program (crun attaches one to the container's
+# cgroup, detaches it at the end) switches a static key on and off again,
+# patching kernel text: hence its own boot under single-threaded TCG
+# (ew-tcg).
 
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../oci-lib.sh"
