@@ -83,22 +83,20 @@ static bool ew_local_gid_equal(const u8 *a, const u8 *b)
 	return !((a0 ^ b0) | (a1 ^ b1));
 }
 
-/**
- * ew_local_gid_dev() - the device of this node that has GID @gid
- * @gid: 16 bytes, network order
- *
- * Context: rcu_read_lock(); the device stays valid until it is dropped.
- * Return: the device, or NULL if @gid is not one of this node's.
+/*
+ * Whether the set holds @gid for @dev. Context: rcu_read_lock() or
+ * ew_local_gid_lock.
  */
-struct ib_device *ew_local_gid_dev(const u8 *gid)
+static bool ew_local_gid_has(const u8 *gid, const struct ib_device *dev)
 {
 	struct ew_local_gid *e;
 
 	hash_for_each_possible_rcu(ew_local_gids, e, node,
-				   ew_local_gid_hash(gid))
-		if (ew_local_gid_equal(e->gid, gid))
-			return e->dev;
-	return NULL;
+				   ew_local_gid_hash(gid),
+				   lockdep_is_held(&ew_local_gid_lock))
+		if (e->dev == dev && ew_local_gid_equal(e->gid, gid))
+			return true;
+	return false;
 }
 
 static void ew_local_gids_unhash(struct ib_device *dev)
@@ -182,7 +180,7 @@ int ew_local_gids_refresh(struct ib_device *dev)
 	ew_local_gids_unhash(dev);
 	for (i = 0; i < used; i++) {
 		/* RoCE v1 and v2 entries share a GID: keep one. */
-		if (ew_local_gid_dev(fresh[i]->gid) == dev) {
+		if (ew_local_gid_has(fresh[i]->gid, dev)) {
 			kfree(fresh[i]);
 			continue;
 		}
@@ -297,21 +295,45 @@ ew_restrack_get_qp_unhidden(struct ib_device *dev, u32 qpn)
  * ew_local_dest_dev() - the device of this node a destination GID ends on
  * @dev: the device of the QP or address handle that aims at @gid
  * @gid: the destination GID, 16 bytes, network order
+ * @ambiguous: set if @gid is not @dev's but more than one other device's
  *
- * One probe of the set; while the set may be incomplete, @dev's own table
- * too, so that loopback on one device is never taken for a remote
- * destination.
+ * A GID may be on several devices at once: an address of an upper device
+ * (VLAN, macvlan, MACsec) has a GID on the device of its lower netdev as
+ * well as on a device bound to the upper one. A packet to one of its own
+ * GIDs never leaves the sending device: soft-RoCE hands it back to itself
+ * (by destination MAC, before any GID check), a NIC loops it back. So the
+ * connect ends on @dev when @gid is @dev's, whichever other device has it
+ * too; else on the one device that has it. With several such devices the
+ * answer is not known: the caller must refuse.
+ *
+ * One probe of the set, its whole chain; while the set may be incomplete,
+ * @dev's own table too, so that loopback on one device is never taken for
+ * a remote destination.
  *
  * Context: rcu_read_lock(); the device stays valid until it is dropped.
  * Return: the device, or NULL if @gid is not one of this node's.
  */
-struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid)
+struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid,
+				    bool *ambiguous)
 {
-	struct ib_device *ldev = ew_local_gid_dev(gid);
+	struct ib_device *ldev = NULL;
+	struct ew_local_gid *e;
 
-	if (!ldev && READ_ONCE(ew_local_gids_incomplete) &&
-	    ew_gid_on_dev(dev, gid))
-		ldev = dev;
+	*ambiguous = false;
+	hash_for_each_possible_rcu(ew_local_gids, e, node,
+				   ew_local_gid_hash(gid)) {
+		if (!ew_local_gid_equal(e->gid, gid))
+			continue;
+		if (e->dev == dev)
+			return dev;
+		if (ldev && ldev != e->dev)
+			*ambiguous = true;
+		ldev = e->dev;
+	}
+	if (READ_ONCE(ew_local_gids_incomplete) && ew_gid_on_dev(dev, gid)) {
+		*ambiguous = false;
+		return dev;
+	}
 	return ldev;
 }
 

@@ -19,12 +19,12 @@ struct ew_core_qp {
 	u32 qpn;
 };
 
-struct ib_device *ew_local_gid_dev(const u8 *gid);
 int ew_local_gids_refresh(struct ib_device *dev);
 void ew_local_gids_forget(struct ib_device *dev);
 struct ew_job *ew_res_job(const struct rdma_restrack_entry *res);
 bool ew_restrack_own_lookup(void);
-struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid);
+struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid,
+				    bool *ambiguous);
 bool ew_res_is_jobs(const struct rdma_restrack_entry *res,
 		    const struct ew_job *job);
 bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,

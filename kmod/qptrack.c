@@ -185,15 +185,18 @@ static DEFINE_RATELIMIT_STATE(ew_revoke_log_rs, 5 * HZ, 10);
  * (a job's peers are all its nodes, this one included), so a destination
  * GID of this node (localgid.c) must name a QP that a process of the
  * caller's job created; a kernel QP, no QP at all, or no QP named (a UD
- * address handle) is foreign. Most such destinations are QPs a job has
- * already configured, which are tracked: ew_qp_by_qpn holds every record
- * by its QP's device and number, so their creator is found in one bucket
- * under ew_qp_lock, from the QP itself (its restrack entry names the task),
- * without the restrack table's lookup. A number it does not hold is looked
- * up in the restrack table as before: the answer is the same either way.
- * A record is in ew_qp_by_qpn exactly while it is in ew_qps, and the
- * destroy hook drops it before the core frees the QP, so a QP found there
- * under the lock is alive.
+ * address handle) is foreign. The QP is looked for on the device the
+ * connect ends on (ew_local_dest_dev()): the QP's own device when the GID
+ * is one of its own, even if another device has that GID too; a GID of
+ * several other devices at once is foreign. Most such destinations are QPs
+ * a job has already configured, which are tracked: ew_qp_by_qpn holds
+ * every record by its QP's device and number, so their creator is found in
+ * one bucket under ew_qp_lock, from the QP itself (its restrack entry
+ * names the task), without the restrack table's lookup. A number it does
+ * not hold is looked up in the restrack table as before: the answer is the
+ * same either way. A record is in ew_qp_by_qpn exactly while it is in
+ * ew_qps, and the destroy hook drops it before the core frees the QP, so a
+ * QP found there under the lock is alive.
  */
 static DEFINE_HASHTABLE(ew_qp_by_qpn, EW_QP_HASH_BITS);
 
@@ -277,6 +280,7 @@ static bool __ew_dest_is_foreign(const struct ew_job *job,
 				 bool locked)
 {
 	struct ib_device *ldev;
+	bool ambiguous;
 	unsigned int i;
 	int mine;
 
@@ -285,12 +289,12 @@ static bool __ew_dest_is_foreign(const struct ew_job *job,
 	for (i = 0; i < req->n_paths && i < ARRAY_SIZE(req->paths); i++) {
 		if (!req->paths[i].has_grh)
 			continue;
-		ldev = ew_local_dest_dev(dev, req->paths[i].dgid);
+		ldev = ew_local_dest_dev(dev, req->paths[i].dgid, &ambiguous);
 		if (!ldev)
 			continue;
 		if (local)
 			*local = true;
-		if (!req->has_dest_qpn)
+		if (!req->has_dest_qpn || ambiguous)
 			return true;
 		mine = locked ?
 		       ew_qp_tracked_is_jobs(job, ldev, req->dest_qpn) :
