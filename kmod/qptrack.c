@@ -68,6 +68,15 @@
  * it records. Either the pass's collection comes after the record (and
  * takes it), or the modify sees the sequence moved, checks its record
  * against the current rules and revokes its QP itself.
+ *
+ * A destroyed QP narrows the rules too: its number may then go to a QP of
+ * another job, and a connect of this node that was judged while the number
+ * was its own job's would land in that QP. The pass of "Local destinations
+ * that go away" catches records aimed at the number when the new QP comes
+ * to INIT; a connect still in flight has no record yet, so the destroy
+ * bumps the sequence before the driver frees the number: either the new
+ * QP's INIT finds the connect's record, or the connect sees the sequence
+ * moved when it records and checks its destination again.
  */
 
 #include <linux/hash.h>
@@ -752,6 +761,8 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 	int ret;
 
 	mutex_lock(lock);
+	/* Before the number is free: see "Decisions in flight". */
+	atomic_inc_return(&ew_qp_policy_seq);
 	ret = ib_destroy_qp_user(qp, udata);
 	if (!ret && READ_ONCE(ew_qp_n_records)) {
 		/* Only the pointer's value is used from here: the QP is gone. */

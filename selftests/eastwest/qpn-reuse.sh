@@ -21,8 +21,15 @@
 #   3. control, of job A itself: Y stays up;
 #   4. a process in no job whose QP's number only hashes like a live local
 #      destination (job A's Y aimed at job A's live X) tries INIT 20 times:
-#      no pass at all, and Y stays up.
+#      no pass at all, and Y stays up;
+#   5. in flight: job A's connect of Y onto its own X is held between its
+#      decision and the driver (fault_modify_delay_ms); meanwhile X is
+#      destroyed and job B's new QP takes its number to INIT, before Y has
+#      a record for that INIT's pass to find. Y lands aimed at job B's QP:
+#      it is revoked as it is recorded (foreign-qp: its RTR->RTS refused,
+#      or QP_FATAL), not by the pass.
 # Against a module without the revocation pass, 1 and 2 print "not ok";
+# against one whose destroy does not move the policy sequence, 5 does;
 # with the counting filter by hash that the index replaced, the counts of 2
 # and 4 do (20 passes each, 6.12). The function tracer patches
 # kernel text: hence its own boot under single-threaded TCG (ew-tcg).
@@ -33,6 +40,7 @@ DEV=rxe0
 CG=/sys/fs/cgroup
 FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
 PARAM=/sys/module/eastwest/parameters/fault_qpn_next
+FP=/sys/module/eastwest/parameters
 LOOP=127.0.0.1
 
 ew_require_root
@@ -66,15 +74,21 @@ qpn_gone() {
 	! rdma res show qp link "$DEV/1" lqpn "$1" 2>/dev/null | grep -q "lqpn $1 "
 }
 
-# pair NAME: job A's X (at INIT) and Y (RTS, aimed at X); 2 checks. Sets X
-# (number), XPID, Y, YPID, YOUT.
-pair() {
+# x_at_init NAME: job A's QP X, brought to INIT and held there. Sets X
+# (number) and XPID.
+x_at_init() {
 	EW_BG_STDIN=$EW_TMP/hold
 	ew_start_bg "$EW_TMP/x.$1" /ewA $NOBODY "$VERBS" rc-stepwise "$DEV" "$IDX" "$LOOP" self
 	XPID=$EW_BG_PID
 	EW_BG_STDIN=
 	ew_wait_for 30 grep -q 'init: OK' "$EW_TMP/x.$1"
 	X=$(qpn_of "$XPID")
+}
+
+# pair NAME: job A's X (at INIT) and Y (RTS, aimed at X); 2 checks. Sets X
+# (number), XPID, Y, YPID, YOUT.
+pair() {
+	x_at_init "$1"
 	ew_check "$1: job A's QP X (qpn ${X:-none}) at INIT" test -n "$X"
 	YOUT=$EW_TMP/y.$1
 	ew_start_bg "$YOUT" /ewA $NOBODY "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" "${X:-0}" 120
@@ -93,7 +107,7 @@ victim() {
 }
 
 x_gone_y_up() {
-	qpn_gone "${X:-0}" && ! ew_gone "$YPID" && ! grep -q revoked "$YOUT"
+	qpn_gone "${X:-0}" && ! ew_gone "$YPID" && ! grep -qx revoked "$YOUT"
 }
 
 # claim NAME CGROUP [TRIES]: a process in CGROUP gets a QP numbered X and
@@ -117,6 +131,22 @@ revoked_for_foreign() {
 	grep -q "revoked qpn $(printf 0x%x "$1") on $DEV: local QP of another job" "$EW_TMP/log" &&
 		grep -q "qpn $(printf 0x%x "$2") of this node has a new owner: 1 QP(s) aimed at it revoked" \
 			"$EW_TMP/log" || { cat "$EW_TMP/log"; return 1; }
+}
+
+# y_revoked: Y was revoked: rc-hold saw QP_FATAL at RTS, or (revoked while
+# its INIT->RTR returned) its RTR->RTS was refused and it never connected.
+y_revoked() {
+	grep -qx revoked "$YOUT" ||
+		{ ew_gone "$YPID" && ! grep -qx connected "$YOUT" &&
+			grep -q 'RTR->RTS.*Permission denied' "$YOUT"; }
+}
+
+# revoked_on_commit QPN: the log says QPN was revoked as foreign-qp, and no
+# revocation pass for a new owner ran (the QP revoked itself as it was
+# recorded).
+revoked_on_commit() {
+	ew_dmesg_wait "revoked qpn $(printf 0x%x "$1") on $DEV: local QP of another job" &&
+		! ew_dmesg_since_mark 'has a new owner' >/dev/null
 }
 
 # passes_start / passes_count: count the revocation passes (calls of
@@ -147,7 +177,7 @@ import json, sys
 print(" ".join(str(r["lqpn"]) for r in json.load(sys.stdin)))')
 }
 
-ew_plan 29
+ew_plan 34
 
 ew_check "fault build loads" insmod "$FAULT_KO"
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -163,7 +193,7 @@ ew_dmesg_mark
 # 1. Job B takes X's number.
 victim jobB
 claim jobB /ewB
-ew_check "jobB: Y was revoked by then (QP_FATAL)" ew_wait_for 10 grep -q revoked "$YOUT"
+ew_check "jobB: Y was revoked by then (QP_FATAL)" ew_wait_for 10 grep -qx revoked "$YOUT"
 ew_check "jobB: logged: qpn ${Y:-?} revoked (foreign-qp), its destination's new owner" \
 	revoked_for_foreign "${Y:-0}" "${X:-0}"
 echo go >&3
@@ -178,7 +208,7 @@ passes_start
 claim nojob /ewN 20
 ew_wait_for 10 ew_gone "$CPID"
 PASSES=$(passes_count)
-ew_check "nojob: Y was revoked by then (QP_FATAL)" ew_wait_for 10 grep -q revoked "$YOUT"
+ew_check "nojob: Y was revoked by then (QP_FATAL)" ew_wait_for 10 grep -qx revoked "$YOUT"
 ew_check "nojob: logged: qpn ${Y:-?} revoked (foreign-qp), its destination's new owner" \
 	revoked_for_foreign "${Y:-0}" "${X:-0}"
 ew_check "nojob: its 20 INITs were refused (no job); the pass ran once (${PASSES:-?})" \
@@ -191,7 +221,7 @@ ew_reap "$YPID" 10
 victim jobA
 claim jobA /ewA
 sleep 3
-ew_check_not "jobA: Y stays up (same job)" grep -q revoked "$YOUT"
+ew_check_not "jobA: Y stays up (same job)" grep -qx revoked "$YOUT"
 kill "$CPID" "$YPID"
 ew_reap "$CPID" 10
 ew_reap "$YPID" 10
@@ -207,11 +237,36 @@ PASSES=$(passes_count)
 ew_check "hash: 20 refused INITs, no revocation pass (${PASSES:-?})" \
 	sh -c "grep -q '^claimed qpn .*, init: Permission denied (20 tries)' '$COUT' &&
 		test '${PASSES:-1}' -eq 0"
-ew_check_not "hash: job A's Y, aimed at its live X, stays up" grep -q revoked "$YOUT"
+ew_check_not "hash: job A's Y, aimed at its live X, stays up" grep -qx revoked "$YOUT"
 ew_reap "$CPID" 10
 kill "$XPID" "$YPID"
 ew_reap "$XPID" 10
 ew_reap "$YPID" 10
+
+# 5. Job A's connect in flight while X is destroyed and its number taken.
+x_at_init inflight
+# Held for 30 s: the destroy and the claim take a few seconds under TCG.
+echo 30000 >"$FP/fault_modify_delay_ms"
+YOUT=$EW_TMP/y.inflight
+ew_start_bg "$YOUT" /ewA $NOBODY "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" "${X:-0}" 60
+YPID=$EW_BG_PID
+ew_check "inflight: job A's connect of Y onto its X (qpn ${X:-none}) is held before the driver" \
+	ew_wait_for 20 grep -qx 1 "$FP/fault_modify_held"
+echo 0 >"$FP/fault_modify_delay_ms"
+Y=$(qpn_of "$YPID")
+kill "$XPID"
+ew_reap "$XPID" 10
+ew_dmesg_mark
+claim inflight /ewB
+ew_check "inflight: X was gone and job B's QP had its number at INIT while Y was still held" \
+	sh -c "grep -qx 1 '$FP/fault_modify_held' && ! grep -q connected '$YOUT'"
+ew_check "inflight: Y, recorded aimed at job B's QP, is revoked (QP_FATAL, or its RTR->RTS refused)" \
+	ew_wait_for 70 y_revoked
+ew_check "inflight: logged: qpn ${Y:-?} revoked (foreign-qp) as it was recorded, not by the INIT's pass" \
+	revoked_on_commit "${Y:-0}"
+echo go >&3
+ew_reap "$CPID" 10
+ew_reap "$YPID" 70
 
 ew_check "no oops, warning or leak in the kernel log" sh -c \
 	"! dmesg | grep -Eq 'WARNING:|BUG:|Oops|Call Trace:|refcount_t:'"
