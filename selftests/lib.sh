@@ -811,6 +811,25 @@ ew_start_stepwise() {
 	EW_BG_STDIN=
 }
 
+# ew_pair_start OUT STDIN CGROUP DEV GID_INDEX MESSAGES: ew_verbs
+# rc-pair-hold (two RC QPs of one process connected to each other over the
+# GID at GID_INDEX, see ew_verbs.c) in CGROUP as uid 65534 with no
+# capabilities, in the background, its go line read from STDIN (a FIFO the
+# caller holds open); sets EW_BG_PID. It prints "connected" once both QPs
+# are up; ew_pair_field reads its QPNs and PSNs.
+ew_pair_start() {
+	EW_BG_STDIN=$2
+	ew_start_bg "$1" "$3" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all "$VERBS" rc-pair-hold "$4" "$5" "$6"
+	EW_BG_STDIN=
+}
+
+# ew_pair_field OUT QP FIELD: field FIELD (qpn, sq-psn, rq-psn) of QP (qp1,
+# qp2) in ew_pair_start's output OUT ("qp2 qpn 0x.. sq-psn 0x.. rq-psn 0x..").
+ew_pair_field() {
+	sed -n "s/^$2 \(.* \)*$3 \(0x[0-9a-f]*\).*/\2/p" "$1"
+}
+
 # ew_gone PID: process PID has exited (a zombie counts as exited).
 ew_gone() {
 	_ew_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 0

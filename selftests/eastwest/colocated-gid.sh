@@ -106,15 +106,13 @@ exec 3<>"$EW_TMP/victim-in"
 exec 4<>"$EW_TMP/hold"
 
 # 1. Job A's victim on rxe0, connected while only rxe0 has G.
-EW_BG_STDIN=$EW_TMP/victim-in
-ew_start_bg "$EW_TMP/victim" /ewA "$NOBODY" "$VERBS" rc-pair-hold rxe0 "${I0:-1}" "$MESSAGES"
+ew_pair_start "$EW_TMP/victim" "$EW_TMP/victim-in" /ewA rxe0 "${I0:-1}" "$MESSAGES"
 APID=$EW_BG_PID
-EW_BG_STDIN=
 ew_check "1/job A's victim (pid $APID): two RC QPs on rxe0 connected over $G" \
 	ew_wait_for 60 grep -qx connected "$EW_TMP/victim"
 sed 's/^/# victim: /' "$EW_TMP/victim"
-V2=$(sed -n 's/^qp2 qpn \(0x[0-9a-f]*\) .*/\1/p' "$EW_TMP/victim")
-V2RQ=$(sed -n 's/^qp2 .* rq-psn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/victim")
+V2=$(ew_pair_field "$EW_TMP/victim" qp2 qpn)
+V2RQ=$(ew_pair_field "$EW_TMP/victim" qp2 rq-psn)
 
 ip addr add "$G/32" dev d1
 I1=$(ew_wait_gid_index rxe1 "$G" 20)
@@ -134,13 +132,11 @@ ew_check "1/job A: its transfer completes and verifies ($MESSAGES messages each 
 sed 's/^/# victim: /' "$EW_TMP/victim"
 
 # 2. Controls: connects that end in the caller's own QP stay allowed.
-EW_BG_STDIN=$EW_TMP/victim-in
-ew_start_bg "$EW_TMP/own-b" /ewB "$NOBODY" "$VERBS" rc-pair-hold rxe0 "${I0:-1}" 1
+ew_pair_start "$EW_TMP/own-b" "$EW_TMP/victim-in" /ewB rxe0 "${I0:-1}" 1
 BPID=$EW_BG_PID
-EW_BG_STDIN=
 ew_check "2/job B's own pair on rxe0 connects over $G (rxe1 has it too)" \
 	ew_wait_for 60 grep -qx connected "$EW_TMP/own-b"
-B1=$(sed -n 's/^qp1 qpn \(0x[0-9a-f]*\) .*/\1/p' "$EW_TMP/own-b")
+B1=$(ew_pair_field "$EW_TMP/own-b" qp1 qpn)
 ew_expect_rc 0 "2/job B: RC connect from rxe0 to $G, its own qpn ${B1:-none} on rxe0: allowed" \
 	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-connect rxe0 "${I0:-1}" "$G" "${B1:-0x11}"
 ew_expect_rc 0 "2/job B: RC connect from rxe1 to $G, its own qpn $V2 on rxe1: allowed" \

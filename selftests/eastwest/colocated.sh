@@ -234,17 +234,15 @@ ew_diag "ifindex of $DEV: ${IFINDEX:-none}; job B's id: ${BID:-none}"
 mkfifo "$EW_TMP/fifo-a" "$EW_TMP/fifo-b"
 exec 3<>"$EW_TMP/fifo-a"
 exec 4<>"$EW_TMP/fifo-b"
-EW_BG_STDIN=$EW_TMP/fifo-a
-ew_start_bg "$EW_TMP/victim" /ewA "$NOBODY" "$VERBS" rc-pair-hold "$DEV" "${IDX:-1}" "$MESSAGES"
+ew_pair_start "$EW_TMP/victim" "$EW_TMP/fifo-a" /ewA "$DEV" "${IDX:-1}" "$MESSAGES"
 APID=$EW_BG_PID
-EW_BG_STDIN=
 ew_check "job A's victim (uid 65534, pid $APID): two RC QPs connected to each other" \
 	ew_wait_for 60 grep -qx connected "$EW_TMP/victim"
 sed 's/^/# victim: /' "$EW_TMP/victim"
-V1=$(sed -n 's/^qp1 qpn \(0x[0-9a-f]*\) .*/\1/p' "$EW_TMP/victim")
-V2=$(sed -n 's/^qp2 qpn \(0x[0-9a-f]*\) .*/\1/p' "$EW_TMP/victim")
-V2RQ=$(sed -n 's/^qp2 .* rq-psn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/victim")
-V1RQ=$(sed -n 's/^qp1 .* rq-psn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/victim")
+V1=$(ew_pair_field "$EW_TMP/victim" qp1 qpn)
+V2=$(ew_pair_field "$EW_TMP/victim" qp2 qpn)
+V2RQ=$(ew_pair_field "$EW_TMP/victim" qp2 rq-psn)
+V1RQ=$(ew_pair_field "$EW_TMP/victim" qp1 rq-psn)
 Q1=$((${V1:-0}))
 Q2=$((${V2:-0}))
 
@@ -343,13 +341,11 @@ ew_expect_rc 13 "1/job B: a UD address handle to this node's GID ($LOOP) is refu
 	ew_in_cg /ewB "$NOBODY" "$VERBS" create-ah "$DEV" "${IDX:-1}" "$LOOP"
 
 # Job B's own pair of QPs: connecting onto those stays allowed.
-EW_BG_STDIN=$EW_TMP/fifo-b
-ew_start_bg "$EW_TMP/own-b" /ewB "$NOBODY" "$VERBS" rc-pair-hold "$DEV" "${IDX:-1}" 1
+ew_pair_start "$EW_TMP/own-b" "$EW_TMP/fifo-b" /ewB "$DEV" "${IDX:-1}" 1
 BPID=$EW_BG_PID
-EW_BG_STDIN=
 ew_wait_for 60 grep -qx connected "$EW_TMP/own-b"
-B1=$(sed -n 's/^qp1 qpn \(0x[0-9a-f]*\) .*/\1/p' "$EW_TMP/own-b")
-B1RQ=$(sed -n 's/^qp1 .* rq-psn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/own-b")
+B1=$(ew_pair_field "$EW_TMP/own-b" qp1 qpn)
+B1RQ=$(ew_pair_field "$EW_TMP/own-b" qp1 rq-psn)
 ew_expect_rc 0 "1/job B: RC connect onto job B's own QPN ${B1:-none} on this host is allowed" \
 	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" "${B1:-0x11}" "${B1RQ:-0}"
 echo go >&4
