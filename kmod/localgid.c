@@ -317,23 +317,28 @@ struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid,
 				    bool *ambiguous)
 {
 	struct ib_device *ldev = NULL;
+	bool several = false;
 	struct ew_local_gid *e;
 
-	*ambiguous = false;
 	hash_for_each_possible_rcu(ew_local_gids, e, node,
 				   ew_local_gid_hash(gid)) {
 		if (!ew_local_gid_equal(e->gid, gid))
 			continue;
-		if (e->dev == dev)
-			return dev;
+		if (e->dev == dev) {
+			ldev = dev;
+			several = false;
+			break;
+		}
 		if (ldev && ldev != e->dev)
-			*ambiguous = true;
+			several = true;
 		ldev = e->dev;
 	}
-	if (READ_ONCE(ew_local_gids_incomplete) && ew_gid_on_dev(dev, gid)) {
-		*ambiguous = false;
-		return dev;
+	if (ldev != dev && READ_ONCE(ew_local_gids_incomplete) &&
+	    ew_gid_on_dev(dev, gid)) {
+		ldev = dev;
+		several = false;
 	}
+	*ambiguous = several;
 	return ldev;
 }
 

@@ -364,14 +364,17 @@ ew_rxe_del() {
 	}
 }
 
-# ew_dummy_add NAME ADDR/PREFIX: a dummy netdev with an address, up: a
-# netdev for a one-node rxe device (rxe refuses lo; see smoke.sh).
+# ew_dummy_add NAME ADDR/PREFIX [MAC]: a dummy netdev with an address (none
+# if ADDR is "-") and MAC if given, up: a netdev for a one-node rxe device
+# (rxe refuses lo; see smoke.sh).
 ew_dummy_add() {
 	if [ ! -d /sys/module/dummy ]; then
 		modprobe dummy numdummies=0 || return 1
 	fi
-	ip link add "$1" type dummy || return 1
-	ip addr add "$2" dev "$1" || return 1
+	ip link add "$1" ${3:+address "$3"} type dummy || return 1
+	if [ "$2" != - ]; then
+		ip addr add "$2" dev "$1" || return 1
+	fi
 	ip link set dev "$1" up
 }
 

@@ -10,9 +10,9 @@
 # d0 and rxe1 on d1. A packet to one of its own GIDs never leaves the
 # sending device (soft-RoCE hands back a packet addressed to its own MAC),
 # so a connect from rxe0 to G ends in rxe0's QP of that number, whatever
-# rxe1 holds. With the fault build (fault_qpn_next gives the next soft-RoCE
+# rxe1 holds. (The fault build's fault_qpn_next gives the next soft-RoCE
 # QP a chosen number: what sequential numbering or enough creates give an
-# attacker). Every job process runs as uid 65534, no capabilities.
+# attacker.) Every job process runs as uid 65534, no capabilities.
 #
 #   1. job A's victim: a pair of RC QPs on rxe0, connected to each other
 #      over G while only rxe0 has it; then G comes to d1 (rxe1's GIDs are
@@ -24,12 +24,17 @@
 #      job A's victim pair connected in 1 although rxe1 has G too.
 #   3. a third device (rxe2 on d2, another MAC) aims at G, which two other
 #      devices have: which of them it ends on is not known, so it is
-#      refused even though job B holds that number on both.
+#      refused even though job B holds that number on both;
+#   4. G comes to d2 too: from rxe0, whose own GID it is, job B's own QP
+#      on rxe0 is still reachable, though two other devices that have G
+#      come first in the module's lookup.
 #
 # Against a module that looks the QP up on the device whose GIDs were read
 # last (rxe1), 1 is allowed and injects into job A's QP (its transfer
 # fails), 2's connects to job B's own QPs on rxe0 are refused (no such QP
-# on rxe1), and 3 is allowed; the setup checks pass.
+# on rxe1), and 3 is allowed; the setup checks pass. Against the first
+# version of the fix, which kept "several devices" once set even when it
+# then met the sending device, 4 is refused.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -58,38 +63,30 @@ ew_defer "ew_reap_all"
 
 NOBODY=$(ew_nobody_script "$EW_TMP")
 
-# dummy NAME MAC [ADDR]: a dummy netdev without IPv6 (no GID events of its
-# own after this), up, with ADDR/32 if given.
-dummy() {
-	if [ ! -d /sys/module/dummy ]; then
-		modprobe dummy numdummies=0 || return 1
-	fi
-	ip link add "$1" address "$2" type dummy &&
-		sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1" &&
-		ip link set dev "$1" up || return 1
-	[ -z "${3:-}" ] || ip addr add "$3/32" dev "$1"
-}
-
 # claim NAME DEV QPN: a process of job B gets a QP numbered QPN on DEV and
-# holds it (at INIT); 1 check. Sets CPID_NAME.
+# holds it (at INIT); 1 check.
 claim() {
 	echo "$(($3))" >"$PARAM"
 	EW_BG_STDIN=$EW_TMP/hold
 	ew_start_bg "$EW_TMP/claim.$1" /ewB "$NOBODY" "$VERBS" qpn-claim "$2" "$3"
-	eval "CPID_$1=\$EW_BG_PID"
 	EW_BG_STDIN=
 	ew_check "$1: job B holds qpn $3 on $2" \
 		ew_wait_for 30 grep -q "^claimed qpn $(printf 0x%x "$(($3))"), init: OK" "$EW_TMP/claim.$1"
 	sed "s/^/# claim $1: /" "$EW_TMP/claim.$1"
 }
 
-ew_plan 22
+ew_plan 24
 
 ew_check "fault build loads (enforce, default deny)" insmod "$FAULT_KO"
-setup_rxe0() { dummy d0 "$MAC" "$G" && ew_rxe_add rxe0 d0; }
+# No IPv6 on the dummies: no link-local address, so no GID event of their
+# own comes after the ones the test makes.
+V6DEFAULT=$(sysctl -n net.ipv6.conf.default.disable_ipv6)
+ew_defer "sysctl -qw net.ipv6.conf.default.disable_ipv6=$V6DEFAULT"
+sysctl -qw net.ipv6.conf.default.disable_ipv6=1
+setup_rxe0() { ew_dummy_add d0 "$G/32" "$MAC" && ew_rxe_add rxe0 d0; }
 setup_rxe12() {
-	dummy d1 "$MAC" && ew_rxe_add rxe1 d1 &&
-		dummy d2 02:77:00:00:00:02 10.77.0.3 && ew_rxe_add rxe2 d2
+	ew_dummy_add d1 - "$MAC" && ew_rxe_add rxe1 d1 &&
+		ew_dummy_add d2 10.77.0.3/32 02:77:00:00:00:02 && ew_rxe_add rxe2 d2
 }
 ew_check "d0 ($MAC, $G) and rxe0 on it" setup_rxe0
 I0=$(ew_wait_gid_index rxe0 "$G" 20)
@@ -117,7 +114,8 @@ V2RQ=$(ew_pair_field "$EW_TMP/victim" qp2 rq-psn)
 ip addr add "$G/32" dev d1
 I1=$(ew_wait_gid_index rxe1 "$G" 20)
 ew_check "1/$G comes to d1: a GID of rxe1 too (index ${I1:-none})" test -n "$I1"
-ew_diag "rdma res show qp: $(rdma res show qp | grep -v ' qp-type GSI')"
+ew_diag "rdma res show qp (no GSI QPs):"
+rdma res show qp | grep -v ' type GSI ' | sed 's/^/#   /'
 
 claim v2 rxe1 "${V2:-0x11}"
 before=$(ew_ctr ewB denied-foreign-qp)
@@ -156,6 +154,15 @@ ew_expect_rc 13 "3/job B: RC connect from rxe2 to $G (rxe0's and rxe1's), qpn $N
 	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-connect rxe2 "${I2:-1}" "$G" "$N"
 ew_check "3/job B: counter denied-foreign-qp of job B rose" \
 	ew_ctr_grew ewB denied-foreign-qp "$before"
+
+# 4. G on a third device too, read last: from rxe0, whose GID it still
+# is, job B's own QP N on rxe0 stays reachable (the two other devices
+# that have G come first in the lookup).
+ip addr add "$G/32" dev d2
+I2G=$(ew_wait_gid_index rxe2 "$G" 20)
+ew_check "4/$G comes to d2: a GID of rxe2 too (index ${I2G:-none})" test -n "$I2G"
+ew_expect_rc 0 "4/job B: RC connect from rxe0 to $G, its own qpn $N on rxe0: allowed" \
+	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-connect rxe0 "${I0:-1}" "$G" "$N"
 
 # --- teardown ------------------------------------------------------------------
 
