@@ -165,7 +165,7 @@ static bool ew_caller_get_policed(struct ew_caller *c)
  *
  * The hooks declare their events (and the modify wrapper its change)
  * __uninitialized: kernels built with CONFIG_INIT_STACK_ALL_ZERO (Debian's)
- * would otherwise clear a structure of 170 to 260 bytes at every hooked
+ * would otherwise clear a structure of 168 or 256 bytes at every hooked
  * call, though an event is written in full here before it is read and a
  * change by ew_qp_change_start().
  */

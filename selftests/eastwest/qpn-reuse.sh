@@ -39,8 +39,8 @@
 DEV=rxe0
 CG=/sys/fs/cgroup
 FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
-PARAM=/sys/module/eastwest/parameters/fault_qpn_next
 FP=/sys/module/eastwest/parameters
+PARAM=$FP/fault_qpn_next
 LOOP=127.0.0.1
 
 ew_require_root
