@@ -21,6 +21,11 @@
  *                   QP's modify lock held, after it found the QP connected
  *                   and before it moves it to the error state, so that a
  *                   test can show the owner's modifies wait for it.
+ *   fault_destroy_delay_ms, fault_destroy_held
+ *                   likewise for a user QP's destroy (ew_fault_destroy_delay()):
+ *                   it sleeps with the QP's modify lock held, after the core
+ *                   freed the QP and before its record is dropped, so that a
+ *                   test can land a revocation pass in that window.
  *
  * A test walks N = 1, 2, ... over one operation: each run fails at the next
  * site on its path, until an N larger than the path leaves the countdown
@@ -87,6 +92,7 @@ struct ew_fault_hold {
 
 static struct ew_fault_hold ew_fault_modify_hold;
 static struct ew_fault_hold ew_fault_sweep_hold;
+static struct ew_fault_hold ew_fault_destroy_hold;
 
 static int ew_fault_held_get(char *buf, const struct kernel_param *kp)
 {
@@ -106,12 +112,17 @@ MODULE_PARM_DESC(fault_modify_delay_ms,
 module_param_named(fault_sweep_delay_ms, ew_fault_sweep_hold.ms, uint, 0600);
 MODULE_PARM_DESC(fault_sweep_delay_ms,
 		 "sleep in the sweep of QPs without records, under the QP's modify lock (test build only)");
+module_param_named(fault_destroy_delay_ms, ew_fault_destroy_hold.ms, uint, 0600);
+MODULE_PARM_DESC(fault_destroy_delay_ms,
+		 "sleep after a QP's destroy, before its record goes (test build only)");
 
 /* ...and how many calls sleep there now. */
 module_param_cb(fault_modify_held, &ew_fault_held_ops, &ew_fault_modify_hold, 0400);
 MODULE_PARM_DESC(fault_modify_held, "modifies held by fault_modify_delay_ms now (test build only)");
 module_param_cb(fault_sweep_held, &ew_fault_held_ops, &ew_fault_sweep_hold, 0400);
 MODULE_PARM_DESC(fault_sweep_held, "sweeps held by fault_sweep_delay_ms now (test build only)");
+module_param_cb(fault_destroy_held, &ew_fault_held_ops, &ew_fault_destroy_hold, 0400);
+MODULE_PARM_DESC(fault_destroy_held, "destroys held by fault_destroy_delay_ms now (test build only)");
 
 static void ew_fault_hold(struct ew_fault_hold *hold)
 {
@@ -143,6 +154,17 @@ void ew_fault_delay(void)
 void ew_fault_sweep_delay(void)
 {
 	ew_fault_hold(&ew_fault_sweep_hold);
+}
+
+/**
+ * ew_fault_destroy_delay() - hold a user QP's destroy, with the QP's modify
+ * lock, once the core has freed the QP
+ *
+ * Context: process context, may sleep.
+ */
+void ew_fault_destroy_delay(void)
+{
+	ew_fault_hold(&ew_fault_destroy_hold);
 }
 
 /**

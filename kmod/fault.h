@@ -26,6 +26,7 @@ enum ew_fault_qpnrand_step {
 bool ew_should_fail(void);
 void ew_fault_delay(void);
 void ew_fault_sweep_delay(void);
+void ew_fault_destroy_delay(void);
 bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step);
 unsigned int ew_fault_qpnrand_cost(void);
 u32 ew_fault_qpn_next(void);
@@ -40,6 +41,10 @@ static inline void ew_fault_delay(void)
 }
 
 static inline void ew_fault_sweep_delay(void)
+{
+}
+
+static inline void ew_fault_destroy_delay(void)
 {
 }
 

@@ -764,6 +764,9 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 	/* Before the number is free: see "Decisions in flight". */
 	atomic_inc_return(&ew_qp_policy_seq);
 	ret = ib_destroy_qp_user(qp, udata);
+	/* Tests hold a destroyed QP's record here (the fault build only). */
+	if (!ret)
+		ew_fault_destroy_delay();
 	if (!ret && READ_ONCE(ew_qp_n_records)) {
 		/* Only the pointer's value is used from here: the QP is gone. */
 		spin_lock(&ew_qp_lock);
