@@ -759,9 +759,13 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 	/*
 	 * int ib_destroy_qp_user(qp, udata). Kernel QPs, and a process's
 	 * handle on an XRC target QP (not the QP itself), are never revoked.
+	 * The XRC target QP itself has no uobject: the core creates it as its
+	 * own and destroys it when the last handle goes, but a job configured
+	 * it through those handles, so it may have a record.
 	 */
 	qp = (struct ib_qp *)ew_hook_arg(fregs, 0);
-	if (!qp->uobject || qp->real_qp != qp)
+	if (qp->real_qp != qp ||
+	    (!qp->uobject && qp->qp_type != IB_QPT_XRC_TGT))
 		return;
 	/*
 	 * A module on its way out has no job (jobs pin it), so no record a

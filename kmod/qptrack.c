@@ -129,6 +129,12 @@ struct ew_qp {
 	bool revoked;
 	/* Reset while `revoking`: out of the table, the revoker frees it. */
 	bool detached;
+	/*
+	 * Its QP's destroy is under way (ew_destroy_qp_serialised()): the
+	 * core may have freed the QP, so nothing but that destroy reads
+	 * @qp or frees the record; lookups and passes skip it.
+	 */
+	bool dying;
 	/* Why it is being revoked (enum eastwest_reason), while `revoking`. */
 	u32 reason;
 	/* Its destination is a QP on this node (ew_qp_local_index()). */
@@ -204,8 +210,8 @@ static DEFINE_RATELIMIT_STATE(ew_revoke_log_rs, 5 * HZ, 10);
  * names the task), without the restrack table's lookup. A number it does
  * not hold is looked up in the restrack table as before: the answer is the
  * same either way. A record is in ew_qp_by_qpn exactly while it is in
- * ew_qps, and the destroy hook drops it before the core frees the QP, so a
- * QP found there under the lock is alive.
+ * ew_qps, and the destroy hook marks it `dying` before the core frees the
+ * QP, so a QP found there under the lock, on a record not dying, is alive.
  */
 static DEFINE_HASHTABLE(ew_qp_by_qpn, EW_QP_HASH_BITS);
 
@@ -265,9 +271,13 @@ static int ew_qp_tracked_is_jobs(const struct ew_job *job,
 
 	lockdep_assert_held(&ew_qp_lock);
 	hash_for_each_possible(ew_qp_by_qpn, rec, qpn_node,
-			       ew_qp_qpn_key(dev, qpn))
+			       ew_qp_qpn_key(dev, qpn)) {
+		/* Its number may already be another QP's. */
+		if (rec->dying)
+			continue;
 		if (rec->qp->device == dev && rec->qp->qp_num == qpn)
 			return ew_res_is_jobs(&rec->qp->res, job);
+	}
 	return -ENOENT;
 }
 
@@ -750,32 +760,51 @@ struct mutex *ew_qp_modify_lock(struct ib_qp *qp)
  * detached and leaves the QP alone), a sweep that finds the QP in the
  * core's table and then takes the lock finds it gone or whole, and no
  * modify of a QP allocated at the same address can find the record before
- * it is dropped. The record is dropped only if the driver destroyed the QP.
+ * it is dropped. The core frees the QP inside ib_destroy_qp_user(), before
+ * the record can go: it is marked `dying` first, and the passes and lookups
+ * under ew_qp_lock skip it from then on. The record is dropped only if the
+ * driver destroyed the QP; if not, it is live again, and judged now against
+ * any pass that ran meanwhile.
  *
  * Return: ib_destroy_qp_user()'s.
  */
 int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 {
 	struct mutex *lock = ew_qp_modify_lock(qp);
-	struct ew_qp *rec, *drop = NULL;
+	struct ew_qp *rec = NULL, *drop = NULL;
+	bool doomed = false;
+	unsigned int seq;
 	int ret;
 
 	mutex_lock(lock);
 	/* Before the number is free: see "Decisions in flight". */
-	atomic_inc_return(&ew_qp_policy_seq);
+	seq = atomic_inc_return(&ew_qp_policy_seq);
+	if (READ_ONCE(ew_qp_n_records)) {
+		spin_lock(&ew_qp_lock);
+		rec = ew_qp_find(qp);
+		if (rec)
+			rec->dying = true;
+		spin_unlock(&ew_qp_lock);
+	}
 	ret = ib_destroy_qp_user(qp, udata);
 	/* Tests hold a destroyed QP's record here (the fault build only). */
 	if (!ret)
 		ew_fault_destroy_delay();
-	if (!ret && READ_ONCE(ew_qp_n_records)) {
-		/* Only the pointer's value is used from here: the QP is gone. */
+	if (rec) {
 		spin_lock(&ew_qp_lock);
-		rec = ew_qp_find(qp);
-		if (rec)
+		if (!ret) {
+			/* Only the pointer's value is used: the QP is gone. */
 			drop = ew_qp_forget_locked(rec);
+		} else {
+			/* The QP stays: what the passes skipped, judge now. */
+			rec->dying = false;
+			doomed = ew_qp_doom_if_stale_locked(rec, seq);
+		}
 		spin_unlock(&ew_qp_lock);
 		if (drop)
 			ew_qp_free(drop);
+		if (doomed)
+			ew_qp_revoke_locked(rec);
 	}
 	mutex_unlock(lock);
 	/* Not a tail call: the hook must see this module as the caller. */
@@ -982,7 +1011,7 @@ static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 
 	spin_lock(&ew_qp_lock);
 	hash_for_each_safe(ew_qps, bkt, tmp, rec, node) {
-		if (rec->revoked || !ew_qp_doomed(rec, sel))
+		if (rec->revoked || rec->dying || !ew_qp_doomed(rec, sel))
 			continue;
 		n++;
 		if (job_gone && !rec->revoking) {
@@ -1016,7 +1045,7 @@ static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
 		spin_lock(&ew_qp_lock);
 		for (bkt = first; bkt < first + EW_REVOKE_SCAN_BUCKETS; bkt++) {
 			hlist_for_each_entry(rec, &ew_qps[bkt], node) {
-				if (rec->revoking || rec->revoked)
+				if (rec->revoking || rec->revoked || rec->dying)
 					continue;
 				reason = ew_qp_doomed(rec, sel);
 				if (!reason)
@@ -1079,17 +1108,14 @@ static void ew_qp_leave_refused_groups(struct ew_qp *rec)
 static bool ew_qp_revoke_locked(struct ew_qp *rec)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
-	struct ib_qp *qp = rec->qp;
-	struct ib_event event = {
-		.event = IB_EVENT_QP_FATAL,
-		.device = qp->device,
-		.element.qp = qp,
-	};
+	struct ib_event event = { .event = IB_EVENT_QP_FATAL };
 	struct ew_event ev;
+	struct ib_qp *qp;
 
 	/*
-	 * Its owner reset the QP after the record was collected: the QP has
-	 * no destination left to revoke (and may have a new record already).
+	 * Its owner reset or destroyed the QP after the record was collected:
+	 * the QP has no destination left to revoke (and may have a new record
+	 * already, or be freed: nothing of it is read).
 	 */
 	if (rec->detached) {
 		spin_lock(&ew_qp_lock);
@@ -1098,6 +1124,9 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 		ew_qp_free(rec);
 		return false;
 	}
+	qp = rec->qp;
+	event.device = qp->device;
+	event.element.qp = qp;
 	ib_modify_qp(qp, &attr, IB_QP_STATE);
 	ew_qp_leave_refused_groups(rec);
 	/*
