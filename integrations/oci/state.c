@@ -45,7 +45,9 @@ int ewoci_state_parse(const char *text, size_t len, struct ewoci_state *st,
 {
 	struct json_object *root, *o, *ann;
 	struct json_tokener *tok;
+	char keywhy[256];
 	int64_t pid;
+	size_t end;
 	int ret;
 
 	memset(st, 0, sizeof(*st));
@@ -69,6 +71,10 @@ int ewoci_state_parse(const char *text, size_t len, struct ewoci_state *st,
 	    strspn(text + json_tokener_get_parse_end(tok), " \t\r\n") !=
 	    len - json_tokener_get_parse_end(tok)) {
 		ret = ew_bad(why, whylen, "text after the JSON object");
+		goto out;
+	}
+	if (ew_json_key_check(text, len, &end, keywhy, sizeof(keywhy))) {
+		ret = ew_bad(why, whylen, "%s at offset %zu", keywhy, end);
 		goto out;
 	}
 	if (!json_object_is_type(root, json_type_object)) {

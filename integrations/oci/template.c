@@ -269,7 +269,8 @@ int ewoci_template_parse(const char *text, size_t len, struct ew_strv *words,
 {
 	struct json_tokener *tok;
 	struct json_object *root, *o;
-	size_t k;
+	char keywhy[256];
+	size_t k, end;
 	int ret;
 
 	tok = json_tokener_new();
@@ -282,6 +283,10 @@ int ewoci_template_parse(const char *text, size_t len, struct ew_strv *words,
 		ret = ew_bad(why, whylen, "not one JSON object: %s",
 			  root ? "text after the object" :
 			  json_tokener_error_desc(json_tokener_get_error(tok)));
+		goto out;
+	}
+	if (ew_json_key_check(text, len, &end, keywhy, sizeof(keywhy))) {
+		ret = ew_bad(why, whylen, "%s at offset %zu", keywhy, end);
 		goto out;
 	}
 	if (!json_object_is_type(root, json_type_object)) {

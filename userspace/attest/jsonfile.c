@@ -12,6 +12,7 @@ struct json_object *ewa_json_parse(const char *text, size_t len, char *why, size
 {
 	struct json_tokener *tok = json_tokener_new_ex(64);
 	struct json_object *o;
+	char keywhy[256];
 	size_t end;
 
 	if (!tok) {
@@ -32,6 +33,10 @@ struct json_object *ewa_json_parse(const char *text, size_t len, char *why, size
 
 		snprintf(why, whylen, "not JSON: %s at offset %zu",
 			 o ? "trailing data" : json_tokener_error_desc(e), end);
+		json_object_put(o);
+		o = NULL;
+	} else if (ew_json_key_check(text, len, &end, keywhy, sizeof(keywhy))) {
+		snprintf(why, whylen, "not JSON: %s at offset %zu", keywhy, end);
 		json_object_put(o);
 		o = NULL;
 	}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/ewlib.h"
 #include "io/json_err.h"
 
 int ew_json_fail(struct ew_json_err *c, const char *path, const char *fmt, ...)
@@ -129,6 +130,7 @@ int ew_json_parse_text(struct ew_json_err *c, const char *text, size_t len,
 	enum json_tokener_error jerr;
 	struct json_tokener *tok;
 	const char *what = NULL;
+	char keywhy[256];
 	size_t end;
 
 	*root = NULL;
@@ -162,6 +164,8 @@ int ew_json_parse_text(struct ew_json_err *c, const char *text, size_t len,
 			end++;
 		if (end < len)
 			what = "unexpected data after the JSON document";
+		else if (ew_json_key_check(text, len, &end, keywhy, sizeof(keywhy)))
+			what = keywhy;
 	}
 	if (!what)
 		return 0;

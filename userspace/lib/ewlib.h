@@ -3,7 +3,8 @@
  * The helpers every user-space binary shares (eastwestctl, the attestation
  * code, eastwest-verifier, the OCI hook): messages, allocation, buffers,
  * string vectors, hex, whole-file reads and atomic writes, running another
- * program. Built as libewbase.a by userspace/lib/Makefile.
+ * program, the keys of JSON documents. Built as libewbase.a by
+ * userspace/lib/Makefile.
  */
 #ifndef EWLIB_H
 #define EWLIB_H
@@ -115,6 +116,17 @@ int ew_write_file(const char *path, const void *p, size_t n, unsigned int mode);
 #define EW_RUN_NOT_FOUND	127
 int ew_run(const char *prog, char *const argv[], unsigned int flags, char **out);
 int ew_ctl_run(char *const args[], unsigned int flags, char **out);
+
+/*
+ * JSON (jsonkey.c). json-c keeps the last of two equal keys in one object
+ * and cuts a key at a NUL, so a document can say two things and be read as
+ * one. ew_json_key_check() scans @len bytes of @text, a document json-c has
+ * accepted, for keys as json-c decodes them: 0 if every object's keys are
+ * distinct and free of NULs, else -EINVAL with the offset of the first
+ * offending key's opening quote in *@off and @why set ("duplicate key
+ * \"mode\"", "key \"a\\u0000b\" holds a NUL character").
+ */
+int ew_json_key_check(const char *text, size_t len, size_t *off, char *why, size_t whylen);
 
 /*
  * The output options, -j[son] and -p[retty]: eastwestctl passes its own on

@@ -350,6 +350,37 @@ static void test_refused_step(void **state)
 	unlink(path);
 }
 
+/* @path's policy must be refused before anything is sent, with exactly @msg. */
+static void apply_refused(char *path, const char *msg)
+{
+	char want[512];
+
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	assert_int_equal(RUN("apply", "-n", "-f", path), EW_USAGE);
+	snprintf(want, sizeof(want), "eastwestctl: %s%s\n", path, msg);
+	assert_string_equal(err, want);
+	assert_string_equal(out, "");
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_NEW] + fake.msgs[EASTWEST_CMD_JOB_DEL] +
+			 fake.msgs[EASTWEST_CMD_JOB_SET], 0);
+}
+
+/* A second "jobs" would otherwise plan the deletion of every job. */
+static void test_apply_duplicate_keys(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a"), EW_OK);
+	assert_int_equal(RUN("job", "add", "b"), EW_OK);
+	test_temp_file(path, "{\"jobs\": [{\"name\": \"a\"}, {\"name\": \"b\"}], \"jobs\": []}");
+	apply_refused(path, ":1:42: duplicate key \"jobs\"");
+	test_write_file(path, "{\"jobs\": [{\"name\": \"a\", \"mode\": \"enforce\",\n"
+			"  \"mode\": \"audit\"}, {\"name\": \"b\"}]}");
+	apply_refused(path, ":2:3: duplicate key \"mode\"");
+	assert_int_equal(fake.st.n_jobs, 2);
+	unlink(path);
+}
+
 static void test_config_stats_dev(void **state)
 {
 	(void)state;
@@ -613,6 +644,7 @@ int main(void)
 		cmocka_unit_test_setup(test_dump_intr, reset),
 		cmocka_unit_test_setup(test_show_apply_roundtrip, reset),
 		cmocka_unit_test_setup(test_refused_step, reset),
+		cmocka_unit_test_setup(test_apply_duplicate_keys, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),

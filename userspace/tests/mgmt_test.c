@@ -198,6 +198,12 @@ static void test_errors(void **state)
 	expect("{ " NETS ", \"services\": { \"ssh\": {} } }\n}",
 	       "m.json:2:1: unexpected character");
 	expect("{ 'services': {} }", "m.json:1:3: unexpected character");
+	/* json-c would keep the last: here, SSH from anywhere. */
+	expect("{ " NETS ", \"services\": { \"ssh\": {} },\n  \"admin_networks\": [\"0.0.0.0/0\"] }",
+	       "m.json:2:3: duplicate key \"admin_networks\"");
+	expect("{ " NETS ", \"services\": { \"ssh\": { \"networks\": [\"10.1.0.0/16\"], "
+	       "\"network\\u0073\": [\"0.0.0.0/0\"] } } }",
+	       "m.json:1:89: duplicate key \"networks\"");
 }
 
 static void addr4(const char *s, uint8_t a[16])

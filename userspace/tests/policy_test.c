@@ -156,6 +156,37 @@ static void test_syntax_errors(void **state)
 	expect("{\"x\": \"\xff\"}", "t.json:1:8: invalid utf-8 string");
 }
 
+/*
+ * json-c keeps the last of two equal keys and cuts a key at a NUL: a file
+ * that says two things must be refused, not read as its last word.
+ */
+static void test_duplicate_keys(void **state)
+{
+	struct ew_state st;
+	char err[1024];
+	const char *ok;
+
+	(void)state;
+	expect("{\"jobs\": [{\"name\": \"a\"}],\n \"jobs\": []}",
+	       "t.json:2:2: duplicate key \"jobs\"");
+	expect("{\"jobs\": [{\"name\": \"a\", \"mode\": \"enforce\", \"mod\\u0065\": \"audit\"}]}",
+	       "t.json:1:44: duplicate key \"mode\"");
+	expect("{\"config\": {\"mode\": \"audit\", \"mode\": \"enforce\"}}",
+	       "t.json:1:30: duplicate key \"mode\"");
+	expect("{\"jobs\": [], \"jobs\\u0000x\": []}",
+	       "t.json:1:14: key \"jobs\\u0000x\" holds a NUL character");
+	/* The first in the file, though an inner object ends before it. */
+	expect("{\"jobs\": [], \"jobs\": [{\"name\": \"a\", \"name\": \"b\"}]}",
+	       "t.json:1:14: duplicate key \"jobs\"");
+	/* Equal keys in different objects are no duplicates. */
+	ok = "{\"config\": {\"mode\": \"audit\"}, \"jobs\": [{\"name\": \"a\", \"mode\": \"audit\"},"
+	     " {\"name\": \"b\", \"mode\": \"audit\", \"netdevs\": [{\"vlan\": 1}, {\"vlan\": 2}]}]}";
+	if (parse(ok, &st, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(st.n_jobs, 2);
+	ew_state_free(&st);
+}
+
 static void test_structure_errors(void **state)
 {
 	(void)state;
@@ -371,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_example),
 		cmocka_unit_test(test_defaults_and_sections),
 		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_structure_errors),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_roundtrip),

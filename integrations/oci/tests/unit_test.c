@@ -198,6 +198,7 @@ static void test_template_refused(void **unused)
 	expect_refused("[]", "not a JSON object");
 	expect_refused("{} {}", "text after");
 	expect_refused("{", "not one JSON object");
+	expect_refused("{\"mode\":\"enforce\",\"mode\":\"audit\"}", "duplicate key \"mode\"");
 	expect_refused("{\"mode\":\"permissive\"}", "template.mode: \"permissive\" is not one of enforce|audit");
 	expect_refused("{\"encrypt\":true}", "template.encrypt: expected a string, got a boolean");
 	expect_refused("{\"ud\":\"on\"}", "template.ud: expected true or false");

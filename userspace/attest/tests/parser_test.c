@@ -281,6 +281,22 @@ static void test_codec(void **state)
 	assert_int_equal(ewa_unbase64("AA A", &p, &len), -1);
 }
 
+/* A member given twice is refused, not read as its last value. */
+static void test_json_duplicate_keys(void **state)
+{
+	static const char dup[] = "{\"format\": \"a\", \"nonce\": \"x\", \"nonc\\u0065\": \"y\"}";
+	static const char two[] = "{\"a\": {\"nonce\": 1}, \"b\": {\"nonce\": 2}}";
+	struct json_object *o;
+	char why[256];
+
+	(void)state;
+	assert_null(ewa_json_parse(dup, strlen(dup), why, sizeof(why)));
+	assert_string_equal(why, "not JSON: duplicate key \"nonce\" at offset 30");
+	o = ewa_json_parse(two, strlen(two), why, sizeof(why));
+	assert_non_null(o);
+	json_object_put(o);
+}
+
 /* KDFa with SHA-256: a vector computed with Python's hmac module. */
 static void test_kdfa(void **state)
 {
@@ -479,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_uefi_db_certs),
 		cmocka_unit_test(test_uefi_truncated_and_corrupt),
 		cmocka_unit_test(test_codec),
+		cmocka_unit_test(test_json_duplicate_keys),
 		cmocka_unit_test(test_kdfa),
 		cmocka_unit_test(test_manifest_parse),
 		cmocka_unit_test(test_keygen_modes_and_umask),
