@@ -60,6 +60,20 @@ int ew_json_want(struct ew_json_err *c, const char *path, struct json_object *v,
 			    ew_json_type_name(v));
 }
 
+int ew_json_string(struct ew_json_err *c, const char *path, struct json_object *v,
+		   const char *what, const char **out)
+{
+	const char *s;
+
+	if (ew_json_want(c, path, v, json_type_string, what))
+		return -EINVAL;
+	s = json_object_get_string(v);
+	if (strlen(s) != (size_t)json_object_get_string_len(v))
+		return ew_json_fail(c, path, "the string holds a NUL character (\\u0000)");
+	*out = s;
+	return 0;
+}
+
 /* Line and column (from 1) of byte @off, for messages. */
 static void line_col(const char *text, size_t off, unsigned int *line,
 		     unsigned int *col)

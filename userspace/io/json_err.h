@@ -38,4 +38,12 @@ int ew_json_parse_text(struct ew_json_err *c, const char *text, size_t len,
 int ew_json_want(struct ew_json_err *c, const char *path, struct json_object *v,
 		 enum json_type type, const char *what);
 
+/*
+ * The string @v in *@out, else fails with "expected WHAT, got ...". C reads
+ * a string up to its first NUL: one that holds a "\u0000" is refused, not
+ * cut there ("lo\u0000xx" would name the interface lo).
+ */
+int ew_json_string(struct ew_json_err *c, const char *path, struct json_object *v,
+		   const char *what, const char **out);
+
 #endif

@@ -103,18 +103,16 @@ static int parse_nets(struct ew_json_err *c, const char *path, struct json_objec
 		return ew_json_fail(c, path, "empty: give at least one network");
 	for (i = 0; i < n; i++) {
 		struct json_object *v = json_object_array_get_idx(arr, i);
-		const char *why;
+		const char *why, *s;
 		struct ew_peer_addr net;
 
 		snprintf(p, sizeof(p), "%s[%zu]", path, i);
-		if (ew_json_want(c, p, v, json_type_string, "a network (a string)"))
+		if (ew_json_string(c, p, v, "a network (a string)", &s))
 			return -EINVAL;
-		if (!strncmp(json_object_get_string(v), "lid:", 4))
-			return ew_json_fail(c, p, "\"%s\" is an InfiniBand LID, not an IP network",
-					    json_object_get_string(v));
-		if (ew_peer_parse(json_object_get_string(v), &net, &why))
-			return ew_json_fail(c, p, "bad network \"%s\"%s%s",
-					    json_object_get_string(v), why ? ": " : "",
+		if (!strncmp(s, "lid:", 4))
+			return ew_json_fail(c, p, "\"%s\" is an InfiniBand LID, not an IP network", s);
+		if (ew_peer_parse(s, &net, &why))
+			return ew_json_fail(c, p, "bad network \"%s\"%s%s", s, why ? ": " : "",
 					    why ? why : " (expected ADDRESS[/LENGTH], IPv4 or IPv6)");
 		ew_peers_add(nets, &net);
 	}
@@ -234,9 +232,8 @@ static int parse_action(struct ew_json_err *c, struct json_object *v, struct ew_
 {
 	const char *s;
 
-	if (ew_json_want(c, "action", v, json_type_string, "\"drop\" or \"reject\""))
+	if (ew_json_string(c, "action", v, "\"drop\" or \"reject\"", &s))
 		return -EINVAL;
-	s = json_object_get_string(v);
 	if (!strcmp(s, "drop"))
 		m->action = EW_MGMT_DROP;
 	else if (!strcmp(s, "reject"))

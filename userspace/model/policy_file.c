@@ -75,12 +75,12 @@ static int get_enum(struct ew_json_err *c, const char *path, struct json_object 
 		    const struct ew_names *names, uint32_t *out)
 {
 	char list[128];
+	const char *s;
 
-	if (ew_json_want(c, path, v, json_type_string, "a string"))
+	if (ew_json_string(c, path, v, "a string", &s))
 		return -EINVAL;
-	if (ew_enum_parse(names, json_object_get_string(v), out))
-		return ew_json_fail(c, path, "\"%s\" is not one of %s",
-				    json_object_get_string(v),
+	if (ew_enum_parse(names, s, out))
+		return ew_json_fail(c, path, "\"%s\" is not one of %s", s,
 				    ew_enum_list(names, list, sizeof(list)));
 	return 0;
 }
@@ -106,6 +106,7 @@ static int get_array(struct ew_json_err *c, const char *path, struct json_object
 static int parse_config(struct ew_json_err *c, struct json_object *obj, struct ew_config *cfg)
 {
 	uint32_t ignored;
+	const char *s;
 
 	if (ew_json_want(c, "config", obj, json_type_object, "an object"))
 		return -EINVAL;
@@ -121,7 +122,7 @@ static int parse_config(struct ew_json_err *c, struct json_object *obj, struct e
 			ret = get_enum(c, path, v, &ew_default_action_names, &cfg->default_action);
 			cfg->present |= EW_CFG_DEFAULT;
 		} else if (!strcmp(key, "version")) {
-			ret = ew_json_want(c, path, v, json_type_string, "a string");
+			ret = ew_json_string(c, path, v, "a string", &s);
 		} else if (!strcmp(key, "job_count") || !strcmp(key, "peer_count")) {
 			ret = get_uint(c, path, v, 0, UINT32_MAX, &ignored);
 		} else {
@@ -147,9 +148,8 @@ static int parse_netdev(struct ew_json_err *c, const char *path, struct json_obj
 
 		mkpath(sub, sizeof(sub), "%s.%s", path, key);
 		if (!strcmp(key, "ifname")) {
-			if (ew_json_want(c, sub, v, json_type_string, "a string"))
+			if (ew_json_string(c, sub, v, "a string", &name))
 				return -EINVAL;
-			name = json_object_get_string(v);
 			kind = EW_NETDEV_IFINDEX;
 		} else if (!strcmp(key, "ifindex")) {
 			if (get_uint(c, sub, v, 1, UINT32_MAX, &value))
@@ -161,7 +161,8 @@ static int parse_netdev(struct ew_json_err *c, const char *path, struct json_obj
 			kind = EW_NETDEV_VLAN;
 		} else if (!strcmp(key, "vrf")) {
 			if (json_object_is_type(v, json_type_string)) {
-				name = json_object_get_string(v);
+				if (ew_json_string(c, sub, v, "a string", &name))
+					return -EINVAL;
 			} else if (!json_object_is_type(v, json_type_int)) {
 				return ew_json_fail(c, sub, "expected a string (VRF name) or an integer (ifindex), got %s",
 						    ew_json_type_name(v));
@@ -186,7 +187,7 @@ static int parse_list(struct ew_json_err *c, const char *path, struct json_objec
 		      struct ew_job_desc *job, const char *what)
 {
 	bool peers = !strcmp(what, "peers");
-	const char *why;
+	const char *why, *s;
 	size_t i, n;
 
 	if (get_array(c, path, arr, &n))
@@ -210,11 +211,14 @@ static int parse_list(struct ew_json_err *c, const char *path, struct json_objec
 		 * formatting cost more than the parse.
 		 */
 		if (peers && json_object_is_type(v, json_type_string)) {
-			if (ew_peer_parse(json_object_get_string(v), &p, &why)) {
+			s = json_object_get_string(v);
+			if (strlen(s) != (size_t)json_object_get_string_len(v) ||
+			    ew_peer_parse(s, &p, &why)) {
 				mkpath(sub, sizeof(sub), "%s[%zu]", path, i);
-				return ew_json_fail(c, sub, "bad address \"%s\"%s%s",
-						    json_object_get_string(v), why ? ": " : "",
-						    why ? why : "");
+				if (ew_json_string(c, sub, v, "a string", &s))
+					return -EINVAL;
+				return ew_json_fail(c, sub, "bad address \"%s\"%s%s", s,
+						    why ? ": " : "", why ? why : "");
 			}
 			ew_peers_add(&job->peers, &p);
 			continue;
@@ -233,19 +237,16 @@ static int parse_list(struct ew_json_err *c, const char *path, struct json_objec
 			ew_job_add_pkey(job, (uint16_t)x);
 			continue;
 		}
-		if (ew_json_want(c, sub, v, json_type_string,
-				 !strcmp(what, "pkeys") ? "a string or an integer" : "a string"))
+		if (ew_json_string(c, sub, v,
+				   !strcmp(what, "pkeys") ? "a string or an integer" : "a string",
+				   &s))
 			return -EINVAL;
 		if (!strcmp(what, "pkeys")) {
-			if (ew_parse_pkey(json_object_get_string(v), &pkey, &why))
-				return ew_json_fail(c, sub, "bad pkey \"%s\": %s",
-						    json_object_get_string(v), why);
+			if (ew_parse_pkey(s, &pkey, &why))
+				return ew_json_fail(c, sub, "bad pkey \"%s\": %s", s, why);
 			ew_job_add_pkey(job, pkey);
 		} else {
-			const char *s = json_object_get_string(v);
-
-			if (!*s || json_object_get_string_len(v) != (int)strlen(s) ||
-			    strlen(s) > EW_CGROUP_PATH_MAX)
+			if (!*s || strlen(s) > EW_CGROUP_PATH_MAX)
 				return ew_json_fail(c, sub, "bad cgroup path");
 			ew_job_add_cgroup(job, s, 0);
 		}
@@ -256,7 +257,7 @@ static int parse_list(struct ew_json_err *c, const char *path, struct json_objec
 static int parse_job(struct ew_json_err *c, const char *path, struct json_object *obj,
 		     struct ew_job_desc *job)
 {
-	const char *why;
+	const char *why, *s;
 	uint32_t ignored;
 
 	if (ew_json_want(c, path, obj, json_type_object, "an object"))
@@ -270,12 +271,11 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 			ret = get_uint(c, sub, v, 1, UINT32_MAX, &job->id);
 			job->present |= EW_JOB_ID;
 		} else if (!strcmp(key, "name")) {
-			ret = ew_json_want(c, sub, v, json_type_string, "a string");
-			if (!ret && ew_name_check(json_object_get_string(v), &why))
-				ret = ew_json_fail(c, sub, "bad job name \"%s\": %s",
-						   json_object_get_string(v), why);
+			ret = ew_json_string(c, sub, v, "a string", &s);
+			if (!ret && ew_name_check(s, &why))
+				ret = ew_json_fail(c, sub, "bad job name \"%s\": %s", s, why);
 			if (!ret)
-				strcpy(job->name, json_object_get_string(v));
+				strcpy(job->name, s);
 			job->present |= EW_JOB_NAME;
 		} else if (!strcmp(key, "mode")) {
 			ret = get_enum(c, sub, v, &ew_mode_names, &job->mode);
@@ -284,14 +284,14 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 			ret = get_enum(c, sub, v, &ew_encrypt_names, &job->encrypt);
 			job->present |= EW_JOB_ENCRYPT;
 		} else if (!strcmp(key, "qkey")) {
-			if (json_object_is_type(v, json_type_string) &&
-			    !strcmp(json_object_get_string(v), "auto")) {
-				job->qkey_auto = true;
-				job->qkey = ew_random_qkey();
-			} else if (json_object_is_type(v, json_type_string)) {
-				if (ew_parse_qkey(json_object_get_string(v), &job->qkey, &why))
-					ret = ew_json_fail(c, sub, "bad qkey \"%s\": %s",
-							   json_object_get_string(v), why);
+			if (json_object_is_type(v, json_type_string)) {
+				ret = ew_json_string(c, sub, v, "a string", &s);
+				if (!ret && !strcmp(s, "auto")) {
+					job->qkey_auto = true;
+					job->qkey = ew_random_qkey();
+				} else if (!ret && ew_parse_qkey(s, &job->qkey, &why)) {
+					ret = ew_json_fail(c, sub, "bad qkey \"%s\": %s", s, why);
+				}
 			} else if (json_object_is_type(v, json_type_int) &&
 				   json_object_get_int64(v) > EW_QKEY_MAX &&
 				   json_object_get_int64(v) <= UINT32_MAX) {
@@ -310,21 +310,20 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 			ret = get_enum(c, sub, v, &ew_psn_names, &job->psn);
 			job->present |= EW_JOB_PSN;
 		} else if (!strcmp(key, "psn_key")) {
-			ret = ew_json_want(c, sub, v, json_type_string, "a string");
+			ret = ew_json_string(c, sub, v, "a string", &s);
 			if (!ret && (job->present & EW_JOB_PSN_KEY))
 				ret = ew_json_fail(c, sub, "psn_key and psn_keyfile: one or the other");
-			if (!ret && ew_parse_hex(json_object_get_string(v), job->psn_key,
-						 sizeof(job->psn_key)))
+			if (!ret && ew_parse_hex(s, job->psn_key, sizeof(job->psn_key)))
 				ret = ew_json_fail(c, sub, "expected %zu hex digits",
 						   2 * sizeof(job->psn_key));
 			job->present |= EW_JOB_PSN_KEY;
 		} else if (!strcmp(key, "psn_keyfile")) {
-			ret = ew_json_want(c, sub, v, json_type_string, "a string");
+			ret = ew_json_string(c, sub, v, "a string", &s);
 			if (!ret && (job->present & EW_JOB_PSN_KEY))
 				ret = ew_json_fail(c, sub, "psn_key and psn_keyfile: one or the other");
 			/* Read by ew_policy_resolve(): parsing touches no file. */
 			if (!ret)
-				job->psn_keyfile = ew_strdup(json_object_get_string(v));
+				job->psn_keyfile = ew_strdup(s);
 			job->present |= EW_JOB_PSN_KEY;
 		} else if (!strcmp(key, "cgroups") || !strcmp(key, "peers") ||
 			   !strcmp(key, "netdevs") || !strcmp(key, "pkeys")) {
@@ -540,6 +539,7 @@ int ew_policy_parse(const char *text, size_t len, const char *fname,
 {
 	struct ew_json_err c = { .fname = fname, .err = err, .errlen = errlen };
 	struct json_object *root;
+	const char *s;
 	int ret = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -552,7 +552,7 @@ int ew_policy_parse(const char *text, size_t len, const char *fname,
 	}
 	json_object_object_foreach(root, key, v) {
 		if (!strcmp(key, "$schema"))
-			ret = ew_json_want(&c, "$schema", v, json_type_string, "a string");
+			ret = ew_json_string(&c, "$schema", v, "a string", &s);
 		else if (!strcmp(key, "config"))
 			ret = parse_config(&c, v, &st->config);
 		else if (!strcmp(key, "jobs"))

@@ -381,6 +381,21 @@ static void test_apply_duplicate_keys(void **state)
 	unlink(path);
 }
 
+/* A string cut at an embedded NUL would plan "job add a ... netdev lo". */
+static void test_apply_nul_in_strings(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+
+	(void)state;
+	test_temp_file(path, "{\"jobs\": [{\"name\": \"a\\u0000evil\", "
+		       "\"netdevs\": [{\"ifname\": \"lo\\u0000xx\"}]}]}");
+	apply_refused(path, ": jobs[0].name: the string holds a NUL character (\\u0000)");
+	test_write_file(path, "{\"jobs\": [{\"name\": \"a\", "
+			"\"netdevs\": [{\"ifname\": \"lo\\u0000xx\"}]}]}");
+	apply_refused(path, ": jobs[0].netdevs[0].ifname: the string holds a NUL character (\\u0000)");
+	unlink(path);
+}
+
 static void test_config_stats_dev(void **state)
 {
 	(void)state;
@@ -645,6 +660,7 @@ int main(void)
 		cmocka_unit_test_setup(test_show_apply_roundtrip, reset),
 		cmocka_unit_test_setup(test_refused_step, reset),
 		cmocka_unit_test_setup(test_apply_duplicate_keys, reset),
+		cmocka_unit_test_setup(test_apply_nul_in_strings, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),

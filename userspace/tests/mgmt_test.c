@@ -193,6 +193,10 @@ static void test_errors(void **state)
 	       "m.json: action: \"log\" is not one of drop, reject");
 	expect("{ " NETS ", \"services\": { \"ssh\": {} }, \"admin\": 1 }",
 	       "m.json: unknown key \"admin\" (expected admin_networks, services, action)");
+	expect("{ \"admin_networks\": [\"10.0.0.0/8\\u0000 0.0.0.0/0\"], \"services\": { \"ssh\": {} } }",
+	       "m.json: admin_networks[0]: the string holds a NUL character (\\u0000)");
+	expect("{ " NETS ", \"services\": { \"ssh\": {} }, \"action\": \"drop\\u0000\" }",
+	       "m.json: action: the string holds a NUL character (\\u0000)");
 	expect("[]", "m.json: expected an object at the top level, got an array");
 	expect("{ " NETS ",\n \"services\": {", "m.json:2:15: unexpected end of input");
 	expect("{ " NETS ", \"services\": { \"ssh\": {} } }\n}",

@@ -265,8 +265,27 @@ static void test_structure_errors(void **state)
 	       "t.json: jobs[0].pkeys[0]: expected a string or an integer, got null");
 	expect("{\"jobs\": [{\"name\": \"a\", \"cgroups\": [\"\"]}]}",
 	       "t.json: jobs[0].cgroups[0]: bad cgroup path");
+	/* C sees a string up to its first NUL: every string must end there. */
 	expect("{\"jobs\": [{\"name\": \"a\", \"cgroups\": [\"a\\u0000b\"]}]}",
-	       "t.json: jobs[0].cgroups[0]: bad cgroup path");
+	       "t.json: jobs[0].cgroups[0]: the string holds a NUL character (\\u0000)");
+	expect("{\"jobs\": [{\"name\": \"a\\u0000evil\"}]}",
+	       "t.json: jobs[0].name: the string holds a NUL character (\\u0000)");
+	expect("{\"jobs\": [{\"name\": \"a\", \"netdevs\": [{\"ifname\": \"lo\\u0000xx\"}]}]}",
+	       "t.json: jobs[0].netdevs[0].ifname: the string holds a NUL character (\\u0000)");
+	expect("{\"jobs\": [{\"name\": \"a\", \"netdevs\": [{\"vrf\": \"lo\\u0000xx\"}]}]}",
+	       "t.json: jobs[0].netdevs[0].vrf: the string holds a NUL character (\\u0000)");
+	expect("{\"jobs\": [{\"name\": \"a\", \"mode\": \"audit\\u0000x\"}]}",
+	       "t.json: jobs[0].mode: the string holds a NUL character (\\u0000)");
+	expect("{\"jobs\": [{\"name\": \"a\", \"peers\": [\"10.0.0.1\\u0000, 0.0.0.0/0\"]}]}",
+	       "t.json: jobs[0].peers[0]: the string holds a NUL character (\\u0000)");
+	expect("{\"jobs\": [{\"name\": \"a\", \"pkeys\": [\"0x8001\\u0000\"]}]}",
+	       "t.json: jobs[0].pkeys[0]: the string holds a NUL character (\\u0000)");
+	expect("{\"jobs\": [{\"name\": \"a\", \"qkey\": \"5\\u0000\"}]}",
+	       "t.json: jobs[0].qkey: the string holds a NUL character (\\u0000)");
+	expect("{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\", \"psn_keyfile\": \"/k\\u0000x\"}]}",
+	       "t.json: jobs[0].psn_keyfile: the string holds a NUL character (\\u0000)");
+	expect("{\"config\": {\"version\": \"1\\u0000\"}}",
+	       "t.json: config.version: the string holds a NUL character (\\u0000)");
 	expect("{\"jobs\": [{\"name\": \"a\"}, {\"name\": \"a\"}]}",
 	       "t.json: jobs[1]: duplicate job name \"a\" (also jobs[0])");
 	expect("{\"jobs\": [{\"name\": \"a\", \"id\": 5}, {\"name\": \"b\", \"id\": 5}]}",
