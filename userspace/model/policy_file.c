@@ -338,6 +338,20 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 	}
 	if (!(job->present & EW_JOB_NAME))
 		return ew_json_fail(c, path, "missing \"name\"");
+	/*
+	 * The kernel refuses a key with application-chosen PSNs, the default
+	 * of a job without "psn". Keyed PSNs without a key are left to the
+	 * plan: a job the node already has keeps the key it holds ("show -j"
+	 * never prints it).
+	 */
+	if ((job->present & EW_JOB_PSN_KEY) &&
+	    (!(job->present & EW_JOB_PSN) || job->psn != EASTWEST_PSN_KEYED)) {
+		char sub[PATH_LEN];
+
+		mkpath(sub, sizeof(sub), "%s.%s", path,
+		       job->psn_keyfile ? "psn_keyfile" : "psn_key");
+		return ew_json_fail(c, sub, "a PSN key needs \"psn\": \"keyed\"");
+	}
 	job->present |= EW_JOB_PEERS;
 	ew_job_fill_defaults(job);
 	return 0;

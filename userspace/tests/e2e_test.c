@@ -396,6 +396,18 @@ static void test_apply_nul_in_strings(void **state)
 	unlink(path);
 }
 
+/* A key with "psn": "app" (the default) is refused before the kernel sees it. */
+static void test_apply_psn_key_without_keyed(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+
+	(void)state;
+	test_temp_file(path, "{\"jobs\": [{\"name\": \"k\", "
+		       "\"psn_key\": \"00112233445566778899aabbccddeeff\"}]}");
+	apply_refused(path, ": jobs[0].psn_key: a PSN key needs \"psn\": \"keyed\"");
+	unlink(path);
+}
+
 static void test_config_stats_dev(void **state)
 {
 	(void)state;
@@ -661,6 +673,7 @@ int main(void)
 		cmocka_unit_test_setup(test_refused_step, reset),
 		cmocka_unit_test_setup(test_apply_duplicate_keys, reset),
 		cmocka_unit_test_setup(test_apply_nul_in_strings, reset),
+		cmocka_unit_test_setup(test_apply_psn_key_without_keyed, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),

@@ -286,6 +286,11 @@ static void test_structure_errors(void **state)
 	       "t.json: jobs[0].psn_keyfile: the string holds a NUL character (\\u0000)");
 	expect("{\"config\": {\"version\": \"1\\u0000\"}}",
 	       "t.json: config.version: the string holds a NUL character (\\u0000)");
+	/* The kernel refuses a key with application-chosen PSNs. */
+	expect("{\"jobs\": [{\"name\": \"a\", \"psn_key\": \"00112233445566778899aabbccddeeff\"}]}",
+	       "t.json: jobs[0].psn_key: a PSN key needs \"psn\": \"keyed\"");
+	expect("{\"jobs\": [{\"name\": \"a\", \"psn_keyfile\": \"/k\", \"psn\": \"app\"}]}",
+	       "t.json: jobs[0].psn_keyfile: a PSN key needs \"psn\": \"keyed\"");
 	expect("{\"jobs\": [{\"name\": \"a\"}, {\"name\": \"a\"}]}",
 	       "t.json: jobs[1]: duplicate job name \"a\" (also jobs[0])");
 	expect("{\"jobs\": [{\"name\": \"a\", \"id\": 5}, {\"name\": \"b\", \"id\": 5}]}",
