@@ -34,6 +34,8 @@ int ew_read_file(const char *path, size_t max_bytes, char **text, size_t *len)
 		ew_err("%s: %s", path, strerror(errno));
 		return EW_USAGE;
 	}
+	/* fopen() takes a directory: its read says so ("Is a directory"). */
+	errno = 0;
 	ret = ew_read_stream(f, max_bytes, &b);
 	if (f != stdin)
 		fclose(f);
@@ -41,7 +43,7 @@ int ew_read_file(const char *path, size_t max_bytes, char **text, size_t *len)
 		size_str(max_bytes, limit, sizeof(limit));
 		ew_err("%s: larger than %s", path, limit);
 	} else if (ret) {
-		ew_err("%s: read error", path);
+		ew_err("%s: %s", path, strerror(-ret));
 	}
 	if (ret) {
 		ew_buf_free(&b);

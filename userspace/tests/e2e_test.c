@@ -408,6 +408,14 @@ static void test_apply_psn_key_without_keyed(void **state)
 	unlink(path);
 }
 
+static void test_apply_directory(void **state)
+{
+	(void)state;
+	apply_refused("/tmp", ": Is a directory");
+	assert_int_equal(RUN("mgmt", "generate", "-f", "/tmp"), EW_USAGE);
+	assert_string_equal(err, "eastwestctl: /tmp: Is a directory\n");
+}
+
 static void test_config_stats_dev(void **state)
 {
 	(void)state;
@@ -674,6 +682,7 @@ int main(void)
 		cmocka_unit_test_setup(test_apply_duplicate_keys, reset),
 		cmocka_unit_test_setup(test_apply_nul_in_strings, reset),
 		cmocka_unit_test_setup(test_apply_psn_key_without_keyed, reset),
+		cmocka_unit_test_setup(test_apply_directory, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),
