@@ -416,6 +416,31 @@ static void test_apply_directory(void **state)
 	assert_string_equal(err, "eastwestctl: /tmp: Is a directory\n");
 }
 
+/*
+ * Scripts go by the exit status: "help" and the manual's "peer get" name
+ * the one the command returns when no peer admits the address.
+ */
+static void test_help_exit_status(void **state)
+{
+	const char *entry, *end;
+	size_t len;
+	char *man;
+
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a", "peer", "10.0.0.0/24"), EW_OK);
+	assert_int_equal(RUN("peer", "get", "a", "192.0.2.1"), EW_NOENT);
+	assert_int_equal(RUN("help"), EW_OK);
+	has(out, "5 no such job or peer entry");
+	assert_int_equal(ew_read_file("../Documentation/eastwestctl.8", 1 << 20, &man, &len), EW_OK);
+	entry = strstr(man, "\n.B peer get ");
+	assert_non_null(entry);
+	end = strstr(entry + 1, "\n.PP");
+	assert_non_null(end);
+	man[end - man] = '\0';
+	has(entry, "exit status 5 if none does");
+	free(man);
+}
+
 static void test_config_stats_dev(void **state)
 {
 	(void)state;
@@ -683,6 +708,7 @@ int main(void)
 		cmocka_unit_test_setup(test_apply_nul_in_strings, reset),
 		cmocka_unit_test_setup(test_apply_psn_key_without_keyed, reset),
 		cmocka_unit_test_setup(test_apply_directory, reset),
+		cmocka_unit_test_setup(test_help_exit_status, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),
