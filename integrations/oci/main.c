@@ -37,7 +37,8 @@ static void usage(FILE *f)
 		"eastwestctl is $EW_CTL if set, else found in $PATH.\n"
 		"Exit status: 0 done (or nothing to do), 1 internal error, 2 usage,\n"
 		"3 bad OCI state, 4 bad template, 5 unusable cgroup, 6 eastwestctl failed,\n"
-		"7 job name taken or state dir unusable.\n");
+		"7 job name taken or state dir unusable, 8 the container's address (jobaddr)\n"
+		"cannot be made or removed.\n");
 }
 
 int main(int argc, char *argv[])

@@ -96,6 +96,11 @@ rc=0; "$HOOK" --templates rel createRuntime </dev/null >/dev/null 2>&1 || rc=$?
 verdict "relative --templates: exit 2" [ "$rc" -eq 2 ]
 rc=0; "$HOOK" --help >"$T/out" 2>&1 || rc=$?
 verdict "--help" grep -q createRuntime "$T/out"
+# Every exit status of containers.md's table, in --help's words for it.
+for code in $(sed -n '/^### Exit status/,/^###* [^E]/s/^| \([0-9]\) |.*/\1/p' \
+		"$(dirname "$0")/../../../Documentation/containers.md"); do
+	verdict "--help names exit $code" grep -Eq "(^|[ ,])$code [a-z]" "$T/out"
+done
 
 # --- bad states --------------------------------------------------------------
 run 3 "createRuntime: stdin not JSON: exit 3" 'hello' createRuntime
