@@ -68,7 +68,8 @@ static void close_frame(struct key_scan *ks)
 {
 	size_t first = ks->frames[--ks->depth], i;
 
-	if (!ks->is_object[ks->depth])
+	/* An empty object may come before any key: keys is still NULL. */
+	if (!ks->is_object[ks->depth] || ks->n == first)
 		return;
 	qsort(ks->keys + first, ks->n - first, sizeof(*ks->keys), key_cmp);
 	for (i = first + 1; i < ks->n; i++)
@@ -126,6 +127,27 @@ static int add_key(struct key_scan *ks, const char *text, size_t start, size_t e
 	return 0;
 }
 
+/*
+ * The closing quote of the string that opens at @start, or @len: most of a
+ * large document is strings (a policy's peers), found with memchr().
+ */
+static size_t string_end(const char *text, size_t len, size_t start)
+{
+	const char *q;
+	size_t i = start + 1, bs;
+
+	while ((q = memchr(text + i, '"', len - i))) {
+		i = (size_t)(q - text);
+		/* Escaped if an odd number of backslashes comes before it. */
+		for (bs = 0; i - bs > start + 1 && text[i - bs - 1] == '\\'; bs++)
+			;
+		if (!(bs & 1))
+			return i;
+		i++;
+	}
+	return len;
+}
+
 /* @key for a message: quoted, control characters as \uXXXX, cut at 64 bytes. */
 static void quote_key(const char *key, size_t len, char *buf, size_t buflen)
 {
@@ -173,9 +195,8 @@ int ew_json_key_check(const char *text, size_t len, size_t *off, char *why, size
 			expect_key = ks.depth && ks.is_object[ks.depth - 1];
 			break;
 		case '"':
-			start = i++;
-			while (i < len && text[i] != '"')
-				i += text[i] == '\\' ? 2 : 1;
+			start = i;
+			i = string_end(text, len, i);
 			if (i >= len)
 				ret = -EINVAL;
 			else if (expect_key)

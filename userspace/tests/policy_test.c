@@ -175,6 +175,9 @@ static void test_duplicate_keys(void **state)
 	       "t.json:1:30: duplicate key \"mode\"");
 	expect("{\"jobs\": [], \"jobs\\u0000x\": []}",
 	       "t.json:1:14: key \"jobs\\u0000x\" holds a NUL character");
+	/* Escaped quotes and backslashes neither end a string nor hide a key. */
+	expect("{\"p\\\\\": \"\\\\\\\"\", \"p\\\\\": 1}",
+	       "t.json:1:17: duplicate key \"p\\u005c\"");
 	/* The first in the file, though an inner object ends before it. */
 	expect("{\"jobs\": [], \"jobs\": [{\"name\": \"a\", \"name\": \"b\"}]}",
 	       "t.json:1:14: duplicate key \"jobs\"");
