@@ -202,6 +202,7 @@ static void put_job(struct nlmsghdr *nlh, const struct ew_job_desc *j)
 	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_QKEY, j->qkey);
 	mnl_attr_put_u8(nlh, EASTWEST_A_JOB_UD, j->ud);
 	mnl_attr_put_u8(nlh, EASTWEST_A_JOB_DC, j->dc);
+	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_PSN, j->psn);
 	for (i = 0; i < j->n_cgroups; i++) {
 		n = mnl_attr_nest_start(nlh, EASTWEST_A_JOB_CGROUP);
 		mnl_attr_put_strz(nlh, EASTWEST_A_CGROUP_PATH, j->cgroups[i].path);
@@ -284,7 +285,8 @@ static bool peers_contain(const struct ew_peers *ps, const struct ew_peer_addr *
 static int apply_job_attrs(const struct nlmsghdr *req, struct ew_job_desc *j, bool set,
 			   const char **msg, uint32_t *offs)
 {
-	bool cg = false, nd = false, pk = false;
+	bool cg = false, nd = false, pk = false, key = false;
+	bool had_key = j->present & EW_JOB_PSN_KEY;
 	const struct nlattr *a, *b;
 	struct ew_peer_addr p;
 	size_t i;
@@ -320,6 +322,13 @@ static int apply_job_attrs(const struct nlmsghdr *req, struct ew_job_desc *j, bo
 				j->ud = mnl_attr_get_u8(a);
 			else
 				j->dc = mnl_attr_get_u8(a);
+			break;
+		case EASTWEST_A_JOB_PSN:
+			j->psn = mnl_attr_get_u32(a);
+			break;
+		case EASTWEST_A_JOB_PSN_KEY:
+			memcpy(j->psn_key, mnl_attr_get_payload(a), sizeof(j->psn_key));
+			key = true;
 			break;
 		case EASTWEST_A_JOB_CGROUP:
 			if (!cg) {
@@ -372,6 +381,19 @@ static int apply_job_attrs(const struct nlmsghdr *req, struct ew_job_desc *j, bo
 			break;
 		}
 	}
+	/* The module's ew_psn_check(): a key is kept while PSNs are keyed. */
+	if (j->psn == EASTWEST_PSN_KEYED && !key && !had_key) {
+		*msg = "keyed PSNs need a psn-key";
+		return EINVAL;
+	}
+	if (j->psn == EASTWEST_PSN_APP && key) {
+		*msg = "a psn-key needs psn keyed";
+		return EINVAL;
+	}
+	if (j->psn == EASTWEST_PSN_KEYED)
+		j->present |= EW_JOB_PSN_KEY;
+	else
+		j->present &= ~EW_JOB_PSN_KEY;
 	ew_job_normalize(j);
 	return 0;
 }
@@ -405,6 +427,9 @@ static void copy_job(struct ew_job_desc *dst, const struct ew_job_desc *src)
 	dst->qkey = src->qkey;
 	dst->ud = src->ud;
 	dst->dc = src->dc;
+	dst->psn = src->psn;
+	memcpy(dst->psn_key, src->psn_key, sizeof(dst->psn_key));
+	dst->present = src->present & EW_JOB_PSN_KEY;
 	for (i = 0; i < src->n_cgroups; i++)
 		ew_job_add_cgroup(dst, src->cgroups[i].path, 0);
 	for (i = 0; i < src->n_netdevs; i++)
@@ -822,6 +847,14 @@ static bool admin(uint8_t cmd)
 	       cmd != EASTWEST_CMD_PATH_GET;
 }
 
+/* The requests that change the jobs or the configuration. */
+static bool change(uint8_t cmd)
+{
+	return cmd == EASTWEST_CMD_JOB_NEW || cmd == EASTWEST_CMD_JOB_SET ||
+	       cmd == EASTWEST_CMD_JOB_DEL || cmd == EASTWEST_CMD_PEER_ADD ||
+	       cmd == EASTWEST_CMD_PEER_DEL || cmd == EASTWEST_CMD_CONFIG_SET;
+}
+
 ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t len)
 {
 	const struct nlmsghdr *req = buf;
@@ -845,7 +878,8 @@ ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t l
 		ack(req, EPERM, NULL, 0, 0);
 		return (ssize_t)len;
 	}
-	if (fake.fail_cmd == g->cmd) {
+	if (fake.fail_cmd == g->cmd ||
+	    (change(g->cmd) && ++fake.changes == fake.fail_change)) {
 		ack(req, EINVAL, "refused by the test", 0, 0);
 		return (ssize_t)len;
 	}

@@ -15,6 +15,8 @@ struct fake {
 	bool eperm;		/* admin ops fail with EPERM */
 	int dump_intr;		/* flag this many dumps NLM_F_DUMP_INTR */
 	int fail_cmd;		/* refuse this command with EINVAL */
+	int fail_change;	/* refuse the Nth change (from 1), once */
+	int changes;		/* changes asked for (refused ones too) */
 	int events;		/* deny-ntf events sent on subscription */
 	bool unload;		/* then a CTRL_CMD_DELFAMILY */
 	bool sigterm;		/* raise SIGTERM when the events are read */
