@@ -17,9 +17,14 @@
  *                   between two jobs is released before it is bound again;
  *   3. job-set      of the other changes, peer-add then peer-del per job;
  *   4. job-new      with all peers;
- *   5. config-set   last, so that a stricter mode or default action applies
- *                   once the jobs are in place.
- * Applying the plan and diffing again gives an empty plan.
+ *   5. config-set   so that a stricter mode or default action applies once
+ *                   the jobs are in place;
+ *   6. job-del      of jobs with keyed PSNs whose names and cgroups no
+ *                   desired job takes: the kernel never reports a PSN key,
+ *                   so such a job cannot be created again, and a plan
+ *                   refused before this step can be undone whole.
+ * Applying the plan and diffing again gives an empty plan. The plan from
+ * the state after some of its steps back to the state before undoes them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +262,52 @@ static size_t find_have(const struct ew_state *have, const size_t *idx,
 	return have->n_jobs;
 }
 
+/*
+ * Whether the unmatched job @h is deleted last (step 6): it has keyed PSNs,
+ * and no desired job takes its name (in @want_by_name) or a cgroup of it
+ * (in @cgroups, every desired job's).
+ */
+static bool delete_last(const struct ew_state *want, const size_t *want_by_name,
+			const struct ew_job_desc *cgroups, const struct ew_job_desc *h)
+{
+	size_t k;
+
+	if (h->psn != EASTWEST_PSN_KEYED ||
+	    find_have(want, want_by_name, h, have_cmp_name) < want->n_jobs)
+		return false;
+	for (k = 0; k < h->n_cgroups; k++)
+		if (has_cgroup(cgroups, h->cgroups[k].path))
+			return false;
+	return true;
+}
+
+/* The unmatched jobs of @have that delete_last() keeps for step 6. */
+static bool *keyed_deletions(const struct ew_state *want, const struct ew_state *have,
+			     const bool *taken)
+{
+	struct ew_job_desc cgroups;
+	size_t i, k, *by_name;
+	bool *last = NULL;
+
+	for (i = 0; i < have->n_jobs; i++)
+		if (!taken[i] && have->jobs[i].psn == EASTWEST_PSN_KEYED)
+			break;
+	if (i == have->n_jobs)
+		return NULL;
+	ew_job_init(&cgroups);
+	for (i = 0; i < want->n_jobs; i++)
+		for (k = 0; k < want->jobs[i].n_cgroups; k++)
+			ew_job_add_cgroup(&cgroups, want->jobs[i].cgroups[k].path, 0);
+	ew_job_normalize(&cgroups);
+	by_name = sorted_have(want, have_cmp_name);
+	last = ew_calloc(have->n_jobs, sizeof(*last));
+	for (i = 0; i < have->n_jobs; i++)
+		last[i] = !taken[i] && delete_last(want, by_name, &cgroups, &have->jobs[i]);
+	free(by_name);
+	ew_job_free(&cgroups);
+	return last;
+}
+
 /**
  * ew_plan_build() - the steps from @have to @want
  * @want: the desired state (from a policy file)
@@ -271,6 +322,7 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 {
 	ssize_t *pair = NULL;		/* want index -> have index, or -1 */
 	bool *taken = NULL;		/* have index is paired */
+	bool *last = NULL;		/* have index is deleted in step 6 */
 	size_t *by_id, *by_name;	/* have indexes sorted by id, by name */
 	size_t i, j;
 
@@ -305,9 +357,10 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 	free(by_id);
 	free(by_name);
 
-	/* 1. Deletions. */
+	/* 1. Deletions, but those of step 6. */
+	last = keyed_deletions(want, have, taken);
 	for (j = 0; j < have->n_jobs; j++)
-		if (!taken[j])
+		if (!taken[j] && !(last && last[j]))
 			add_step(plan, EW_STEP_JOB_DEL, have->jobs[j].id,
 				 have->jobs[j].name);
 
@@ -379,6 +432,37 @@ config:
 			s->config = *w;
 		}
 	}
+
+	/* 6. Deletions that cannot be undone. */
+	for (j = 0; last && j < have->n_jobs; j++)
+		if (last[j])
+			add_step(plan, EW_STEP_JOB_DEL, have->jobs[j].id, have->jobs[j].name);
+	free(last);
+}
+
+/**
+ * ew_step_refused() - why the kernel would refuse a step, if it surely would
+ * @s: the step
+ *
+ * Keyed PSNs need a key (given now, or held by the job), and a key needs
+ * keyed PSNs: the module's own check, made before the first request. A
+ * step that sets PSNs keyed without a key is one that restores a job the
+ * kernel reported, which never includes the key.
+ *
+ * Return: the reason, or NULL.
+ */
+const char *ew_step_refused(const struct ew_step *s)
+{
+	const struct ew_job_desc *j = s->op == EW_STEP_JOB_NEW ? s->src : &s->job;
+	uint32_t mask = s->op == EW_STEP_JOB_NEW ? s->src->present : s->mask;
+
+	if (s->op != EW_STEP_JOB_NEW && s->op != EW_STEP_JOB_SET)
+		return NULL;
+	if ((mask & EW_JOB_PSN) && j->psn == EASTWEST_PSN_KEYED && !(mask & EW_JOB_PSN_KEY))
+		return "keyed PSNs need a psn-key";
+	if ((mask & EW_JOB_PSN_KEY) && j->psn != EASTWEST_PSN_KEYED)
+		return "a psn-key needs psn keyed";
+	return NULL;
 }
 
 void ew_plan_free(struct ew_plan *plan)

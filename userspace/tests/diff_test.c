@@ -128,6 +128,8 @@ static void kernel(struct ew_state *have, const struct ew_plan *plan)
 				j->ud = st->job.ud;
 			if (st->mask & EW_JOB_DC)
 				j->dc = st->job.dc;
+			if (st->mask & EW_JOB_PSN)
+				j->psn = st->job.psn;
 			copy_lists(j, &st->job, st->mask);
 			break;
 		case EW_STEP_PEER_ADD:
@@ -159,6 +161,7 @@ static void kernel(struct ew_state *have, const struct ew_plan *plan)
 			j->qkey = st->src->qkey;
 			j->ud = st->src->ud;
 			j->dc = st->src->dc;
+			j->psn = st->src->psn;
 			copy_lists(j, st->src, EW_JOB_SETTABLE);
 			for (i = 0; i < st->src->peers.n; i++)
 				ew_peers_add(&j->peers, &st->src->peers.v[i]);
@@ -509,6 +512,81 @@ static void test_config_and_scope(void **state)
 	ew_state_free(&have);
 }
 
+/* The node of test_keyed_last(), before its plan. */
+static void keyed_node(struct ew_state *have)
+{
+	struct ew_job_desc *j;
+
+	have->has_jobs = have->has_config = true;
+	have->config.present = EW_CFG_MODE | EW_CFG_DEFAULT;
+	j = job(have, 1, "k1");
+	j->psn = EASTWEST_PSN_KEYED;
+	ew_job_add_cgroup(j, "/a", 0);
+	job(have, 2, "k2")->psn = EASTWEST_PSN_KEYED;
+	j = job(have, 3, "k3");
+	j->psn = EASTWEST_PSN_KEYED;
+	ew_job_add_cgroup(j, "/b", 0);
+	j = job(have, 4, "x");
+	peer(j, "192.0.2.1");
+}
+
+/*
+ * A keyed job cannot be created again (the kernel never reports its key):
+ * it is deleted after every other step unless a desired job needs its name
+ * (k2, recreated with another id) or its cgroup (k3's /b). The plan back
+ * from the state after is the undo; it creates k2 and k3 with keyed PSNs
+ * and no key, which ew_step_refused() tells.
+ */
+static void test_keyed_last(void **state)
+{
+	struct ew_state want = { 0 }, have = { 0 }, before = { 0 };
+	struct ew_plan plan = { 0 }, undo = { 0 };
+	struct ew_job_desc *j;
+	size_t i, refused = 0;
+
+	(void)state;
+	keyed_node(&have);
+	keyed_node(&before);
+	normalize(&before);
+	j = job(&want, 50, "k2");
+	j->psn = EASTWEST_PSN_KEYED;
+	j->present |= EW_JOB_PSN_KEY;
+	ew_job_add_cgroup(job(&want, 0, "n"), "/b", 0);
+	want.has_config = true;
+	want.config.present = EW_CFG_MODE;
+	want.config.mode = EASTWEST_MODE_AUDIT;
+	run(&want, &have, &plan, OPS(EW_STEP_JOB_DEL, EW_STEP_JOB_DEL, EW_STEP_JOB_DEL,
+				      EW_STEP_JOB_NEW, EW_STEP_JOB_NEW, EW_STEP_CONFIG_SET,
+				      EW_STEP_JOB_DEL));
+	assert_string_equal(plan.steps[0].name, "k2");
+	assert_string_equal(plan.steps[1].name, "k3");
+	assert_string_equal(plan.steps[2].name, "x");
+	assert_string_equal(plan.steps[6].name, "k1");
+	for (i = 0; i < plan.n; i++)
+		assert_null(ew_step_refused(&plan.steps[i]));
+
+	ew_plan_build(&before, &have, &undo);
+	for (i = 0; i < undo.n; i++) {
+		const char *why = ew_step_refused(&undo.steps[i]);
+
+		if (why) {
+			assert_int_equal(undo.steps[i].op, EW_STEP_JOB_NEW);
+			assert_string_equal(why, "keyed PSNs need a psn-key");
+			refused++;
+		}
+	}
+	assert_int_equal(refused, 3);
+	kernel(&have, &undo);
+	ew_plan_free(&undo);
+	ew_plan_build(&before, &have, &undo);
+	assert_int_equal(undo.n, 0);
+	ew_plan_free(&undo);
+	ew_plan_free(&plan);
+	ew_state_free(&want);
+	ew_state_free(&have);
+	ew_state_free(&before);
+}
+
 static void test_peers_diff(void **state)
 {
 	struct ew_peers a = { 0 }, b = { 0 }, add = { 0 }, del = { 0 };
@@ -542,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_cgroup_moves),
 		cmocka_unit_test(test_qkey_auto),
 		cmocka_unit_test(test_config_and_scope),
+		cmocka_unit_test(test_keyed_last),
 		cmocka_unit_test(test_peers_diff),
 	};
 
