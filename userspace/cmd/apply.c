@@ -3,12 +3,15 @@
  * eastwestctl apply [--dry-run] -f FILE: make the node match a policy file.
  *
  * Everything that can be checked is checked before the first request: the
- * JSON, every value, cgroups and interfaces on this host. Then the current
- * state is read, diffed (diff.c) and the plan applied step by step; the
- * first refused step stops the run. The plan prints as eastwestctl commands
- * (a batch file doing the same), or as JSON with -j.
+ * JSON, every value, cgroups and interfaces on this host, and what the
+ * kernel would surely refuse. Then the current state is read, diffed
+ * (diff.c) and the plan applied step by step; the first refused step stops
+ * the run, and the plan from the state then back to the state read before
+ * undoes the steps before it. The plan prints as eastwestctl commands (a
+ * batch file doing the same), or as JSON with -j.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,29 +142,6 @@ static void print_step(const struct ew_step *s)
 	ew_close_object();
 }
 
-static int run_step(struct ewnl *nl, const struct ew_step *s)
-{
-	struct ew_jobref ref = { .id = s->id };
-	size_t done;
-	uint32_t id;
-
-	switch (s->op) {
-	case EW_STEP_JOB_DEL:
-		return ew_ipc_job_del(nl, &ref);
-	case EW_STEP_JOB_SET:
-		return ew_ipc_job_set(nl, s->id, &s->job, s->mask);
-	case EW_STEP_PEER_ADD:
-		return ew_ipc_peers(nl, EASTWEST_CMD_PEER_ADD, s->id, &s->peers, &done);
-	case EW_STEP_PEER_DEL:
-		return ew_ipc_peers(nl, EASTWEST_CMD_PEER_DEL, s->id, &s->peers, &done);
-	case EW_STEP_JOB_NEW:
-		return ew_ipc_job_new(nl, s->src, &id);
-	case EW_STEP_CONFIG_SET:
-		return ew_ipc_config_set(nl, &s->config, s->mask);
-	}
-	return -EINVAL;
-}
-
 static const char *step_what(const struct ew_step *s, char *buf, size_t len)
 {
 	switch (s->op) {
@@ -204,34 +184,139 @@ static void print_summary(const struct ew_plan *plan, bool dry_run)
 		      peers_add, peers_del, n[EW_STEP_CONFIG_SET] ? "; config changed" : "");
 }
 
-/*
- * Runs the plan unless @dry_run, then prints it: JSON {"dry_run", "changes",
- * "plan": [...]}, or in text the steps of a dry run and a summary. A
- * refused step stops the run, and nothing is printed.
- */
-static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const char *file,
-		      bool dry_run)
+/* The steps of @plan as an array @key (text: one command a line). */
+static void print_steps(const struct ew_plan *plan, const char *key)
 {
-	enum ew_to only;
-	char what[160];
 	size_t i;
 
-	for (i = 0; !dry_run && i < plan->n; i++)
-		if (run_step(nl, &plan->steps[i]))
-			return ewnl_report(nl, "apply %s: step %zu of %zu (%s) failed, %zu applied before it",
-					   file, i + 1, plan->n,
-					   step_what(&plan->steps[i], what, sizeof(what)), i);
+	ew_open_array(key);
+	for (i = 0; i < plan->n; i++)
+		print_step(&plan->steps[i]);
+	ew_close_array();
+}
+
+/* The state @before was read as: the node (with or without peers), or one job. */
+struct ew_scope {
+	uint32_t job;		/* 0: the node */
+	bool with_peers;
+};
+
+static int read_state(struct ewnl *nl, const struct ew_scope *scope, struct ew_state *st)
+{
+	if (scope->job)
+		return ew_ipc_job_state(nl, scope->job, st);
+	return ew_ipc_state(nl, st, scope->with_peers);
+}
+
+/**
+ * ew_plan_undo() - take the node back to the state read before a plan
+ * @nl: the socket
+ * @before: the state read before the first step
+ * @job: 0 if @before is the node's, else the one job it holds
+ * @with_peers: @before has every job's peers
+ * @what: what failed, for messages ("apply FILE", "job set a")
+ *
+ * After a refused step. The undo is the plan from the state now back to
+ * @before (diff.c): whatever was applied, chunks of a step included. A step
+ * that the kernel would surely refuse is not sent: restoring keyed PSNs
+ * needs the key, which the kernel never reports. An undo step refused goes
+ * on to the next; then the state is read again, and if it is not @before,
+ * the steps that would restore it are printed, as a dry run prints a plan
+ * (JSON: {"restore": [...]}).
+ *
+ * Return: true if the node (or the job) is as it was.
+ */
+bool ew_plan_undo(struct ewnl *nl, const struct ew_state *before, uint32_t job,
+		  bool with_peers, const char *what)
+{
+	const struct ew_scope scope = { .job = job, .with_peers = with_peers };
+	const char *whom = job ? "the job" : "the node";
+	struct ew_plan undo = { 0 }, left = { 0 };
+	struct ew_state now = { 0 };
+	char step[160];
+	const char *why;
+	size_t i;
+
+	if (read_state(nl, &scope, &now)) {
+		ewnl_report(nl, "%s: not rolled back: reading the state", what);
+		return false;
+	}
+	ew_plan_build(before, &now, &undo);
+	ew_state_free(&now);
+	for (i = 0; i < undo.n; i++) {
+		step_what(&undo.steps[i], step, sizeof(step));
+		why = ew_step_refused(&undo.steps[i]);
+		if (why)
+			ew_err("%s: rolling back: %s: %s, which the kernel never reports",
+			       what, step, why);
+		else if (ew_ipc_step(nl, &undo.steps[i]))
+			ewnl_report(nl, "%s: rolling back: %s", what, step);
+	}
+	if (read_state(nl, &scope, &now)) {
+		ewnl_report(nl, "%s: rolled back %zu steps: reading the state after them",
+			    what, undo.n);
+		ew_plan_free(&undo);
+		return false;
+	}
+	ew_plan_build(before, &now, &left);
+	ew_state_free(&now);
+	if (!left.n && undo.n)
+		ew_err("%s: rolled back %zu step%s: %s is as it was", what, undo.n,
+		       undo.n == 1 ? "" : "s", whom);
+	if (left.n) {
+		ew_err("%s: not rolled back: %s is not as it was: %zu step%s printed would restore it",
+		       what, whom, left.n, left.n == 1 ? "" : "s");
+		ew_open_object(NULL);
+		print_steps(&left, "restore");
+		ew_close_object();
+	}
+	ew_plan_free(&undo);
+	ew_plan_free(&left);
+	return !left.n;
+}
+
+/*
+ * Runs the plan unless @dry_run, then prints it: JSON {"dry_run", "changes",
+ * "plan": [...]}, or in text the steps of a dry run and a summary. A step
+ * the kernel would surely refuse fails the plan before the first request.
+ * A refused step stops the run, and the steps before it are undone from
+ * @have, the state the plan was built from (ew_plan_undo()).
+ */
+static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const struct ew_state *have,
+		      bool with_peers, const char *file, bool dry_run)
+{
+	char what[160], where[PATH_MAX + 16];
+	enum ew_to only;
+	const char *why;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < plan->n; i++) {
+		why = ew_step_refused(&plan->steps[i]);
+		if (why) {
+			ew_err("apply %s: %s: %s", file,
+			       step_what(&plan->steps[i], what, sizeof(what)), why);
+			return EW_USAGE;
+		}
+	}
+	for (i = 0; !dry_run && i < plan->n; i++) {
+		if (!ew_ipc_step(nl, &plan->steps[i]))
+			continue;
+		ret = ewnl_report(nl, "apply %s: step %zu of %zu (%s) failed, %zu applied before it",
+				  file, i + 1, plan->n,
+				  step_what(&plan->steps[i], what, sizeof(what)), i);
+		snprintf(where, sizeof(where), "apply %s", file);
+		ew_plan_undo(nl, have, 0, with_peers, where);
+		return ret;
+	}
 	ew_open_object(NULL);
 	ew_print_on_off(EW_JSON, "dry_run", NULL, dry_run);
 	ew_print_u64(EW_JSON, "changes", NULL, plan->n);
 	if (!plan->n)
 		ew_print_text("no changes: the node already matches %s\n", file);
-	ew_open_array("plan");
 	only = ew_print_only(dry_run ? EW_ANY : EW_JSON);
-	for (i = 0; i < plan->n; i++)
-		print_step(&plan->steps[i]);
+	print_steps(plan, "plan");
 	ew_print_only_end(only);
-	ew_close_array();
 	if (plan->n)
 		print_summary(plan, dry_run);
 	ew_close_object();
@@ -295,7 +380,7 @@ static int apply_run(int argc, char *argv[])
 		goto out;
 	}
 	ew_plan_build(&want, &have, &plan);
-	ret = apply_plan(nl, &plan, file, dry_run);
+	ret = apply_plan(nl, &plan, &have, want.has_jobs, file, dry_run);
 out:
 	ew_plan_free(&plan);
 	ew_state_free(&want);

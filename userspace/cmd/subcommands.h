@@ -11,6 +11,7 @@
 #include "io/nl.h"
 
 struct ew_job_desc;
+struct ew_state;
 
 int ew_connect(struct ewnl **nl);
 void ew_disconnect(void);
@@ -73,5 +74,7 @@ int ew_no_more_args(int argc, char *argv[]);
 int ew_connect_after(int argc, char *argv[], struct ewnl **nl);
 int ew_job_of_args(const char *verb, int argc, char *argv[], struct ewnl **nl,
 		   struct ew_job_desc *job);
+bool ew_plan_undo(struct ewnl *nl, const struct ew_state *before, uint32_t job,
+		  bool with_peers, const char *what);
 
 #endif /* EW_SUBCOMMANDS_H */

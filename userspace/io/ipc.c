@@ -905,6 +905,60 @@ int ew_ipc_state(struct ewnl *nl, struct ew_state *st, bool with_peers)
 	return 0;
 }
 
+/**
+ * ew_ipc_job_state() - one job and its peers, as a state of its own
+ * @nl: the socket
+ * @id: the job
+ * @st: the job alone (has_jobs, no configuration)
+ *
+ * What "job set" changes: a plan between two such states touches that job
+ * only.
+ *
+ * Return: 0 or a negative errno.
+ */
+int ew_ipc_job_state(struct ewnl *nl, uint32_t id, struct ew_state *st)
+{
+	struct ew_jobref ref = { .id = id };
+	struct ew_job_desc *job;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	st->has_jobs = true;
+	job = ew_state_add_job(st);
+	ret = ew_ipc_job_get(nl, &ref, job);
+	if (ret) {
+		st->n_jobs = 0;
+		return ret;
+	}
+	ret = ew_ipc_peer_dump(nl, id, &job->peers);
+	job->present |= EW_JOB_PEERS;
+	return ret;
+}
+
+/* Runs one step of a plan (diff.h). */
+int ew_ipc_step(struct ewnl *nl, const struct ew_step *s)
+{
+	struct ew_jobref ref = { .id = s->id };
+	size_t done;
+	uint32_t id;
+
+	switch (s->op) {
+	case EW_STEP_JOB_DEL:
+		return ew_ipc_job_del(nl, &ref);
+	case EW_STEP_JOB_SET:
+		return ew_ipc_job_set(nl, s->id, &s->job, s->mask);
+	case EW_STEP_PEER_ADD:
+		return ew_ipc_peers(nl, EASTWEST_CMD_PEER_ADD, s->id, &s->peers, &done);
+	case EW_STEP_PEER_DEL:
+		return ew_ipc_peers(nl, EASTWEST_CMD_PEER_DEL, s->id, &s->peers, &done);
+	case EW_STEP_JOB_NEW:
+		return ew_ipc_job_new(nl, s->src, &id);
+	case EW_STEP_CONFIG_SET:
+		return ew_ipc_config_set(nl, &s->config, s->mask);
+	}
+	return -EINVAL;
+}
+
 static int parse_gid(const struct nlattr *nest, struct ew_port *port)
 {
 	const struct nlattr *a;

@@ -12,6 +12,8 @@
 #include "model/jobspec.h"
 #include "model/model.h"
 
+struct ew_step;
+
 /* Peers per message: ~64 KiB of attributes. */
 #define EW_PEER_CHUNK 2000
 
@@ -37,6 +39,8 @@ int ew_ipc_config_set(struct ewnl *nl, const struct ew_config *cfg, uint32_t mas
 int ew_ipc_node_set(struct ewnl *nl, const uint8_t (*addrs)[16], size_t n,
 		    uint32_t admission);
 int ew_ipc_state(struct ewnl *nl, struct ew_state *st, bool with_peers);
+int ew_ipc_job_state(struct ewnl *nl, uint32_t id, struct ew_state *st);
+int ew_ipc_step(struct ewnl *nl, const struct ew_step *s);
 int ew_ipc_dev_dump(struct ewnl *nl, struct ew_devs *devs);
 
 /* What path-get answers about one RoCE path. */

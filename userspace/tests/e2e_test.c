@@ -313,16 +313,18 @@ static void test_show_apply_roundtrip(void **state)
 	assert_int_equal(RUN("apply", "-f", path), EW_OK);
 	has(out, "no changes");
 
-	/* A refused step stops the run, and says where. */
+	/* A refused step stops the run, says where, and the steps before are undone. */
 	test_write_file(path, "{\"jobs\": [{\"name\": \"a\", \"qkey\": \"auto\"}, {\"name\": \"n1\"}, "
 			"{\"name\": \"n2\", \"cgroups\": [\"/x\"]}]}");
-	fake.fail_cmd = EASTWEST_CMD_JOB_NEW;
+	fake.changes = 0;
+	fake.fail_change = 4;
 	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
 	has(err, ": step 4 of 5 (job add n1) failed, 3 applied before it: refused by the test\n");
-	fake.fail_cmd = 0;
+	has(err, ": rolled back 3 steps: the node is as it was\n");
+	assert_string_equal(out, "");
 	assert_int_equal(RUN("apply", "-f", path), EW_OK);
-	assert_string_equal(out, "applied 2 steps: jobs 2 added, 0 changed, 0 deleted; "
-			    "peers 0 added, 0 removed\n");
+	assert_string_equal(out, "applied 5 steps: jobs 2 added, 1 changed, 1 deleted; "
+			    "peers 0 added, 3 removed\n");
 	assert_string_equal(fake.st.jobs[0].name, "a");
 	assert_int_equal(fake.st.jobs[0].n_cgroups, 0);
 	assert_int_equal(fake.st.jobs[0].peers.n, 0);
@@ -439,6 +441,171 @@ static void test_help_exit_status(void **state)
 	man[end - man] = '\0';
 	has(entry, "exit status 5 if none does");
 	free(man);
+}
+
+/*
+ * What the commands show of jobs a, b, c, d, k and n and of the
+ * configuration: the node's state, whatever order the jobs are kept in.
+ */
+static void snapshot(char *buf, size_t len)
+{
+	static const char *const names[] = { "a", "b", "c", "d", "k", "n" };
+	size_t i, n = 0;
+	int ret;
+
+	for (i = 0; i < EW_ARRAY_SIZE(names); i++) {
+		ret = RUN("job", "show", (char *)names[i]);
+		n += (size_t)snprintf(buf + n, len - n, "[%d] %s", ret, out);
+		ret = RUN("peer", "show", (char *)names[i]);
+		n += (size_t)snprintf(buf + n, len - n, "[%d] %s", ret, out);
+		assert_true(n < len);
+	}
+	RUN("config", "show");
+	snprintf(buf + n, len - n, "%s", out);
+}
+
+/* Jobs a, b and d and the policy that changes each of them and adds c. */
+static void mixed_setup(const char *path)
+{
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "10.0.0.1", "lid", "7",
+			     "netdev", "lo", "vlan", "100", "pkey", "0x8001", "qkey", "0x1234",
+			     "mode", "audit", "encrypt", "any", "ud", "on", "dc", "on"), EW_OK);
+	assert_int_equal(RUN("job", "add", "b", "cgroup", "/y", "peer", "10.0.0.2"), EW_OK);
+	assert_int_equal(RUN("job", "add", "d", "peer", "10.0.1.1", "peer", "10.0.1.2"), EW_OK);
+	test_write_file(path, "{\"config\": {\"mode\": \"audit\"}, \"jobs\": ["
+			"{\"name\": \"a\", \"id\": 5, \"cgroups\": [\"/x\"]}, "
+			"{\"name\": \"d\", \"mode\": \"audit\", \"peers\": [\"10.0.1.2\", \"10.0.1.3\"]}, "
+			"{\"name\": \"c\", \"cgroups\": [\"/y\"], \"peers\": [\"10.0.2.1\"]}]}");
+}
+
+/*
+ * A refused step of apply undoes the steps before it: the node is as it
+ * was, whichever step it is (the fake refuses the Nth change once).
+ */
+static void test_apply_rollback(void **state)
+{
+	static char before[1 << 14], after[1 << 14];
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	int n;
+
+	(void)state;
+	close(mkstemp(path));
+	for (n = 1; n <= 8; n++) {
+		fake_reset();
+		mixed_setup(path);
+		snapshot(before, sizeof(before));
+		fake.changes = 0;
+		fake.fail_change = n;
+		assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+		has(err, "failed, ");
+		if (n > 1)
+			has(err, "rolled back");
+		fake.fail_change = 0;
+		snapshot(after, sizeof(after));
+		assert_string_equal(after, before);
+	}
+	fake_reset();
+	mixed_setup(path);
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	assert_string_equal(out, "applied 8 steps: jobs 2 added, 1 changed, 2 deleted; "
+			    "peers 1 added, 1 removed; config changed\n");
+	unlink(path);
+}
+
+/*
+ * An undo step refused too: the message says so, and the steps that
+ * would restore the node are printed.
+ */
+static void test_apply_rollback_refused(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "10.0.0.1"), EW_OK);
+	assert_int_equal(RUN("job", "add", "b", "cgroup", "/y"), EW_OK);
+	test_temp_file(path, "{\"jobs\": [{\"name\": \"a\", \"id\": 5}, {\"name\": \"c\"}]}");
+	fake.fail_cmd = EASTWEST_CMD_JOB_NEW;
+	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+	has(err, "step 3 of 4 (job add a) failed, 2 applied before it: refused by the test\n");
+	has(err, "rolling back: job add a: refused by the test\n");
+	has(err, "rolling back: job add b: refused by the test\n");
+	has(err, "not rolled back: the node is not as it was: 2 steps printed would restore it\n");
+	has(out, "job add a id 1 mode enforce encrypt none qkey 0x0 ud off dc off psn app "
+	    "cgroup /x peer 10.0.0.1/32\n");
+	has(out, "job add b id 2 mode enforce encrypt none qkey 0x0 ud off dc off psn app "
+	    "cgroup /y\n");
+	fake.fail_cmd = 0;
+	assert_int_equal(RUN("job", "show"), EW_OK);
+	assert_string_equal(out, "");
+	unlink(path);
+}
+
+/*
+ * Keyed PSNs: the kernel never reports the key, so a deleted keyed job
+ * cannot be created again. apply deletes such a job last when nothing
+ * needs its name or cgroups (a refused step before leaves it alone), and
+ * says so when it had to delete it first; what the kernel would refuse
+ * (keyed PSNs without a key) is refused before the first request.
+ */
+static void test_apply_keyed_psn(void **state)
+{
+	static char before[1 << 14], after[1 << 14];
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	int n;
+
+	(void)state;
+	close(mkstemp(path));
+	for (n = 1; n <= 4; n++) {
+		fake_reset();
+		assert_int_equal(RUN("job", "add", "k", "cgroup", "/x", "psn", "keyed", "psn-key",
+				     "00112233445566778899aabbccddeeff"), EW_OK);
+		assert_int_equal(RUN("job", "add", "a", "peer", "10.0.0.1"), EW_OK);
+		test_write_file(path, "{\"config\": {\"default_action\": \"allow\"}, \"jobs\": ["
+				"{\"name\": \"a\", \"mode\": \"audit\"}, {\"name\": \"n\"}]}");
+		snapshot(before, sizeof(before));
+		fake.changes = 0;
+		fake.fail_change = n;
+		assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+		fake.fail_change = 0;
+		snapshot(after, sizeof(after));
+		assert_string_equal(after, before);
+	}
+	assert_int_equal(RUN("apply", "--dry-run", "-f", path), EW_OK);
+	has(out, "config set default allow\njob del id 1 # k\n");
+
+	/* Recreated (its id changes): deleted first, and not restored. */
+	fake_reset();
+	assert_int_equal(RUN("job", "add", "k", "cgroup", "/x", "psn", "keyed", "psn-key",
+			     "00112233445566778899aabbccddeeff"), EW_OK);
+	assert_int_equal(RUN("job", "add", "a"), EW_OK);
+	test_write_file(path, "{\"jobs\": [{\"name\": \"k\", \"id\": 9, \"psn\": \"keyed\", "
+			"\"psn_key\": \"ffeeddccbbaa99887766554433221100\", \"cgroups\": [\"/x\"]}, "
+			"{\"name\": \"a\"}, {\"name\": \"n\"}]}");
+	fake.changes = 0;
+	fake.fail_change = 3;
+	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+	fake.fail_change = 0;
+	has(err, "step 3 of 3 (job add n) failed, 2 applied before it: refused by the test\n");
+	has(err, "rolling back: job add k: keyed PSNs need a psn-key, which the kernel "
+	    "never reports\n");
+	has(out, "job add k id 1 mode enforce encrypt none qkey 0x0 ud off dc off psn keyed "
+	    "cgroup /x\n");
+	assert_int_equal(RUN("job", "show", "k"), EW_NOENT);
+	assert_int_equal(RUN("job", "show", "n"), EW_NOENT);
+	assert_int_equal(RUN("job", "show", "a"), EW_OK);
+
+	/* Keyed PSNs without a key: nothing is sent. */
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	test_write_file(path, "{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\"}, {\"name\": \"n\"}]}");
+	assert_int_equal(RUN("apply", "-f", path), EW_USAGE);
+	has(err, "job set a (id 2): keyed PSNs need a psn-key");
+	test_write_file(path, "{\"jobs\": [{\"name\": \"a\"}, {\"name\": \"n\", \"psn\": \"keyed\"}]}");
+	assert_int_equal(RUN("apply", "-f", path), EW_USAGE);
+	has(err, "job add n: keyed PSNs need a psn-key");
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_NEW] + fake.msgs[EASTWEST_CMD_JOB_SET] +
+			 fake.msgs[EASTWEST_CMD_JOB_DEL] + fake.msgs[EASTWEST_CMD_PEER_ADD] +
+			 fake.msgs[EASTWEST_CMD_PEER_DEL] + fake.msgs[EASTWEST_CMD_CONFIG_SET], 0);
+	unlink(path);
 }
 
 static void test_config_stats_dev(void **state)
@@ -718,6 +885,9 @@ int main(void)
 		cmocka_unit_test_setup(test_apply_psn_key_without_keyed, reset),
 		cmocka_unit_test_setup(test_apply_directory, reset),
 		cmocka_unit_test_setup(test_help_exit_status, reset),
+		cmocka_unit_test_setup(test_apply_rollback, reset),
+		cmocka_unit_test_setup(test_apply_rollback_refused, reset),
+		cmocka_unit_test_setup(test_apply_keyed_psn, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),
