@@ -61,12 +61,20 @@ out:
 	return ret;
 }
 
+/*
+ * The attributes go in one job-set message, all or nothing; peers given
+ * follow in peer-add and peer-del messages. If one of those is refused,
+ * the job is taken back to the state read before (ew_plan_undo()): it
+ * never keeps a mix of the old and the new settings, nor more peers than
+ * either list.
+ */
 static int job_set(int argc, char *argv[])
 {
+	struct ew_state before = { 0 };
 	struct ew_jobref ref;
 	struct ew_job_desc job;
 	struct ewnl *nl;
-	char what[80];
+	char what[80], where[96];
 	uint32_t id;
 	int ret;
 
@@ -77,7 +85,8 @@ static int job_set(int argc, char *argv[])
 	ret = ew_connect(&nl);
 	if (ret)
 		goto out;
-	if (ew_ipc_job_id(nl, &ref, &id)) {
+	if (ew_ipc_job_id(nl, &ref, &id) ||
+	    ((job.present & EW_JOB_PEERS) && ew_ipc_job_state(nl, id, &before))) {
 		ret = ewnl_report(nl, "job set %s", what);
 		goto out;
 	}
@@ -86,9 +95,13 @@ static int job_set(int argc, char *argv[])
 		ret = ewnl_report(nl, "job set %s", what);
 		goto out;
 	}
-	if ((job.present & EW_JOB_PEERS) && ew_ipc_peers_replace(nl, id, &job.peers))
+	if ((job.present & EW_JOB_PEERS) && ew_ipc_peers_replace(nl, id, &job.peers)) {
 		ret = ewnl_report(nl, "job set %s: peers", what);
+		snprintf(where, sizeof(where), "job set %s", what);
+		ew_plan_undo(nl, &before, id, true, where);
+	}
 out:
+	ew_state_free(&before);
 	ew_job_free(&job);
 	return ret;
 }

@@ -541,6 +541,58 @@ static void test_apply_rollback_refused(void **state)
 }
 
 /*
+ * job set with peers: a refused request undoes the attributes and peers
+ * set before it; the job never keeps more peers than it had or was given.
+ */
+static void test_job_set_rollback(void **state)
+{
+	static char before[1 << 14], after[1 << 14];
+	int n;
+
+	(void)state;
+	for (n = 1; n <= 3; n++) {
+		fake_reset();
+		assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "10.0.0.1",
+				     "peer", "10.0.0.3"), EW_OK);
+		snapshot(before, sizeof(before));
+		fake.changes = 0;
+		fake.fail_change = n;
+		assert_int_equal(RUN("job", "set", "a", "mode", "audit", "cgroup", "/y",
+				     "peer", "10.0.0.2", "peer", "10.0.0.3"), EW_FAIL);
+		has(err, "refused by the test");
+		if (n > 1)
+			has(err, "rolled back");
+		fake.fail_change = 0;
+		snapshot(after, sizeof(after));
+		assert_string_equal(after, before);
+	}
+
+	/* Every peer-add refused: the attributes are set back. */
+	fake_reset();
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "10.0.0.1"), EW_OK);
+	snapshot(before, sizeof(before));
+	fake.fail_cmd = EASTWEST_CMD_PEER_ADD;
+	assert_int_equal(RUN("job", "set", "a", "mode", "audit", "cgroup", "/y",
+			     "peer", "10.0.0.2"), EW_FAIL);
+	has(err, "job set a: peers: refused by the test\n");
+	has(err, "rolled back");
+	fake.fail_cmd = 0;
+	snapshot(after, sizeof(after));
+	assert_string_equal(after, before);
+
+	/* Every peer-del refused: the undo is too, and says what is left. */
+	fake.fail_cmd = EASTWEST_CMD_PEER_DEL;
+	assert_int_equal(RUN("job", "set", "a", "peer", "10.0.0.2"), EW_FAIL);
+	has(err, "job set a: peers: refused by the test\n");
+	has(err, "rolling back: peer del a (id 1), 1 peers: refused by the test\n");
+	has(err, "not rolled back: the job is not as it was: 1 step printed would restore it\n");
+	assert_string_equal(out, "peer del id 1 10.0.0.2/32 # a\n");
+	fake.fail_cmd = 0;
+	assert_int_equal(RUN("peer", "show", "a"), EW_OK);
+	assert_string_equal(out, "10.0.0.1/32\n10.0.0.2/32\n");
+}
+
+/*
  * Keyed PSNs: the kernel never reports the key, so a deleted keyed job
  * cannot be created again. apply deletes such a job last when nothing
  * needs its name or cgroups (a refused step before leaves it alone), and
@@ -887,6 +939,7 @@ int main(void)
 		cmocka_unit_test_setup(test_help_exit_status, reset),
 		cmocka_unit_test_setup(test_apply_rollback, reset),
 		cmocka_unit_test_setup(test_apply_rollback_refused, reset),
+		cmocka_unit_test_setup(test_job_set_rollback, reset),
 		cmocka_unit_test_setup(test_apply_keyed_psn, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
