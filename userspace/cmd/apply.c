@@ -195,53 +195,97 @@ static void print_steps(const struct ew_plan *plan, const char *key)
 	ew_close_array();
 }
 
-/* The state @before was read as: the node (with or without peers), or one job. */
-struct ew_scope {
-	uint32_t job;		/* 0: the node */
-	bool with_peers;
-};
-
-static int read_state(struct ewnl *nl, const struct ew_scope *scope, struct ew_state *st)
+static int read_state(struct ewnl *nl, const struct ew_undo *u, struct ew_state *st)
 {
-	if (scope->job)
-		return ew_ipc_job_state(nl, scope->job, st);
-	return ew_ipc_state(nl, st, scope->with_peers);
+	if (u->job)
+		return ew_ipc_job_state(nl, u->job, st);
+	return ew_ipc_state(nl, st, u->with_peers);
+}
+
+/* Whether one of the steps sent touched job @j: by id, or by name if it created it. */
+static bool touched(const struct ew_undo *u, const struct ew_job_desc *j)
+{
+	const struct ew_step *s;
+	size_t i;
+
+	for (i = 0; i < u->n; i++) {
+		s = &u->plan->steps[i];
+		if (s->op == EW_STEP_JOB_NEW ? !strcmp(s->name, j->name) :
+		    s->op != EW_STEP_CONFIG_SET && s->id == j->id)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Keeps in @st the jobs (and the configuration) that the steps sent
+ * touched; the others are left out of the undo, since hooks may create or
+ * change them meanwhile. @own: @st's jobs are its own, freed when left out.
+ * A linear scan per job: on the failure path only.
+ */
+static void keep_touched(struct ew_state *st, const struct ew_undo *u, bool own)
+{
+	bool config = false;
+	size_t i, o = 0;
+
+	if (!u->plan)
+		return;
+	for (i = 0; i < u->n; i++)
+		config |= u->plan->steps[i].op == EW_STEP_CONFIG_SET;
+	st->has_config &= config;
+	for (i = 0; i < st->n_jobs; i++) {
+		if (touched(u, &st->jobs[i]))
+			st->jobs[o++] = st->jobs[i];
+		else if (own)
+			ew_job_free(&st->jobs[i]);
+	}
+	st->n_jobs = o;
+}
+
+/* The state now, as much of it as @part (the state before) holds. */
+static int read_part(struct ewnl *nl, const struct ew_undo *u, struct ew_state *now)
+{
+	int ret = read_state(nl, u, now);
+
+	if (!ret)
+		keep_touched(now, u, true);
+	return ret;
 }
 
 /**
  * ew_plan_undo() - take the node back to the state read before a plan
  * @nl: the socket
- * @before: the state read before the first step
- * @job: 0 if @before is the node's, else the one job it holds
- * @with_peers: @before has every job's peers
+ * @u: the state before, and what was sent
  * @what: what failed, for messages ("apply FILE", "job set a")
  *
  * After a refused step. The undo is the plan from the state now back to
- * @before (diff.c): whatever was applied, chunks of a step included. A step
- * that the kernel would surely refuse is not sent: restoring keyed PSNs
- * needs the key, which the kernel never reports. An undo step refused goes
- * on to the next; then the state is read again, and if it is not @before,
- * the steps that would restore it are printed, as a dry run prints a plan
- * (JSON: {"restore": [...]}).
+ * the state before (diff.c), of the jobs the steps sent touched: whatever
+ * was applied, chunks of a step included. A step that the kernel would
+ * surely refuse is not sent: restoring keyed PSNs needs the key, which the
+ * kernel never reports. An undo step refused goes on to the next; then the
+ * state is read again, and if it is not as before, the steps that would
+ * restore it are printed, as a dry run prints a plan (JSON: {"restore":
+ * [...]}).
  *
  * Return: true if the node (or the job) is as it was.
  */
-bool ew_plan_undo(struct ewnl *nl, const struct ew_state *before, uint32_t job,
-		  bool with_peers, const char *what)
+bool ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char *what)
 {
-	const struct ew_scope scope = { .job = job, .with_peers = with_peers };
-	const char *whom = job ? "the job" : "the node";
+	const char *whom = u->job ? "the job" : "the node";
 	struct ew_plan undo = { 0 }, left = { 0 };
-	struct ew_state now = { 0 };
+	struct ew_state part = *u->before, now;
 	char step[160];
 	const char *why;
 	size_t i;
 
-	if (read_state(nl, &scope, &now)) {
+	part.jobs = ew_calloc(part.n_jobs ? part.n_jobs : 1, sizeof(*part.jobs));
+	memcpy(part.jobs, u->before->jobs, part.n_jobs * sizeof(*part.jobs));
+	keep_touched(&part, u, false);
+	if (read_part(nl, u, &now)) {
 		ewnl_report(nl, "%s: not rolled back: reading the state", what);
-		return false;
+		goto out;
 	}
-	ew_plan_build(before, &now, &undo);
+	ew_plan_build(&part, &now, &undo);
 	ew_state_free(&now);
 	for (i = 0; i < undo.n; i++) {
 		step_what(&undo.steps[i], step, sizeof(step));
@@ -252,13 +296,13 @@ bool ew_plan_undo(struct ewnl *nl, const struct ew_state *before, uint32_t job,
 		else if (ew_ipc_step(nl, &undo.steps[i]))
 			ewnl_report(nl, "%s: rolling back: %s", what, step);
 	}
-	if (read_state(nl, &scope, &now)) {
+	if (read_part(nl, u, &now)) {
 		ewnl_report(nl, "%s: rolled back %zu steps: reading the state after them",
 			    what, undo.n);
-		ew_plan_free(&undo);
-		return false;
+		left.n = 1;
+		goto out;
 	}
-	ew_plan_build(before, &now, &left);
+	ew_plan_build(&part, &now, &left);
 	ew_state_free(&now);
 	if (!left.n && undo.n)
 		ew_err("%s: rolled back %zu step%s: %s is as it was", what, undo.n,
@@ -270,9 +314,13 @@ bool ew_plan_undo(struct ewnl *nl, const struct ew_state *before, uint32_t job,
 		print_steps(&left, "restore");
 		ew_close_object();
 	}
+out:
+	/* The jobs are @u->before's. */
+	free(part.jobs);
 	ew_plan_free(&undo);
+	i = left.n;
 	ew_plan_free(&left);
-	return !left.n;
+	return !i;
 }
 
 /*
@@ -285,6 +333,7 @@ bool ew_plan_undo(struct ewnl *nl, const struct ew_state *before, uint32_t job,
 static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const struct ew_state *have,
 		      bool with_peers, const char *file, bool dry_run)
 {
+	struct ew_undo undo = { .before = have, .plan = plan, .with_peers = with_peers };
 	char what[160], where[PATH_MAX + 16];
 	enum ew_to only;
 	const char *why;
@@ -306,7 +355,8 @@ static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const struct 
 				  file, i + 1, plan->n,
 				  step_what(&plan->steps[i], what, sizeof(what)), i);
 		snprintf(where, sizeof(where), "apply %s", file);
-		ew_plan_undo(nl, have, 0, with_peers, where);
+		undo.n = i + 1;
+		ew_plan_undo(nl, &undo, where);
 		return ret;
 	}
 	ew_open_object(NULL);

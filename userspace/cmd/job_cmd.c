@@ -71,6 +71,7 @@ out:
 static int job_set(int argc, char *argv[])
 {
 	struct ew_state before = { 0 };
+	struct ew_undo undo = { .before = &before };
 	struct ew_jobref ref;
 	struct ew_job_desc job;
 	struct ewnl *nl;
@@ -98,7 +99,8 @@ static int job_set(int argc, char *argv[])
 	if ((job.present & EW_JOB_PEERS) && ew_ipc_peers_replace(nl, id, &job.peers)) {
 		ret = ewnl_report(nl, "job set %s: peers", what);
 		snprintf(where, sizeof(where), "job set %s", what);
-		ew_plan_undo(nl, &before, id, true, where);
+		undo.job = id;
+		ew_plan_undo(nl, &undo, where);
 	}
 out:
 	ew_state_free(&before);

@@ -11,6 +11,7 @@
 #include "io/nl.h"
 
 struct ew_job_desc;
+struct ew_plan;
 struct ew_state;
 
 int ew_connect(struct ewnl **nl);
@@ -74,7 +75,21 @@ int ew_no_more_args(int argc, char *argv[]);
 int ew_connect_after(int argc, char *argv[], struct ewnl **nl);
 int ew_job_of_args(const char *verb, int argc, char *argv[], struct ewnl **nl,
 		   struct ew_job_desc *job);
-bool ew_plan_undo(struct ewnl *nl, const struct ew_state *before, uint32_t job,
-		  bool with_peers, const char *what);
+
+/*
+ * What ew_plan_undo() (apply.c) takes back: the state read before the first
+ * change, and the changes sent: the first n steps of plan (the one that
+ * failed included), or with no plan, every change to the job that before
+ * holds alone.
+ */
+struct ew_undo {
+	const struct ew_state *before;
+	const struct ew_plan *plan;
+	size_t n;
+	uint32_t job;		/* before is ew_ipc_job_state()'s, of this job */
+	bool with_peers;	/* before has every job's peers */
+};
+
+bool ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char *what);
 
 #endif /* EW_SUBCOMMANDS_H */
