@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# packaging/tests/service_test.sh - host-side tests of eastwest-service (what
+# eastwest.service runs), no kernel module needed (scripts/test-packaging
+# runs it): a stand-in eastwestctl that logs its arguments and keeps the
+# "node" as a policy file, a directory as the cgroup mount, and a module that
+# is always loaded (EW_MODULE=printk). What start, reload and stop hand to
+# "eastwestctl apply" is checked: which jobs the static policy owns, which
+# run-time jobs are kept or restored, revoked nodes, keyed PSNs, temporary
+# files. The real thing (the module, systemd's order) is tested in the VM by
+# selftests/eastwest/service.sh.
+#
+# TAP on stdout; the last line is "service: N passed, N failed"; exit 0 if
+# every case passed.
+
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd -P)
+SVC=$HERE/eastwest-service
+T=$(mktemp -d "${TMPDIR:-/tmp}/ew-service-test.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n $1"
+	shift
+	printf '%s\n' "$@" | sed 's/^/#   /'
+}
+
+# The stand-in eastwestctl. The node's jobs are $T/node.json (what "-j show"
+# prints: ids, never a key), its revoked nodes $T/revoked.json. "apply -f"
+# keeps a copy of the file in $T/applied.json and refuses what the real one
+# and the kernel refuse: a cgroup in two jobs, a key file that cannot be
+# read, a new keyed job without a key. "node revoke" fails if $T/revoke-fails
+# exists.
+mkdir -p "$T/bin" "$T/cg" "$T/tmp"
+cat >"$T/bin/eastwestctl" <<'CTL'
+#!/bin/bash
+set -u
+T=${0%/bin/eastwestctl}
+echo "$*" >>"$T/ctl.log"
+case $* in
+"-j show") cat "$T/node.json" ;;
+"-j job show") jq '.jobs' "$T/node.json" ;;
+"-j node show") cat "$T/revoked.json" 2>/dev/null || echo '[]' ;;
+"node revoke "*) [ ! -e "$T/revoke-fails" ] || { echo "eastwestctl: node: Operation not permitted" >&2; exit 1; }
+	shift 2
+	jq -n '$ARGS.positional' --args "$@" >"$T/revoked.json" ;;
+"config set "*) ;;
+"apply -f "*)
+	f=$3
+	cp "$f" "$T/applied.json"
+	dup=$(jq -r '[.jobs[] | .name as $n | .cgroups[]? | {n: $n, c: .}] | group_by(.c)
+		| map(select(length > 1))[0] // empty | "cgroup \(.[0].c) is also bound to job \"\(.[1].n)\""' "$f")
+	[ -z "$dup" ] || { echo "eastwestctl: $f: $dup" >&2; exit 1; }
+	for k in $(jq -r '.jobs[].psn_keyfile // empty' "$f"); do
+		[ -r "$k" ] || { echo "eastwestctl: $f: $k: No such file or directory" >&2; exit 1; }
+	done
+	new=$(jq -r --slurpfile node "$T/node.json" '[$node[0].jobs[].name] as $have
+		| .jobs[] | select(.psn == "keyed" and .psn_key == null and .psn_keyfile == null)
+		| select(.name as $n | $have | index($n) | not) | .name' "$f" | head -n 1)
+	[ -z "$new" ] || { echo "eastwestctl: job add $new: Invalid argument" >&2; exit 1; }
+	# The node now holds the file's jobs: ids kept by name, new ones numbered
+	# on; keys are never shown.
+	jq --slurpfile node "$T/node.json" '
+		($node[0].jobs | map({(.name): .id}) | add // {}) as $ids
+		| ([$node[0].jobs[].id, 0] | max) as $top
+		| .jobs |= [to_entries[] | .value + {id: ($ids[.value.name] // ($top + 1 + .key))}
+			| del(.psn_key, .psn_keyfile)]' "$f" >"$T/node.new" &&
+		mv "$T/node.new" "$T/node.json" ;;
+*) echo "eastwestctl: unexpected arguments: $*" >&2; exit 2 ;;
+esac
+CTL
+chmod 755 "$T/bin/eastwestctl"
+
+export EW_CTL=$T/bin/eastwestctl EW_MODULE=printk EW_DEFAULTS=/dev/null \
+	EW_POLICY=$T/policy.json EW_STATE=$T/state/state.json EW_CGROUP_ROOT=$T/cg \
+	EW_PTRACE_SCOPE=keep EW_ADMISSION=none EW_PSN_KEYFILE=$T/cluster.key TMPDIR=$T/tmp
+
+# policy JOB...: the static policy, each JOB "NAME:CGROUP".
+policy() {
+	local j jobs=''
+	for j in "$@"; do
+		jobs="$jobs{\"name\": \"${j%%:*}\", \"cgroups\": [\"${j#*:}\"], \"peers\": [\"192.0.2.0/24\"]},"
+	done
+	echo "{\"config\": {\"mode\": \"enforce\", \"default_action\": \"deny\"}, \"jobs\": [${jobs%,}]}" >"$EW_POLICY"
+}
+# node JOB...: what the node holds now (as "-j show" prints it), each JOB
+# "NAME:CGROUP"; ids 1, 2, ...
+node() {
+	local j jobs='' id=0
+	for j in "$@"; do
+		id=$((id + 1))
+		jobs="$jobs{\"id\": $id, \"name\": \"${j%%:*}\", \"mode\": \"enforce\", \"psn\": \"app\", \"cgroups\": [\"${j#*:}\"], \"peers\": [\"10.0.0.0/8\"]},"
+	done
+	echo "{\"config\": {\"mode\": \"enforce\", \"default_action\": \"deny\"}, \"jobs\": [${jobs%,}]}" >"$T/node.json"
+}
+# reset: a node without jobs, no saved state, no temporary files, an empty
+# log.
+reset() {
+	rm -rf "$T/state" "$T/tmp"/* "$T/applied.json" "$T/revoked.json" "$T/revoke-fails" "$T/cluster.key"
+	node
+	: >"$T/ctl.log"
+}
+# svc ACTION: eastwest-service ACTION; its exit code in $rc, its output in $out.
+svc() {
+	rc=0
+	out=$("$SVC" "$@" 2>&1) || rc=$?
+}
+applied() { jq -r '[.jobs[].name] | sort | join(" ")' "$T/applied.json" 2>/dev/null; }
+# expect NAME WANT_RC WANT_APPLIED: the last action's exit code and the names
+# of the jobs it applied (sorted).
+expect() {
+	local got
+	got=$(applied)
+	if [ "$rc" = "$2" ] && [ "$got" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $rc, wanted $2" "applied: '$got', wanted '$3'" "$out"
+	fi
+}
+# expect_out NAME PATTERN: the last action's output has a line matching it.
+expect_out() {
+	if grep -q -- "$2" <<<"$out"; then
+		ok "$1"
+	else
+		not_ok "$1" "no line matches '$2' in:" "$out"
+	fi
+}
+mkcg() { local p; for p in "$@"; do mkdir -p "$T/cg$p"; done; }
+
+mkcg /x /y /s7 '/system.slice/system-serial\x2dgetty.slice'
+
+# ----------------------------------------------------------------------------
+# Temporary files: none is left behind, whether the action succeeds or fails.
+
+reset
+policy old:/x
+svc start
+node old:/x slurm-7:/s7
+svc reload
+svc stop
+echo '{"config": {}, "jobs": [{"name": "a", "cgroups": ["/x"]}, {"name": "b", "cgroups": ["/x"]}]}' >"$EW_POLICY"
+svc reload
+left=$(find "$T/tmp" "$T/state" -mindepth 1 ! -name state.json)
+if [ "$rc" = 1 ] && [ -z "$left" ]; then
+	ok "start, reload, stop and a failed reload leave no temporary file"
+else
+	not_ok "start, reload, stop and a failed reload leave no temporary file" "exit $rc (wanted 1), left: $left"
+fi
+
+echo "1..$n"
+echo "service: $((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
