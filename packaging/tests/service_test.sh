@@ -156,6 +156,32 @@ else
 	not_ok "start, reload, stop and a failed reload leave no temporary file" "exit $rc (wanted 1), left: $left"
 fi
 
+# ----------------------------------------------------------------------------
+# Cgroup paths with a backslash (systemd's escapes) are live cgroups.
+
+reset
+policy
+svc start
+node 'getty:/system.slice/system-serial\\x2dgetty.slice' slurm-7:/s7
+svc reload
+expect "reload keeps a run-time job whose cgroup path has a backslash" 0 "getty slurm-7"
+svc stop
+node
+svc start
+expect "start restores it" 0 "getty slurm-7"
+if jq -e '.jobs[] | select(.name == "getty") | .cgroups == ["/system.slice/system-serial\\x2dgetty.slice"]' \
+	"$T/applied.json" >/dev/null; then
+	ok "its cgroup path is passed on unchanged"
+else
+	not_ok "its cgroup path is passed on unchanged" "$(cat "$T/applied.json")"
+fi
+rmdir "$T/cg/system.slice/system-serial\\x2dgetty.slice"
+node
+svc start
+expect "a job whose cgroup is gone is not restored" 0 "slurm-7"
+expect_out "and the log says so" 'not restoring job getty: cgroup /system.slice/system-serial\\x2dgetty.slice is gone'
+mkcg '/system.slice/system-serial\x2dgetty.slice'
+
 echo "1..$n"
 echo "service: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
