@@ -18,7 +18,7 @@ set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd -P)
 SVC=$HERE/eastwest-service
 T=$(mktemp -d "${TMPDIR:-/tmp}/ew-service-test.XXXXXX") || exit 1
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 
 n=0
 failed=0
@@ -139,6 +139,75 @@ mkcg() { local p; for p in "$@"; do mkdir -p "$T/cg$p"; done; }
 mkcg /x /y /s7 '/system.slice/system-serial\x2dgetty.slice'
 
 # ----------------------------------------------------------------------------
+# reload: the static part follows policy.json; run-time jobs are kept.
+
+reset
+policy old:/x
+svc start
+expect "start applies the static policy" 0 "old"
+node old:/x slurm-7:/s7
+policy
+: >"$T/ctl.log"
+svc reload
+expect "reload: a static job removed from policy.json is deleted, the run-time one kept" 0 "slurm-7"
+
+reset
+policy old:/x
+svc start
+node old:/x slurm-7:/s7
+policy new:/x
+svc reload
+expect "reload: a static job renamed (its cgroup moves to the new name)" 0 "new slurm-7"
+
+reset
+policy a:/x b:/y
+svc start
+node a:/x b:/y slurm-7:/s7
+policy a:/y b:/x
+svc reload
+expect "reload: two static jobs swap cgroups" 0 "a b slurm-7"
+
+reset
+policy old:/x
+svc start
+node old:/x slurm-7:/s7
+policy slurm-7:/s7
+svc reload
+expect "reload: a static job named like a run-time one takes it over" 0 "slurm-7"
+node slurm-7:/s7
+policy
+svc reload
+expect "reload: and once removed from policy.json it is deleted like any static job" 0 ""
+
+# The first reload after an upgrade: no record of which jobs were static. A
+# job whose cgroup a static job now claims cannot be kept beside it.
+reset
+node old:/x slurm-7:/s7
+policy new:/x
+svc reload
+expect "reload without a record of the static jobs: the job whose cgroup policy.json claims is replaced" \
+	0 "new slurm-7"
+expect_out "and the log says so" "old.*cgroup /x"
+node new:/x old2:/y slurm-7:/s7
+policy new:/x
+svc reload
+expect "the next reload has the record: jobs it did not apply are kept" 0 "new old2 slurm-7"
+
+# ----------------------------------------------------------------------------
+# stop and start: the saved jobs that were static are not restored.
+
+reset
+policy old:/x
+svc start
+node old:/x slurm-7:/s7
+svc stop
+node
+policy
+svc start
+expect "start after a module reload: the saved run-time job is restored, the former static one not" \
+	0 "slurm-7"
+
+# ----------------------------------------------------------------------------
 # Temporary files: none is left behind, whether the action succeeds or fails.
 
 reset
@@ -149,7 +218,7 @@ svc reload
 svc stop
 echo '{"config": {}, "jobs": [{"name": "a", "cgroups": ["/x"]}, {"name": "b", "cgroups": ["/x"]}]}' >"$EW_POLICY"
 svc reload
-left=$(find "$T/tmp" "$T/state" -mindepth 1 ! -name state.json)
+left=$(find "$T/tmp" "$T/state" -mindepth 1 ! -name state.json ! -name static-jobs.json)
 if [ "$rc" = 1 ] && [ -z "$left" ]; then
 	ok "start, reload, stop and a failed reload leave no temporary file"
 else

@@ -9,7 +9,9 @@
 #   - start in enforce mode closes the fabric before any job exists (admission
 #     required): a job process cannot connect until the node is admitted;
 #   - start applies the static policy; reload re-reads it and keeps the jobs
-#     created at run time (as the Slurm and OCI hooks create them);
+#     created at run time (as the Slurm and OCI hooks create them); a static
+#     job renamed in the policy file is renamed (its cgroup moves), one taken
+#     out is deleted, by reload and at the next start;
 #   - stop saves every job; after a module reload, start restores the static
 #     policy and every saved job whose cgroup still exists, and not the others;
 #   - start raises kernel.yama.ptrace_scope to 1 (EW_PTRACE_SCOPE), so that a
@@ -38,12 +40,13 @@ ew_defer "rm -rf $T"
 export EW_CTL="$CTL" EW_POLICY="$T/policy.json" EW_STATE="$T/state/state.json"
 export EW_DEFAULTS="$T/default"
 
-# policy PEERS...: the static policy, one job "static" with these peers.
+# policy PEERS...: the static policy, one job "static" (EW_STATIC_NAME) with
+# these peers.
 policy() {
 	peers=$(printf '"%s",' "$@")
 	cat >"$EW_POLICY" <<-END
 	{ "config": { "mode": "enforce", "default_action": "deny" },
-	  "jobs": [ { "name": "static", "cgroups": ["/ewsvc-static"],
+	  "jobs": [ { "name": "${EW_STATIC_NAME:-static}", "cgroups": ["/ewsvc-static"],
 	              "peers": [${peers%,}] } ] }
 	END
 }
@@ -67,7 +70,7 @@ peers_of_static() {
 config_field() { "$CTL" -j config show | jq -r ".$1"; }
 connect_static() { ew_in_cg /ewsvc-static "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self; }
 
-ew_plan 31
+ew_plan 37
 
 mkdir -p "$CG/ewsvc-static" "$CG/ewsvc-dyn" "$CG/ewsvc-gone"
 echo "EW_ADMISSION=attest" >"$EW_DEFAULTS"
@@ -103,6 +106,15 @@ ew_check "reload with a changed policy file" svc reload
 ew_check "the static job has the new peers" \
 	test "$(peers_of_static)" = "127.0.0.0/8 192.0.2.0/24"
 ew_check "the run-time jobs are kept by reload" jobs_are "dyn gone static"
+EW_STATIC_NAME=renamed policy 127.0.0.0/8
+ew_check "reload with the static job renamed (its cgroup moves)" svc reload
+ew_check "the old name is gone, the run-time jobs are kept" jobs_are "dyn gone renamed"
+echo '{ "config": { "mode": "enforce", "default_action": "deny" }, "jobs": [] }' >"$EW_POLICY"
+ew_check "reload with no static job" svc reload
+ew_check "the static job is deleted, the run-time jobs are kept" jobs_are "dyn gone"
+policy 127.0.0.0/8 192.0.2.0/24
+ew_check "reload with the static job back" svc reload
+ew_check "it is there again, beside the run-time jobs" jobs_are "dyn gone static"
 
 # --- stop, module reload, start ------------------------------------------------
 ew_check "stop saves the state" svc stop
