@@ -218,7 +218,8 @@ svc reload
 svc stop
 echo '{"config": {}, "jobs": [{"name": "a", "cgroups": ["/x"]}, {"name": "b", "cgroups": ["/x"]}]}' >"$EW_POLICY"
 svc reload
-left=$(find "$T/tmp" "$T/state" -mindepth 1 ! -name state.json ! -name static-jobs.json)
+left=$(find "$T/tmp" "$T/state" -mindepth 1 ! -name state.json ! -name static-jobs.json \
+	! -name revoked-nodes.json)
 if [ "$rc" = 1 ] && [ -z "$left" ]; then
 	ok "start, reload, stop and a failed reload leave no temporary file"
 else
@@ -250,6 +251,43 @@ svc start
 expect "a job whose cgroup is gone is not restored" 0 "slurm-7"
 expect_out "and the log says so" 'not restoring job getty: cgroup /system.slice/system-serial\\x2dgetty.slice is gone'
 mkcg '/system.slice/system-serial\x2dgetty.slice'
+
+# ----------------------------------------------------------------------------
+# Revoked nodes survive save, unload, load, restore.
+
+reset
+policy
+svc start
+node slurm-7:/s7
+echo '["192.0.2.7", "fe80::9"]' >"$T/revoked.json"
+svc stop
+node
+rm -f "$T/revoked.json"
+: >"$T/ctl.log"
+svc start
+revoked=$(jq -r 'join(" ")' "$T/revoked.json" 2>/dev/null)
+before=$(grep -n -e '^node revoke' -e '^apply' "$T/ctl.log" | cut -d: -f2 | cut -d' ' -f1 | tr '\n' ' ')
+if [ "$rc" = 0 ] && [ "$revoked" = "192.0.2.7 fe80::9" ] && [ "$before" = "node apply " ]; then
+	ok "start after a module reload revokes the saved revoked nodes, before it applies the jobs"
+else
+	not_ok "start after a module reload revokes the saved revoked nodes, before it applies the jobs" \
+		"exit $rc, revoked: '$revoked', order: '$before'" "$(cat "$T/ctl.log")" "$out"
+fi
+node
+rm -f "$T/applied.json" "$T/revoked.json"
+touch "$T/revoke-fails"
+svc start
+expect "if they cannot be revoked, start fails and applies nothing" 1 ""
+rm "$T/revoke-fails"
+echo '["fe80::9"]' >"$T/revoked.json"
+: >"$T/ctl.log"
+svc start
+if [ "$rc" = 0 ] && grep -qx 'node revoke 192.0.2.7' "$T/ctl.log"; then
+	ok "a module that stayed loaded is given only the saved nodes it has not revoked"
+else
+	not_ok "a module that stayed loaded is given only the saved nodes it has not revoked" \
+		"exit $rc" "$(cat "$T/ctl.log")" "$out"
+fi
 
 echo "1..$n"
 echo "service: $((n - failed)) passed, $failed failed"

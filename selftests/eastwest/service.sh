@@ -12,8 +12,9 @@
 #     created at run time (as the Slurm and OCI hooks create them); a static
 #     job renamed in the policy file is renamed (its cgroup moves), one taken
 #     out is deleted, by reload and at the next start;
-#   - stop saves every job; after a module reload, start restores the static
-#     policy and every saved job whose cgroup still exists, and not the others;
+#   - stop saves every job and the revoked nodes; after a module reload,
+#     start revokes those nodes again and restores the static policy and
+#     every saved job whose cgroup still exists, and not the others;
 #   - start raises kernel.yama.ptrace_scope to 1 (EW_PTRACE_SCOPE), so that a
 #     job's process cannot take another job's connections from a process of
 #     the same user; EW_PTRACE_SCOPE=keep leaves it;
@@ -70,7 +71,7 @@ peers_of_static() {
 config_field() { "$CTL" -j config show | jq -r ".$1"; }
 connect_static() { ew_in_cg /ewsvc-static "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self; }
 
-ew_plan 37
+ew_plan 40
 
 mkdir -p "$CG/ewsvc-static" "$CG/ewsvc-dyn" "$CG/ewsvc-gone"
 echo "EW_ADMISSION=attest" >"$EW_DEFAULTS"
@@ -117,9 +118,14 @@ ew_check "reload with the static job back" svc reload
 ew_check "it is there again, beside the run-time jobs" jobs_are "dyn gone static"
 
 # --- stop, module reload, start ------------------------------------------------
+ew_check "revoke another node (as the orchestrator does on the verifier's word)" \
+	"$CTL" node revoke 192.0.2.7
 ew_check "stop saves the state" svc stop
 ew_check "state file has the 3 jobs, mode 0600" sh -c \
 	"test \"\$(jq '.jobs | length' '$EW_STATE')\" = 3 && test \"\$(stat -c %a '$EW_STATE')\" = 600"
+ew_check "the revoked node is saved beside it, mode 0600" sh -c \
+	"jq -e '. == [\"192.0.2.7\"]' '$T/state/revoked-nodes.json' &&
+	 test \"\$(stat -c %a '$T/state/revoked-nodes.json')\" = 600"
 ew_check "stop leaves the module loaded (EW_UNLOAD_ON_STOP=no)" ew_module_loaded
 rmdir "$CG/ewsvc-gone"
 ew_check "module unloaded" ew_unload
@@ -131,6 +137,8 @@ ew_check "the log says why 'gone' was not restored" \
 	grep -q "not restoring job gone: cgroup /ewsvc-gone is gone" "$T/svc.log"
 ew_check "the fabric is closed again after the reload" \
 	test "$(config_field admission_required)" = true
+ew_check "the node revoked before the reload is revoked again" sh -c \
+	"'$CTL' -j node show | jq -e '. == [\"192.0.2.7\"]'"
 
 # --- errors ------------------------------------------------------------------
 echo '{ "config": { "mode": "enforce" }, "jobs": [ { "name": "x", "peers": ["300.1.1.1"] } ] }' \
