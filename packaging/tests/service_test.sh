@@ -289,6 +289,36 @@ else
 		"exit $rc" "$(cat "$T/ctl.log")" "$out"
 fi
 
+# ----------------------------------------------------------------------------
+# Keyed PSNs: the key is never shown, so a saved keyed job is restored with
+# the cluster key file (as the Slurm prolog made it).
+
+reset
+policy static:/x
+svc start
+node static:/x slurm-7:/s7 slurm-9:/y
+jq '(.jobs[] | select(.name == "slurm-9")).psn = "keyed"' "$T/node.json" >"$T/node.new" &&
+	mv "$T/node.new" "$T/node.json"
+svc reload
+expect "reload keeps a live keyed job without the key file" 0 "slurm-7 slurm-9 static"
+svc stop
+node
+echo 0123456789abcdef0123456789abcdef >"$T/cluster.key"
+chmod 600 "$T/cluster.key"
+svc start
+expect "start restores a keyed job with the cluster key file" 0 "slurm-7 slurm-9 static"
+if [ "$(jq -r '.jobs[] | select(.name == "slurm-9") | .psn_keyfile' "$T/applied.json")" = "$T/cluster.key" ]; then
+	ok "its psn_keyfile is EW_PSN_KEYFILE"
+else
+	not_ok "its psn_keyfile is EW_PSN_KEYFILE" "$(cat "$T/applied.json")"
+fi
+node
+rm -f "$T/cluster.key"
+svc start
+expect "without the key file the keyed job is left out, the others restored, the unit fails" \
+	1 "slurm-7 static"
+expect_out "and the log names the job and the key file" "slurm-9.*$T/cluster.key"
+
 echo "1..$n"
 echo "service: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -14,7 +14,8 @@
 #     out is deleted, by reload and at the next start;
 #   - stop saves every job and the revoked nodes; after a module reload,
 #     start revokes those nodes again and restores the static policy and
-#     every saved job whose cgroup still exists, and not the others;
+#     every saved job whose cgroup still exists, and not the others; a job
+#     with keyed PSNs gets its key from the cluster key file (EW_PSN_KEYFILE);
 #   - start raises kernel.yama.ptrace_scope to 1 (EW_PTRACE_SCOPE), so that a
 #     job's process cannot take another job's connections from a process of
 #     the same user; EW_PTRACE_SCOPE=keep leaves it;
@@ -32,14 +33,14 @@ ew_require_root
 ew_require_cmd rdma jq
 ew_require_built ctl verbs cgroup
 
-ew_defer "rmdir $CG/ewsvc-static $CG/ewsvc-dyn $CG/ewsvc-gone"
+ew_defer "rmdir $CG/ewsvc-static $CG/ewsvc-dyn $CG/ewsvc-gone $CG/ewsvc-keyed"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 
 T=$(mktemp -d)
 ew_defer "rm -rf $T"
 export EW_CTL="$CTL" EW_POLICY="$T/policy.json" EW_STATE="$T/state/state.json"
-export EW_DEFAULTS="$T/default"
+export EW_DEFAULTS="$T/default" EW_PSN_KEYFILE="$T/cluster.key"
 
 # policy PEERS...: the static policy, one job "static" (EW_STATIC_NAME) with
 # these peers.
@@ -71,9 +72,11 @@ peers_of_static() {
 config_field() { "$CTL" -j config show | jq -r ".$1"; }
 connect_static() { ew_in_cg /ewsvc-static "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self; }
 
-ew_plan 40
+ew_plan 42
 
-mkdir -p "$CG/ewsvc-static" "$CG/ewsvc-dyn" "$CG/ewsvc-gone"
+mkdir -p "$CG/ewsvc-static" "$CG/ewsvc-dyn" "$CG/ewsvc-gone" "$CG/ewsvc-keyed"
+head -c 32 /dev/urandom >"$EW_PSN_KEYFILE"
+chmod 600 "$EW_PSN_KEYFILE"
 echo "EW_ADMISSION=attest" >"$EW_DEFAULTS"
 # The service raises Yama's ptrace_scope: this boot's later tests get the
 # kernel's own value back.
@@ -102,27 +105,29 @@ ew_expect_rc 0 "admitted: the static job connects" connect_static
 ew_check "a run-time job (as a Slurm prolog makes it)" \
 	"$CTL" job add dyn cgroup /ewsvc-dyn peer 10.1.0.0/16
 ew_check "and one whose job will end" "$CTL" job add gone cgroup /ewsvc-gone peer 10.2.0.0/16
+ew_check "and one with keyed PSNs (as the prolog makes it for psn keyed)" \
+	"$CTL" job add keyed cgroup /ewsvc-keyed peer 10.3.0.0/16 psn keyed psn-keyfile "$EW_PSN_KEYFILE"
 policy 127.0.0.0/8 192.0.2.0/24
 ew_check "reload with a changed policy file" svc reload
 ew_check "the static job has the new peers" \
 	test "$(peers_of_static)" = "127.0.0.0/8 192.0.2.0/24"
-ew_check "the run-time jobs are kept by reload" jobs_are "dyn gone static"
+ew_check "the run-time jobs are kept by reload" jobs_are "dyn gone keyed static"
 EW_STATIC_NAME=renamed policy 127.0.0.0/8
 ew_check "reload with the static job renamed (its cgroup moves)" svc reload
-ew_check "the old name is gone, the run-time jobs are kept" jobs_are "dyn gone renamed"
+ew_check "the old name is gone, the run-time jobs are kept" jobs_are "dyn gone keyed renamed"
 echo '{ "config": { "mode": "enforce", "default_action": "deny" }, "jobs": [] }' >"$EW_POLICY"
 ew_check "reload with no static job" svc reload
-ew_check "the static job is deleted, the run-time jobs are kept" jobs_are "dyn gone"
+ew_check "the static job is deleted, the run-time jobs are kept" jobs_are "dyn gone keyed"
 policy 127.0.0.0/8 192.0.2.0/24
 ew_check "reload with the static job back" svc reload
-ew_check "it is there again, beside the run-time jobs" jobs_are "dyn gone static"
+ew_check "it is there again, beside the run-time jobs" jobs_are "dyn gone keyed static"
 
 # --- stop, module reload, start ------------------------------------------------
 ew_check "revoke another node (as the orchestrator does on the verifier's word)" \
 	"$CTL" node revoke 192.0.2.7
 ew_check "stop saves the state" svc stop
-ew_check "state file has the 3 jobs, mode 0600" sh -c \
-	"test \"\$(jq '.jobs | length' '$EW_STATE')\" = 3 && test \"\$(stat -c %a '$EW_STATE')\" = 600"
+ew_check "state file has the 4 jobs, mode 0600" sh -c \
+	"test \"\$(jq '.jobs | length' '$EW_STATE')\" = 4 && test \"\$(stat -c %a '$EW_STATE')\" = 600"
 ew_check "the revoked node is saved beside it, mode 0600" sh -c \
 	"jq -e '. == [\"192.0.2.7\"]' '$T/state/revoked-nodes.json' &&
 	 test \"\$(stat -c %a '$T/state/revoked-nodes.json')\" = 600"
@@ -131,8 +136,10 @@ rmdir "$CG/ewsvc-gone"
 ew_check "module unloaded" ew_unload
 ew_check "module loaded again (no jobs)" ew_load
 ew_check "start after the reload" svc start
-ew_check "static and the live run-time job are restored, not the ended one" \
-	jobs_are "dyn static"
+ew_check "static and the live run-time jobs are restored, not the ended one" \
+	jobs_are "dyn keyed static"
+ew_check "the keyed job is restored keyed (its key derived from EW_PSN_KEYFILE)" sh -c \
+	"'$CTL' -j job show | jq -e '.[] | select(.name == \"keyed\") | .psn == \"keyed\"'"
 ew_check "the log says why 'gone' was not restored" \
 	grep -q "not restoring job gone: cgroup /ewsvc-gone is gone" "$T/svc.log"
 ew_check "the fabric is closed again after the reload" \
@@ -144,7 +151,7 @@ ew_check "the node revoked before the reload is revoked again" sh -c \
 echo '{ "config": { "mode": "enforce" }, "jobs": [ { "name": "x", "peers": ["300.1.1.1"] } ] }' \
 	>"$EW_POLICY"
 ew_expect_rc 1 "a policy with a bad peer fails reload" "$SVC" reload
-ew_check "and nothing was changed" jobs_are "dyn static"
+ew_check "and nothing was changed" jobs_are "dyn keyed static"
 echo "EW_ADMISSION=maybe" >"$EW_DEFAULTS"
 ew_expect_rc 2 "a bad EW_ADMISSION is a usage error" "$SVC" start
 echo "EW_PTRACE_SCOPE=0" >"$EW_DEFAULTS"
