@@ -12,13 +12,14 @@
 # selftests/eastwest/service.sh.
 #
 # TAP on stdout; the last line is "service: N passed, N failed"; exit 0 if
-# every case passed.
+# every case passed. KEEP=1 keeps the scratch directory (its name is the
+# last line) for a look at the files.
 
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd -P)
 SVC=$HERE/eastwest-service
 T=$(mktemp -d "${TMPDIR:-/tmp}/ew-service-test.XXXXXX") || exit 1
-trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+trap 'if [ -n "${KEEP:-}" ]; then echo "# kept: $T"; else rm -rf "$T"; fi' EXIT
 
 n=0
 failed=0
