@@ -30,7 +30,7 @@ KMOD_SRCS := $(wildcard $(TOP)/kmod/*.c $(TOP)/kmod/*.h)
 
 CHECKPATCH ?= /usr/src/linux-source-6.1/scripts/checkpatch.pl
 
-.PHONY: all module module-fault netdevsim userspace tools clean matrix check checkpatch kunit kunit-debug test \
+.PHONY: all module module-fault netdevsim siw userspace tools clean matrix check checkpatch kunit kunit-debug test \
 	demo bench install uninstall dkms-source dkms-install dkms-remove deb
 
 all: module userspace
@@ -61,22 +61,39 @@ module-fault:
 # config, so the line sets it; its Makefile adds ipsec.o and macsec.o from
 # the config's CONFIG_XFRM_OFFLOAD and CONFIG_MACSEC. Only the 6.12 sources
 # build against their headers (6.1's netdevsim has no macsec.c).
-NSIM_SERIES = $(shell echo $(KREL) | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
-NSIM_TAR = /usr/src/linux-source-$(NSIM_SERIES).tar.xz
+KSRC_SERIES = $(shell echo $(KREL) | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+KSRC_TAR = /usr/src/linux-source-$(KSRC_SERIES).tar.xz
 NSIM_OUT = $(TOP)/build/$(KREL)/netdevsim
 
 netdevsim:
 	@test -n "$(KREL)" || { echo "no kernel build dir; set KDIR=" >&2; exit 1; }
-	@test -f $(NSIM_TAR) || { echo "$(NSIM_TAR) missing (apt-get install linux-source-$(NSIM_SERIES))" >&2; exit 1; }
+	@test -f $(KSRC_TAR) || { echo "$(KSRC_TAR) missing (apt-get install linux-source-$(KSRC_SERIES))" >&2; exit 1; }
 	@mkdir -p $(NSIM_OUT)
-	@if [ ! -f $(NSIM_OUT)/macsec.c ] || [ $(NSIM_TAR) -nt $(NSIM_OUT)/macsec.c ]; then \
-		tar -xJf $(NSIM_TAR) -C $(NSIM_OUT) --strip-components=4 --touch \
-			--wildcards 'linux-source-$(NSIM_SERIES)/drivers/net/netdevsim/*' && \
+	@if [ ! -f $(NSIM_OUT)/macsec.c ] || [ $(KSRC_TAR) -nt $(NSIM_OUT)/macsec.c ]; then \
+		tar -xJf $(KSRC_TAR) -C $(NSIM_OUT) --strip-components=4 --touch \
+			--wildcards 'linux-source-$(KSRC_SERIES)/drivers/net/netdevsim/*' && \
 		test -f $(NSIM_OUT)/macsec.c || \
-		{ echo "linux-source-$(NSIM_SERIES): its netdevsim has no macsec.c" >&2; exit 1; }; \
+		{ echo "linux-source-$(KSRC_SERIES): its netdevsim has no macsec.c" >&2; exit 1; }; \
 	fi
 	flock $(NSIM_OUT)/.build.lock $(MAKE) -C $(KDIR) M=$(NSIM_OUT) CONFIG_NETDEVSIM=m modules
 	@echo "built $(NSIM_OUT)/netdevsim.ko"
+
+# siw (drivers/infiniband/sw/siw: soft-iWARP), which Debian's kernels do not
+# ship either (CONFIG_RDMA_SIW is off), built the same way into
+# build/<release>/siw/ for the VM test iwarp.sh: an iWARP device, whose
+# connections the core's iWARP CM makes past the verbs modify path.
+SIW_OUT = $(TOP)/build/$(KREL)/siw
+
+siw:
+	@test -n "$(KREL)" || { echo "no kernel build dir; set KDIR=" >&2; exit 1; }
+	@test -f $(KSRC_TAR) || { echo "$(KSRC_TAR) missing (apt-get install linux-source-$(KSRC_SERIES))" >&2; exit 1; }
+	@mkdir -p $(SIW_OUT)
+	@if [ ! -f $(SIW_OUT)/siw_main.c ] || [ $(KSRC_TAR) -nt $(SIW_OUT)/siw_main.c ]; then \
+		tar -xJf $(KSRC_TAR) -C $(SIW_OUT) --strip-components=5 --touch \
+			--wildcards 'linux-source-$(KSRC_SERIES)/drivers/infiniband/sw/siw/*'; \
+	fi
+	flock $(SIW_OUT)/.build.lock $(MAKE) -C $(KDIR) M=$(SIW_OUT) CONFIG_RDMA_SIW=m modules
+	@echo "built $(SIW_OUT)/siw.ko"
 
 userspace:
 	$(MAKE) -C $(TOP)/userspace
