@@ -60,7 +60,7 @@ no_oops_since_mark() {
 	! ew_dmesg_since_mark | grep -Eq 'general protection|Oops|BUG:|WARNING:'
 }
 
-ew_plan 11
+ew_plan 13
 
 ew_check "fault build loads (enforce, default deny)" insmod "$FAULT_KO"
 ew_check "d0 ($A) and rxe0 on it" setup_rxe0
