@@ -49,6 +49,7 @@ static const char *const ew_reason_names[] = {
 	[EASTWEST_REASON_REVOKED] = "QP was revoked",
 	[EASTWEST_REASON_QP_OWNER] = "QP of another job",
 	[EASTWEST_REASON_FOREIGN_QP] = "local QP of another job",
+	[EASTWEST_REASON_IWARP] = "QP on an iWARP device",
 };
 
 static const char *const ew_op_names[] = {

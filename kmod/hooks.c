@@ -426,6 +426,20 @@ static bool ew_devx_blind(const struct ib_device *dev)
 	return dev->ops.driver_id == RDMA_DRIVER_MLX5 && !READ_ONCE(ew_devx_armed);
 }
 
+/*
+ * An iWARP device (siw, irdma in iWARP mode, cxgb4): the core's iWARP
+ * connection manager takes a connection's QP by the number the caller
+ * gives rdma_connect() or rdma_accept() (iw_cm_connect(), ops.iw_get_qp(),
+ * no owner check), and the device moves it to RTS itself: no modify of a
+ * policed caller's QP there ever carries its destination, and another
+ * process could connect a job's QP by its number. Such QPs are refused to
+ * policed callers, so that no job has one.
+ */
+static bool ew_dev_iwarp(const struct ib_device *dev)
+{
+	return dev->node_type == RDMA_NODE_RNIC;
+}
+
 static bool ew_check_create_qp(struct ib_device *dev,
 			       const struct ib_qp_init_attr *init)
 {
@@ -433,15 +447,18 @@ static bool ew_check_create_qp(struct ib_device *dev,
 	u32 driver_id = dev->ops.driver_id;
 	struct ew_event ev __uninitialized;
 	struct ew_caller c;
+	u32 internal = 0;
 	bool deny;
 
 	/*
 	 * Types whose destinations the other hooks judge pass without a
 	 * caller lookup; the rest (raw packet, and UD or driver QPs whose
 	 * destinations can bypass the kernel) need the caller's job, and so
-	 * does every QP of an mlx5 device whose DEVX contexts go unpoliced.
+	 * does every QP of an mlx5 device whose DEVX contexts go unpoliced
+	 * and of an iWARP device.
 	 */
-	if (!ew_qp_type_policed(init->qp_type, driver_id) && !ew_devx_blind(dev))
+	if (!ew_qp_type_policed(init->qp_type, driver_id) &&
+	    !ew_devx_blind(dev) && !ew_dev_iwarp(dev))
 		return false;
 
 	rcu_read_lock();
@@ -454,8 +471,12 @@ static bool ew_check_create_qp(struct ib_device *dev,
 	req.driver_id = driver_id;
 	ew_deny_event(&ev, EASTWEST_OP_CREATE_QP, dev_name(&dev->dev),
 		      init->port_num);
-	deny = ew_judge(&c, &req, ew_devx_blind(dev) && c.job ?
-			EASTWEST_REASON_DEVX : 0, &ev);
+	/* A process in no job is refused for that (default deny). */
+	if (c.job && ew_dev_iwarp(dev))
+		internal = EASTWEST_REASON_IWARP;
+	else if (c.job && ew_devx_blind(dev))
+		internal = EASTWEST_REASON_DEVX;
+	deny = ew_judge(&c, &req, internal, &ev);
 	rcu_read_unlock();
 	return deny;
 }

@@ -91,6 +91,9 @@ enum eastwest_psn {
  * @EASTWEST_REASON_FOREIGN_QP: The destination is a GID of this node and the
  *   destination QP is not one of the caller's job's (or a UD address handle
  *   aims at this node, where it could reach any job's QP).
+ * @EASTWEST_REASON_IWARP: A QP on an iWARP device: the core's iWARP connection
+ *   manager connects it from a QP number alone (rdma_connect, rdma_accept) and
+ *   the device moves it to RTS itself, past every modify eastwest judges.
  */
 enum eastwest_reason {
 	EASTWEST_REASON_NO_JOB = 1,
@@ -107,6 +110,7 @@ enum eastwest_reason {
 	EASTWEST_REASON_REVOKED,
 	EASTWEST_REASON_QP_OWNER,
 	EASTWEST_REASON_FOREIGN_QP,
+	EASTWEST_REASON_IWARP,
 
 	/* private: */
 	__EASTWEST_REASON_MAX,
@@ -256,6 +260,7 @@ enum {
 	EASTWEST_A_COUNTERS_DENIED_REVOKED,
 	EASTWEST_A_COUNTERS_DENIED_QP_OWNER,
 	EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP,
+	EASTWEST_A_COUNTERS_DENIED_IWARP,
 
 	__EASTWEST_A_COUNTERS_MAX,
 	EASTWEST_A_COUNTERS_MAX = (__EASTWEST_A_COUNTERS_MAX - 1)

@@ -53,6 +53,7 @@ static const struct ew_attr_desc counters_attrs[] = {
 	[EASTWEST_A_COUNTERS_DENIED_REVOKED] = { .name = "denied-revoked" },
 	[EASTWEST_A_COUNTERS_DENIED_QP_OWNER] = { .name = "denied-qp-owner" },
 	[EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP] = { .name = "denied-foreign-qp" },
+	[EASTWEST_A_COUNTERS_DENIED_IWARP] = { .name = "denied-iwarp" },
 };
 
 static const struct ew_attr_set counters_set = EW_NLN_SET(counters_attrs);

@@ -47,6 +47,7 @@ static const char *const reason_names[] = {
 	[EASTWEST_REASON_REVOKED] = "revoked",
 	[EASTWEST_REASON_QP_OWNER] = "qp-owner",
 	[EASTWEST_REASON_FOREIGN_QP] = "foreign-qp",
+	[EASTWEST_REASON_IWARP] = "iwarp",
 };
 
 static const char *const protection_names[] = {
@@ -133,6 +134,7 @@ const char *const ew_counter_names[EASTWEST_A_COUNTERS_MAX + 1] = {
 	[EASTWEST_A_COUNTERS_DENIED_REVOKED] = "denied_revoked",
 	[EASTWEST_A_COUNTERS_DENIED_QP_OWNER] = "denied_qp_owner",
 	[EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP] = "denied_foreign_qp",
+	[EASTWEST_A_COUNTERS_DENIED_IWARP] = "denied_iwarp",
 };
 
 const uint16_t ew_reason_counter[EASTWEST_REASON_MAX + 1] = {
@@ -150,4 +152,5 @@ const uint16_t ew_reason_counter[EASTWEST_REASON_MAX + 1] = {
 	[EASTWEST_REASON_REVOKED] = EASTWEST_A_COUNTERS_DENIED_REVOKED,
 	[EASTWEST_REASON_QP_OWNER] = EASTWEST_A_COUNTERS_DENIED_QP_OWNER,
 	[EASTWEST_REASON_FOREIGN_QP] = EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP,
+	[EASTWEST_REASON_IWARP] = EASTWEST_A_COUNTERS_DENIED_IWARP,
 };

@@ -124,6 +124,7 @@ static void test_exposition(void **state)
 		"eastwest_denied_total{reason=\"revoked\"} 17\n"
 		"eastwest_denied_total{reason=\"qp-owner\"} 18\n"
 		"eastwest_denied_total{reason=\"foreign-qp\"} 19\n"
+		"eastwest_denied_total{reason=\"iwarp\"} 20\n"
 		"# HELP eastwest_psn_zero_total QP modifies that set a PSN of 0.\n"
 		"# TYPE eastwest_psn_zero_total counter\n"
 		"eastwest_psn_zero_total 14\n"
@@ -157,6 +158,7 @@ static void test_exposition(void **state)
 		"eastwest_job_denied_total{job_name=\"train.42\",job_id=\"7\",reason=\"revoked\"} 117\n"
 		"eastwest_job_denied_total{job_name=\"train.42\",job_id=\"7\",reason=\"qp-owner\"} 118\n"
 		"eastwest_job_denied_total{job_name=\"train.42\",job_id=\"7\",reason=\"foreign-qp\"} 119\n"
+		"eastwest_job_denied_total{job_name=\"train.42\",job_id=\"7\",reason=\"iwarp\"} 120\n"
 		"# HELP eastwest_job_psn_zero_total QP modifies of a job's processes that set a PSN of 0.\n"
 		"# TYPE eastwest_job_psn_zero_total counter\n"
 		"eastwest_job_psn_zero_total{job_name=\"train.42\",job_id=\"7\"} 114\n");
