@@ -2,7 +2,9 @@
 /*
  * Unit tests of oci-hook's pure parts: the OCI state, job names, template
  * names and contents, /proc/PID/cgroup, claims, and the trust checks on
- * template files (in a temporary directory).
+ * template files (in a temporary directory); and of the container's
+ * address, createRuntime and poststop against a sysfs copy, a stand-in
+ * "ip" and a stand-in eastwestctl.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +24,7 @@
 #include "cgroup.h"
 #include "claim.h"
 #include "hook.h"
+#include "ops.h"
 #include "state.h"
 #include "template.h"
 
@@ -465,6 +468,14 @@ static void fake_reset(void)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/nogid", fip);
 	unlink(path);
+	for (i = 0; i < 5; i++) {
+		static const char *const ctl[] = {
+			"faildel", "ctl.log", "ctl-add", "ctl-add-killed", "ctl-jobs"
+		};
+
+		snprintf(path, sizeof(path), "%s/%s", fip, ctl[i]);
+		unlink(path);
+	}
 }
 
 static bool fake_has(const char *name, const char *text)
@@ -511,22 +522,32 @@ static void assert_nothing_left(void)
 	assert_int_not_equal(access(path, F_OK), 0);
 }
 
-static void test_jobaddr_updown(void **unused)
+static char fipdir[256], old_path[4096];
+
+/*
+ * The sysfs copy, "ip" and eastwestctl (tests/fake-ip; a script that logs
+ * its arguments to FAKE_IP/ctl.log, exits as FAKE_IP/ctl-add says at "job
+ * add", is killed there if FAKE_IP/ctl-add-killed exists, and lists the
+ * jobs of FAKE_IP/ctl-jobs) in the environment; made at the first call.
+ */
+static void fake_env(void)
 {
-	const char *id = "3f4e1c2a9b8d0123456789abcdef";
-	const char *gid = "fd00:000a:0000:0001:0000:3f4e:1c2a:9b8d";
-	char why[128], path[512], cwd[256], ipdir[256], bin[320];
-	struct ewoci_jobaddr ja = { .set = true, .netdev = "ewv100" };
-	const char *old_path = getenv("PATH");
+	char path[512], cwd[256], bin[320], newpath[sizeof(fipdir) + sizeof(old_path)];
 	int i;
 
-	(void)unused;
+	if (fipdir[0]) {
+		snprintf(newpath, sizeof(newpath), "%s:%s", fipdir, old_path);
+		setenv("PATH", newpath, 1);
+		setenv("EW_SYSFS", fsys, 1);
+		return;
+	}
+	snprintf(old_path, sizeof(old_path), "%s", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	snprintf(fsys, sizeof(fsys), "%s/a/sys", tmpdir);
 	snprintf(fport, sizeof(fport), "%s/class/infiniband/rxe0/ports/1", fsys);
 	snprintf(fip, sizeof(fip), "%s/a/ip", tmpdir);
 	snprintf(fstate, sizeof(fstate), "%s/a/state", tmpdir);
-	snprintf(ipdir, sizeof(ipdir), "%s/a/bin", tmpdir);
+	snprintf(fipdir, sizeof(fipdir), "%s/a/bin", tmpdir);
 	const char *dirs[] = { "a", "sys", "sys/class", "sys/class/net", "sys/class/net/eth0",
 			       "sys/class/net/ewv100", "sys/class/net/ewv100/lower_eth0",
 			       "sys/class/infiniband", "sys/class/infiniband/rxe0",
@@ -541,14 +562,41 @@ static void test_jobaddr_updown(void **unused)
 		assert_int_equal(mkdir(path, 0755), 0);
 	}
 	snprintf(path, sizeof(path), "%s/tests/fake-ip", cwd);
-	snprintf(bin, sizeof(bin), "%s/ip", ipdir);
+	snprintf(bin, sizeof(bin), "%s/ip", fipdir);
 	assert_int_equal(symlink(path, bin), 0);
-	snprintf(path, sizeof(path), "%s:%s", ipdir, old_path ? old_path : "/usr/bin:/bin");
-	setenv("PATH", path, 1);
-	setenv("EW_SYSFS", fsys, 1);
+	snprintf(bin, sizeof(bin), "%s/eastwestctl", fipdir);
+	write_file(bin, "#!/bin/sh\n"
+		   "echo \"$*\" >>\"$FAKE_IP/ctl.log\"\n"
+		   "case \"$*\" in\n"
+		   "\"-j job show\") cat \"$FAKE_IP/ctl-jobs\" 2>/dev/null || echo '[]' ;;\n"
+		   "\"job add \"*)\n"
+		   "\t[ ! -f \"$FAKE_IP/ctl-add-killed\" ] || kill -9 $$\n"
+		   "\t[ ! -f \"$FAKE_IP/ctl-add\" ] || exit \"$(cat \"$FAKE_IP/ctl-add\")\" ;;\n"
+		   "esac\n"
+		   "exit 0\n", 0755);
+	setenv("EW_CTL", bin, 1);
 	setenv("EW_GID_TIMEOUT", "1", 1);
 	setenv("FAKE_IP", fip, 1);
 	setenv("FAKE_IP_PORT", fport, 1);
+	fake_env();
+}
+
+static void fake_env_end(void)
+{
+	setenv("PATH", old_path, 1);
+	unsetenv("EW_SYSFS");
+}
+
+static void test_jobaddr_updown(void **unused)
+{
+	const char *id = "3f4e1c2a9b8d0123456789abcdef";
+	const char *gid = "fd00:000a:0000:0001:0000:3f4e:1c2a:9b8d";
+	struct ewoci_jobaddr ja = { .set = true, .netdev = "ewv100" };
+	char why[128], path[512];
+	int i;
+
+	(void)unused;
+	fake_env();
 	assert_int_equal(ewoci_jobaddr_prefix("fd00:a:0:1::/64", &ja, why, sizeof(why)), 0);
 
 	/* Made: on ewv100, both GIDs in the table, recorded; removed again. */
@@ -616,9 +664,128 @@ static void test_jobaddr_updown(void **unused)
 	/* An id that is not hex. */
 	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-my-container", "my-container"), EWOCI_ADDR);
 	assert_nothing_left();
+	fake_env_end();
+}
 
-	setenv("PATH", old_path ? old_path : "/usr/bin:/bin", 1);
-	unsetenv("EW_SYSFS");
+/*
+ * createRuntime's cgroup checks need a runtime's fresh cgroup: the tests
+ * link these in their place (-Wl,--wrap).
+ */
+int __wrap_ewoci_cgroup_of_pid(int pid, char *out, size_t len);
+int __wrap_ewoci_cgroup_check_fresh(const char *path, int pid);
+
+int __wrap_ewoci_cgroup_of_pid(int pid, char *out, size_t len)
+{
+	(void)pid;
+	snprintf(out, len, "/test.slice/c1");
+	return EWOCI_OK;
+}
+
+int __wrap_ewoci_cgroup_check_fresh(const char *path, int pid)
+{
+	(void)path;
+	(void)pid;
+	return EWOCI_OK;
+}
+
+#define CID	"3f4e1c2a9b8d0123456789abcdef"
+#define CJOB	"oci-3f4e1c2a9b8d"
+
+/* Run a stage (createRuntime: @create) with the OCI state of container CID. */
+static int stage(bool create)
+{
+	struct ewoci_opts o = { .state_dir = fstate };
+	char path[512], tdir[192];
+	int ret;
+
+	snprintf(tdir, sizeof(tdir), "%s/a/templates", tmpdir);
+	o.templates = tdir;
+	snprintf(path, sizeof(path), "%s/a/ocistate", tmpdir);
+	write_file(path, create ?
+		   "{\"id\":\"" CID "\",\"pid\":1,\"annotations\":{\"eastwest.io/job\":\"own\"}}" :
+		   "{\"id\":\"" CID "\"}", 0644);
+	assert_non_null(freopen(path, "r", stdin));
+	ret = create ? ewoci_create(&o) : ewoci_remove(&o);
+	fflush(stderr);
+	return ret;
+}
+
+static bool claimed(void)
+{
+	char owner[64];
+
+	return !ewoci_claim_owner(fstate, CJOB, owner, sizeof(owner)) && !strcmp(owner, CID);
+}
+
+static void fake_file(const char *name, const char *text)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", fip, name);
+	write_file(path, text, 0644);
+}
+
+static void fake_unlink(const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", fip, name);
+	unlink(path);
+}
+
+/* The template "own": each container its address on ewv100. */
+static void create_env(void)
+{
+	char path[512];
+
+	fake_env();
+	fake_reset();
+	/* Each test from a clean state dir, whatever the one before left. */
+	assert_int_equal(ewoci_claim_drop(fstate, CJOB), 0);
+	snprintf(path, sizeof(path), "%s/" CJOB ".addr", fstate);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/a/templates", tmpdir);
+	if (mkdir(path, 0755))
+		assert_int_equal(errno, EEXIST);
+	snprintf(path, sizeof(path), "%s/a/templates/own.json", tmpdir);
+	write_file(path, "{\"jobaddr\":{\"netdev\":\"ewv100\",\"prefix\":\"fd00:a:0:1::/64\"},"
+		   "\"peers\":[\"fd00:a::/48\"]}\n", 0644);
+}
+
+/* What poststop leaves: nothing, no claim. */
+static void poststop_finishes(void)
+{
+	assert_int_equal(stage(false), EWOCI_OK);
+	assert_nothing_left();
+	assert_false(claimed());
+	fake_env_end();
+}
+
+static void test_create_poststop(void **unused)
+{
+	(void)unused;
+	create_env();
+	assert_int_equal(stage(true), EWOCI_OK);
+	assert_true(fake_has("ctl.log", "job add " CJOB " cgroup /test.slice/c1 peer fd00:a::/48 netdev ewv100"));
+	assert_true(fake_has("addrs", "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64"));
+	assert_true(claimed());
+	fake_file("ctl-jobs", "[{\"name\":\"" CJOB "\"}]\n");
+	assert_int_equal(stage(false), EWOCI_OK);
+	assert_true(fake_has("ctl.log", "job del " CJOB));
+	fake_unlink("ctl-jobs");
+	poststop_finishes();
+}
+
+/* job add refused: the address goes, and the claim. */
+static void test_create_refused(void **unused)
+{
+	(void)unused;
+	create_env();
+	fake_file("ctl-add", "1\n");
+	assert_int_equal(stage(true), EWOCI_CTL);
+	assert_nothing_left();
+	assert_false(claimed());
+	fake_env_end();
 }
 
 int main(void)
@@ -637,6 +804,8 @@ int main(void)
 		cmocka_unit_test(test_jobaddr_template),
 		cmocka_unit_test(test_jobaddr_of),
 		cmocka_unit_test(test_jobaddr_updown),
+		cmocka_unit_test(test_create_poststop),
+		cmocka_unit_test(test_create_refused),
 	};
 
 	/* The hook's messages, as main.c sets them up. */
