@@ -437,7 +437,9 @@ static int addr_remove(const char *path, const char *job)
  * @job: the job name
  * @id: the container id
  *
- * Return: EWOCI_OK, or EWOCI_ADDR with the reason printed and nothing left.
+ * Return: EWOCI_OK, or EWOCI_ADDR with the reason printed and nothing left
+ * but, if the address could not be removed again, its record (for
+ * ewoci_jobaddr_down()).
  */
 int ewoci_jobaddr_up(const struct ewoci_jobaddr *ja, const char *state_dir,
 		     const char *job, const char *id)

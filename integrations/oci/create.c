@@ -42,6 +42,25 @@ static int claim_error(const struct ewoci_opts *o, const char *job,
 	return EWOCI_CLAIM;
 }
 
+/*
+ * A failed start: the container's address (if it got one) goes, then the
+ * claim. An address that cannot be removed keeps its record and the claim:
+ * poststop (runtimes run it after a failed createRuntime too) removes it.
+ * Returns @ret, or the address's failure.
+ */
+static int undo(const struct ewoci_opts *o, const char *job, int ret)
+{
+	int err = ewoci_jobaddr_down(o->state_dir, job);
+
+	if (err) {
+		ew_err("job %s: its address could not be removed: claim %s/%s kept for poststop",
+			  job, o->state_dir, job);
+		return err;
+	}
+	ewoci_claim_drop(o->state_dir, job);
+	return ret;
+}
+
 int ewoci_create(const struct ewoci_opts *o)
 {
 	struct ew_strv words = { 0 }, args = { 0 };
@@ -89,19 +108,16 @@ int ewoci_create(const struct ewoci_opts *o)
 	if (ja.set) {
 		ret = ewoci_jobaddr_up(&ja, o->state_dir, job, st.id);
 		if (ret) {
-			ewoci_claim_drop(o->state_dir, job);
 			ew_err("container %s not started", st.id);
+			ret = undo(o, job, ret);
 			goto out;
 		}
 	}
 	status = ewoci_ctl_run(args.v, NULL);
 	if (status) {
-		if (ja.set && ewoci_jobaddr_down(o->state_dir, job))
-			ew_err("job %s: its address could not be removed", job);
-		ewoci_claim_drop(o->state_dir, job);
 		ew_err("eastwestctl job add %s (template %s, cgroup %s) failed: exit %d, %s: container %s not started",
 			  job, st.template, cg, status, ewoci_ctl_meaning(status), st.id);
-		ret = EWOCI_CTL;
+		ret = undo(o, job, EWOCI_CTL);
 	}
 out:
 	ew_strv_free(&words);

@@ -752,6 +752,14 @@ static void create_env(void)
 		   "\"peers\":[\"fd00:a::/48\"]}\n", 0644);
 }
 
+static bool addr_record(void)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/" CJOB ".addr", fstate);
+	return !access(path, F_OK);
+}
+
 /* What poststop leaves: nothing, no claim. */
 static void poststop_finishes(void)
 {
@@ -788,6 +796,50 @@ static void test_create_refused(void **unused)
 	fake_env_end();
 }
 
+/*
+ * job add refused and the address cannot be removed: the address's record
+ * and the claim stay, so that poststop removes it, and the exit says so.
+ */
+static void test_create_refused_addr_kept(void **unused)
+{
+	int ret;
+
+	(void)unused;
+	create_env();
+	fake_file("ctl-add", "1\n");
+	fake_file("faildel", "RTNETLINK answers: Operation not permitted\n");
+	ret = stage(true);
+	assert_true(fake_has("addrs", "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64"));
+	assert_true(addr_record());
+	assert_true(claimed());
+	assert_int_equal(ret, EWOCI_ADDR);
+	/* poststop cannot remove it either: all kept for its next run. */
+	assert_int_equal(stage(false), EWOCI_ADDR);
+	assert_true(addr_record());
+	assert_true(claimed());
+	fake_unlink("faildel");
+	poststop_finishes();
+}
+
+/* The address's GID never comes and the address cannot be removed: the same. */
+static void test_create_addr_up_kept(void **unused)
+{
+	int ret;
+
+	(void)unused;
+	create_env();
+	fake_file("nogid", "");
+	fake_file("faildel", "RTNETLINK answers: Operation not permitted\n");
+	ret = stage(true);
+	assert_false(fake_has("ctl.log", "job add"));
+	assert_true(fake_has("addrs", "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64"));
+	assert_true(addr_record());
+	assert_true(claimed());
+	assert_int_equal(ret, EWOCI_ADDR);
+	fake_unlink("faildel");
+	poststop_finishes();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -806,6 +858,8 @@ int main(void)
 		cmocka_unit_test(test_jobaddr_updown),
 		cmocka_unit_test(test_create_poststop),
 		cmocka_unit_test(test_create_refused),
+		cmocka_unit_test(test_create_refused_addr_kept),
+		cmocka_unit_test(test_create_addr_up_kept),
 	};
 
 	/* The hook's messages, as main.c sets them up. */
