@@ -117,7 +117,17 @@ int ewoci_create(const struct ewoci_opts *o)
 	if (status) {
 		ew_err("eastwestctl job add %s (template %s, cgroup %s) failed: exit %d, %s: container %s not started",
 			  job, st.template, cg, status, ewoci_ctl_meaning(status), st.id);
-		ret = undo(o, job, EWOCI_CTL);
+		/*
+		 * Killed, eastwestctl may have left the job made with part of
+		 * its peers (it removes it itself only when it runs to the
+		 * end): remove it as poststop would. Otherwise there is none.
+		 */
+		if (status > 128)
+			ret = ewoci_teardown(o, job, st.id);
+		else
+			ret = undo(o, job, EWOCI_OK);
+		if (!ret)
+			ret = EWOCI_CTL;
 	}
 out:
 	ew_strv_free(&words);

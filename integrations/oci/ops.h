@@ -12,6 +12,7 @@ struct ewoci_opts {
 
 int ewoci_create(const struct ewoci_opts *o);
 int ewoci_remove(const struct ewoci_opts *o);
+int ewoci_teardown(const struct ewoci_opts *o, const char *job, const char *id);
 int ewoci_check(const struct ewoci_opts *o, const char *name);
 
 #endif /* EWOCI_OPS_H */

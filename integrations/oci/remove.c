@@ -3,7 +3,8 @@
  * poststop: delete the job this container's createRuntime created, which
  * moves its remaining QPs to the error state, and drop the claim. Runtimes
  * may run poststop more than once, and also after a failed createRuntime:
- * without a claim naming this container there is nothing to do.
+ * without a claim naming this container there is nothing to do. A failed
+ * createRuntime that may have left a job tears down the same way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,13 +55,66 @@ static int drop(const struct ewoci_opts *o, const char *job)
 	return EWOCI_OK;
 }
 
-int ewoci_remove(const struct ewoci_opts *o)
+/**
+ * ewoci_teardown() - remove what createRuntime made for job @job
+ * @o: the hook's options
+ * @job: the job name
+ * @id: the container whose claim it is (for messages)
+ *
+ * The container's address first (if it had one): its GIDs go and the
+ * module revokes every QP still using them. Then the job, then the claim.
+ * Whatever cannot be removed keeps the claim and the records, so that
+ * poststop run again finishes it.
+ *
+ * Return: EWOCI_OK, or the exit code of what failed (message printed).
+ */
+int ewoci_teardown(const struct ewoci_opts *o, const char *job, const char *id)
 {
 	char *show[] = { "-j", "job", "show", NULL };
 	char *del[] = { "job", "del", NULL, NULL };
-	char job[64], owner[1100], *text = NULL;
+	char *text = NULL;
+	int ret, status, listed;
+
+	ret = ewoci_jobaddr_down(o->state_dir, job);
+	if (ret)
+		return ret;
+
+	status = ewoci_ctl_run(show, &text);
+	if (status == EWCTL_NOTAVAIL) {
+		/* Module unloaded: it took every job with it. */
+		ew_warn("eastwest is not available: job %s is gone with it", job);
+		ret = drop(o, job);
+		goto out;
+	}
+	listed = status ? -1 : job_listed(text, job);
+	if (listed < 0) {
+		ew_err("cannot list the jobs (eastwestctl exit %d, %s): job %s of container %s kept",
+			  status, status ? ewoci_ctl_meaning(status) : "unreadable output", job, id);
+		ret = EWOCI_CTL;
+		goto out;
+	}
+	if (listed) {
+		del[2] = (char *)job;
+		status = ewoci_ctl_run(del, NULL);
+		/* Deleted by someone else since it was listed: gone is done. */
+		if (status && status != EWCTL_NOENT) {
+			ew_err("eastwestctl job del %s failed: exit %d, %s: claim kept, run poststop again",
+				  job, status, ewoci_ctl_meaning(status));
+			ret = EWOCI_CTL;
+			goto out;
+		}
+	}
+	ret = drop(o, job);
+out:
+	free(text);
+	return ret;
+}
+
+int ewoci_remove(const struct ewoci_opts *o)
+{
+	char job[64], owner[1100];
 	struct ewoci_state st;
-	int ret, status, err, listed;
+	int ret, err;
 
 	ret = ewoci_state_read(stdin, &st);
 	if (ret)
@@ -82,44 +136,8 @@ int ewoci_remove(const struct ewoci_opts *o)
 		ew_warn("job %s belongs to container %s, not %s: leaving it", job, owner, st.id);
 		goto out;
 	}
-
-	/*
-	 * The container's address first (if it had one): its GIDs go and the
-	 * module revokes every QP still using them. Kept with the claim for a
-	 * retry if it cannot be removed.
-	 */
-	ret = ewoci_jobaddr_down(o->state_dir, job);
-	if (ret)
-		goto out;
-
-	status = ewoci_ctl_run(show, &text);
-	if (status == EWCTL_NOTAVAIL) {
-		/* Module unloaded: it took every job with it. */
-		ew_warn("eastwest is not available: job %s is gone with it", job);
-		ret = drop(o, job);
-		goto out;
-	}
-	listed = status ? -1 : job_listed(text, job);
-	if (listed < 0) {
-		ew_err("cannot list the jobs (eastwestctl exit %d, %s): job %s of container %s kept",
-			  status, status ? ewoci_ctl_meaning(status) : "unreadable output", job, st.id);
-		ret = EWOCI_CTL;
-		goto out;
-	}
-	if (listed) {
-		del[2] = job;
-		status = ewoci_ctl_run(del, NULL);
-		/* Deleted by someone else since it was listed: gone is done. */
-		if (status && status != EWCTL_NOENT) {
-			ew_err("eastwestctl job del %s failed: exit %d, %s: claim kept, run poststop again",
-				  job, status, ewoci_ctl_meaning(status));
-			ret = EWOCI_CTL;
-			goto out;
-		}
-	}
-	ret = drop(o, job);
+	ret = ewoci_teardown(o, job, st.id);
 out:
-	free(text);
 	ewoci_state_free(&st);
 	return ret;
 }

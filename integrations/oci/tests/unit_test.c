@@ -840,6 +840,26 @@ static void test_create_addr_up_kept(void **unused)
 	poststop_finishes();
 }
 
+/*
+ * eastwestctl killed during job add (after the job was created, before
+ * all its peers were added): the job goes too.
+ */
+static void test_create_ctl_killed(void **unused)
+{
+	int ret;
+
+	(void)unused;
+	create_env();
+	fake_file("ctl-add-killed", "");
+	fake_file("ctl-jobs", "[{\"name\":\"" CJOB "\"}]\n");
+	ret = stage(true);
+	assert_true(fake_has("ctl.log", "job del " CJOB));
+	assert_nothing_left();
+	assert_false(claimed());
+	assert_int_equal(ret, EWOCI_CTL);
+	fake_env_end();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -860,6 +880,7 @@ int main(void)
 		cmocka_unit_test(test_create_refused),
 		cmocka_unit_test(test_create_refused_addr_kept),
 		cmocka_unit_test(test_create_addr_up_kept),
+		cmocka_unit_test(test_create_ctl_killed),
 	};
 
 	/* The hook's messages, as main.c sets them up. */
