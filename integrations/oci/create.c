@@ -45,8 +45,9 @@ static int claim_error(const struct ewoci_opts *o, const char *job,
 /*
  * A failed start: the container's address (if it got one) goes, then the
  * claim. An address that cannot be removed keeps its record and the claim:
- * poststop (runtimes run it after a failed createRuntime too) removes it.
- * Returns @ret, or the address's failure.
+ * poststop (runtimes run it after a failed createRuntime too), or the next
+ * start of the container, removes it. Returns @ret, or the address's
+ * failure.
  */
 static int undo(const struct ewoci_opts *o, const char *job, int ret)
 {
@@ -100,6 +101,20 @@ int ewoci_create(const struct ewoci_opts *o)
 		ew_strv_add(&args, words.v[i]);
 
 	err = ewoci_claim_take(o->state_dir, job, st.id, owner, sizeof(owner));
+	if (err == -EEXIST && !strcmp(owner, st.id)) {
+		/*
+		 * This very container's: left by a poststop that could not
+		 * finish (runtimes start a stopped container again under its
+		 * id). Finish it first.
+		 */
+		ew_warn("job %s: removing what an earlier start of container %s left", job, st.id);
+		ret = ewoci_teardown(o, job, st.id);
+		if (ret) {
+			ew_err("container %s not started", st.id);
+			goto out;
+		}
+		err = ewoci_claim_take(o->state_dir, job, st.id, owner, sizeof(owner));
+	}
 	if (err) {
 		ret = claim_error(o, job, st.id, err, owner);
 		goto out;

@@ -860,6 +860,30 @@ static void test_create_ctl_killed(void **unused)
 	fake_env_end();
 }
 
+/*
+ * What a failed poststop of this very container left (runtimes start a
+ * stopped container again under its id): the next createRuntime removes
+ * it and starts the container.
+ */
+static void test_create_after_failed_poststop(void **unused)
+{
+	(void)unused;
+	create_env();
+	assert_int_equal(stage(true), EWOCI_OK);
+	fake_file("faildel", "RTNETLINK answers: Operation not permitted\n");
+	fake_file("ctl-jobs", "[{\"name\":\"" CJOB "\"}]\n");
+	assert_int_equal(stage(false), EWOCI_ADDR);
+	assert_true(claimed());
+	fake_unlink("faildel");
+	fake_file("ctl.log", "");
+	assert_int_equal(stage(true), EWOCI_OK);
+	assert_true(fake_has("ctl.log", "job del " CJOB "\njob add " CJOB));
+	assert_true(fake_has("addrs", "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64"));
+	assert_true(claimed());
+	fake_unlink("ctl-jobs");
+	poststop_finishes();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -881,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_create_refused_addr_kept),
 		cmocka_unit_test(test_create_addr_up_kept),
 		cmocka_unit_test(test_create_ctl_killed),
+		cmocka_unit_test(test_create_after_failed_poststop),
 	};
 
 	/* The hook's messages, as main.c sets them up. */
