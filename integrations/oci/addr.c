@@ -541,5 +541,16 @@ int ewoci_jobaddr_down(const char *state_dir, const char *job)
 	}
 	if (lstat(path, &st))
 		return EWOCI_OK;
+	/*
+	 * Empty: the hook was stopped between creating the record and writing
+	 * it, so before the address was added (the record comes first).
+	 */
+	if (S_ISREG(st.st_mode) && !st.st_size) {
+		if (unlink(path) && errno != ENOENT) {
+			ew_err("job %s: cannot remove %s: %s", job, path, strerror(errno));
+			return EWOCI_ADDR;
+		}
+		return EWOCI_OK;
+	}
 	return addr_remove(path, job);
 }

@@ -884,6 +884,22 @@ static void test_create_after_failed_poststop(void **unused)
 	poststop_finishes();
 }
 
+/*
+ * An empty address record: the hook was killed between creating it and
+ * writing it, before the address was added. poststop finishes.
+ */
+static void test_addr_record_empty(void **unused)
+{
+	char owner[64], path[512];
+
+	(void)unused;
+	create_env();
+	assert_int_equal(ewoci_claim_take(fstate, CJOB, CID, owner, sizeof(owner)), 0);
+	snprintf(path, sizeof(path), "%s/" CJOB ".addr", fstate);
+	write_file(path, "", 0644);
+	poststop_finishes();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -906,6 +922,7 @@ int main(void)
 		cmocka_unit_test(test_create_addr_up_kept),
 		cmocka_unit_test(test_create_ctl_killed),
 		cmocka_unit_test(test_create_after_failed_poststop),
+		cmocka_unit_test(test_addr_record_empty),
 	};
 
 	/* The hook's messages, as main.c sets them up. */
