@@ -312,7 +312,8 @@ ew_jobesp_del() {
 		_ew_rc=0
 		EW_ESP_OUT=$("$1" path del dev "$_ew_dev" job "$EW_JOB_PREFIX$2" local "$_ew_addr" 2>&1) ||
 			_ew_rc=$?
-		# 5: the job has no SAs there (any more).
+		# 5: the job has no SAs there (any more, or yet: the prolog
+		# writes the state file before it makes them).
 		if [ "$_ew_rc" -ne 0 ] && [ "$_ew_rc" -ne 5 ]; then
 			EW_ESP_OUT="eastwestctl path del dev $_ew_dev job $EW_JOB_PREFIX$2 local $_ew_addr failed ($_ew_rc): $EW_ESP_OUT"
 			return 1

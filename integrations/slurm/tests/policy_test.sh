@@ -246,14 +246,35 @@ gpu  jobaddr shared vlan 100 encrypt any
 EOF
 # eastwestctl: logs its arguments; "job del" answers as $T/del says (rc and
 # message), "job add" as $T/add says.
+# The job's SAs are the file $T/sa: "path add" makes it (unless $T/pathadd
+# says otherwise), and if $T/pathadd-killed exists kills the prolog, as
+# slurmd does at PrologTimeout, after the first SA; "path del" removes it,
+# or answers 5 (no SAs) when there is none, unless $T/pathdel says otherwise.
 cat >"$T/bin/eastwestctl" <<EOF
 #!/bin/sh
 echo "\$*" >>"$T/ctl.log"
 case "\$1 \$2" in
 "job del") f=$T/del ;;
 "job add") f=$T/add ;;
-"path add") f=$T/pathadd ;;
-"path del") f=$T/pathdel ;;
+"path add")
+	f=$T/pathadd
+	if [ ! -f "\$f" ]; then
+		: >"$T/sa"
+		[ -f "$T/pathadd-killed" ] || exit 0
+		p=\$PPID
+		while [ "\$p" -gt 1 ] && ! grep -q slurm-prolog "/proc/\$p/cmdline" 2>/dev/null; do
+			p=\$(awk '/^PPid:/ { print \$2 }' "/proc/\$p/status")
+		done
+		[ "\$p" -le 1 ] || kill -KILL "\$p"
+		exit 1
+	fi ;;
+"path del")
+	f=$T/pathdel
+	if [ ! -f "\$f" ]; then
+		[ -f "$T/sa" ] || { echo "eastwestctl: path del: no IPsec states" >&2; exit 5; }
+		rm -f "$T/sa"
+		exit 0
+	fi ;;
 *) exit 0 ;;
 esac
 [ -f "\$f" ] || exit 0
@@ -572,9 +593,13 @@ KEY=$T/etc/cluster.key
 EADD="path add dev eth0.100 type ipsec key-file $KEY job slurm-42 local $A1 peer $A2"
 EDEL="path del dev eth0.100 job slurm-42 local $A1"
 EJADD="job add slurm-42 cgroup /system.slice/n1_slurmstepd.scope/job_42 netdev eth0.100 encrypt ipsec peer $A1 peer $A2"
-# esp_left DESC: no ESP state file of the job remains.
+# esp_left DESC: no SA and no ESP state file of the job remain.
 esp_left() {
-	if [ ! -e "$T/state/42.esp" ]; then ok "$1: no ESP state left"; else not_ok "$1: no ESP state left" "$(cat "$T/state/42.esp")"; fi
+	if [ ! -e "$T/state/42.esp" ] && [ ! -e "$T/sa" ]; then
+		ok "$1: no ESP state left"
+	else
+		not_ok "$1: no ESP state left" "$(cat "$T/state/42.esp" 2>&1; ls "$T/sa" 2>&1)"
+	fi
 }
 gids_reset
 rm -f "$T/add" "$T/pathadd" "$T/pathdel"
@@ -614,7 +639,7 @@ mv "$KEY.off" "$KEY"
 
 printf '1\neastwestctl: path add: key file %s: mode 0644 is too open\n' "$KEY" >"$T/pathadd"
 hook "per-job ESP: eastwestctl refuses the SAs: exit 9, nothing made" 9 \
-	"job del slurm-42 | $EADD" slurm-prolog SLURM_JOB_PARTITION=esp
+	"job del slurm-42 | $EADD | $EDEL" slurm-prolog SLURM_JOB_PARTITION=esp
 out_has "SAs refused" "eastwestctl path add dev eth0.100 ... job slurm-42 failed (1): eastwestctl: path add: key file"
 rm -f "$T/pathadd"
 gids_reset
@@ -643,10 +668,42 @@ if [ -e "$T/state/42.esp" ]; then ok "per-job ESP: ... state kept"; else not_ok 
 printf '5\neastwestctl: path del: dev eth0.100: job slurm-42 has no IPsec states for local %s\n' "$A1" >"$T/pathdel"
 printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
 hook "per-job ESP: SAs already gone is success" 0 "job del slurm-42 | $EDEL" slurm-epilog
-rm -f "$T/pathdel"
+rm -f "$T/pathdel" "$T/sa"
 gids_reset
 nothing_left "per-job ESP: at the end"
 esp_left "per-job ESP: at the end"
+
+# slurmd kills the prolog (PrologTimeout) while eastwestctl makes the SAs:
+# their record is there already, and the epilog removes them.
+: >"$T/pathadd-killed"
+hook "per-job ESP: prolog killed during path add" 137 "job del slurm-42 | $EADD" \
+	slurm-prolog SLURM_JOB_PARTITION=esp
+rm -f "$T/pathadd-killed"
+if [ "$(cat "$T/state/42.esp" 2>/dev/null)" = "eth0.100 $A1" ] && [ -e "$T/sa" ]; then
+	ok "per-job ESP: ... the SA made is recorded for the epilog"
+else
+	not_ok "per-job ESP: ... the SA made is recorded for the epilog" "$(ls "$T/state" "$T/sa" 2>&1)"
+fi
+hook "per-job ESP: ... the epilog removes it" 0 "job del slurm-42 | $EDEL" slurm-epilog
+gids_reset
+nothing_left "prolog killed during path add"
+esp_left "prolog killed during path add"
+
+# Killed before eastwestctl made any: the epilog and the next prolog take
+# the record of SAs never made as done.
+mkdir -p "$T/state"
+echo "eth0.100 $A1" >"$T/state/42.esp"
+hook "per-job ESP: a record of SAs never made: the prolog goes on" 0 \
+	"job del slurm-42 | $EDEL | $EADD | $EJADD" slurm-prolog SLURM_JOB_PARTITION=esp
+hook "per-job ESP: ... epilog" 0 "job del slurm-42 | $EDEL" slurm-epilog
+gids_reset
+nothing_left "record of SAs never made, prolog"
+esp_left "record of SAs never made, prolog"
+mkdir -p "$T/state"
+echo "eth0.100 $A1" >"$T/state/42.esp"
+hook "per-job ESP: a record of SAs never made: the epilog exits 0" 0 "job del slurm-42 | $EDEL" slurm-epilog
+nothing_left "record of SAs never made, epilog"
+esp_left "record of SAs never made, epilog"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
