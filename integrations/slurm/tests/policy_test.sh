@@ -245,7 +245,7 @@ cat >"$T/etc/slurm-partitions" <<'EOF'
 gpu  jobaddr shared vlan 100 encrypt any
 EOF
 # eastwestctl: logs its arguments; "job del" answers as $T/del says (rc and
-# message), "job add" as $T/add says.
+# message), "job add" as $T/add says, and is killed if $T/add-killed exists.
 # The job's SAs are the file $T/sa: "path add" makes it (unless $T/pathadd
 # says otherwise), and if $T/pathadd-killed exists kills the prolog, as
 # slurmd does at PrologTimeout, after the first SA; "path del" removes it,
@@ -255,7 +255,9 @@ cat >"$T/bin/eastwestctl" <<EOF
 echo "\$*" >>"$T/ctl.log"
 case "\$1 \$2" in
 "job del") f=$T/del ;;
-"job add") f=$T/add ;;
+"job add")
+	[ ! -f "$T/add-killed" ] || kill -KILL \$\$
+	f=$T/add ;;
 "path add")
 	f=$T/pathadd
 	if [ ! -f "\$f" ]; then
@@ -704,6 +706,17 @@ echo "eth0.100 $A1" >"$T/state/42.esp"
 hook "per-job ESP: a record of SAs never made: the epilog exits 0" 0 "job del slurm-42 | $EDEL" slurm-epilog
 nothing_left "record of SAs never made, epilog"
 esp_left "record of SAs never made, epilog"
+
+# eastwestctl killed during job add (the job made, part of its peers not):
+# the prolog deletes the job too.
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+: >"$T/add-killed"
+hook "prolog: eastwestctl killed during job add: the job it may have left is deleted" 1 \
+	"job del slurm-42 | $EADD | $EJADD | job del slurm-42 | $EDEL" slurm-prolog SLURM_JOB_PARTITION=esp
+rm -f "$T/add-killed"
+gids_reset
+nothing_left "eastwestctl killed during job add"
+esp_left "eastwestctl killed during job add"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
