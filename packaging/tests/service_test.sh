@@ -21,19 +21,8 @@ SVC=$HERE/eastwest-service
 T=$(mktemp -d "${TMPDIR:-/tmp}/ew-service-test.XXXXXX") || exit 1
 trap 'if [ -n "${KEEP:-}" ]; then echo "# kept: $T"; else rm -rf "$T"; fi' EXIT
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n $1"
-	shift
-	printf '%s\n' "$@" | sed 's/^/#   /'
-}
+# shellcheck source-path=SCRIPTDIR source=../../selftests/tap.sh
+. "$HERE/../selftests/tap.sh"
 
 # The stand-in eastwestctl. The node's jobs are $T/node.json (what "-j show"
 # prints: ids, never a key), its revoked nodes $T/revoked.json. "apply -f"

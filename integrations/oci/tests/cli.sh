@@ -40,10 +40,8 @@ printf '{"peers": ["0.0.0.0/0"]}\n' >"$T/templates/open.json"
 chmod 0644 "$T/templates/team-a.json" "$T/templates/sneaky.json"
 chmod 0666 "$T/templates/open.json"
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
+# shellcheck source-path=SCRIPTDIR source=../../../selftests/tap.sh
+. "$(dirname "$0")/../../../selftests/tap.sh"
 
 # run RC DESC STDIN ARGS...: oci-hook must exit RC; its stderr is in $T/err.
 run() {

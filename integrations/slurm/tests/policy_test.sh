@@ -20,19 +20,8 @@ AWK_PROG=$HERE/slurm-policy.awk
 T=$(mktemp -d "${TMPDIR:-/tmp}/ew-slurm-test.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n $1"
-	shift
-	printf '%s\n' "$@" | sed 's/^/#   /'
-}
+# shellcheck source-path=SCRIPTDIR source=../../../selftests/tap.sh
+. "$HERE/../../selftests/tap.sh"
 
 # policy NAME PART NODES WANT_RC WANT_OUT: run the awk program on $T/parts
 # and $T/inv; stdout (newlines as blanks) or stderr must equal WANT_OUT.
