@@ -366,47 +366,45 @@ static void apply_refused(char *path, const char *msg)
 			 fake.msgs[EASTWEST_CMD_JOB_SET], 0);
 }
 
-/* A second "jobs" would otherwise plan the deletion of every job. */
-static void test_apply_duplicate_keys(void **state)
+/*
+ * Policy files apply must refuse before it plans anything, each with its
+ * message: a second "jobs" would plan the deletion of every job and a
+ * second "mode" turn the job to audit; a string cut at an embedded NUL
+ * would plan "job add a ... netdev lo"; a key with "psn": "app" (the
+ * default) would reach the kernel.
+ */
+static void test_apply_refused_files(void **state)
 {
+	static const struct {
+		const char *json, *msg;
+	} files[] = {
+		{ "{\"jobs\": [{\"name\": \"a\"}, {\"name\": \"b\"}], \"jobs\": []}",
+		  ":1:42: duplicate key \"jobs\"" },
+		{ "{\"jobs\": [{\"name\": \"a\", \"mode\": \"enforce\",\n"
+		  "  \"mode\": \"audit\"}, {\"name\": \"b\"}]}",
+		  ":2:3: duplicate key \"mode\"" },
+		{ "{\"jobs\": [{\"name\": \"a\\u0000evil\", "
+		  "\"netdevs\": [{\"ifname\": \"lo\\u0000xx\"}]}]}",
+		  ": jobs[0].name: the string holds a NUL character (\\u0000)" },
+		{ "{\"jobs\": [{\"name\": \"a\", "
+		  "\"netdevs\": [{\"ifname\": \"lo\\u0000xx\"}]}]}",
+		  ": jobs[0].netdevs[0].ifname: the string holds a NUL character (\\u0000)" },
+		{ "{\"jobs\": [{\"name\": \"k\", "
+		  "\"psn_key\": \"00112233445566778899aabbccddeeff\"}]}",
+		  ": jobs[0].psn_key: a PSN key needs \"psn\": \"keyed\"" },
+	};
 	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	size_t i;
 
 	(void)state;
 	assert_int_equal(RUN("job", "add", "a"), EW_OK);
 	assert_int_equal(RUN("job", "add", "b"), EW_OK);
-	test_temp_file(path, "{\"jobs\": [{\"name\": \"a\"}, {\"name\": \"b\"}], \"jobs\": []}");
-	apply_refused(path, ":1:42: duplicate key \"jobs\"");
-	test_write_file(path, "{\"jobs\": [{\"name\": \"a\", \"mode\": \"enforce\",\n"
-			"  \"mode\": \"audit\"}, {\"name\": \"b\"}]}");
-	apply_refused(path, ":2:3: duplicate key \"mode\"");
+	test_temp_file(path, "");
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		test_write_file(path, files[i].json);
+		apply_refused(path, files[i].msg);
+	}
 	assert_int_equal(fake.st.n_jobs, 2);
-	unlink(path);
-}
-
-/* A string cut at an embedded NUL would plan "job add a ... netdev lo". */
-static void test_apply_nul_in_strings(void **state)
-{
-	char path[] = "/tmp/ewctl-e2e.XXXXXX";
-
-	(void)state;
-	test_temp_file(path, "{\"jobs\": [{\"name\": \"a\\u0000evil\", "
-		       "\"netdevs\": [{\"ifname\": \"lo\\u0000xx\"}]}]}");
-	apply_refused(path, ": jobs[0].name: the string holds a NUL character (\\u0000)");
-	test_write_file(path, "{\"jobs\": [{\"name\": \"a\", "
-			"\"netdevs\": [{\"ifname\": \"lo\\u0000xx\"}]}]}");
-	apply_refused(path, ": jobs[0].netdevs[0].ifname: the string holds a NUL character (\\u0000)");
-	unlink(path);
-}
-
-/* A key with "psn": "app" (the default) is refused before the kernel sees it. */
-static void test_apply_psn_key_without_keyed(void **state)
-{
-	char path[] = "/tmp/ewctl-e2e.XXXXXX";
-
-	(void)state;
-	test_temp_file(path, "{\"jobs\": [{\"name\": \"k\", "
-		       "\"psn_key\": \"00112233445566778899aabbccddeeff\"}]}");
-	apply_refused(path, ": jobs[0].psn_key: a PSN key needs \"psn\": \"keyed\"");
 	unlink(path);
 }
 
@@ -932,9 +930,7 @@ int main(void)
 		cmocka_unit_test_setup(test_dump_intr, reset),
 		cmocka_unit_test_setup(test_show_apply_roundtrip, reset),
 		cmocka_unit_test_setup(test_refused_step, reset),
-		cmocka_unit_test_setup(test_apply_duplicate_keys, reset),
-		cmocka_unit_test_setup(test_apply_nul_in_strings, reset),
-		cmocka_unit_test_setup(test_apply_psn_key_without_keyed, reset),
+		cmocka_unit_test_setup(test_apply_refused_files, reset),
 		cmocka_unit_test_setup(test_apply_directory, reset),
 		cmocka_unit_test_setup(test_help_exit_status, reset),
 		cmocka_unit_test_setup(test_apply_rollback, reset),
