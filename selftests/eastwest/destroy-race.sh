@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 300
+# ew-kernels: 6.12
 #
 # A QP's destroy against a revocation pass. The RDMA core frees a user QP
 # inside ib_destroy_qp_user(); from then on nothing may read the QP through

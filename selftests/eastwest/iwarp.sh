@@ -37,7 +37,7 @@ CG=/sys/fs/cgroup
 SIW_KO=$EW_TOP/build/$(uname -r)/siw/siw.ko
 IWCONN=$EW_TOP/selftests/tools/ew_iwconn
 S=10.81.0.1
-PORT=7174
+PORT=7170
 
 ew_require_root
 ew_require_cmd rdma ip rping setpriv modinfo
@@ -75,10 +75,15 @@ run() {
 	fi
 }
 
+# next_port: a port no listener of an earlier case may still hold (siw
+# tears its listening socket down after the server process has gone).
+next_port() { PORT=$((PORT + 1)); }
+
 # send CGROUP OUT MSG: ew_iwconn's server (root, no job) and its client in
 # CGROUP sending MSG; the client's status is returned, its output in OUT,
 # the server's in OUT.server.
 send() {
+	next_port
 	"$IWCONN" server "$S" "$PORT" >"$2.server" 2>&1 &
 	_srv=$!
 	ew_wait_for 20 grep -qx listening "$2.server"
@@ -101,6 +106,7 @@ refused() {
 # ping CGROUP OUT: rping's server (root, no job) and its client in CGROUP,
 # 3 verified pings; returns the client's status, its output in OUT.
 ping() {
+	next_port
 	rping -s -a "$S" -p "$PORT" -C 3 -v >"$2.server" 2>&1 &
 	_srv=$!
 	ew_wait_listen "$PORT" 20
