@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <netdb.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,20 @@ static int make_qp(struct ibv_context *verbs, struct conn *c)
 	return 0;
 }
 
+/* Post the buffer: to receive into (@send false), or to send. */
+static int post(struct conn *c, bool send)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)c->buf, .length = MSG_LEN,
+			       .lkey = c->mr->lkey };
+	struct ibv_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 }, *bad_r;
+	struct ibv_send_wr swr = { .sg_list = &sge, .num_sge = 1,
+				   .opcode = IBV_WR_SEND,
+				   .send_flags = IBV_SEND_SIGNALED }, *bad_s;
+
+	return send ? ibv_post_send(c->qp, &swr, &bad_s) :
+		      ibv_post_recv(c->qp, &rwr, &bad_r);
+}
+
 static int wait_wc(struct conn *c)
 {
 	struct ibv_wc wc;
@@ -108,11 +123,6 @@ static int run(int server, const char *addr, const char *port, const char *msg)
 	struct rdma_conn_param param = { .responder_resources = 1,
 					 .initiator_depth = 1 };
 	struct rdma_event_channel *ch = rdma_create_event_channel();
-	struct ibv_sge sge;
-	struct ibv_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 }, *bad_r;
-	struct ibv_send_wr swr = { .sg_list = &sge, .num_sge = 1,
-				   .opcode = IBV_WR_SEND,
-				   .send_flags = IBV_SEND_SIGNALED }, *bad_s;
 	struct rdma_cm_id *id, *conn_id;
 	struct addrinfo *ai;
 	struct conn c = { 0 };
@@ -122,7 +132,6 @@ static int run(int server, const char *addr, const char *port, const char *msg)
 		return fail("rdma_create_id");
 	if (getaddrinfo(addr, port, NULL, &ai))
 		return fail("getaddrinfo");
-	sge = (struct ibv_sge) { .addr = (uintptr_t)c.buf, .length = MSG_LEN };
 	if (server) {
 		if (rdma_bind_addr(id, ai->ai_addr) || rdma_listen(id, 1))
 			return fail("rdma_listen");
@@ -133,8 +142,7 @@ static int run(int server, const char *addr, const char *port, const char *msg)
 		ret = make_qp(conn_id->verbs, &c);
 		if (ret)
 			return ret;
-		sge.lkey = c.mr->lkey;
-		if (ibv_post_recv(c.qp, &rwr, &bad_r))
+		if (post(&c, false))
 			return fail("ibv_post_recv");
 		param.qp_num = c.qp->qp_num;
 		if (rdma_accept(conn_id, &param))
@@ -153,14 +161,13 @@ static int run(int server, const char *addr, const char *port, const char *msg)
 	ret = make_qp(id->verbs, &c);
 	if (ret)
 		return ret;
-	sge.lkey = c.mr->lkey;
 	param.qp_num = c.qp->qp_num;
 	if (rdma_connect(id, &param))
 		return fail("rdma_connect");
 	if (expect(ch, RDMA_CM_EVENT_ESTABLISHED, NULL))
 		return 1;
 	snprintf(c.buf, sizeof(c.buf), "%s", msg);
-	if (ibv_post_send(c.qp, &swr, &bad_s) || wait_wc(&c))
+	if (post(&c, true) || wait_wc(&c))
 		return fail("send");
 	printf("sent: OK\n");
 	return 0;
