@@ -480,10 +480,30 @@ static void mixed_setup(const char *path)
  * A refused step of apply undoes the steps before it: the node is as it
  * was, whichever step it is (the fake refuses the Nth change once).
  */
+/*
+ * apply -f @path with the fake refusing its @n-th change: it fails, and
+ * the node is as it was before. Returns a copy of apply's stderr (the
+ * snapshots after it overwrite err).
+ */
+static const char *apply_fails_unchanged(char *path, int n)
+{
+	static char before[1 << 14], after[1 << 14], apply_err[sizeof(err)];
+
+	snapshot(before, sizeof(before));
+	fake.changes = 0;
+	fake.fail_change = n;
+	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+	fake.fail_change = 0;
+	snprintf(apply_err, sizeof(apply_err), "%s", err);
+	snapshot(after, sizeof(after));
+	assert_string_equal(after, before);
+	return apply_err;
+}
+
 static void test_apply_rollback(void **state)
 {
-	static char before[1 << 14], after[1 << 14];
 	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	const char *apply_err;
 	int n;
 
 	(void)state;
@@ -491,16 +511,10 @@ static void test_apply_rollback(void **state)
 	for (n = 1; n <= 8; n++) {
 		fake_reset();
 		mixed_setup(path);
-		snapshot(before, sizeof(before));
-		fake.changes = 0;
-		fake.fail_change = n;
-		assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
-		has(err, "failed, ");
+		apply_err = apply_fails_unchanged(path, n);
+		has(apply_err, "failed, ");
 		if (n > 1)
-			has(err, "rolled back");
-		fake.fail_change = 0;
-		snapshot(after, sizeof(after));
-		assert_string_equal(after, before);
+			has(apply_err, "rolled back");
 	}
 	fake_reset();
 	mixed_setup(path);
@@ -599,7 +613,6 @@ static void test_job_set_rollback(void **state)
  */
 static void test_apply_keyed_psn(void **state)
 {
-	static char before[1 << 14], after[1 << 14];
 	char path[] = "/tmp/ewctl-e2e.XXXXXX";
 	int n;
 
@@ -612,13 +625,7 @@ static void test_apply_keyed_psn(void **state)
 		assert_int_equal(RUN("job", "add", "a", "peer", "10.0.0.1"), EW_OK);
 		test_write_file(path, "{\"config\": {\"default_action\": \"allow\"}, \"jobs\": ["
 				"{\"name\": \"a\", \"mode\": \"audit\"}, {\"name\": \"n\"}]}");
-		snapshot(before, sizeof(before));
-		fake.changes = 0;
-		fake.fail_change = n;
-		assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
-		fake.fail_change = 0;
-		snapshot(after, sizeof(after));
-		assert_string_equal(after, before);
+		apply_fails_unchanged(path, n);
 	}
 	assert_int_equal(RUN("apply", "--dry-run", "-f", path), EW_OK);
 	has(out, "config set default allow\njob del id 1 # k\n");
