@@ -27,6 +27,7 @@ enum ew_exit {
 	EW_PERM = 3,		/* permission denied (EPERM from the kernel) */
 	EW_NOTAVAIL = 4,	/* the eastwest family is not available */
 	EW_NOENT = 5,		/* no such job or peer entry (ENOENT) */
+	EW_CHANGED = 6,		/* apply --expect: the node's jobs changed meanwhile */
 };
 
 /*

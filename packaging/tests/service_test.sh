@@ -28,8 +28,11 @@ trap 'if [ -n "${KEEP:-}" ]; then echo "# kept: $T"; else rm -rf "$T"; fi' EXIT
 # prints: ids, never a key), its revoked nodes $T/revoked.json. "apply -f"
 # keeps a copy of the file in $T/applied.json and refuses what the real one
 # and the kernel refuse: a cgroup in two jobs, a key file that cannot be
-# read, a new keyed job without a key. "node revoke" fails if $T/revoke-fails
-# exists.
+# read, a new keyed job without a key; with "--expect STATE" it changes
+# nothing and exits 6 when the node's jobs (ids and names) are not STATE's.
+# "node revoke" fails if $T/revoke-fails exists. While $T/race holds N > 0,
+# each "-j show" is followed by a job made at once (as a Slurm prolog would,
+# right after the read), named race-N on cgroup /rN, and N drops by one.
 mkdir -p "$T/bin" "$T/cg" "$T/tmp"
 cat >"$T/bin/eastwestctl" <<'CTL'
 #!/bin/bash
@@ -37,15 +40,31 @@ set -u
 T=${0%/bin/eastwestctl}
 echo "$*" >>"$T/ctl.log"
 case $* in
-"-j show") cat "$T/node.json" ;;
+"-j show") cat "$T/node.json"
+	n=$(cat "$T/race" 2>/dev/null || echo 0)
+	if [ "$n" -gt 0 ]; then
+		echo $((n - 1)) >"$T/race"
+		jq --arg n "$n" '.jobs += [{id: ([.jobs[].id, 0] | max + 1), name: "race-\($n)",
+			mode: "enforce", psn: "app", cgroups: ["/r\($n)"], peers: ["10.0.0.0/8"]}]' \
+			"$T/node.json" >"$T/node.new" && mv "$T/node.new" "$T/node.json"
+	fi ;;
 "-j job show") jq '.jobs' "$T/node.json" ;;
 "-j node show") cat "$T/revoked.json" 2>/dev/null || echo '[]' ;;
 "node revoke "*) [ ! -e "$T/revoke-fails" ] || { echo "eastwestctl: node: Operation not permitted" >&2; exit 1; }
 	shift 2
 	jq -n '$ARGS.positional' --args "$@" >"$T/revoked.json" ;;
 "config set "*) ;;
-"apply -f "*)
-	f=$3
+"apply "*)
+	shift
+	expect=''
+	[ "$1" != --expect ] || { expect=$2; shift 2; }
+	[ "$1" = -f ] && [ $# = 2 ] || { echo "eastwestctl: unexpected arguments: $*" >&2; exit 2; }
+	f=$2
+	if [ -n "$expect" ] && [ "$(jq -c '[.jobs[] | [.id, .name]] | sort' "$expect")" != \
+		"$(jq -c '[.jobs[] | [.id, .name]] | sort' "$T/node.json")" ]; then
+		echo "eastwestctl: apply $f: the node's jobs changed since $expect was read: nothing was changed" >&2
+		exit 6
+	fi
 	cp "$f" "$T/applied.json"
 	dup=$(jq -r '[.jobs[] | .name as $n | .cgroups[]? | {n: $n, c: .}] | group_by(.c)
 		| map(select(length > 1))[0] // empty | "cgroup \(.[0].c) is also bound to job \"\(.[1].n)\""' "$f")
@@ -95,7 +114,8 @@ node() {
 # reset: a node without jobs, no saved state, no temporary files, an empty
 # log.
 reset() {
-	rm -rf "$T/state" "$T/tmp"/* "$T/applied.json" "$T/revoked.json" "$T/revoke-fails" "$T/cluster.key"
+	rm -rf "$T/state" "$T/tmp"/* "$T/applied.json" "$T/revoked.json" "$T/revoke-fails" "$T/cluster.key" \
+		"$T/race"
 	node
 	: >"$T/ctl.log"
 }
@@ -126,7 +146,7 @@ expect_out() {
 }
 mkcg() { local p; for p in "$@"; do mkdir -p "$T/cg$p"; done; }
 
-mkcg /x /y /s7 '/system.slice/system-serial\x2dgetty.slice'
+mkcg /x /y /s7 /r1 '/system.slice/system-serial\x2dgetty.slice'
 
 # ----------------------------------------------------------------------------
 # reload: the static part follows policy.json; run-time jobs are kept.
@@ -168,6 +188,37 @@ node slurm-7:/s7
 policy
 svc reload
 expect "reload: and once removed from policy.json it is deleted like any static job" 0 ""
+
+# A job made by a Slurm prolog or an OCI hook while a reload runs, between
+# its read of the node's jobs and its apply, is kept: the apply finds the
+# jobs changed, changes nothing, and the reload reads them again.
+reset
+policy old:/x
+svc start
+node old:/x slurm-7:/s7
+policy new:/x
+echo 1 >"$T/race"
+: >"$T/ctl.log"
+svc reload
+expect "reload: a job made between its read and its apply is kept (read again)" 0 "new race-1 slurm-7"
+expect_out "and the log says the jobs changed" "jobs changed while reloading (try 1)"
+if [ "$(grep -c '^apply --expect' "$T/ctl.log")" = 2 ]; then
+	ok "two compare-and-set applies, the first refused"
+else
+	not_ok "two compare-and-set applies, the first refused" "$(cat "$T/ctl.log")"
+fi
+
+# Jobs that change at every read: the reload gives up, nothing applied.
+reset
+policy old:/x
+svc start
+node old:/x slurm-7:/s7
+rm -f "$T/applied.json"
+policy new:/x
+echo 100 >"$T/race"
+svc reload
+expect "reload: jobs changing at every read: it fails and applies nothing" 1 ""
+expect_out "and says why" "kept changing: policy not applied"
 
 # The first reload after an upgrade: no record of which jobs were static. A
 # job whose cgroup a static job now claims cannot be kept beside it.

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-kernels: 6.1
-# ew-timeout: 240
+# ew-timeout: 300
 #
 # eastwest.service's program (packaging/eastwest-service; installed as
 # /usr/lib/eastwest/eastwest-service), run the way systemd runs it:
 #   - start in enforce mode closes the fabric before any job exists (admission
 #     required): a job process cannot connect until the node is admitted;
 #   - start applies the static policy; reload re-reads it and keeps the jobs
-#     created at run time (as the Slurm and OCI hooks create them); a static
+#     created at run time (as the Slurm and OCI hooks create them), also those
+#     made while it runs (its apply is a compare-and-set); a static
 #     job renamed in the policy file is renamed (its cgroup moves), one taken
 #     out is deleted, by reload and at the next start;
 #   - stop saves every job and the revoked nodes; after a module reload,
@@ -34,6 +35,7 @@ ew_require_cmd rdma jq
 ew_require_built ctl verbs cgroup
 
 ew_defer "rmdir $CG/ewsvc-static $CG/ewsvc-dyn $CG/ewsvc-gone $CG/ewsvc-keyed"
+ew_defer "rmdir $CG/ewsvc-rt1 $CG/ewsvc-rt2 $CG/ewsvc-rt3 $CG/ewsvc-rt4"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 
@@ -72,7 +74,7 @@ peers_of_static() {
 config_field() { "$CTL" -j config show | jq -r ".$1"; }
 connect_static() { ew_in_cg /ewsvc-static "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self; }
 
-ew_plan 42
+ew_plan 45
 
 mkdir -p "$CG/ewsvc-static" "$CG/ewsvc-dyn" "$CG/ewsvc-gone" "$CG/ewsvc-keyed"
 head -c 32 /dev/urandom >"$EW_PSN_KEYFILE"
@@ -121,6 +123,31 @@ ew_check "the static job is deleted, the run-time jobs are kept" jobs_are "dyn g
 policy 127.0.0.0/8 192.0.2.0/24
 ew_check "reload with the static job back" svc reload
 ew_check "it is there again, beside the run-time jobs" jobs_are "dyn gone keyed static"
+
+# Jobs made while reloads run, as Slurm prologs make them: one every 2 s,
+# against reloads back to back. A reload reads the jobs, merges and applies;
+# a job made in between must not be deleted as one the file does not list.
+mkdir -p "$CG/ewsvc-rt1" "$CG/ewsvc-rt2" "$CG/ewsvc-rt3" "$CG/ewsvc-rt4"
+(
+	for i in 1 2 3 4; do
+		"$CTL" job add "rt$i" cgroup "/ewsvc-rt$i" peer "10.9.$i.0/24" >/dev/null
+		sleep 2
+	done
+	touch "$T/adder-done"
+) &
+ADDER=$!
+reloads=0
+reload_failed=0
+while [ ! -e "$T/adder-done" ]; do
+	svc reload || reload_failed=1
+	reloads=$((reloads + 1))
+done
+wait "$ADDER"
+echo "# $reloads reloads beside 4 job adds"
+ew_check "reloads beside job adds all succeed" test "$reload_failed" = 0
+ew_check "every job made during the reloads is kept" \
+	jobs_are "dyn gone keyed rt1 rt2 rt3 rt4 static"
+ew_check "delete them" sh -c "for i in 1 2 3 4; do '$CTL' job del rt\$i || exit; done"
 
 # --- stop, module reload, start ------------------------------------------------
 ew_check "revoke another node (as the orchestrator does on the verifier's word)" \

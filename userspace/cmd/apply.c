@@ -9,6 +9,12 @@
  * the run, and the plan from the state then back to the state read before
  * undoes the steps before it. The plan prints as eastwestctl commands (a
  * batch file doing the same), or as JSON with -j.
+ *
+ * --expect STATE makes it a compare-and-set: STATE is what "show -j" said
+ * when the caller built FILE from it, and if the node's jobs are no longer
+ * those (a Slurm prolog or an OCI hook made or deleted one since), nothing
+ * is changed. Without it a job made in between would be deleted as one
+ * that FILE does not list.
  */
 #include <errno.h>
 #include <limits.h>
@@ -31,9 +37,11 @@
 void apply_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: " EW_PROG " apply [--dry-run] -f FILE\n"
+		"Usage: " EW_PROG " apply [--dry-run] [--expect STATE] -f FILE\n"
 		"Makes the node match the policy FILE (\"-\": stdin): creates, changes and\n"
-		"deletes jobs and peers. --dry-run (-n) prints the plan and changes nothing.\n");
+		"deletes jobs and peers. --dry-run (-n) prints the plan and changes nothing.\n"
+		"--expect STATE (the output of \"" EW_PROG " -j show\"): change nothing and\n"
+		"exit 6 if the node's jobs are no longer those of STATE.\n");
 }
 
 /* The list settings of @job that are empty: "job add" leaves them out. */
@@ -373,12 +381,49 @@ static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const struct 
 	return EW_OK;
 }
 
+/*
+ * The jobs of "show -j" output @path, by id and name, into @st. Every job
+ * must have its id: a policy file written by hand is not a state read.
+ */
+static int read_expected(const char *path, struct ew_state *st)
+{
+	char err[1024];
+	size_t len, i;
+	char *text;
+	int ret;
+
+	ret = ew_read_file(path, EW_POLICY_MAX, &text, &len);
+	if (ret)
+		return ret;
+	ret = EW_USAGE;
+	if (ew_policy_parse(text, len, path, st, err, sizeof(err))) {
+		ew_err("--expect %s", err);
+		goto out;
+	}
+	if (!st->has_jobs) {
+		ew_err("--expect %s: no \"jobs\" list (give the output of \"" EW_PROG
+		       " -j show\")", path);
+		goto out;
+	}
+	for (i = 0; i < st->n_jobs; i++) {
+		if (!(st->jobs[i].present & EW_JOB_ID)) {
+			ew_err("--expect %s: jobs[%zu] (%s) has no id (give the output of \""
+			       EW_PROG " -j show\")", path, i, st->jobs[i].name);
+			goto out;
+		}
+	}
+	ret = EW_OK;
+out:
+	free(text);
+	return ret;
+}
+
 /* "help" after an option ("apply -n help") is the usage too. */
 static int apply_run(int argc, char *argv[])
 {
-	struct ew_state want = { 0 }, have = { 0 };
+	struct ew_state want = { 0 }, have = { 0 }, seen = { 0 };
+	const char *file = NULL, *expect = NULL;
 	struct ew_plan plan = { 0 };
-	const char *file = NULL;
 	bool dry_run = false;
 	char err[1024];
 	struct ewnl *nl;
@@ -397,6 +442,14 @@ static int apply_run(int argc, char *argv[])
 			file = argv[1];
 			argc--;
 			argv++;
+		} else if (!strcmp(argv[0], "--expect")) {
+			if (argc < 2) {
+				ew_err("\"%s\" needs a file name", argv[0]);
+				return EW_USAGE;
+			}
+			expect = argv[1];
+			argc--;
+			argv++;
 		} else if (!strcmp(argv[0], "help")) {
 			return ew_verb_error("apply", argc, argv, apply_usage);
 		} else {
@@ -410,9 +463,22 @@ static int apply_run(int argc, char *argv[])
 		return EW_USAGE;
 	}
 
+	if (expect && !strcmp(expect, "-") && !strcmp(file, "-")) {
+		ew_err("apply: --expect and -f cannot both read standard input");
+		return EW_USAGE;
+	}
+	if (expect) {
+		ret = read_expected(expect, &seen);
+		if (ret) {
+			ew_state_free(&seen);
+			return ret;
+		}
+	}
 	ret = ew_read_file(file, EW_POLICY_MAX, &text, &len);
-	if (ret)
+	if (ret) {
+		ew_state_free(&seen);
 		return ret;
+	}
 	if (!strcmp(file, "-"))
 		file = "stdin";
 	if (ew_policy_parse(text, len, file, &want, err, sizeof(err)) ||
@@ -429,12 +495,19 @@ static int apply_run(int argc, char *argv[])
 		ret = ewnl_report(nl, "apply %s: reading the current state", file);
 		goto out;
 	}
+	if (expect && !ew_state_same_jobs(&seen, &have)) {
+		ew_err("apply %s: the node's jobs changed since %s was read: nothing was changed",
+		       file, expect);
+		ret = EW_CHANGED;
+		goto out;
+	}
 	ew_plan_build(&want, &have, &plan);
 	ret = apply_plan(nl, &plan, &have, want.has_jobs, file, dry_run);
 out:
 	ew_plan_free(&plan);
 	ew_state_free(&want);
 	ew_state_free(&have);
+	ew_state_free(&seen);
 	free(text);
 	return ret;
 }

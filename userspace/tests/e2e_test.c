@@ -477,6 +477,67 @@ static void mixed_setup(const char *path)
 }
 
 /*
+ * apply --expect STATE: a compare-and-set against the jobs that "show -j"
+ * read. A job made or deleted since, or deleted and made again under its
+ * name, leaves the node unchanged (exit 6); the same jobs apply.
+ */
+static void test_apply_expect(void **state)
+{
+	char seen[] = "/tmp/ewctl-e2e-seen.XXXXXX", want[] = "/tmp/ewctl-e2e.XXXXXX";
+	char hand[] = "/tmp/ewctl-e2e-hand.XXXXXX";
+	static char before[1 << 14], after[1 << 14];
+
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "192.0.2.0/24"), EW_OK);
+	assert_int_equal(RUN("-j", "show"), EW_OK);
+	test_temp_file(seen, out);
+	test_temp_file(want, "{\"jobs\":[{\"name\":\"a\",\"cgroups\":[\"/x\"],"
+			     "\"peers\":[\"198.51.100.0/24\"]}]}");
+
+	/* Made since: "b" would be deleted by a plain apply. */
+	assert_int_equal(RUN("job", "add", "b", "cgroup", "/y"), EW_OK);
+	snapshot(before, sizeof(before));
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	assert_int_equal(RUN("apply", "--expect", seen, "-f", want), EW_CHANGED);
+	has(err, "the node's jobs changed since");
+	has(err, "nothing was changed");
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_NEW] + fake.msgs[EASTWEST_CMD_JOB_SET] +
+			 fake.msgs[EASTWEST_CMD_JOB_DEL] + fake.msgs[EASTWEST_CMD_PEER_ADD] +
+			 fake.msgs[EASTWEST_CMD_PEER_DEL] + fake.msgs[EASTWEST_CMD_CONFIG_SET], 0);
+	snapshot(after, sizeof(after));
+	assert_string_equal(after, before);
+
+	/* Deleted since. */
+	assert_int_equal(RUN("job", "del", "b"), EW_OK);
+	assert_int_equal(RUN("job", "del", "a"), EW_OK);
+	assert_int_equal(RUN("apply", "--expect", seen, "-f", want), EW_CHANGED);
+	/* Deleted and made again under its name: a new id. */
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "192.0.2.0/24"), EW_OK);
+	assert_int_equal(RUN("apply", "--expect", seen, "-f", want), EW_CHANGED);
+
+	/* The same jobs: applied. */
+	assert_int_equal(RUN("-j", "show"), EW_OK);
+	test_write_file(seen, out);
+	assert_int_equal(RUN("apply", "--expect", seen, "-f", want), EW_OK);
+	assert_int_equal(RUN("peer", "show", "a"), EW_OK);
+	has(out, "198.51.100.0/24");
+
+	/* A file without ids is not a state read; stdin twice; no file name. */
+	test_temp_file(hand, "{\"jobs\":[{\"name\":\"a\"}]}");
+	assert_int_equal(RUN("apply", "--expect", hand, "-f", want), EW_USAGE);
+	has(err, "jobs[0] (a) has no id");
+	test_write_file(hand, "{\"config\":{\"mode\":\"audit\"}}");
+	assert_int_equal(RUN("apply", "--expect", hand, "-f", want), EW_USAGE);
+	has(err, "no \"jobs\" list");
+	assert_int_equal(RUN("apply", "--expect", "-", "-f", "-"), EW_USAGE);
+	assert_int_equal(RUN("apply", "-f", want, "--expect"), EW_USAGE);
+	assert_int_equal(RUN("apply", "--expect", "/nonexistent/ew", "-f", want), EW_USAGE);
+	unlink(seen);
+	unlink(want);
+	unlink(hand);
+}
+
+/*
  * A refused step of apply undoes the steps before it: the node is as it
  * was, whichever step it is (the fake refuses the Nth change once).
  */
@@ -949,6 +1010,7 @@ int main(void)
 		cmocka_unit_test_setup(test_batch_attest_error, reset),
 		cmocka_unit_test_setup(test_attest_runs_its_program, reset),
 		cmocka_unit_test_setup(test_monitor, reset),
+		cmocka_unit_test_setup(test_apply_expect, reset),
 		cmocka_unit_test_setup(test_output_golden, reset),
 	};
 	/* The tests run in userspace/, where the program is built. */
