@@ -291,6 +291,31 @@ static void ew_modify_event(struct ew_event *ev, const struct ib_qp *real,
 }
 
 /*
+ * Whether a caller that is not policed may make this modify's destinations
+ * (see ew_dest_open_to_unpoliced()). The destination QPN is set only with
+ * the primary path (INIT->RTR); a path changed later (SQD, or the
+ * alternate path) to a GID of this node is refused, since the QPN it would
+ * reach is not in the modify. Context: rcu_read_lock().
+ */
+static bool ew_unpoliced_dests_ok(const struct ib_qp *real,
+				  const struct ib_qp_attr *attr, int mask)
+{
+	bool has_qpn = mask & IB_QP_DEST_QPN;
+
+	if ((mask & IB_QP_AV) &&
+	    (rdma_ah_get_ah_flags(&attr->ah_attr) & IB_AH_GRH) &&
+	    !ew_dest_open_to_unpoliced(real->device,
+				       attr->ah_attr.grh.dgid.raw, has_qpn,
+				       attr->dest_qp_num))
+		return false;
+	return !((mask & IB_QP_ALT_PATH) &&
+		 (rdma_ah_get_ah_flags(&attr->alt_ah_attr) & IB_AH_GRH) &&
+		 !ew_dest_open_to_unpoliced(real->device,
+					    attr->alt_ah_attr.grh.dgid.raw,
+					    has_qpn, attr->dest_qp_num));
+}
+
+/*
  * Judge a modify of @real (see "QP state gate" in qpgate.c) and fill @chg
  * with what the record must become once the driver applied it. Returns
  * true if the modify must be refused.
@@ -327,6 +352,12 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 	m.policed = !ew_caller_unpoliced(&c);
 	m.job_id = c.job ? c.job->id : 0;
 	gate = ew_qp_gate(&chg->view, &m, &internal);
+	if (gate == EW_GATE_PASS && !m.policed &&
+	    (mask & (IB_QP_AV | IB_QP_ALT_PATH)) &&
+	    !ew_unpoliced_dests_ok(real, attr, mask)) {
+		gate = EW_GATE_REFUSE;
+		internal = EASTWEST_REASON_FOREIGN_QP;
+	}
 	if (gate == EW_GATE_PASS) {
 		/* RTR->RTS of a tracked QP: its send PSN, from the record. */
 		if (c.job && chg->view.tracked)

@@ -380,6 +380,28 @@ bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,
 	return mine;
 }
 
+/**
+ * ew_restrack_qp_is_no_jobs() - whether QP @qpn of @dev exists and no job's
+ * process created it (the kernel did, or a process in no job)
+ * @dev: a device of this node
+ * @qpn: the QP number
+ *
+ * A user QP whose creator is unknown may be a job's: not counted.
+ * Context: rcu_read_lock(); atomic-safe (takes the restrack table lock).
+ */
+bool ew_restrack_qp_is_no_jobs(struct ib_device *dev, u32 qpn)
+{
+	struct rdma_restrack_entry *res;
+	bool none;
+
+	res = ew_restrack_get_qp_unhidden(dev, qpn);
+	if (IS_ERR(res))
+		return false;
+	none = !res->user || (res->task && !ew_res_job(res));
+	rdma_restrack_put(res);
+	return none;
+}
+
 /*
  * The RDMA core's per-device table of one resource type. Its type is
  * declared only in the core's private restrack.h (identical in 6.1 and

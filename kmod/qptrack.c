@@ -346,6 +346,43 @@ bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
 }
 
 /**
+ * ew_dest_open_to_unpoliced() - whether a caller that is not policed may
+ * aim a QP at @dgid, QP @qpn
+ * @dev: the QP's device
+ * @dgid: the destination GID, 16 bytes, network order
+ * @has_qpn: whether @qpn is known (the modify sets the destination QPN)
+ * @qpn: the destination QP number
+ *
+ * A process in no job under a default of allow is not policed, but it may
+ * not reach a job's QP on this node any more than another job may: a
+ * destination of this node must be a QP that the kernel or a process in no
+ * job made. A tracked QP is a job's; a number no QP has yet may become a
+ * job's; a GID of several other devices names no one device: refused. See
+ * "Same-node destinations".
+ *
+ * Context: rcu_read_lock(), ew_qp_lock not held; atomic-safe.
+ * Return: true if @dgid is not this node's or names such a QP.
+ */
+bool ew_dest_open_to_unpoliced(struct ib_device *dev, const u8 *dgid,
+			       bool has_qpn, u32 qpn)
+{
+	struct ib_device *ldev;
+	bool ambiguous;
+	int tracked;
+
+	ldev = ew_local_dest_dev(dev, dgid, &ambiguous);
+	if (!ldev)
+		return true;
+	if (!has_qpn || ambiguous)
+		return false;
+	/* Only a job's QP has a record, whoever made it. */
+	tracked = ew_qp_tracked_is_jobs_lock(NULL, ldev, qpn);
+	if (tracked != -ENOENT)
+		return false;
+	return ew_restrack_qp_is_no_jobs(ldev, qpn);
+}
+
+/**
  * ew_qp_lookup() - what eastwest recorded of a QP
  * @qp: the real QP
  * @view: filled in (an untracked QP: not tracked, in RESET)
@@ -1111,6 +1148,7 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 	struct ib_event event = { .event = IB_EVENT_QP_FATAL };
 	struct ew_event ev;
 	struct ib_qp *qp;
+	int err;
 
 	/*
 	 * Its owner reset or destroyed the QP after the record was collected:
@@ -1127,7 +1165,17 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 	qp = rec->qp;
 	event.device = qp->device;
 	event.element.qp = qp;
-	ib_modify_qp(qp, &attr, IB_QP_STATE);
+	err = ib_modify_qp(qp, &attr, IB_QP_STATE);
+	/*
+	 * A driver may refuse ERR (mlx5 takes a DC target only from RESET to
+	 * INIT to RTR): the QP may still receive. It is marked revoked all the
+	 * same, so that its owner can only reset or destroy it; the operator
+	 * is told.
+	 */
+	if (err)
+		pr_warn_ratelimited("job %u: qpn 0x%x on %s: the driver refused to move it to ERR (%d): it may still carry traffic until its owner resets or destroys it\n",
+				    rec->job_id, qp->qp_num,
+				    dev_name(&qp->device->dev), err);
 	ew_qp_leave_refused_groups(rec);
 	/*
 	 * Unlike security.c we do not require a qp_context: uverbs QPs (the

@@ -62,6 +62,8 @@ struct ew_qp_member {
 
 bool ew_dest_is_foreign(const struct ew_job *job, struct ib_device *dev,
 			const struct ew_request *req, bool *local);
+bool ew_dest_open_to_unpoliced(struct ib_device *dev, const u8 *dgid,
+			       bool has_qpn, u32 qpn);
 unsigned int ew_qp_policy_seq_read(void);
 void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 		  struct ew_request *req);

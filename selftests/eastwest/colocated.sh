@@ -19,7 +19,10 @@
 #      QP). Job A's transfer must then complete and verify. Controls: job B
 #      onto its own QP on this host and job A onto its own QP are allowed; a
 #      process in no job is refused as before; in audit mode job B's
-#      connect is allowed and counted.
+#      connect is allowed and counted. Under default allow a process in no
+#      job is not policed, yet it may not connect onto a job's QP on this
+#      node either, nor onto a number no QP has yet (it may become a
+#      job's), while its own QPs in no job still connect to each other.
 #   2. connection identifiers are not readable by other jobs: uid 65534 in
 #      job B, or in no job, must see none of job A's QPs (text and JSON, and
 #      not by asking for A's lqpn), CQs, PDs, MRs (and cm_ids: rping); job
@@ -213,7 +216,7 @@ for r in res:
         print("#   visible:", json.dumps(r))' "$1" "$2"
 }
 
-ew_plan 38
+ew_plan 46
 
 # --- setup -----------------------------------------------------------------
 
@@ -231,9 +234,10 @@ ew_check "uid 65534 in job B's cgroup has no capability (CapPrm, CapEff 0)" \
 ew_diag "ifindex of $DEV: ${IFINDEX:-none}; job B's id: ${BID:-none}"
 
 # Job A's victim: a pair of RC QPs, connected to each other, waiting.
-mkfifo "$EW_TMP/fifo-a" "$EW_TMP/fifo-b"
+mkfifo "$EW_TMP/fifo-a" "$EW_TMP/fifo-b" "$EW_TMP/fifo-n"
 exec 3<>"$EW_TMP/fifo-a"
 exec 4<>"$EW_TMP/fifo-b"
+exec 5<>"$EW_TMP/fifo-n"
 ew_pair_start "$EW_TMP/victim" "$EW_TMP/fifo-a" /ewA "$DEV" "${IDX:-1}" "$MESSAGES"
 APID=$EW_BG_PID
 ew_check "job A's victim (uid 65534, pid $APID): two RC QPs connected to each other" \
@@ -355,6 +359,30 @@ ew_expect_rc 0 "1/job A: RC connect onto job A's own QPN $V1 is allowed" \
 ew_expect_rc 13 "1/no job: uid 65534 in no job is refused onto job A's QPN (default deny)" \
 	ew_in_cg / "$NOBODY" "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
 
+# Default allow: a process in no job is not policed, but job A's QP stays
+# out of its reach; its own QPs (in no job) still connect to each other.
+ew_check "1/default allow" "$CTL" config set default allow
+ew_expect_rc 13 "1/no job, default allow: uid 65534 in no job is refused onto job A's QPN $V2" \
+	ew_in_cg / "$NOBODY" "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
+# (The event of a caller in no job has no job_id.)
+ew_check "1/no job, default allow: a deny event (reason foreign-qp, no job, dest_qpn $Q2) is reported" \
+	ew_wait_for 5 deny_event_seen foreign-qp None "$Q2" 65534
+ew_expect_rc 13 "1/no job, default allow: a SEND injected into job A's QPN $V2 is refused (EACCES)" \
+	ew_in_cg / "$NOBODY" "$VERBS" rc-inject "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
+ew_expect_rc 13 "1/no job, default allow: onto a QPN no QP has (0xfffff0) is refused" \
+	ew_in_cg / "$NOBODY" "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" 0xfffff0 0
+ew_pair_start "$EW_TMP/own-n" "$EW_TMP/fifo-n" / "$DEV" "${IDX:-1}" 1
+NPID=$EW_BG_PID
+ew_check "1/no job, default allow: its own pair of QPs in no job connects" \
+	ew_wait_for 60 grep -qx connected "$EW_TMP/own-n"
+N1=$(ew_pair_field "$EW_TMP/own-n" qp1 qpn)
+N1RQ=$(ew_pair_field "$EW_TMP/own-n" qp1 rq-psn)
+ew_expect_rc 0 "1/no job, default allow: onto its own QPN ${N1:-none} in no job is allowed" \
+	ew_in_cg / "$NOBODY" "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" "${N1:-0x11}" "${N1RQ:-0}"
+echo go >&5
+ew_reap "$NPID" 60 >/dev/null
+ew_check "1/default deny again" "$CTL" config set default deny
+
 # Audit mode (job B's own): allowed, but counted.
 ew_check "1/audit: job B in audit mode" "$CTL" job set ewB mode audit
 before=$(ew_ctr ewB audited)
@@ -372,7 +400,7 @@ for r in json.load(sys.stdin):
 ew_expect_rc 13 "1/job B: a SEND injected into job A's QPN $V2 at PSN ${PSN2:-none} is refused (EACCES)" \
 	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-inject "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
 echo go >&3
-exec 3>&- 4>&-
+exec 3>&- 4>&- 5>&-
 ew_reap "$APID" 90 >/dev/null
 ew_check "1/job A: its transfer completes and verifies ($MESSAGES messages each way)" \
 	sh -c "test '$EW_REAP_RC' = 0 && grep -qx 'verified $MESSAGES messages each way' '$EW_TMP/victim'"
