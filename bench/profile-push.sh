@@ -15,7 +15,7 @@
 
 # reload_module: delete the jobs (they pin the module), rmmod, insmod.
 reload_module() {
-	ew_rmmod && insmod "$EW_KO"
+	ew_rmmod && ew_insmod "$EW_KO"
 }
 
 # shellcheck disable=SC1091

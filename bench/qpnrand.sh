@@ -30,7 +30,7 @@ ew_defer "ew_rmmod"
 # round R: one load; its figures appended to $EW_TMP/rounds.
 round() {
 	ew_dmesg_mark || return 1
-	insmod "$FAULT_KO" fault_qpnrand_cost="$CALLS" || return 1
+	ew_insmod "$FAULT_KO" fault_qpnrand_cost="$CALLS" || return 1
 	_l=$(ew_dmesg_since_mark 'qpnrand cost: ') || { echo "no cost line" >&2; return 1; }
 	rmmod eastwest || return 1
 	# "... other callers U/A, rxe's QP limit U/A"

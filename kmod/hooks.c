@@ -28,6 +28,10 @@
  * (qptrack.c, "Modify locks");
  * and ew_attach_mcast_serialised() and ew_detach_mcast_serialised(), which
  * do the same for a user QP's multicast groups.
+ * rdma_cm's messages are hooked where ucma sends them: rdma_connect_ece()
+ * and rdma_accept_ece() (ucma is their only caller) and rdma_reject()
+ * (kernel ULPs call it too, from their CM handlers, in kernel threads:
+ * those are left alone).
  * The ops are IPMODIFY (one owner per function: a second owner such as a
  * livepatch makes our load fail) and PERMANENT (ftrace cannot be switched
  * off while we are registered, and registration fails if it is off), so
@@ -41,6 +45,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
 #include <rdma/rdma_counter.h>
 #include <rdma/restrack.h>
 
@@ -445,6 +450,58 @@ static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
 }
 
 /* Whether the DEVX hook is armed; under ew_devx_lock, read locklessly. */
+/*
+ * A connection manager message of a process (connect, accept, reject):
+ * its private data goes to the route's destination on the kernel's GSI
+ * QP, which no QP of the process's carries, so the route is judged as an
+ * address handle's would be (peer, source netdev, protection, a process
+ * in no job). Not the same-node rule: a message names no QP that it could
+ * reach (the QP it announces is judged when it is connected). iWARP is
+ * refused to policed callers, as its QPs are.
+ */
+static bool ew_check_cm_message(struct rdma_cm_id *id)
+{
+	struct ew_request req = { .op = EASTWEST_OP_CM_MESSAGE, .n_paths = 1 };
+	struct ew_event ev __uninitialized;
+	struct ew_verdict v;
+	struct ew_caller c;
+	u32 internal = 0;
+	bool deny;
+
+	/* Kernel ULPs' handlers; an ID not bound to a device fails anyway. */
+	if ((current->flags & PF_KTHREAD) || !id->device)
+		return false;
+	rcu_read_lock();
+	if (!ew_caller_get_policed(&c)) {
+		rcu_read_unlock();
+		return false;
+	}
+	if (rdma_protocol_iwarp(id->device, id->port_num))
+		internal = EASTWEST_REASON_IWARP;
+	else if (!ew_path_from_cm_id(id, &req.paths[0],
+				     ew_caller_wants_protection(&c)))
+		internal = EASTWEST_REASON_INTERNAL;
+	ew_deny_event(&ev, EASTWEST_OP_CM_MESSAGE, dev_name(&id->device->dev),
+		      id->port_num);
+	v = ew_verdict_of(&c, &req, internal);
+	deny = ew_judge_report(&c, &req, v, &ev);
+	rcu_read_unlock();
+	return deny;
+}
+
+static void notrace ew_hook_cm_message(unsigned long ip,
+				       unsigned long parent_ip,
+				       struct ftrace_ops *ops,
+				       struct ftrace_regs *fregs)
+{
+	/*
+	 * int rdma_connect_ece(id, ...), rdma_accept_ece(id, ...),
+	 * rdma_reject(id, ...)
+	 */
+	if (ew_check_cm_message((struct rdma_cm_id *)ew_hook_arg(fregs, 0)))
+		ew_hook_divert(fregs, ew_deny_int);
+}
+
 static bool ew_devx_armed;
 
 /*
@@ -959,6 +1016,9 @@ static struct ew_hook ew_hooks[] = {
 	EW_HOOK(ib_detach_mcast, ew_hook_detach_mcast),
 	EW_HOOK(rdma_restrack_get, ew_hook_restrack_get),
 	EW_HOOK(rdma_restrack_get_byid, ew_hook_restrack_get_byid),
+	EW_HOOK(rdma_connect_ece, ew_hook_cm_message),
+	EW_HOOK(rdma_accept_ece, ew_hook_cm_message),
+	EW_HOOK(rdma_reject, ew_hook_cm_message),
 };
 
 /*

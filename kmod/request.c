@@ -14,6 +14,7 @@
 
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
 
 #include "policy.h"
 #include "protect.h"
@@ -79,6 +80,27 @@ int ew_request_refresh(struct ib_device *dev, struct ew_request *req)
 	return 0;
 }
 
+/* A GRH path from @port's source GID @sgid_index to @dgid. */
+static bool ew_path_set_grh(struct ib_device *dev, u32 port, u32 sgid_index,
+			    const u8 *dgid, struct ew_path *path,
+			    bool want_protection)
+{
+	int ret;
+
+	path->has_grh = true;
+	path->port = port;
+	path->sgid_index = sgid_index;
+	memcpy(path->dgid, dgid, sizeof(path->dgid));
+	ret = ew_src_lookup(dev, port, sgid_index, &path->src, path->sgid);
+	if (!ret)
+		path->has_src = true;
+	else if (ret != -ENODEV)
+		return false;
+	if (want_protection)
+		ew_path_resolve_protection(dev, path);
+	return true;
+}
+
 /*
  * Translate an address vector; false if it cannot be evaluated. The path's
  * protection costs route lookups: only evaluated when @want_protection.
@@ -86,27 +108,46 @@ int ew_request_refresh(struct ib_device *dev, struct ew_request *req)
 bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
 		     struct ew_path *path, bool want_protection)
 {
-	u32 port = rdma_ah_get_port_num(ah);
-	const struct ib_global_route *grh;
-	int ret;
-
 	memset(path, 0, sizeof(*path));
 	path->dlid = rdma_ah_get_dlid(ah);
 	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH))
 		return true;
+	return ew_path_set_grh(dev, rdma_ah_get_port_num(ah),
+			       rdma_ah_read_grh(ah)->sgid_index,
+			       rdma_ah_read_grh(ah)->dgid.raw, path,
+			       want_protection);
+}
 
-	grh = rdma_ah_read_grh(ah);
-	path->has_grh = true;
-	path->port = port;
-	path->sgid_index = grh->sgid_index;
-	memcpy(path->dgid, grh->dgid.raw, sizeof(path->dgid));
-	ret = ew_src_lookup(dev, port, grh->sgid_index, &path->src, path->sgid);
-	if (!ret)
-		path->has_src = true;
-	else if (ret != -ENODEV)
+/**
+ * ew_path_from_cm_id() - the path of an rdma_cm ID's messages
+ * @id: a connected or connecting ID, its route resolved
+ * @path: filled in
+ * @want_protection: evaluate the path's protection
+ *
+ * RoCE: the route's destination GID from the source GID the ID is bound
+ * to; InfiniBand: its destination LID. Other transports (iWARP), or an ID
+ * without a resolved route, have no path here.
+ *
+ * Return: false if the path cannot be evaluated.
+ */
+bool ew_path_from_cm_id(const struct rdma_cm_id *id, struct ew_path *path,
+			bool want_protection)
+{
+	struct sa_path_rec *rec = id->route.path_rec;
+	const struct ib_gid_attr *sgid = id->route.addr.dev_addr.sgid_attr;
+
+	memset(path, 0, sizeof(*path));
+	if (!id->device || !rec || !rdma_is_port_valid(id->device, id->port_num))
 		return false;
-	if (want_protection)
-		ew_path_resolve_protection(dev, path);
+	if (rdma_protocol_roce(id->device, id->port_num)) {
+		if (!sgid)
+			return false;
+		return ew_path_set_grh(id->device, id->port_num, sgid->index,
+				       rec->dgid.raw, path, want_protection);
+	}
+	if (!rdma_protocol_ib(id->device, id->port_num))
+		return false;
+	path->dlid = be32_to_cpu(sa_path_get_dlid(rec));
 	return true;
 }
 

@@ -281,6 +281,17 @@ ew_module_loaded() {
 	[ -d /sys/module/eastwest ]
 }
 
+# ew_insmod KO [PARAM=VALUE...]: insmod a build of eastwest.ko (the bed's,
+# the fault build), its dependency first: it hooks rdma_cm's exports, and
+# insmod loads no dependencies.
+ew_insmod() {
+	modprobe rdma_cm || {
+		echo "ew_insmod: modprobe rdma_cm failed" >&2
+		return 1
+	}
+	insmod "$@"
+}
+
 # ew_load [PARAM=VALUE...]: insmod $EW_KO and check that it is live.
 ew_load() {
 	if [ ! -f "$EW_KO" ]; then
@@ -291,7 +302,7 @@ ew_load() {
 		echo "ew_load: eastwest is already loaded" >&2
 		return 1
 	fi
-	insmod "$EW_KO" "$@" || {
+	ew_insmod "$EW_KO" "$@" || {
 		echo "ew_load: insmod $EW_KO failed" >&2
 		return 1
 	}

@@ -77,7 +77,7 @@ claim() {
 
 ew_plan 24
 
-ew_check "fault build loads (enforce, default deny)" insmod "$FAULT_KO"
+ew_check "fault build loads (enforce, default deny)" ew_insmod "$FAULT_KO"
 # No IPv6 on the dummies: no link-local address, so no GID event of their
 # own comes after the ones the test makes.
 V6DEFAULT=$(sysctl -n net.ipv6.conf.default.disable_ipv6)

@@ -42,7 +42,7 @@ cat >"$EW_TMP/modprobe" <<SH
 #!/bin/sh
 for a in "\$@"; do alias=\$a; done
 echo "\$alias" >>"$EW_TMP/modprobe.log"
-modinfo -F alias "$EW_KO" | grep -qx "\$alias" && exec insmod "$EW_KO"
+modinfo -F alias "$EW_KO" | grep -qx "\$alias" && /sbin/modprobe rdma_cm && exec insmod "$EW_KO"
 exec /sbin/modprobe "\$@"
 SH
 chmod +x "$EW_TMP/modprobe"

@@ -63,7 +63,7 @@ no_oops_since_mark() {
 
 ew_plan 13
 
-ew_check "fault build loads (enforce, default deny)" insmod "$FAULT_KO"
+ew_check "fault build loads (enforce, default deny)" ew_insmod "$FAULT_KO"
 ew_check "d0 ($A) and rxe0 on it" setup_rxe0
 IDX=$(ew_wait_gid_index rxe0 "$A" 20)
 ew_check "GID of $A on rxe0 (index ${IDX:-none})" test -n "$IDX"

@@ -388,7 +388,7 @@ init_walk() {
 	REG_LAST=
 	_n=1
 	while [ "$_n" -le 32 ]; do
-		if insmod "$FAULT_KO" fault_nth="$_n" 2>"$EW_TMP/ins"; then
+		if ew_insmod "$FAULT_KO" fault_nth="$_n" 2>"$EW_TMP/ins"; then
 			read -r _inj <"$FP/fault_injected"
 			echo 0 >"$FP/fault_nth"
 			_registered=0

@@ -179,7 +179,7 @@ print(" ".join(str(r["lqpn"]) for r in json.load(sys.stdin)))')
 
 ew_plan 34
 
-ew_check "fault build loads" insmod "$FAULT_KO"
+ew_check "fault build loads" ew_insmod "$FAULT_KO"
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
 IDX=$(ew_wait_gid_index "$DEV" "$LOOP")
 ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"

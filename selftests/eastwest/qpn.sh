@@ -170,7 +170,7 @@ log_says_sequential() {
 failsafe() {
 	ew_dmesg_mark
 	ew_check "fault build, fault_qpnrand=$1 ($2): eastwest.ko loads" \
-		insmod "$FAULT_KO" fault_qpnrand="$1"
+		ew_insmod "$FAULT_KO" fault_qpnrand="$1"
 	ew_check "... the kernel log says QPNs stay sequential" log_says_sequential
 	ew_check "... dev show: $DEV qpns sequential" \
 		sh -c "'$CTL' dev show | grep -q '^dev $DEV .* qpns sequential\$'"

@@ -166,6 +166,9 @@ if [ "$MODE" = secureboot ]; then
 		grep -q '\[integrity\]' /sys/kernel/security/lockdown
 	# Lockdown enforces module signatures: the bed's unsigned build of
 	# eastwest.ko is refused (operators sign it, e.g. DKMS with a MOK).
+	# (Its dependency first, Debian's signed rdma_cm: the refusal below is
+	# the signature's, not a missing symbol's.)
+	modprobe rdma_cm
 	insmod "$EW_KO" >"$W/insmod.out" 2>&1
 	rc=$?
 	sed 's/^/# /' "$W/insmod.out"

@@ -202,7 +202,9 @@ enum eastwest_gid_type {
  * enum eastwest_op - The control-path operation that was checked; revoke: the
  *   module moved a live QP to the error state because its policy no longer
  *   allows it; attach-mcast: a user QP joining a multicast group (its GID is
- *   judged as a destination).
+ *   judged as a destination); cm-message: a connection manager message that a
+ *   process sends through rdma_cm (connect, accept or reject, with its private
+ *   data; the route's destination is judged).
  */
 enum eastwest_op {
 	EASTWEST_OP_MODIFY_QP = 1,
@@ -211,6 +213,7 @@ enum eastwest_op {
 	EASTWEST_OP_DEVX_CONTEXT,
 	EASTWEST_OP_REVOKE,
 	EASTWEST_OP_ATTACH_MCAST,
+	EASTWEST_OP_CM_MESSAGE,
 };
 
 enum {

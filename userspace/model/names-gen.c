@@ -99,6 +99,7 @@ static const char *const op_names[] = {
 	[EASTWEST_OP_DEVX_CONTEXT] = "devx-context",
 	[EASTWEST_OP_REVOKE] = "revoke",
 	[EASTWEST_OP_ATTACH_MCAST] = "attach-mcast",
+	[EASTWEST_OP_CM_MESSAGE] = "cm-message",
 };
 
 const struct ew_names ew_mode_names = EW_NG_NAMES(mode_names);

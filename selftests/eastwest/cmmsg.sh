@@ -1,0 +1,137 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 300
+#
+# rdma_cm messages as a channel. A connect request, an accept and a reject
+# carry the caller's private data (up to 56, 196 and 148 bytes) to the
+# route's destination on the kernel's GSI QP; they need no QP of the caller
+# at all (ew_cmmsg names QP 0x123 that does not exist), so judging QPs
+# never sees them. The messages are judged as an address handle would be:
+# the route's destination must be a peer of the caller's job, and a process
+# in no job under default deny is refused. soft-RoCE on a dummy netdev
+# with address S (rdma_cm resolves no route over lo); both ends on this
+# node, rxe hands the messages back to itself. Job A's peers exclude S, job
+# B's include it; every process runs as uid 65534.
+#
+#   1. control: job B's connect reaches a listener in no job, whose reject
+#      carries its reply back;
+#   2. job A's connect to S is refused (EACCES, denied-peer, an event of op
+#      cm-message), and the listener receives no request;
+#   3. a listener in job A: a connect from no job (default allow) arrives,
+#      and job A's reject and accept, which would carry data to L, are
+#      refused; the client never sees the reply;
+#   4. a listener in job B accepts with its reply: the client receives it;
+#   5. default deny: a connect from no job is refused.
+#
+# Against a module that judges only the verbs control path, 2, 3 and 5
+# deliver their data.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CG=/sys/fs/cgroup
+S=10.82.0.1
+CMMSG=$EW_TOP/selftests/tools/ew_cmmsg
+
+ew_require_root
+ew_require_cmd rdma setpriv
+ew_require_built ctl cgroup rdma_cm selftests/tools/ew_cmmsg
+
+ew_tmp_dir 755
+ew_defer "rmdir $CG/ewA $CG/ewB"
+ew_defer "ew_netdev_del ewd0"
+ew_defer "rdma link delete $DEV"
+ew_defer "ew_unload"
+ew_defer "ew_reap_all"
+
+NOBODY=$(ew_nobody_script "$EW_TMP")
+
+# listen CGROUP OUT PORT accept|reject REPLY: a listener in the background
+# (its pid in LPID), once it listens.
+listen() {
+	ew_start_bg "$2" "$1" "$NOBODY" "$CMMSG" listen "$S" "$3" "$4" "$5"
+	LPID=$EW_BG_PID
+	ew_wait_for 10 grep -qx listening "$2"
+}
+# connect CGROUP OUT PORT MSG: a connect request carrying MSG; exit status
+# ew_cmmsg's.
+connect() {
+	ew_in_cg "$1" "$NOBODY" "$CMMSG" connect "$S" "$3" "$4" >"$2" 2>&1
+}
+# has FILE LINE: FILE has LINE (what it has goes to the check's output).
+has() {
+	grep -qx "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
+}
+lacks() {
+	! grep -q "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
+}
+
+ew_plan 31
+
+ew_check "eastwest.ko loads" ew_load
+ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
+ew_check "$DEV on it" ew_rxe_add "$DEV" ewd0
+mkdir -p "$CG/ewA" "$CG/ewB"
+ew_check "job A (peer 192.0.2.0/24: not $S)" \
+	"$CTL" job add ewA cgroup /ewA peer 192.0.2.0/24
+ew_check "job B (peer $S)" "$CTL" job add ewB cgroup /ewB peer "$S"
+ew_check "default allow" "$CTL" config set default allow
+AID=$("$CTL" -j job show ewA | python3 -c 'import json, sys
+j = json.load(sys.stdin)
+print((j[0] if isinstance(j, list) else j)["id"])')
+
+# --- 1. control ------------------------------------------------------------
+ew_check "1/a listener in no job" listen / "$EW_TMP/l1" 7301 reject from-listener
+ew_expect_rc 0 "1/job B's connect to $S with data is sent" \
+	connect /ewB "$EW_TMP/c1" 7301 from-b
+ew_reap "$LPID" 20 >/dev/null
+ew_check "1/the listener received job B's data" has "$EW_TMP/l1" "request: from-b"
+ew_check "1/job B received the listener's reject with its data" \
+	has "$EW_TMP/c1" "rejected: from-listener"
+
+# --- 2. job A's connect ------------------------------------------------------
+ew_check "2/a listener in no job" listen / "$EW_TMP/l2" 7302 reject from-listener
+before_peer=$(ew_ctr ewA denied-peer)
+ew_dmesg_mark
+ew_expect_rc 13 "2/job A's connect to $S (not its peer) is refused (EACCES)" \
+	connect /ewA "$EW_TMP/c2" 7302 from-a
+ew_check "2/counted as denied-peer of job A" ew_ctr_grew ewA denied-peer "$before_peer"
+ew_check "2/logged as a refused cm_message of job $AID" \
+	ew_dmesg_wait "denied cm_message: [^:]*: job $AID "
+ew_reap "$LPID" 8 >/dev/null
+ew_check "2/the listener received nothing" lacks "$EW_TMP/l2" "request:"
+
+# --- 3. a listener in job A ----------------------------------------------------
+ew_check "3/a listener in job A (reject)" listen /ewA "$EW_TMP/l3" 7303 reject from-a-listener
+ew_expect_rc 0 "3/a connect from no job (default allow) is sent" \
+	connect / "$EW_TMP/c3" 7303 from-nobody
+ew_reap "$LPID" 20 >/dev/null
+ew_check "3/job A's listener received the request" has "$EW_TMP/l3" "request: from-nobody"
+ew_check "3/job A's reject to $S is refused (EACCES)" \
+	has "$EW_TMP/l3" "reject: Permission denied"
+ew_check "3/the client never received job A's reply" lacks "$EW_TMP/c3" "from-a-listener"
+ew_check "3/a listener in job A (accept)" listen /ewA "$EW_TMP/l3b" 7304 accept from-a-listener
+ew_expect_rc 0 "3/a connect from no job is sent" connect / "$EW_TMP/c3b" 7304 from-nobody
+ew_reap "$LPID" 20 >/dev/null
+ew_check "3/job A's accept to $S is refused (EACCES)" \
+	has "$EW_TMP/l3b" "accept: Permission denied"
+ew_check "3/the client never received job A's reply" lacks "$EW_TMP/c3b" "from-a-listener"
+
+# --- 4. a listener in job B ------------------------------------------------------
+ew_check "4/a listener in job B (accept)" listen /ewB "$EW_TMP/l4" 7305 accept from-b-listener
+ew_expect_rc 0 "4/a connect from no job is sent" connect / "$EW_TMP/c4" 7305 from-nobody
+ew_reap "$LPID" 20 >/dev/null
+ew_check "4/job B's accept is allowed, the client received its reply" \
+	has "$EW_TMP/c4" "accepted: from-b-listener"
+
+# --- 5. default deny -------------------------------------------------------------
+ew_check "5/default deny" "$CTL" config set default deny
+ew_expect_rc 13 "5/a connect from no job is refused (EACCES)" \
+	connect / "$EW_TMP/c5" 7306 from-nobody
+
+ew_reap_all
+ew_check "$DEV deleted" ew_rxe_del "$DEV"
+ew_check "eastwest unloads" ew_unload
+
+ew_done

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ew_cmmsg: rdma_cm messages that carry private data and no QP at all. A
+ * connect request, an accept (REP) and a reject (REJ) each reach the
+ * other side with up to 56, 196 and 148 bytes of the caller's data, on the
+ * kernel's GSI QP: a channel to any address, whatever the caller's QPs may
+ * reach.
+ *
+ *   ew_cmmsg listen ADDR PORT accept|reject REPLY
+ *	take one connect request, print "request: DATA", answer it with an
+ *	accept or a reject carrying REPLY and print "accept: OK",
+ *	"reject: OK", or the error
+ *   ew_cmmsg connect ADDR PORT MSG
+ *	send a connect request carrying MSG (no QP: qp_num 0x123), print
+ *	"connect: OK" or the error, then the answer: "accepted: DATA",
+ *	"rejected: DATA", or "no answer" after 10 s
+ *
+ * Exit status: 0 done, 13 the message was refused with EACCES, 1 anything
+ * else.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <rdma/rdma_cma.h>
+
+#define DATA_MAX 56
+
+static int fail(const char *what)
+{
+	fprintf(stderr, "%s: %s\n", what, strerror(errno));
+	return 1;
+}
+
+/* The error of a refused message: 13 for EACCES. */
+static int refused(const char *what)
+{
+	int err = errno;
+
+	printf("%s: %s\n", what, strerror(err));
+	return err == EACCES ? 13 : 1;
+}
+
+/* The next CM event within @ms, or NULL (errno ETIMEDOUT). */
+static struct rdma_cm_event *next_event(struct rdma_event_channel *ch, int ms)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+
+	if (poll(&pfd, 1, ms) <= 0) {
+		errno = ETIMEDOUT;
+		return NULL;
+	}
+	return rdma_get_cm_event(ch, &ev) ? NULL : ev;
+}
+
+/* The next event, which must be @want. */
+static int expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want)
+{
+	struct rdma_cm_event *ev = next_event(ch, 10000);
+
+	if (!ev)
+		return fail(rdma_event_str(want));
+	if (ev->event != want) {
+		fprintf(stderr, "cm event %s (status %d), wanted %s\n",
+			rdma_event_str(ev->event), ev->status, rdma_event_str(want));
+		rdma_ack_cm_event(ev);
+		return 1;
+	}
+	rdma_ack_cm_event(ev);
+	return 0;
+}
+
+/* Print the private data of @ev after @what, as a string. */
+static void print_data(const char *what, const struct rdma_cm_event *ev)
+{
+	char buf[DATA_MAX + 1] = "";
+	size_t n = ev->param.conn.private_data_len;
+
+	if (ev->param.conn.private_data) {
+		if (n > DATA_MAX)
+			n = DATA_MAX;
+		memcpy(buf, ev->param.conn.private_data, n);
+	}
+	printf("%s: %s\n", what, buf);
+}
+
+static int do_listen(struct rdma_event_channel *ch, struct rdma_cm_id *id,
+		     const struct addrinfo *ai, const char *how,
+		     const char *reply)
+{
+	struct rdma_conn_param param = { .private_data = reply,
+					 .private_data_len = strlen(reply) + 1,
+					 .qp_num = 0x456,
+					 .responder_resources = 1,
+					 .initiator_depth = 1 };
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *conn;
+
+	if (rdma_bind_addr(id, ai->ai_addr) || rdma_listen(id, 1))
+		return fail("rdma_listen");
+	printf("listening\n");
+	fflush(stdout);
+	ev = next_event(ch, 30000);
+	if (!ev || ev->event != RDMA_CM_EVENT_CONNECT_REQUEST) {
+		printf("no request\n");
+		return 1;
+	}
+	print_data("request", ev);
+	conn = ev->id;
+	rdma_ack_cm_event(ev);
+	fflush(stdout);
+	if (!strcmp(how, "reject")) {
+		if (rdma_reject(conn, reply, strlen(reply) + 1))
+			return refused("reject");
+		printf("reject: OK\n");
+		return 0;
+	}
+	if (rdma_accept(conn, &param))
+		return refused("accept");
+	printf("accept: OK\n");
+	return 0;
+}
+
+static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
+		      const struct addrinfo *ai, const char *msg)
+{
+	struct rdma_conn_param param = { .private_data = msg,
+					 .private_data_len = strlen(msg) + 1,
+					 .qp_num = 0x123,
+					 .responder_resources = 1,
+					 .initiator_depth = 1,
+					 .retry_count = 1 };
+	struct rdma_cm_event *ev;
+	int ret = 0;
+
+	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 5000) ||
+	    expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED) ||
+	    rdma_resolve_route(id, 5000) ||
+	    expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED))
+		return fail("resolve");
+	if (rdma_connect(id, &param))
+		return refused("connect");
+	printf("connect: OK\n");
+	fflush(stdout);
+	ev = next_event(ch, 10000);
+	if (!ev) {
+		printf("no answer\n");
+		return 0;
+	}
+	if (ev->event == RDMA_CM_EVENT_CONNECT_RESPONSE)
+		print_data("accepted", ev);
+	else if (ev->event == RDMA_CM_EVENT_REJECTED)
+		print_data("rejected", ev);
+	else
+		printf("answer: %s\n", rdma_event_str(ev->event));
+	rdma_ack_cm_event(ev);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	struct addrinfo *ai;
+	int listen;
+
+	listen = argc == 6 && !strcmp(argv[1], "listen") &&
+		 (!strcmp(argv[4], "accept") || !strcmp(argv[4], "reject"));
+	if (!listen && !(argc == 5 && !strcmp(argv[1], "connect"))) {
+		fprintf(stderr, "usage: ew_cmmsg listen ADDR PORT accept|reject REPLY"
+			" | connect ADDR PORT MSG\n");
+		return 2;
+	}
+	if (strlen(argv[listen ? 5 : 4]) >= DATA_MAX) {
+		fprintf(stderr, "ew_cmmsg: at most %d bytes of data\n", DATA_MAX - 1);
+		return 2;
+	}
+	ch = rdma_create_event_channel();
+	if (!ch || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
+		return fail("rdma_create_id");
+	if (getaddrinfo(argv[2], argv[3], NULL, &ai))
+		return fail("getaddrinfo");
+	return listen ? do_listen(ch, id, ai, argv[4], argv[5]) :
+			do_connect(ch, id, ai, argv[4]);
+}
