@@ -120,32 +120,37 @@ bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
 
 /**
  * ew_path_from_cm_id() - the path of an rdma_cm ID's messages
- * @id: a connected or connecting ID, its route resolved
+ * @id: a connecting ID (its route resolved) or one a request made
  * @path: filled in
  * @want_protection: evaluate the path's protection
  *
- * RoCE: the route's destination GID from the source GID the ID is bound
- * to; InfiniBand: its destination LID. Other transports (iWARP), or an ID
- * without a resolved route, have no path here.
+ * RoCE: from the source GID the ID is bound to, to the GID of its
+ * destination address (the route's path record holds the same; an ID made
+ * by a UD request, SIDR, has none); InfiniBand: the path record's
+ * destination LID. Other transports (iWARP), or an ID without them, have
+ * no path here.
  *
  * Return: false if the path cannot be evaluated.
  */
 bool ew_path_from_cm_id(const struct rdma_cm_id *id, struct ew_path *path,
 			bool want_protection)
 {
-	struct sa_path_rec *rec = id->route.path_rec;
 	const struct ib_gid_attr *sgid = id->route.addr.dev_addr.sgid_attr;
+	struct sa_path_rec *rec = id->route.path_rec;
+	union ib_gid dgid;
 
 	memset(path, 0, sizeof(*path));
-	if (!id->device || !rec || !rdma_is_port_valid(id->device, id->port_num))
+	if (!id->device || !rdma_is_port_valid(id->device, id->port_num))
 		return false;
 	if (rdma_protocol_roce(id->device, id->port_num)) {
-		if (!sgid)
+		if (!sgid ||
+		    rdma_ip2gid((struct sockaddr *)&id->route.addr.dst_addr,
+				&dgid))
 			return false;
 		return ew_path_set_grh(id->device, id->port_num, sgid->index,
-				       rec->dgid.raw, path, want_protection);
+				       dgid.raw, path, want_protection);
 	}
-	if (!rdma_protocol_ib(id->device, id->port_num))
+	if (!rec || !rdma_protocol_ib(id->device, id->port_num))
 		return false;
 	path->dlid = be32_to_cpu(sa_path_get_dlid(rec));
 	return true;

@@ -22,9 +22,13 @@
 #      and job A's reject and accept, which would carry data to L, are
 #      refused; the client never sees the reply;
 #   4. a listener in job B accepts with its reply: the client receives it;
-#   5. default deny: a connect from no job is refused.
+#   5. UD IDs (SIDR request and reply): job B's request and a reply to it
+#      pass; job A's request is refused, and so is a UD listener of job A's
+#      accept of a request from no job (SIDR IDs made by a request have no
+#      path record: the destination is the request's source address);
+#   6. default deny: a connect from no job is refused.
 #
-# Against a module that judges only the verbs control path, 2, 3 and 5
+# Against a module that judges only the verbs control path, 2, 3, 5 and 6
 # deliver their data.
 
 . "$(dirname "$0")/../lib.sh"
@@ -48,16 +52,16 @@ ew_defer "ew_reap_all"
 NOBODY=$(ew_nobody_script "$EW_TMP")
 
 # listen CGROUP OUT PORT accept|reject REPLY: a listener in the background
-# (its pid in LPID), once it listens.
+# (its pid in LPID), once it listens; UD IDs with UD=-ud.
 listen() {
-	ew_start_bg "$2" "$1" "$NOBODY" "$CMMSG" listen "$S" "$3" "$4" "$5"
+	ew_start_bg "$2" "$1" "$NOBODY" "$CMMSG" "listen${UD:-}" "$S" "$3" "$4" "$5"
 	LPID=$EW_BG_PID
 	ew_wait_for 10 grep -qx listening "$2"
 }
 # connect CGROUP OUT PORT MSG: a connect request carrying MSG; exit status
 # ew_cmmsg's.
 connect() {
-	ew_in_cg "$1" "$NOBODY" "$CMMSG" connect "$S" "$3" "$4" >"$2" 2>&1
+	ew_in_cg "$1" "$NOBODY" "$CMMSG" "connect${UD:-}" "$S" "$3" "$4" >"$2" 2>&1
 }
 # has FILE LINE: FILE has LINE (what it has goes to the check's output).
 has() {
@@ -67,7 +71,7 @@ lacks() {
 	! grep -q "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
 }
 
-ew_plan 31
+ew_plan 42
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
@@ -125,10 +129,30 @@ ew_reap "$LPID" 20 >/dev/null
 ew_check "4/job B's accept is allowed, the client received its reply" \
 	has "$EW_TMP/c4" "accepted: from-b-listener"
 
-# --- 5. default deny -------------------------------------------------------------
-ew_check "5/default deny" "$CTL" config set default deny
-ew_expect_rc 13 "5/a connect from no job is refused (EACCES)" \
-	connect / "$EW_TMP/c5" 7306 from-nobody
+# --- 5. UD IDs (SIDR) ------------------------------------------------------------
+UD=-ud
+ew_check "5/a UD listener in no job" listen / "$EW_TMP/l5" 7311 reject from-listener
+ew_expect_rc 0 "5/job B's SIDR request is sent" connect /ewB "$EW_TMP/c5" 7311 from-b
+ew_reap "$LPID" 20 >/dev/null
+ew_check "5/the listener received job B's data" has "$EW_TMP/l5" "request: from-b"
+ew_check "5/job B received the listener's reply" has "$EW_TMP/c5" "rejected: from-listener"
+ew_check "5/a UD listener in no job" listen / "$EW_TMP/l5b" 7312 reject from-listener
+ew_expect_rc 13 "5/job A's SIDR request to $S is refused (EACCES)" \
+	connect /ewA "$EW_TMP/c5b" 7312 from-a
+ew_reap "$LPID" 8 >/dev/null
+ew_check "5/the listener received nothing" lacks "$EW_TMP/l5b" "request:"
+ew_check "5/a UD listener in job A (accept)" listen /ewA "$EW_TMP/l5c" 7313 accept from-a-listener
+ew_expect_rc 0 "5/a SIDR request from no job is sent" connect / "$EW_TMP/c5c" 7313 from-nobody
+ew_reap "$LPID" 20 >/dev/null
+ew_check "5/job A's SIDR reply to $S is refused (EACCES)" \
+	has "$EW_TMP/l5c" "accept: Permission denied"
+ew_check "5/the client never received job A's reply" lacks "$EW_TMP/c5c" "from-a-listener"
+UD=
+
+# --- 6. default deny -------------------------------------------------------------
+ew_check "6/default deny" "$CTL" config set default deny
+ew_expect_rc 13 "6/a connect from no job is refused (EACCES)" \
+	connect / "$EW_TMP/c6" 7306 from-nobody
 
 ew_reap_all
 ew_check "$DEV deleted" ew_rxe_del "$DEV"

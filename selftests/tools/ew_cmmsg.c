@@ -14,6 +14,8 @@
  *	send a connect request carrying MSG (no QP: qp_num 0x123), print
  *	"connect: OK" or the error, then the answer: "accepted: DATA",
  *	"rejected: DATA", or "no answer" after 10 s
+ *   ew_cmmsg listen-ud ... | connect-ud ...
+ *	the same over UD IDs (RDMA_PS_UDP): a SIDR request and its reply
  *
  * Exit status: 0 done, 13 the message was refused with EACCES, 1 anything
  * else.
@@ -76,13 +78,15 @@ static int expect(struct rdma_event_channel *ch, enum rdma_cm_event_type want)
 /* Print the private data of @ev after @what, as a string. */
 static void print_data(const char *what, const struct rdma_cm_event *ev)
 {
+	int ud = ev->id->ps == RDMA_PS_UDP;
+	const void *data = ud ? ev->param.ud.private_data : ev->param.conn.private_data;
+	size_t n = ud ? ev->param.ud.private_data_len : ev->param.conn.private_data_len;
 	char buf[DATA_MAX + 1] = "";
-	size_t n = ev->param.conn.private_data_len;
 
-	if (ev->param.conn.private_data) {
+	if (data) {
 		if (n > DATA_MAX)
 			n = DATA_MAX;
-		memcpy(buf, ev->param.conn.private_data, n);
+		memcpy(buf, data, n);
 	}
 	printf("%s: %s\n", what, buf);
 }
@@ -150,9 +154,13 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		printf("no answer\n");
 		return 0;
 	}
-	if (ev->event == RDMA_CM_EVENT_CONNECT_RESPONSE)
+	/* UD (SIDR): a reply is ESTABLISHED, a rejection UNREACHABLE. */
+	if (ev->event == RDMA_CM_EVENT_CONNECT_RESPONSE ||
+	    (ev->event == RDMA_CM_EVENT_ESTABLISHED && id->ps == RDMA_PS_UDP))
 		print_data("accepted", ev);
-	else if (ev->event == RDMA_CM_EVENT_REJECTED)
+	else if (ev->event == RDMA_CM_EVENT_REJECTED ||
+		 (ev->event == RDMA_CM_EVENT_UNREACHABLE && id->ps == RDMA_PS_UDP &&
+		  ev->status != -ETIMEDOUT))
 		print_data("rejected", ev);
 	else
 		printf("answer: %s\n", rdma_event_str(ev->event));
@@ -162,16 +170,22 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 
 int main(int argc, char **argv)
 {
+	enum rdma_port_space ps = RDMA_PS_TCP;
 	struct rdma_event_channel *ch;
+	const char *verb = argc > 1 ? argv[1] : "";
 	struct rdma_cm_id *id;
 	struct addrinfo *ai;
 	int listen;
 
-	listen = argc == 6 && !strcmp(argv[1], "listen") &&
+	if (!strcmp(verb, "listen-ud") || !strcmp(verb, "connect-ud")) {
+		ps = RDMA_PS_UDP;
+		verb = verb[0] == 'l' ? "listen" : "connect";
+	}
+	listen = argc == 6 && !strcmp(verb, "listen") &&
 		 (!strcmp(argv[4], "accept") || !strcmp(argv[4], "reject"));
-	if (!listen && !(argc == 5 && !strcmp(argv[1], "connect"))) {
-		fprintf(stderr, "usage: ew_cmmsg listen ADDR PORT accept|reject REPLY"
-			" | connect ADDR PORT MSG\n");
+	if (!listen && !(argc == 5 && !strcmp(verb, "connect"))) {
+		fprintf(stderr, "usage: ew_cmmsg listen[-ud] ADDR PORT accept|reject REPLY"
+			" | connect[-ud] ADDR PORT MSG\n");
 		return 2;
 	}
 	if (strlen(argv[listen ? 5 : 4]) >= DATA_MAX) {
@@ -179,7 +193,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ch = rdma_create_event_channel();
-	if (!ch || rdma_create_id(ch, &id, NULL, RDMA_PS_TCP))
+	if (!ch || rdma_create_id(ch, &id, NULL, ps))
 		return fail("rdma_create_id");
 	if (getaddrinfo(argv[2], argv[3], NULL, &ai))
 		return fail("getaddrinfo");
