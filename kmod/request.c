@@ -124,11 +124,13 @@ bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
  * @path: filled in
  * @want_protection: evaluate the path's protection
  *
- * RoCE: from the source GID the ID is bound to, to the GID of its
- * destination address (the route's path record holds the same; an ID made
- * by a UD request, SIDR, has none); InfiniBand: the path record's
- * destination LID. Other transports (iWARP), or an ID without them, have
- * no path here.
+ * RoCE: from the source GID the ID is bound to, to the destination GID of
+ * the route's path record, which is where the connection manager sends
+ * (a process may set that record itself, RDMA_OPTION_IB_PATH, so the
+ * destination address does not tell); an ID made by a UD request (SIDR)
+ * has no record and answers the request's source, its destination
+ * address. InfiniBand: the record's destination LID. Other transports
+ * (iWARP), or an ID without them, have no path here.
  *
  * Return: false if the path cannot be evaluated.
  */
@@ -143,9 +145,12 @@ bool ew_path_from_cm_id(const struct rdma_cm_id *id, struct ew_path *path,
 	if (!id->device || !rdma_is_port_valid(id->device, id->port_num))
 		return false;
 	if (rdma_protocol_roce(id->device, id->port_num)) {
-		if (!sgid ||
-		    rdma_ip2gid((struct sockaddr *)&id->route.addr.dst_addr,
-				&dgid))
+		if (!sgid)
+			return false;
+		if (rec)
+			dgid = rec->dgid;
+		else if (rdma_ip2gid((struct sockaddr *)&id->route.addr.dst_addr,
+				     &dgid))
 			return false;
 		return ew_path_set_grh(id->device, id->port_num, sgid->index,
 				       dgid.raw, path, want_protection);

@@ -26,16 +26,22 @@
 #      pass; job A's request is refused, and so is a UD listener of job A's
 #      accept of a request from no job (SIDR IDs made by a request have no
 #      path record: the destination is the request's source address);
-#   6. default deny: a connect from no job is refused.
+#   6. a path the caller sets itself (RDMA_OPTION_IB_PATH): job B's connect
+#      to its peer S with the path record of a route to S2, another
+#      address of this node and not its peer, goes to S2's GID: refused
+#      (the record's destination is judged, not the ID's address);
+#   7. default deny: a connect from no job is refused.
 #
-# Against a module that judges only the verbs control path, 2, 3, 5 and 6
-# deliver their data.
+# Against a module that judges only the verbs control path, 2, 3, 5, 6 and
+# 7 deliver their data; against one that judged the ID's destination
+# address, 6 did.
 
 . "$(dirname "$0")/../lib.sh"
 
 DEV=rxe0
 CG=/sys/fs/cgroup
 S=10.82.0.1
+S2=10.82.0.2
 CMMSG=$EW_TOP/selftests/tools/ew_cmmsg
 
 ew_require_root
@@ -52,9 +58,10 @@ ew_defer "ew_reap_all"
 NOBODY=$(ew_nobody_script "$EW_TMP")
 
 # listen CGROUP OUT PORT accept|reject REPLY: a listener in the background
-# (its pid in LPID), once it listens; UD IDs with UD=-ud.
+# (its pid in LPID), once it listens; UD IDs with UD=-ud; on LADDR if set
+# (0.0.0.0: every address), else on S.
 listen() {
-	ew_start_bg "$2" "$1" "$NOBODY" "$CMMSG" "listen${UD:-}" "$S" "$3" "$4" "$5"
+	ew_start_bg "$2" "$1" "$NOBODY" "$CMMSG" "listen${UD:-}" "${LADDR:-$S}" "$3" "$4" "$5"
 	LPID=$EW_BG_PID
 	ew_wait_for 10 grep -qx listening "$2"
 }
@@ -71,7 +78,7 @@ lacks() {
 	! grep -q "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
 }
 
-ew_plan 42
+ew_plan 50
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
@@ -149,10 +156,27 @@ ew_check "5/job A's SIDR reply to $S is refused (EACCES)" \
 ew_check "5/the client never received job A's reply" lacks "$EW_TMP/c5c" "from-a-listener"
 UD=
 
-# --- 6. default deny -------------------------------------------------------------
-ew_check "6/default deny" "$CTL" config set default deny
-ew_expect_rc 13 "6/a connect from no job is refused (EACCES)" \
-	connect / "$EW_TMP/c6" 7306 from-nobody
+# --- 6. a path set by the caller --------------------------------------------------
+ew_check "6/a second address $S2 on the dummy netdev" ip addr add "$S2/24" dev ewd0
+IDX2=$(ew_wait_gid_index "$DEV" "$S2")
+ew_check "6/its GID on $DEV (index ${IDX2:-none})" test -n "$IDX2"
+LADDR=0.0.0.0
+ew_check "6/a listener in no job on every address" listen / "$EW_TMP/l6" 7320 reject from-listener
+ew_expect_rc 0 "6/control: job B's connect to its peer $S is sent" \
+	connect /ewB "$EW_TMP/c6" 7320 from-b
+ew_reap "$LPID" 20 >/dev/null
+ew_check "6/control: the listener received it" has "$EW_TMP/l6" "request: from-b"
+ew_check "6/a listener in no job on every address" listen / "$EW_TMP/l6b" 7321 reject from-listener
+ew_expect_rc 13 "6/job B's connect to $S with the path of a route to $S2 (not its peer) is refused (EACCES)" \
+	ew_in_cg /ewB "$NOBODY" "$CMMSG" connect-via "$S" 7321 from-b-via "$S2"
+ew_reap "$LPID" 8 >/dev/null
+ew_check "6/the listener received nothing" lacks "$EW_TMP/l6b" "request:"
+LADDR=
+
+# --- 7. default deny -------------------------------------------------------------
+ew_check "7/default deny" "$CTL" config set default deny
+ew_expect_rc 13 "7/a connect from no job is refused (EACCES)" \
+	connect / "$EW_TMP/c7" 7306 from-nobody
 
 ew_reap_all
 ew_check "$DEV deleted" ew_rxe_del "$DEV"

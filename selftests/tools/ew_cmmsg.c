@@ -16,6 +16,10 @@
  *	"rejected: DATA", or "no answer" after 10 s
  *   ew_cmmsg listen-ud ... | connect-ud ...
  *	the same over UD IDs (RDMA_PS_UDP): a SIDR request and its reply
+ *   ew_cmmsg connect-via ADDR PORT MSG VIA
+ *	a connect request to ADDR whose path record the caller sets itself
+ *	(RDMA_OPTION_IB_PATH) to the one the route to VIA has: the request
+ *	goes to VIA's GID, though the ID's destination address is ADDR
  *
  * Exit status: 0 done, 13 the message was refused with EACCES, 1 anything
  * else.
@@ -26,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <infiniband/sa.h>
 #include <rdma/rdma_cma.h>
 
 #define DATA_MAX 56
@@ -128,8 +133,57 @@ static int do_listen(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 	return 0;
 }
 
+/* @r in the wire format RDMA_OPTION_IB_PATH takes, as the primary path. */
+static void path_data_from(const struct ibv_sa_path_rec *r, struct ibv_path_data *d)
+{
+	struct ibv_path_record *p = &d->path;
+
+	memset(d, 0, sizeof(*d));
+	d->flags = IBV_PATH_FLAG_GMP | IBV_PATH_FLAG_PRIMARY | IBV_PATH_FLAG_BIDIRECTIONAL;
+	p->dgid = r->dgid;
+	p->sgid = r->sgid;
+	p->dlid = r->dlid;
+	p->slid = r->slid;
+	p->flowlabel_hoplimit = htobe32(be32toh(r->flow_label) << 8 | r->hop_limit);
+	p->tclass = r->traffic_class;
+	p->reversible_numpath = (r->reversible ? IBV_PATH_RECORD_REVERSIBLE : 0) | r->numb_path;
+	p->pkey = r->pkey;
+	p->qosclass_sl = htobe16(r->sl);
+	p->mtu = (uint8_t)(r->mtu_selector << 6 | r->mtu);
+	p->rate = (uint8_t)(r->rate_selector << 6 | r->rate);
+	p->packetlifetime = (uint8_t)(r->packet_life_time_selector << 6 | r->packet_life_time);
+	p->preference = r->preference;
+}
+
+/*
+ * Resolve @id's address to @ai; with @via, set its path record to the one
+ * a route to @via has instead of resolving its own route.
+ */
+static int resolve(struct rdma_event_channel *ch, struct rdma_cm_id *id,
+		   const struct addrinfo *ai, const struct addrinfo *via)
+{
+	struct rdma_cm_id *vid;
+	struct ibv_path_data d;
+
+	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 5000) ||
+	    expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED))
+		return -1;
+	if (!via)
+		return rdma_resolve_route(id, 5000) ||
+		       expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED) ? -1 : 0;
+	if (rdma_create_id(ch, &vid, NULL, id->ps) ||
+	    rdma_resolve_addr(vid, NULL, via->ai_addr, 5000) ||
+	    expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED) ||
+	    rdma_resolve_route(vid, 5000) ||
+	    expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED) || !vid->route.path_rec)
+		return -1;
+	path_data_from(vid->route.path_rec, &d);
+	return rdma_set_option(id, RDMA_OPTION_IB, RDMA_OPTION_IB_PATH, &d, sizeof(d));
+}
+
 static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
-		      const struct addrinfo *ai, const char *msg)
+		      const struct addrinfo *ai, const char *msg,
+		      const struct addrinfo *via)
 {
 	struct rdma_conn_param param = { .private_data = msg,
 					 .private_data_len = strlen(msg) + 1,
@@ -140,10 +194,7 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 	struct rdma_cm_event *ev;
 	int ret = 0;
 
-	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 5000) ||
-	    expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED) ||
-	    rdma_resolve_route(id, 5000) ||
-	    expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED))
+	if (resolve(ch, id, ai, via))
 		return fail("resolve");
 	if (rdma_connect(id, &param))
 		return refused("connect");
@@ -171,10 +222,10 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 int main(int argc, char **argv)
 {
 	enum rdma_port_space ps = RDMA_PS_TCP;
+	struct addrinfo *ai, *via = NULL;
 	struct rdma_event_channel *ch;
 	const char *verb = argc > 1 ? argv[1] : "";
 	struct rdma_cm_id *id;
-	struct addrinfo *ai;
 	int listen;
 
 	if (!strcmp(verb, "listen-ud") || !strcmp(verb, "connect-ud")) {
@@ -183,9 +234,10 @@ int main(int argc, char **argv)
 	}
 	listen = argc == 6 && !strcmp(verb, "listen") &&
 		 (!strcmp(argv[4], "accept") || !strcmp(argv[4], "reject"));
-	if (!listen && !(argc == 5 && !strcmp(verb, "connect"))) {
+	if (!listen && !(argc == 5 && !strcmp(verb, "connect")) &&
+	    !(argc == 6 && !strcmp(verb, "connect-via"))) {
 		fprintf(stderr, "usage: ew_cmmsg listen[-ud] ADDR PORT accept|reject REPLY"
-			" | connect[-ud] ADDR PORT MSG\n");
+			" | connect[-ud] ADDR PORT MSG | connect-via ADDR PORT MSG VIA\n");
 		return 2;
 	}
 	if (strlen(argv[listen ? 5 : 4]) >= DATA_MAX) {
@@ -195,8 +247,9 @@ int main(int argc, char **argv)
 	ch = rdma_create_event_channel();
 	if (!ch || rdma_create_id(ch, &id, NULL, ps))
 		return fail("rdma_create_id");
-	if (getaddrinfo(argv[2], argv[3], NULL, &ai))
+	if (getaddrinfo(argv[2], argv[3], NULL, &ai) ||
+	    (!listen && argc == 6 && getaddrinfo(argv[5], argv[3], NULL, &via)))
 		return fail("getaddrinfo");
 	return listen ? do_listen(ch, id, ai, argv[4], argv[5]) :
-			do_connect(ch, id, ai, argv[4]);
+			do_connect(ch, id, ai, argv[4], via);
 }
