@@ -110,7 +110,7 @@ ew_expect_rc 13 "2/job A's connect to $S (not its peer) is refused (EACCES)" \
 ew_check "2/counted as denied-peer of job A" ew_ctr_grew ewA denied-peer "$before_peer"
 ew_check "2/logged as a refused cm_message of job $AID" \
 	ew_dmesg_wait "denied cm_message: [^:]*: job $AID "
-ew_reap "$LPID" 8 >/dev/null
+ew_reap "$LPID" 2 >/dev/null
 ew_check "2/the listener received nothing" lacks "$EW_TMP/l2" "request:"
 
 # --- 3. a listener in job A ----------------------------------------------------
@@ -146,7 +146,7 @@ ew_check "5/job B received the listener's reply" has "$EW_TMP/c5" "rejected: fro
 ew_check "5/a UD listener in no job" listen / "$EW_TMP/l5b" 7312 reject from-listener
 ew_expect_rc 13 "5/job A's SIDR request to $S is refused (EACCES)" \
 	connect /ewA "$EW_TMP/c5b" 7312 from-a
-ew_reap "$LPID" 8 >/dev/null
+ew_reap "$LPID" 2 >/dev/null
 ew_check "5/the listener received nothing" lacks "$EW_TMP/l5b" "request:"
 ew_check "5/a UD listener in job A (accept)" listen /ewA "$EW_TMP/l5c" 7313 accept from-a-listener
 ew_expect_rc 0 "5/a SIDR request from no job is sent" connect / "$EW_TMP/c5c" 7313 from-nobody
@@ -169,7 +169,7 @@ ew_check "6/control: the listener received it" has "$EW_TMP/l6" "request: from-b
 ew_check "6/a listener in no job on every address" listen / "$EW_TMP/l6b" 7321 reject from-listener
 ew_expect_rc 13 "6/job B's connect to $S with the path of a route to $S2 (not its peer) is refused (EACCES)" \
 	ew_in_cg /ewB "$NOBODY" "$CMMSG" connect-via "$S" 7321 from-b-via "$S2"
-ew_reap "$LPID" 8 >/dev/null
+ew_reap "$LPID" 2 >/dev/null
 ew_check "6/the listener received nothing" lacks "$EW_TMP/l6b" "request:"
 LADDR=
 

@@ -13,7 +13,7 @@
  *   ew_cmmsg connect ADDR PORT MSG
  *	send a connect request carrying MSG (no QP: qp_num 0x123), print
  *	"connect: OK" or the error, then the answer: "accepted: DATA",
- *	"rejected: DATA", or "no answer" after 10 s
+ *	"rejected: DATA", or "no answer" after 5 s
  *   ew_cmmsg listen-ud ... | connect-ud ...
  *	the same over UD IDs (RDMA_PS_UDP): a SIDR request and its reply
  *   ew_cmmsg connect-via ADDR PORT MSG VIA
@@ -200,7 +200,7 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		return refused("connect");
 	printf("connect: OK\n");
 	fflush(stdout);
-	ev = next_event(ch, 10000);
+	ev = next_event(ch, 5000);
 	if (!ev) {
 		printf("no answer\n");
 		return 0;
