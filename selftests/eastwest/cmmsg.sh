@@ -78,7 +78,23 @@ lacks() {
 	! grep -q "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
 }
 
-ew_plan 50
+# answer_refused STEP HOW PORT: a listener of job A answers (HOW: accept or
+# reject) a request from no job with its reply, which is refused; the
+# client never sees the reply. 5 checks.
+answer_refused() {
+	ew_check "$1/a ${UD:+UD }listener in job A ($2)" \
+		listen /ewA "$EW_TMP/l$1$2" "$3" "$2" from-a-listener
+	ew_expect_rc 0 "$1/a request from no job (default allow) is sent" \
+		connect / "$EW_TMP/c$1$2" "$3" from-nobody
+	ew_reap "$LPID" 20 >/dev/null
+	ew_check "$1/job A's listener received it" has "$EW_TMP/l$1$2" "request: from-nobody"
+	ew_check "$1/job A's $2 to $S is refused (EACCES)" \
+		has "$EW_TMP/l$1$2" "$2: Permission denied"
+	ew_check "$1/the client never received job A's reply" \
+		lacks "$EW_TMP/c$1$2" "from-a-listener"
+}
+
+ew_plan 52
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
@@ -114,20 +130,8 @@ ew_reap "$LPID" 2 >/dev/null
 ew_check "2/the listener received nothing" lacks "$EW_TMP/l2" "request:"
 
 # --- 3. a listener in job A ----------------------------------------------------
-ew_check "3/a listener in job A (reject)" listen /ewA "$EW_TMP/l3" 7303 reject from-a-listener
-ew_expect_rc 0 "3/a connect from no job (default allow) is sent" \
-	connect / "$EW_TMP/c3" 7303 from-nobody
-ew_reap "$LPID" 20 >/dev/null
-ew_check "3/job A's listener received the request" has "$EW_TMP/l3" "request: from-nobody"
-ew_check "3/job A's reject to $S is refused (EACCES)" \
-	has "$EW_TMP/l3" "reject: Permission denied"
-ew_check "3/the client never received job A's reply" lacks "$EW_TMP/c3" "from-a-listener"
-ew_check "3/a listener in job A (accept)" listen /ewA "$EW_TMP/l3b" 7304 accept from-a-listener
-ew_expect_rc 0 "3/a connect from no job is sent" connect / "$EW_TMP/c3b" 7304 from-nobody
-ew_reap "$LPID" 20 >/dev/null
-ew_check "3/job A's accept to $S is refused (EACCES)" \
-	has "$EW_TMP/l3b" "accept: Permission denied"
-ew_check "3/the client never received job A's reply" lacks "$EW_TMP/c3b" "from-a-listener"
+answer_refused 3 reject 7303
+answer_refused 3 accept 7304
 
 # --- 4. a listener in job B ------------------------------------------------------
 ew_check "4/a listener in job B (accept)" listen /ewB "$EW_TMP/l4" 7305 accept from-b-listener
@@ -148,12 +152,7 @@ ew_expect_rc 13 "5/job A's SIDR request to $S is refused (EACCES)" \
 	connect /ewA "$EW_TMP/c5b" 7312 from-a
 ew_reap "$LPID" 2 >/dev/null
 ew_check "5/the listener received nothing" lacks "$EW_TMP/l5b" "request:"
-ew_check "5/a UD listener in job A (accept)" listen /ewA "$EW_TMP/l5c" 7313 accept from-a-listener
-ew_expect_rc 0 "5/a SIDR request from no job is sent" connect / "$EW_TMP/c5c" 7313 from-nobody
-ew_reap "$LPID" 20 >/dev/null
-ew_check "5/job A's SIDR reply to $S is refused (EACCES)" \
-	has "$EW_TMP/l5c" "accept: Permission denied"
-ew_check "5/the client never received job A's reply" lacks "$EW_TMP/c5c" "from-a-listener"
+answer_refused 5 accept 7313
 UD=
 
 # --- 6. a path set by the caller --------------------------------------------------

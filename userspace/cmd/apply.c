@@ -434,20 +434,13 @@ static int apply_run(int argc, char *argv[])
 	for (; argc > 0; argc--, argv++) {
 		if (!strcmp(argv[0], "--dry-run") || !strcmp(argv[0], "-n")) {
 			dry_run = true;
-		} else if (!strcmp(argv[0], "-f") || !strcmp(argv[0], "--file")) {
+		} else if (!strcmp(argv[0], "-f") || !strcmp(argv[0], "--file") ||
+			   !strcmp(argv[0], "--expect")) {
 			if (argc < 2) {
 				ew_err("\"%s\" needs a file name", argv[0]);
 				return EW_USAGE;
 			}
-			file = argv[1];
-			argc--;
-			argv++;
-		} else if (!strcmp(argv[0], "--expect")) {
-			if (argc < 2) {
-				ew_err("\"%s\" needs a file name", argv[0]);
-				return EW_USAGE;
-			}
-			expect = argv[1];
+			*(!strcmp(argv[0], "--expect") ? &expect : &file) = argv[1];
 			argc--;
 			argv++;
 		} else if (!strcmp(argv[0], "help")) {
