@@ -574,7 +574,8 @@ else
 	rc=0
 	D0=$(ew_counter "slurm-$JB" denied_peer)
 	ew_dmesg_mark
-	in_job_on_n1 "$JB" rping -c -I "$B1" -a "$A0" -p $((PA + 1)) -C 1 -S 256 -V -v \
+	# rping stays up after a refused rdma_connect: 20 s, not srun's 180.
+	in_job_on_n1 "$JB" timeout 20 rping -c -I "$B1" -a "$A0" -p $((PA + 1)) -C 1 -S 256 -V -v \
 		>"$R/cross-rping.out" 2>&1 || rc=$?
 	ew_check "a process of job B (srun --jobid $JB) on n1: rping from $B1 to job A's server at $A0 is refused at rdma_connect ($rc)" \
 		sh -c "[ $rc -ne 0 ] && grep -q 'rdma_connect: Permission denied' $R/cross-rping.out &&
