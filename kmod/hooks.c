@@ -449,23 +449,22 @@ static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
 	return deny;
 }
 
-/* Whether the DEVX hook is armed; under ew_devx_lock, read locklessly. */
 /*
- * A connection manager message of a process (connect, accept, reject):
- * its private data goes to the route's destination on the kernel's GSI
- * QP, which no QP of the process's carries, so the route is judged as an
- * address handle's would be (peer, source netdev, protection, a process
- * in no job). Not the same-node rule: a message names no QP that it could
- * reach (the QP it announces is judged when it is connected). iWARP is
- * refused to policed callers, as its QPs are.
+ * A connection manager message of a process (@connect: a connect request;
+ * else an accept or a reject): its private data goes to the route's
+ * destination on the kernel's GSI QP, which no QP of the process's
+ * carries, so its path is judged as an address handle's would be (peer,
+ * source netdev, P_Key, protection, a process in no job). Not the
+ * same-node rule: a message names no QP that it could reach (the QP it
+ * announces is judged when it is connected).
  */
-static bool ew_check_cm_message(struct rdma_cm_id *id)
+static bool ew_check_cm_message(struct rdma_cm_id *id, bool connect)
 {
-	struct ew_request req = { .op = EASTWEST_OP_CM_MESSAGE, .n_paths = 1 };
+	struct ew_request req = { .op = EASTWEST_OP_CM_MESSAGE };
 	struct ew_event ev __uninitialized;
 	struct ew_verdict v;
 	struct ew_caller c;
-	u32 internal = 0;
+	u32 internal;
 	bool deny;
 
 	/* Kernel ULPs' handlers; an ID not bound to a device fails anyway. */
@@ -476,11 +475,8 @@ static bool ew_check_cm_message(struct rdma_cm_id *id)
 		rcu_read_unlock();
 		return false;
 	}
-	if (rdma_protocol_iwarp(id->device, id->port_num))
-		internal = EASTWEST_REASON_IWARP;
-	else if (!ew_path_from_cm_id(id, &req.paths[0],
-				     ew_caller_wants_protection(&c)))
-		internal = EASTWEST_REASON_INTERNAL;
+	internal = ew_request_from_cm_id(id, connect,
+					 ew_caller_wants_protection(&c), &req);
 	ew_deny_event(&ev, EASTWEST_OP_CM_MESSAGE, dev_name(&id->device->dev),
 		      id->port_num);
 	v = ew_verdict_of(&c, &req, internal);
@@ -489,19 +485,33 @@ static bool ew_check_cm_message(struct rdma_cm_id *id)
 	return deny;
 }
 
-static void notrace ew_hook_cm_message(unsigned long ip,
+/* Argument 0 of each hooked rdma_cm function is the ID. */
+static void notrace ew_hook_cm(struct ftrace_regs *fregs, bool connect)
+{
+	if (ew_check_cm_message((struct rdma_cm_id *)ew_hook_arg(fregs, 0),
+				connect))
+		ew_hook_divert(fregs, ew_deny_int);
+}
+
+/* int rdma_connect_ece(id, ...): from ucma only */
+static void notrace ew_hook_cm_connect(unsigned long ip,
 				       unsigned long parent_ip,
 				       struct ftrace_ops *ops,
 				       struct ftrace_regs *fregs)
 {
-	/*
-	 * int rdma_connect_ece(id, ...), rdma_accept_ece(id, ...),
-	 * rdma_reject(id, ...)
-	 */
-	if (ew_check_cm_message((struct rdma_cm_id *)ew_hook_arg(fregs, 0)))
-		ew_hook_divert(fregs, ew_deny_int);
+	ew_hook_cm(fregs, true);
 }
 
+/* int rdma_accept_ece(id, ...) (ucma only), rdma_reject(id, ...) */
+static void notrace ew_hook_cm_answer(unsigned long ip,
+				      unsigned long parent_ip,
+				      struct ftrace_ops *ops,
+				      struct ftrace_regs *fregs)
+{
+	ew_hook_cm(fregs, false);
+}
+
+/* Whether the DEVX hook is armed; under ew_devx_lock, read locklessly. */
 static bool ew_devx_armed;
 
 /*
@@ -1016,9 +1026,9 @@ static struct ew_hook ew_hooks[] = {
 	EW_HOOK(ib_detach_mcast, ew_hook_detach_mcast),
 	EW_HOOK(rdma_restrack_get, ew_hook_restrack_get),
 	EW_HOOK(rdma_restrack_get_byid, ew_hook_restrack_get_byid),
-	EW_HOOK(rdma_connect_ece, ew_hook_cm_message),
-	EW_HOOK(rdma_accept_ece, ew_hook_cm_message),
-	EW_HOOK(rdma_reject, ew_hook_cm_message),
+	EW_HOOK(rdma_connect_ece, ew_hook_cm_connect),
+	EW_HOOK(rdma_accept_ece, ew_hook_cm_answer),
+	EW_HOOK(rdma_reject, ew_hook_cm_answer),
 };
 
 /*

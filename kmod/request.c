@@ -118,47 +118,93 @@ bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
 			       want_protection);
 }
 
-/**
- * ew_path_from_cm_id() - the path of an rdma_cm ID's messages
- * @id: a connecting ID (its route resolved) or one a request made
- * @path: filled in
- * @want_protection: evaluate the path's protection
- *
- * RoCE: from the source GID the ID is bound to, to the destination GID of
- * the route's path record, which is where the connection manager sends
- * (a process may set that record itself, RDMA_OPTION_IB_PATH, so the
- * destination address does not tell); an ID made by a UD request (SIDR)
- * has no record and answers the request's source, its destination
- * address. InfiniBand: the record's destination LID. Other transports
- * (iWARP), or an ID without them, have no path here.
- *
- * Return: false if the path cannot be evaluated.
+/*
+ * The head of rdma_cm's private ID (struct rdma_id_private in its
+ * cma_priv.h, identical in 6.1 and 6.12, as is its enum rdma_cm_state):
+ * the state says whether the route is final.
  */
-bool ew_path_from_cm_id(const struct rdma_cm_id *id, struct ew_path *path,
-			bool want_protection)
+#define EW_RDMA_CM_ROUTE_RESOLVED	4
+struct ew_rdma_id_private {
+	struct rdma_cm_id id;
+	void *bind_list;
+	struct hlist_node node;
+	struct list_head device_item;
+	struct list_head listen_item;
+	struct list_head id_list_entry;
+	void *cma_dev;
+	struct list_head mc_list;
+	int internal_id;
+	int state;
+};
+
+/**
+ * ew_request_from_cm_id() - what an rdma_cm ID's message asks for
+ * @id: the ID
+ * @connect: the message is a connect request (else an answer to one)
+ * @want_protection: evaluate the paths' protection
+ * @req: filled in (n_paths set)
+ *
+ * A connect request goes where the route's path record says, and only once
+ * the route is resolved: before that the record may still be written (an
+ * InfiniBand SA query answers asynchronously), and the state becomes final
+ * without the lock our caller holds; after it, nothing changes the route
+ * while ucma holds the ID. A process may set the record itself
+ * (RDMA_OPTION_IB_PATH): on RoCE the frame then goes to the neighbour of
+ * the destination address, and the packet to the record's GID, so both are
+ * judged. An answer goes back the way the request came: the record the
+ * request made (its source GID), or, for an ID made by a UD request (SIDR),
+ * which has none, the request's source address. InfiniBand: the record's
+ * destination LID and P_Key. iWARP is refused to policed callers (A26).
+ *
+ * Return: 0, or the reason the message cannot be judged
+ * (EASTWEST_REASON_IWARP, EASTWEST_REASON_INTERNAL).
+ */
+u32 ew_request_from_cm_id(const struct rdma_cm_id *id, bool connect,
+			  bool want_protection, struct ew_request *req)
 {
+	const struct ew_rdma_id_private *priv =
+		container_of(id, struct ew_rdma_id_private, id);
 	const struct ib_gid_attr *sgid = id->route.addr.dev_addr.sgid_attr;
 	struct sa_path_rec *rec = id->route.path_rec;
-	union ib_gid dgid;
+	union ib_gid addr_gid;
+	bool has_addr_gid;
 
-	memset(path, 0, sizeof(*path));
-	if (!id->device || !rdma_is_port_valid(id->device, id->port_num))
-		return false;
+	req->n_paths = 1;
+	if (!rdma_is_port_valid(id->device, id->port_num))
+		return EASTWEST_REASON_INTERNAL;
+	if (rdma_protocol_iwarp(id->device, id->port_num))
+		return EASTWEST_REASON_IWARP;
+	if (connect &&
+	    (READ_ONCE(priv->state) != EW_RDMA_CM_ROUTE_RESOLVED || !rec))
+		return EASTWEST_REASON_INTERNAL;
+	if (rec) {
+		req->has_pkey = true;
+		req->pkey = be16_to_cpu(rec->pkey);
+		req->port = id->port_num;
+	}
 	if (rdma_protocol_roce(id->device, id->port_num)) {
-		if (!sgid)
-			return false;
-		if (rec)
-			dgid = rec->dgid;
-		else if (rdma_ip2gid((struct sockaddr *)&id->route.addr.dst_addr,
-				     &dgid))
-			return false;
+		has_addr_gid = !rdma_ip2gid((struct sockaddr *)
+					    &id->route.addr.dst_addr,
+					    &addr_gid);
+		if (!sgid || (!rec && !has_addr_gid))
+			return EASTWEST_REASON_INTERNAL;
+		if (!ew_path_set_grh(id->device, id->port_num, sgid->index,
+				     rec ? rec->dgid.raw : addr_gid.raw,
+				     &req->paths[0], want_protection))
+			return EASTWEST_REASON_INTERNAL;
+		if (!connect || !rec || !has_addr_gid ||
+		    !memcmp(&addr_gid, &rec->dgid, sizeof(addr_gid)))
+			return 0;
+		req->n_paths = 2;
 		return ew_path_set_grh(id->device, id->port_num, sgid->index,
-				       dgid.raw, path, want_protection);
+				       addr_gid.raw, &req->paths[1],
+				       want_protection) ?
+		       0 : EASTWEST_REASON_INTERNAL;
 	}
 	if (!rec || !rdma_protocol_ib(id->device, id->port_num))
-		return false;
-	path->dlid = be32_to_cpu(sa_path_get_dlid(rec));
-	return true;
+		return EASTWEST_REASON_INTERNAL;
+	req->paths[0].dlid = be32_to_cpu(sa_path_get_dlid(rec));
+	return 0;
 }
 
 /**

@@ -17,8 +17,8 @@ int ew_request_refresh(struct ib_device *dev, struct ew_request *req);
 bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
 		     struct ew_path *path, bool want_protection);
 struct rdma_cm_id;
-bool ew_path_from_cm_id(const struct rdma_cm_id *id, struct ew_path *path,
-			bool want_protection);
+u32 ew_request_from_cm_id(const struct rdma_cm_id *id, bool connect,
+			  bool want_protection, struct ew_request *req);
 u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
 			   const struct ib_qp_attr *attr, int mask,
 			   bool want_protection, struct ew_request *req);

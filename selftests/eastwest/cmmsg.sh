@@ -24,12 +24,14 @@
 #   4. a listener in job B accepts with its reply: the client receives it;
 #   5. UD IDs (SIDR request and reply): job B's request and a reply to it
 #      pass; job A's request is refused, and so is a UD listener of job A's
-#      accept of a request from no job (SIDR IDs made by a request have no
-#      path record: the destination is the request's source address);
+#      accept of a request from no job, while job B's UD listener's passes
+#      (SIDR IDs made by a request have no path record: the destination is
+#      the request's source address);
 #   6. a path the caller sets itself (RDMA_OPTION_IB_PATH): job B's connect
-#      to its peer S with the path record of a route to S2, another
-#      address of this node and not its peer, goes to S2's GID: refused
-#      (the record's destination is judged, not the ID's address);
+#      to its peer S with the path record of its own route to S passes;
+#      with the record of a route to S2, another address of this node and
+#      not its peer, it goes to S2's GID: refused (the record's destination
+#      is judged, not only the ID's address);
 #   7. default deny: a connect from no job is refused.
 #
 # Against a module that judges only the verbs control path, 2, 3, 5, 6 and
@@ -79,22 +81,35 @@ lacks() {
 }
 
 # answer_refused STEP HOW PORT: a listener of job A answers (HOW: accept or
-# reject) a request from no job with its reply, which is refused; the
-# client never sees the reply. 5 checks.
+# reject) a request from no job with its reply, which is refused as
+# denied-peer; the client never sees the reply. 6 checks.
 answer_refused() {
 	ew_check "$1/a ${UD:+UD }listener in job A ($2)" \
 		listen /ewA "$EW_TMP/l$1$2" "$3" "$2" from-a-listener
+	_before=$(ew_ctr ewA denied-peer)
 	ew_expect_rc 0 "$1/a request from no job (default allow) is sent" \
 		connect / "$EW_TMP/c$1$2" "$3" from-nobody
 	ew_reap "$LPID" 20 >/dev/null
 	ew_check "$1/job A's listener received it" has "$EW_TMP/l$1$2" "request: from-nobody"
 	ew_check "$1/job A's $2 to $S is refused (EACCES)" \
 		has "$EW_TMP/l$1$2" "$2: Permission denied"
+	ew_check "$1/as denied-peer of job A" ew_ctr_grew ewA denied-peer "$_before"
 	ew_check "$1/the client never received job A's reply" \
 		lacks "$EW_TMP/c$1$2" "from-a-listener"
 }
 
-ew_plan 52
+# answer_passes STEP PORT: a listener of job B (S is its peer) accepts a
+# request from no job with its reply, which the client receives. 4 checks.
+answer_passes() {
+	ew_check "$1/a ${UD:+UD }listener in job B (accept)" \
+		listen /ewB "$EW_TMP/l$1b" "$2" accept from-b-listener
+	ew_expect_rc 0 "$1/a request from no job is sent" connect / "$EW_TMP/c$1b" "$2" from-nobody
+	ew_reap "$LPID" 20 >/dev/null
+	ew_check "$1/job B's accept is allowed, the client received its reply" \
+		has "$EW_TMP/c$1b" "accepted: from-b-listener"
+}
+
+ew_plan 63
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
@@ -134,11 +149,7 @@ answer_refused 3 reject 7303
 answer_refused 3 accept 7304
 
 # --- 4. a listener in job B ------------------------------------------------------
-ew_check "4/a listener in job B (accept)" listen /ewB "$EW_TMP/l4" 7305 accept from-b-listener
-ew_expect_rc 0 "4/a connect from no job is sent" connect / "$EW_TMP/c4" 7305 from-nobody
-ew_reap "$LPID" 20 >/dev/null
-ew_check "4/job B's accept is allowed, the client received its reply" \
-	has "$EW_TMP/c4" "accepted: from-b-listener"
+answer_passes 4 7305
 
 # --- 5. UD IDs (SIDR) ------------------------------------------------------------
 UD=-ud
@@ -153,6 +164,7 @@ ew_expect_rc 13 "5/job A's SIDR request to $S is refused (EACCES)" \
 ew_reap "$LPID" 2 >/dev/null
 ew_check "5/the listener received nothing" lacks "$EW_TMP/l5b" "request:"
 answer_refused 5 accept 7313
+answer_passes 5 7314
 UD=
 
 # --- 6. a path set by the caller --------------------------------------------------
@@ -165,9 +177,16 @@ ew_expect_rc 0 "6/control: job B's connect to its peer $S is sent" \
 	connect /ewB "$EW_TMP/c6" 7320 from-b
 ew_reap "$LPID" 20 >/dev/null
 ew_check "6/control: the listener received it" has "$EW_TMP/l6" "request: from-b"
+ew_check "6/a listener in no job on every address" listen / "$EW_TMP/l6a" 7322 reject from-listener
+ew_expect_rc 0 "6/control: job B's connect to $S with the path of its own route to $S is sent" \
+	ew_in_cg /ewB "$NOBODY" "$CMMSG" connect-via "$S" 7322 from-b-own "$S"
+ew_reap "$LPID" 20 >/dev/null
+ew_check "6/control: the listener received it" has "$EW_TMP/l6a" "request: from-b-own"
 ew_check "6/a listener in no job on every address" listen / "$EW_TMP/l6b" 7321 reject from-listener
+_before=$(ew_ctr ewB denied-peer)
 ew_expect_rc 13 "6/job B's connect to $S with the path of a route to $S2 (not its peer) is refused (EACCES)" \
 	ew_in_cg /ewB "$NOBODY" "$CMMSG" connect-via "$S" 7321 from-b-via "$S2"
+ew_check "6/as denied-peer of job B" ew_ctr_grew ewB denied-peer "$_before"
 ew_reap "$LPID" 2 >/dev/null
 ew_check "6/the listener received nothing" lacks "$EW_TMP/l6b" "request:"
 LADDR=

@@ -11,10 +11,11 @@
  * batch file doing the same), or as JSON with -j.
  *
  * --expect STATE makes it a compare-and-set: STATE is what "show -j" said
- * when the caller built FILE from it, and if the node's jobs are no longer
- * those (a Slurm prolog or an OCI hook made or deleted one since), nothing
- * is changed. Without it a job made in between would be deleted as one
- * that FILE does not list.
+ * when the caller built FILE from it, and if the node's jobs or settings
+ * are no longer those (a Slurm prolog or an OCI hook made or deleted a
+ * job since, an operator changed one), nothing is changed. Without it a
+ * job made in between would be deleted as one that FILE does not list,
+ * and a change made in between undone.
  */
 #include <errno.h>
 #include <limits.h>
@@ -41,7 +42,7 @@ void apply_usage(FILE *f)
 		"Makes the node match the policy FILE (\"-\": stdin): creates, changes and\n"
 		"deletes jobs and peers. --dry-run (-n) prints the plan and changes nothing.\n"
 		"--expect STATE (the output of \"" EW_PROG " -j show\"): change nothing and\n"
-		"exit 6 if the node's jobs are no longer those of STATE.\n");
+		"exit 6 if the node's jobs or settings are no longer those of STATE.\n");
 }
 
 /* The list settings of @job that are empty: "job add" leaves them out. */
@@ -488,8 +489,8 @@ static int apply_run(int argc, char *argv[])
 		ret = ewnl_report(nl, "apply %s: reading the current state", file);
 		goto out;
 	}
-	if (expect && !ew_state_same_jobs(&seen, &have)) {
-		ew_err("apply %s: the node's jobs changed since %s was read: nothing was changed",
+	if (expect && !ew_state_unchanged(&seen, &have)) {
+		ew_err("apply %s: the node's jobs or settings changed since %s was read: nothing was changed",
 		       file, expect);
 		ret = EW_CHANGED;
 		goto out;

@@ -465,6 +465,22 @@ const char *ew_step_refused(const struct ew_step *s)
 	return NULL;
 }
 
+/*
+ * Whether the node's state @have is still @seen (read earlier): the plan
+ * from one to the other is empty. Jobs match by id, so a job deleted and
+ * made again under its name is a change too.
+ */
+bool ew_state_unchanged(const struct ew_state *seen, const struct ew_state *have)
+{
+	struct ew_plan plan = { 0 };
+	bool same;
+
+	ew_plan_build(seen, have, &plan);
+	same = !plan.n;
+	ew_plan_free(&plan);
+	return same;
+}
+
 void ew_plan_free(struct ew_plan *plan)
 {
 	size_t i;

@@ -38,6 +38,7 @@ uint32_t ew_job_diff(const struct ew_job_desc *want, const struct ew_job_desc *h
 void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 		   struct ew_plan *plan);
 void ew_plan_free(struct ew_plan *plan);
+bool ew_state_unchanged(const struct ew_state *seen, const struct ew_state *have);
 const char *ew_step_refused(const struct ew_step *s);
 
 #endif /* EW_DIFF_H */

@@ -195,26 +195,6 @@ struct ew_job_desc *ew_state_find_id(const struct ew_state *st, uint32_t id)
 	return NULL;
 }
 
-/*
- * Whether @a and @b hold the same jobs: the same ids, each with the same
- * name. The module's own ids only grow while it is loaded, so a job deleted
- * and made again under its name without an id given is told apart too.
- */
-bool ew_state_same_jobs(const struct ew_state *a, const struct ew_state *b)
-{
-	const struct ew_job_desc *j;
-	size_t i;
-
-	if (a->n_jobs != b->n_jobs)
-		return false;
-	for (i = 0; i < a->n_jobs; i++) {
-		j = ew_state_find_id(b, a->jobs[i].id);
-		if (!j || strcmp(j->name, a->jobs[i].name))
-			return false;
-	}
-	return true;
-}
-
 void ew_state_free(struct ew_state *st)
 {
 	size_t i;

@@ -216,7 +216,6 @@ void ew_job_fill_defaults(struct ew_job_desc *job);
 
 struct ew_job_desc *ew_state_add_job(struct ew_state *st);
 struct ew_job_desc *ew_state_find_id(const struct ew_state *st, uint32_t id);
-bool ew_state_same_jobs(const struct ew_state *a, const struct ew_state *b);
 void ew_state_free(struct ew_state *st);
 
 int ew_netdev_cmp(const void *a, const void *b);

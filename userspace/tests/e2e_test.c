@@ -499,13 +499,22 @@ static void test_apply_expect(void **state)
 	snapshot(before, sizeof(before));
 	memset(fake.msgs, 0, sizeof(fake.msgs));
 	assert_int_equal(RUN("apply", "--expect", seen, "-f", want), EW_CHANGED);
-	has(err, "the node's jobs changed since");
+	has(err, "the node's jobs or settings changed since");
 	has(err, "nothing was changed");
 	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_NEW] + fake.msgs[EASTWEST_CMD_JOB_SET] +
 			 fake.msgs[EASTWEST_CMD_JOB_DEL] + fake.msgs[EASTWEST_CMD_PEER_ADD] +
 			 fake.msgs[EASTWEST_CMD_PEER_DEL] + fake.msgs[EASTWEST_CMD_CONFIG_SET], 0);
 	snapshot(after, sizeof(after));
 	assert_string_equal(after, before);
+
+	/* Changed since: a peer added (a job made in chunks, a job set). */
+	assert_int_equal(RUN("job", "del", "b"), EW_OK);
+	assert_int_equal(RUN("peer", "add", "a", "203.0.113.7"), EW_OK);
+	assert_int_equal(RUN("apply", "--expect", seen, "-f", want), EW_CHANGED);
+	assert_int_equal(RUN("peer", "show", "a"), EW_OK);
+	has(out, "203.0.113.7");
+	assert_int_equal(RUN("peer", "del", "a", "203.0.113.7"), EW_OK);
+	assert_int_equal(RUN("job", "add", "b", "cgroup", "/y"), EW_OK);
 
 	/* Deleted since. */
 	assert_int_equal(RUN("job", "del", "b"), EW_OK);
@@ -515,7 +524,9 @@ static void test_apply_expect(void **state)
 	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "192.0.2.0/24"), EW_OK);
 	assert_int_equal(RUN("apply", "--expect", seen, "-f", want), EW_CHANGED);
 
-	/* The same jobs: applied. */
+	/* The same jobs: applied (a keyed job, whose key is never shown, too). */
+	assert_int_equal(RUN("job", "add", "k", "psn", "keyed", "psn-key",
+			     "000102030405060708090a0b0c0d0e0f"), EW_OK);
 	assert_int_equal(RUN("-j", "show"), EW_OK);
 	test_write_file(seen, out);
 	assert_int_equal(RUN("apply", "--expect", seen, "-f", want), EW_OK);
