@@ -109,7 +109,7 @@ answer_passes() {
 		has "$EW_TMP/c$1b" "accepted: from-b-listener"
 }
 
-ew_plan 63
+ew_plan 62
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
