@@ -24,7 +24,11 @@
 #   3. job B, whose peers include S: refused likewise (an allowed peer does
 #      not help: the connection would still be made unseen);
 #   4. job A's rping: refused the same way, with the same reason;
-#   5. default deny: a client in no job is refused (no-job).
+#   5. job B's rdma_connect on siw0 naming a QP by number, with no QP of
+#      its own (ew_cmmsg): refused as a message (cm-message, reason
+#      iwarp), so a job cannot hand another process's QP to the iWARP
+#      connection manager either;
+#   6. default deny: a client in no job is refused (no-job).
 #
 # Against a module that judges only the verbs control path, 2 and 3 send
 # their message to S, 5 too, and 4 is refused for a state claim (rping's
@@ -36,12 +40,13 @@
 CG=/sys/fs/cgroup
 SIW_KO=$EW_TOP/build/$(uname -r)/siw/siw.ko
 IWCONN=$EW_TOP/selftests/tools/ew_iwconn
+CMMSG=$EW_TOP/selftests/tools/ew_cmmsg
 S=10.81.0.1
 PORT=7170
 
 ew_require_root
 ew_require_cmd rdma ip rping setpriv modinfo
-ew_require_built ctl cgroup rdma_cm selftests/tools/ew_iwconn
+ew_require_built ctl cgroup rdma_cm selftests/tools/ew_iwconn selftests/tools/ew_cmmsg
 [ -f "$SIW_KO" ] || ew_skip "no $SIW_KO (selftests/vm/run builds it)"
 
 ew_tmp_dir 755
@@ -120,10 +125,11 @@ ping() {
 pings() { ping "$@" && test "$(grep -c 'ping data: ' "$2")" = 3; }
 no_ping() { ! ping "$@" && ! grep -q 'ping data: ' "$2"; }
 
-ew_plan 15
+load_allow() { ew_insmod "$EW_KO" && "$CTL" config set default allow; }
 
-ew_check "eastwest loads; default action allow" \
-	sh -c "insmod '$EW_KO' && '$CTL' config set default allow"
+ew_plan 17
+
+ew_check "eastwest loads; default action allow" load_allow
 ew_check "siw loads; siw0 on d0 ($S)" setup_siw
 ew_check "siw0 is an iWARP device" is_rnic
 mkdir -p "$CG/ewA" "$CG/ewB"
@@ -154,9 +160,16 @@ A1=$(ew_ctr ewA denied-iwarp)
 ew_check "4/job A's rping to $S: no ping" no_ping /ewA "$EW_TMP/r4"
 ew_check "4/job A: counter denied-iwarp rose" ew_ctr_grew ewA denied-iwarp "$A1"
 
-# 5. Default deny: a process in no job.
+# 5. A job's rdma_cm connect naming a QP by number, without one of its own.
+B1=$(ew_ctr ewB denied-iwarp)
+next_port
+ew_expect_rc 13 "5/job B's rdma_connect on siw0 naming QP 0x123 (no QP of its own): refused (EACCES)" \
+	run /ewB timeout 60 "$CMMSG" connect "$S" "$PORT" from-job-b
+ew_check "5/job B: counter denied-iwarp rose" ew_ctr_grew ewB denied-iwarp "$B1"
+
+# 6. Default deny: a process in no job.
 "$CTL" config set default deny
-ew_check "5/default deny: a client in no job is refused (EACCES), nothing delivered" \
+ew_check "6/default deny: a client in no job is refused (EACCES), nothing delivered" \
 	refused "" "$EW_TMP/c5" from-nobody-deny
 
 ew_check "no oops, warning or leak in the kernel log" sh -c \
