@@ -212,6 +212,11 @@ static DEFINE_RATELIMIT_STATE(ew_revoke_log_rs, 5 * HZ, 10);
  * same either way. A record is in ew_qp_by_qpn exactly while it is in
  * ew_qps, and the destroy hook marks it `dying` before the core frees the
  * QP, so a QP found there under the lock, on a record not dying, is alive.
+ *
+ * A caller that is not policed has no record to check; what its modify
+ * sets is judged by ew_dest_open_to_unpoliced(), which counts any tracked
+ * QP as a job's (a job configured it, whoever created it), where the
+ * creator test above would not.
  */
 static DEFINE_HASHTABLE(ew_qp_by_qpn, EW_QP_HASH_BITS);
 

@@ -154,7 +154,8 @@ struct ew_rdma_id_private {
  * judged. An answer goes back the way the request came: the record the
  * request made (its source GID), or, for an ID made by a UD request (SIDR),
  * which has none, the request's source address. InfiniBand: the record's
- * destination LID and P_Key. iWARP is refused to policed callers (A26).
+ * destination LID and P_Key. iWARP is refused to policed callers
+ * (Documentation/threat-model.md, A26).
  *
  * Return: 0, or the reason the message cannot be judged
  * (EASTWEST_REASON_IWARP, EASTWEST_REASON_INTERNAL).
