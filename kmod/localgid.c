@@ -357,6 +357,19 @@ bool ew_res_is_jobs(const struct rdma_restrack_entry *res,
 }
 
 /**
+ * ew_res_is_no_jobs() - whether no job's process created RDMA object @res
+ * @res: the object's restrack entry
+ *
+ * The kernel did, or a process in no job. A user object whose creator is
+ * unknown may be a job's: not counted.
+ * Context: rcu_read_lock().
+ */
+bool ew_res_is_no_jobs(const struct rdma_restrack_entry *res)
+{
+	return !res->user || (res->task && !ew_res_job(res));
+}
+
+/**
  * ew_restrack_qp_is_jobs() - whether QP @qpn of @dev is @job's, by the
  * RDMA core's own table
  * @dev: a device of this node
@@ -397,20 +410,10 @@ bool ew_restrack_qp_is_no_jobs(struct ib_device *dev, u32 qpn)
 	res = ew_restrack_get_qp_unhidden(dev, qpn);
 	if (IS_ERR(res))
 		return false;
-	none = !res->user || (res->task && !ew_res_job(res));
+	none = ew_res_is_no_jobs(res);
 	rdma_restrack_put(res);
 	return none;
 }
-
-/*
- * The RDMA core's per-device table of one resource type. Its type is
- * declared only in the core's private restrack.h (identical in 6.1 and
- * 6.12); ib_device.res points at an array of them, by type.
- */
-struct ew_restrack_root {
-	struct xarray xa;
-	u32 next_id;
-};
 
 /**
  * ew_restrack_user_qps() - the next user QPs of a device, by the RDMA core's
@@ -429,14 +432,13 @@ struct ew_restrack_root {
 unsigned int ew_restrack_user_qps(struct ib_device *dev, unsigned long *next,
 				  struct ew_core_qp *out, unsigned int max)
 {
-	struct ew_restrack_root *rt =
-		&((struct ew_restrack_root *)dev->res)[RDMA_RESTRACK_QP];
+	struct xarray *xa = ew_restrack_xa(dev, RDMA_RESTRACK_QP);
 	struct rdma_restrack_entry *res;
 	unsigned int n = 0;
 	unsigned long id;
 
-	xa_lock(&rt->xa);
-	xa_for_each_start(&rt->xa, id, res, *next) {
+	xa_lock(xa);
+	xa_for_each_start(xa, id, res, *next) {
 		if (n == max)
 			break;
 		*next = id + 1;
@@ -446,7 +448,7 @@ unsigned int ew_restrack_user_qps(struct ib_device *dev, unsigned long *next,
 		out[n].qpn = id;
 		n++;
 	}
-	xa_unlock(&rt->xa);
+	xa_unlock(xa);
 	return n;
 }
 

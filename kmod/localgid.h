@@ -3,11 +3,11 @@
 #define _EW_LOCALGID_H
 
 #include <linux/types.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
 
-struct ib_device;
 struct ib_qp;
 struct ew_job;
-struct rdma_restrack_entry;
 
 /**
  * struct ew_core_qp - a user QP as the RDMA core's table listed it
@@ -19,6 +19,23 @@ struct ew_core_qp {
 	u32 qpn;
 };
 
+/*
+ * The RDMA core's per-device table of one resource type. Its type is
+ * declared only in the core's private restrack.h (identical in 6.1 and
+ * 6.12); ib_device.res points at an array of them, by type.
+ */
+struct ew_restrack_root {
+	struct xarray xa;
+	u32 next_id;
+};
+
+/* @dev's restrack table of @type: its entries by ID, under xa_lock(). */
+static inline struct xarray *ew_restrack_xa(struct ib_device *dev,
+					    enum rdma_restrack_type type)
+{
+	return &((struct ew_restrack_root *)dev->res)[type].xa;
+}
+
 int ew_local_gids_refresh(struct ib_device *dev);
 void ew_local_gids_forget(struct ib_device *dev);
 struct ew_job *ew_res_job(const struct rdma_restrack_entry *res);
@@ -27,6 +44,7 @@ struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid,
 				    bool *ambiguous);
 bool ew_res_is_jobs(const struct rdma_restrack_entry *res,
 		    const struct ew_job *job);
+bool ew_res_is_no_jobs(const struct rdma_restrack_entry *res);
 bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,
 			    const struct ew_job *job);
 bool ew_restrack_qp_is_no_jobs(struct ib_device *dev, u32 qpn);

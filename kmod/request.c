@@ -16,6 +16,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include "cmpriv.h"
 #include "policy.h"
 #include "protect.h"
 #include "request.h"
@@ -118,25 +119,6 @@ bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
 			       want_protection);
 }
 
-/*
- * The head of rdma_cm's private ID (struct rdma_id_private in its
- * cma_priv.h, identical in 6.1 and 6.12, as is its enum rdma_cm_state):
- * the state says whether the route is final.
- */
-#define EW_RDMA_CM_ROUTE_RESOLVED	4
-struct ew_rdma_id_private {
-	struct rdma_cm_id id;
-	void *bind_list;
-	struct hlist_node node;
-	struct list_head device_item;
-	struct list_head listen_item;
-	struct list_head id_list_entry;
-	void *cma_dev;
-	struct list_head mc_list;
-	int internal_id;
-	int state;
-};
-
 /**
  * ew_request_from_cm_id() - what an rdma_cm ID's message asks for
  * @id: the ID
@@ -163,8 +145,7 @@ struct ew_rdma_id_private {
 u32 ew_request_from_cm_id(const struct rdma_cm_id *id, bool connect,
 			  bool want_protection, struct ew_request *req)
 {
-	const struct ew_rdma_id_private *priv =
-		container_of(id, struct ew_rdma_id_private, id);
+	const struct ew_rdma_id_private *priv = ew_cm_priv(id);
 	const struct ib_gid_attr *sgid = id->route.addr.dev_addr.sgid_attr;
 	struct sa_path_rec *rec = id->route.path_rec;
 	union ib_gid addr_gid;
