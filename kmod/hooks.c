@@ -49,6 +49,7 @@
 #include <rdma/rdma_counter.h>
 #include <rdma/restrack.h>
 
+#include "cmlisten.h"
 #include "config.h"
 #include "events.h"
 #include "fault.h"
@@ -454,9 +455,10 @@ static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
  * else an accept or a reject): its private data goes to the route's
  * destination on the kernel's GSI QP, which no QP of the process's
  * carries, so its path is judged as an address handle's would be (peer,
- * source netdev, P_Key, protection, a process in no job). Not the
- * same-node rule: a message names no QP that it could reach (the QP it
- * announces is judged when it is connected).
+ * source netdev, P_Key, protection, a process in no job). A connect
+ * request to this node must also reach a listener of the caller's job, or
+ * for a caller that is not policed one of no job's (cmlisten.c); an answer
+ * goes back to a request that passed that rule.
  */
 static bool ew_check_cm_message(struct rdma_cm_id *id, bool connect)
 {
@@ -471,15 +473,29 @@ static bool ew_check_cm_message(struct rdma_cm_id *id, bool connect)
 	if ((current->flags & PF_KTHREAD) || !id->device)
 		return false;
 	rcu_read_lock();
-	if (!ew_caller_get_policed(&c)) {
+	ew_caller_get(&c);
+	if (ew_caller_unpoliced(&c)) {
+		/* Not judged, but kept off jobs' listeners on this node. */
+		deny = connect &&
+		       !ew_request_from_cm_id(id, true, false, &req) &&
+		       ew_cm_dest_is_foreign(id, &req, NULL);
+		if (deny) {
+			ew_deny_event(&ev, EASTWEST_OP_CM_MESSAGE,
+				      dev_name(&id->device->dev), id->port_num);
+			deny = ew_judge(&c, &req, EASTWEST_REASON_FOREIGN_QP,
+					&ev);
+		}
 		rcu_read_unlock();
-		return false;
+		return deny;
 	}
 	internal = ew_request_from_cm_id(id, connect,
 					 ew_caller_wants_protection(&c), &req);
 	ew_deny_event(&ev, EASTWEST_OP_CM_MESSAGE, dev_name(&id->device->dev),
 		      id->port_num);
 	v = ew_verdict_of(&c, &req, internal);
+	if (connect && !v.reason && c.job &&
+	    ew_cm_dest_is_foreign(id, &req, c.job))
+		v = ew_verdict_of(&c, &req, EASTWEST_REASON_FOREIGN_QP);
 	deny = ew_judge_report(&c, &req, v, &ev);
 	rcu_read_unlock();
 	return deny;

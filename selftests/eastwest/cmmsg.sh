@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
-# ew-timeout: 300
+# ew-timeout: 360
 #
 # rdma_cm messages as a channel. A connect request, an accept and a reject
 # carry the caller's private data (up to 56, 196 and 148 bytes) to the
@@ -9,34 +9,42 @@
 # at all (ew_cmmsg names QP 0x123 that does not exist), so judging QPs
 # never sees them. The messages are judged as an address handle would be:
 # the route's destination must be a peer of the caller's job, and a process
-# in no job under default deny is refused. soft-RoCE on a dummy netdev
-# with address S (rdma_cm resolves no route over lo); both ends on this
-# node, rxe hands the messages back to itself. Job A's peers exclude S, job
-# B's include it; every process runs as uid 65534.
+# in no job under default deny is refused. A connect request to this node
+# must reach a listener of the caller's job (a caller in no job under
+# default allow: one of no job's), whatever the peers say. soft-RoCE on a
+# dummy netdev with addresses S and S2 (rdma_cm resolves no route over
+# lo); both ends on this node, rxe hands the messages back to itself. Job
+# A's peers are S2, job B's S, jobs C's and D's both (the node's
+# addresses, as the Slurm prolog writes them); every process runs as uid
+# 65534.
 #
-#   1. control: job B's connect reaches a listener in no job, whose reject
+#   1. control: job B's connect reaches job B's listener, whose reject
 #      carries its reply back;
 #   2. job A's connect to S is refused (EACCES, denied-peer, an event of op
-#      cm-message), and the listener receives no request;
-#   3. a listener in job A: a connect from no job (default allow) arrives,
-#      and job A's reject and accept, which would carry data to L, are
-#      refused; the client never sees the reply;
+#      cm-message), and job A's listener there receives no request;
+#   3. job A's listener on S2 takes a request of job A's sent from S, and
+#      its reject and accept, which would carry data to S, are refused; the
+#      client never sees the reply;
 #   4. a listener in job B accepts with its reply: the client receives it;
-#   5. UD IDs (SIDR request and reply): job B's request and a reply to it
-#      pass; job A's request is refused, and so is a UD listener of job A's
-#      accept of a request from no job, while job B's UD listener's passes
-#      (SIDR IDs made by a request have no path record: the destination is
-#      the request's source address);
+#   5. UD IDs (SIDR request and reply): the same as 1 to 4;
 #   6. a path the caller sets itself (RDMA_OPTION_IB_PATH): job B's connect
 #      to its peer S with the path record of its own route to S passes;
-#      with the record of a route to S2, another address of this node and
-#      not its peer, it goes to S2's GID: refused (the record's destination
-#      is judged, not only the ID's address);
-#   7. default deny: a connect from no job is refused.
+#      with the record of a route to S2, not its peer, it goes to S2's GID:
+#      refused (the record's destination is judged, not only the ID's
+#      address);
+#   7. two jobs both allowed the node's addresses: job D's connect to a
+#      listener of job C, on S or on every address, RC or UD, is refused
+#      (denied-foreign-qp, logged) and the listener receives nothing; so
+#      is its connect to a listener in no job, or to a port nobody listens
+#      on; job C's own connect passes; a process in no job (default allow)
+#      is refused onto job C's listener (an event without a job) and
+#      reaches one in no job;
+#   8. default deny: a connect from no job is refused.
 #
-# Against a module that judges only the verbs control path, 2, 3, 5, 6 and
-# 7 deliver their data; against one that judged the ID's destination
-# address, 6 did.
+# Against a module that judges only the verbs control path, 2, 3, 5, 6, 7
+# and 8 deliver their data; against one that judged the ID's destination
+# address, 6 did; against one that judged only the peers, 7 did (85e8a1b,
+# 6.12).
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -51,7 +59,7 @@ ew_require_cmd rdma setpriv
 ew_require_built ctl cgroup rdma_cm selftests/tools/ew_cmmsg
 
 ew_tmp_dir 755
-ew_defer "rmdir $CG/ewA $CG/ewB"
+ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewC $CG/ewD"
 ew_defer "ew_netdev_del ewd0"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_unload"
@@ -67,10 +75,11 @@ listen() {
 	LPID=$EW_BG_PID
 	ew_wait_for 10 grep -qx listening "$2"
 }
-# connect CGROUP OUT PORT MSG: a connect request carrying MSG; exit status
-# ew_cmmsg's.
+# connect CGROUP OUT PORT MSG: a connect request carrying MSG to CADDR if
+# set, else S, from CFROM if set; exit status ew_cmmsg's.
 connect() {
-	ew_in_cg "$1" "$NOBODY" "$CMMSG" "connect${UD:-}" "$S" "$3" "$4" >"$2" 2>&1
+	ew_in_cg "$1" "$NOBODY" "$CMMSG" "connect${UD:-}" "${CADDR:-$S}" "$3" "$4" \
+		${CFROM:+"$CFROM"} >"$2" 2>&1
 }
 # has FILE LINE: FILE has LINE (what it has goes to the check's output).
 has() {
@@ -79,18 +88,29 @@ has() {
 lacks() {
 	! grep -q "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
 }
+# job_id NAME: the job's id.
+job_id() {
+	"$CTL" -j job show "$1" | python3 -c 'import json, sys
+j = json.load(sys.stdin)
+print((j[0] if isinstance(j, list) else j)["id"])'
+}
 
-# answer_refused STEP HOW PORT: a listener of job A answers (HOW: accept or
-# reject) a request from no job with its reply, which is refused as
-# denied-peer; the client never sees the reply. 6 checks.
+# answer_refused STEP HOW PORT: a listener of job A on S2 answers (HOW:
+# accept or reject) a request of job A's sent from S with its reply, which
+# would go to S: refused as denied-peer; the client never sees the reply.
+# 6 checks.
 answer_refused() {
-	ew_check "$1/a ${UD:+UD }listener in job A ($2)" \
+	LADDR=$S2
+	ew_check "$1/a ${UD:+UD }listener in job A on $S2 ($2)" \
 		listen /ewA "$EW_TMP/l$1$2" "$3" "$2" from-a-listener
+	LADDR=
 	_before=$(ew_ctr ewA denied-peer)
-	ew_expect_rc 0 "$1/a request from no job (default allow) is sent" \
-		connect / "$EW_TMP/c$1$2" "$3" from-nobody
+	CADDR=$S2 CFROM=$S
+	ew_expect_rc 0 "$1/job A's request to $S2 from $S is sent" \
+		connect /ewA "$EW_TMP/c$1$2" "$3" from-a-at-s
+	CADDR= CFROM=
 	ew_reap "$LPID" 20 >/dev/null
-	ew_check "$1/job A's listener received it" has "$EW_TMP/l$1$2" "request: from-nobody"
+	ew_check "$1/job A's listener received it" has "$EW_TMP/l$1$2" "request: from-a-at-s"
 	ew_check "$1/job A's $2 to $S is refused (EACCES)" \
 		has "$EW_TMP/l$1$2" "$2: Permission denied"
 	ew_check "$1/as denied-peer of job A" ew_ctr_grew ewA denied-peer "$_before"
@@ -98,42 +118,63 @@ answer_refused() {
 		lacks "$EW_TMP/c$1$2" "from-a-listener"
 }
 
-# answer_passes STEP PORT: a listener of job B (S is its peer) accepts a
-# request from no job with its reply, which the client receives. 4 checks.
+# answer_passes STEP PORT: a listener of job B accepts a request of job
+# B's with its reply, which the client receives. 3 checks.
 answer_passes() {
 	ew_check "$1/a ${UD:+UD }listener in job B (accept)" \
 		listen /ewB "$EW_TMP/l$1b" "$2" accept from-b-listener
-	ew_expect_rc 0 "$1/a request from no job is sent" connect / "$EW_TMP/c$1b" "$2" from-nobody
+	ew_expect_rc 0 "$1/job B's request is sent" connect /ewB "$EW_TMP/c$1b" "$2" from-b
 	ew_reap "$LPID" 20 >/dev/null
 	ew_check "$1/job B's accept is allowed, the client received its reply" \
 		has "$EW_TMP/c$1b" "accepted: from-b-listener"
 }
 
-ew_plan 62
+# delivered STEP LCG CCG PORT WHAT: a listener in LCG (on LADDR or S)
+# receives CCG's request and CCG its reject. 4 checks.
+delivered() {
+	ew_check "$1/a ${UD:+UD }listener ${LCG_NAME:-in $2}" \
+		listen "$2" "$EW_TMP/l$1" "$4" reject from-listener
+	ew_expect_rc 0 "$1/$5: the request is sent" connect "$3" "$EW_TMP/c$1" "$4" "from-$1"
+	ew_reap "$LPID" 20 >/dev/null
+	ew_check "$1/the listener received it" has "$EW_TMP/l$1" "request: from-$1"
+	ew_check "$1/the client received the listener's reject with its data" \
+		has "$EW_TMP/c$1" "rejected: from-listener"
+}
+
+# foreign STEP LCG CCG PORT WHAT: a listener in LCG (on LADDR or S); CCG's
+# request to it is refused (EACCES) and the listener receives nothing. 3
+# checks.
+foreign() {
+	ew_check "$1/a ${UD:+UD }listener ${LCG_NAME:-in $2}" \
+		listen "$2" "$EW_TMP/l$1" "$4" reject from-listener
+	ew_expect_rc 13 "$1/$5: refused (EACCES)" connect "$3" "$EW_TMP/c$1" "$4" "from-$1"
+	ew_reap "$LPID" 2 >/dev/null
+	ew_check "$1/the listener received nothing" lacks "$EW_TMP/l$1" "request:"
+}
+
+ew_plan 92
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
 ew_check "$DEV on it" ew_rxe_add "$DEV" ewd0
-mkdir -p "$CG/ewA" "$CG/ewB"
-ew_check "job A (peer 192.0.2.0/24: not $S)" \
-	"$CTL" job add ewA cgroup /ewA peer 192.0.2.0/24
-ew_check "job B (peer $S)" "$CTL" job add ewB cgroup /ewB peer "$S"
+ew_check "a second address $S2 on the dummy netdev" ip addr add "$S2/24" dev ewd0
+IDX2=$(ew_wait_gid_index "$DEV" "$S2")
+ew_check "its GID on $DEV (index ${IDX2:-none})" test -n "$IDX2"
+mkdir -p "$CG/ewA" "$CG/ewB" "$CG/ewC" "$CG/ewD"
+ew_check "job A (peer $S2, not $S)" "$CTL" job add ewA cgroup /ewA peer "$S2"
+ew_check "job B (peer $S, not $S2)" "$CTL" job add ewB cgroup /ewB peer "$S"
+ew_check "job C (peers $S and $S2: the node's addresses)" \
+	"$CTL" job add ewC cgroup /ewC peer "$S" peer "$S2"
+ew_check "job D (the same peers)" "$CTL" job add ewD cgroup /ewD peer "$S" peer "$S2"
 ew_check "default allow" "$CTL" config set default allow
-AID=$("$CTL" -j job show ewA | python3 -c 'import json, sys
-j = json.load(sys.stdin)
-print((j[0] if isinstance(j, list) else j)["id"])')
+AID=$(job_id ewA)
+DID=$(job_id ewD)
 
 # --- 1. control ------------------------------------------------------------
-ew_check "1/a listener in no job" listen / "$EW_TMP/l1" 7301 reject from-listener
-ew_expect_rc 0 "1/job B's connect to $S with data is sent" \
-	connect /ewB "$EW_TMP/c1" 7301 from-b
-ew_reap "$LPID" 20 >/dev/null
-ew_check "1/the listener received job B's data" has "$EW_TMP/l1" "request: from-b"
-ew_check "1/job B received the listener's reject with its data" \
-	has "$EW_TMP/c1" "rejected: from-listener"
+delivered 1 /ewB /ewB 7301 "job B to job B's listener on $S"
 
 # --- 2. job A's connect ------------------------------------------------------
-ew_check "2/a listener in no job" listen / "$EW_TMP/l2" 7302 reject from-listener
+ew_check "2/a listener in job A on $S" listen /ewA "$EW_TMP/l2" 7302 reject from-listener
 before_peer=$(ew_ctr ewA denied-peer)
 ew_dmesg_mark
 ew_expect_rc 13 "2/job A's connect to $S (not its peer) is refused (EACCES)" \
@@ -144,7 +185,7 @@ ew_check "2/logged as a refused cm_message of job $AID" \
 ew_reap "$LPID" 2 >/dev/null
 ew_check "2/the listener received nothing" lacks "$EW_TMP/l2" "request:"
 
-# --- 3. a listener in job A ----------------------------------------------------
+# --- 3. answers of a listener in job A ------------------------------------------
 answer_refused 3 reject 7303
 answer_refused 3 accept 7304
 
@@ -153,12 +194,8 @@ answer_passes 4 7305
 
 # --- 5. UD IDs (SIDR) ------------------------------------------------------------
 UD=-ud
-ew_check "5/a UD listener in no job" listen / "$EW_TMP/l5" 7311 reject from-listener
-ew_expect_rc 0 "5/job B's SIDR request is sent" connect /ewB "$EW_TMP/c5" 7311 from-b
-ew_reap "$LPID" 20 >/dev/null
-ew_check "5/the listener received job B's data" has "$EW_TMP/l5" "request: from-b"
-ew_check "5/job B received the listener's reply" has "$EW_TMP/c5" "rejected: from-listener"
-ew_check "5/a UD listener in no job" listen / "$EW_TMP/l5b" 7312 reject from-listener
+delivered 5 /ewB /ewB 7311 "job B's SIDR request to job B's UD listener"
+ew_check "5/a UD listener in job A on $S" listen /ewA "$EW_TMP/l5b" 7312 reject from-listener
 ew_expect_rc 13 "5/job A's SIDR request to $S is refused (EACCES)" \
 	connect /ewA "$EW_TMP/c5b" 7312 from-a
 ew_reap "$LPID" 2 >/dev/null
@@ -168,21 +205,18 @@ answer_passes 5 7314
 UD=
 
 # --- 6. a path set by the caller --------------------------------------------------
-ew_check "6/a second address $S2 on the dummy netdev" ip addr add "$S2/24" dev ewd0
-IDX2=$(ew_wait_gid_index "$DEV" "$S2")
-ew_check "6/its GID on $DEV (index ${IDX2:-none})" test -n "$IDX2"
 LADDR=0.0.0.0
-ew_check "6/a listener in no job on every address" listen / "$EW_TMP/l6" 7320 reject from-listener
+ew_check "6/a listener in job B on every address" listen /ewB "$EW_TMP/l6" 7320 reject from-listener
 ew_expect_rc 0 "6/control: job B's connect to its peer $S is sent" \
 	connect /ewB "$EW_TMP/c6" 7320 from-b
 ew_reap "$LPID" 20 >/dev/null
 ew_check "6/control: the listener received it" has "$EW_TMP/l6" "request: from-b"
-ew_check "6/a listener in no job on every address" listen / "$EW_TMP/l6a" 7322 reject from-listener
+ew_check "6/a listener in job B on every address" listen /ewB "$EW_TMP/l6a" 7322 reject from-listener
 ew_expect_rc 0 "6/control: job B's connect to $S with the path of its own route to $S is sent" \
 	ew_in_cg /ewB "$NOBODY" "$CMMSG" connect-via "$S" 7322 from-b-own "$S"
 ew_reap "$LPID" 20 >/dev/null
 ew_check "6/control: the listener received it" has "$EW_TMP/l6a" "request: from-b-own"
-ew_check "6/a listener in no job on every address" listen / "$EW_TMP/l6b" 7321 reject from-listener
+ew_check "6/a listener in job B on every address" listen /ewB "$EW_TMP/l6b" 7321 reject from-listener
 _before=$(ew_ctr ewB denied-peer)
 ew_expect_rc 13 "6/job B's connect to $S with the path of a route to $S2 (not its peer) is refused (EACCES)" \
 	ew_in_cg /ewB "$NOBODY" "$CMMSG" connect-via "$S" 7321 from-b-via "$S2"
@@ -191,10 +225,39 @@ ew_reap "$LPID" 2 >/dev/null
 ew_check "6/the listener received nothing" lacks "$EW_TMP/l6b" "request:"
 LADDR=
 
-# --- 7. default deny -------------------------------------------------------------
-ew_check "7/default deny" "$CTL" config set default deny
-ew_expect_rc 13 "7/a connect from no job is refused (EACCES)" \
-	connect / "$EW_TMP/c7" 7306 from-nobody
+# --- 7. two jobs both allowed the node's addresses ---------------------------------
+_before=$(ew_ctr ewD denied-foreign-qp)
+ew_dmesg_mark
+foreign 7a /ewC /ewD 7331 "job D's connect to job C's listener on $S"
+ew_check "7a/counted as denied-foreign-qp of job D" \
+	ew_ctr_grew ewD denied-foreign-qp "$_before"
+ew_check "7a/logged as a refused cm_message of job $DID" \
+	ew_dmesg_wait "denied cm_message: [^:]*: job $DID "
+ew_check "7a/job D received no reply" lacks "$EW_TMP/c7a" "rejected:"
+LADDR=0.0.0.0 CADDR=$S2
+foreign 7b /ewC /ewD 7332 "job D's connect to $S2, job C's listener on every address"
+delivered 7c /ewC /ewC 7333 "control: job C's connect to its own listener on every address"
+LADDR= CADDR=
+UD=-ud
+foreign 7d /ewC /ewD 7334 "job D's SIDR request to job C's UD listener"
+UD=
+LCG_NAME="in no job"
+foreign 7e / /ewD 7335 "job D's connect to a listener in no job"
+LCG_NAME=
+ew_expect_rc 13 "7f/job D's connect to a port nobody listens on is refused (EACCES)" \
+	connect /ewD "$EW_TMP/c7f" 7336 from-7f
+_before=$(ew_ctr - denied-foreign-qp)
+foreign 7g /ewC / 7337 "a connect from no job (default allow) to job C's listener"
+ew_check "7g/counted as denied-foreign-qp of the node" \
+	ew_ctr_grew - denied-foreign-qp "$_before"
+LCG_NAME="in no job"
+delivered 7h / / 7338 "control: from no job to a listener in no job"
+LCG_NAME=
+
+# --- 8. default deny -------------------------------------------------------------
+ew_check "8/default deny" "$CTL" config set default deny
+ew_expect_rc 13 "8/a connect from no job is refused (EACCES)" \
+	connect / "$EW_TMP/c8" 7306 from-nobody
 
 ew_reap_all
 ew_check "$DEV deleted" ew_rxe_del "$DEV"

@@ -10,10 +10,10 @@
  *	take one connect request, print "request: DATA", answer it with an
  *	accept or a reject carrying REPLY and print "accept: OK",
  *	"reject: OK", or the error
- *   ew_cmmsg connect ADDR PORT MSG
- *	send a connect request carrying MSG (no QP: qp_num 0x123), print
- *	"connect: OK" or the error, then the answer: "accepted: DATA",
- *	"rejected: DATA", or "no answer" after 5 s
+ *   ew_cmmsg connect ADDR PORT MSG [FROM]
+ *	send a connect request carrying MSG (no QP: qp_num 0x123), from
+ *	address FROM if given, print "connect: OK" or the error, then the
+ *	answer: "accepted: DATA", "rejected: DATA", or "no answer" after 5 s
  *   ew_cmmsg listen-ud ... | connect-ud ...
  *	the same over UD IDs (RDMA_PS_UDP): a SIDR request and its reply
  *   ew_cmmsg connect-via ADDR PORT MSG VIA
@@ -156,16 +156,18 @@ static void path_data_from(const struct ibv_sa_path_rec *r, struct ibv_path_data
 }
 
 /*
- * Resolve @id's address to @ai; with @via, set its path record to the one
- * a route to @via has instead of resolving its own route.
+ * Resolve @id's address to @ai, from @from if not NULL; with @via, set its
+ * path record to the one a route to @via has instead of resolving its own
+ * route.
  */
 static int resolve(struct rdma_event_channel *ch, struct rdma_cm_id *id,
-		   const struct addrinfo *ai, const struct addrinfo *via)
+		   const struct addrinfo *ai, const struct addrinfo *from,
+		   const struct addrinfo *via)
 {
 	struct rdma_cm_id *vid;
 	struct ibv_path_data d;
 
-	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 5000) ||
+	if (rdma_resolve_addr(id, from ? from->ai_addr : NULL, ai->ai_addr, 5000) ||
 	    expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED))
 		return -1;
 	if (!via)
@@ -183,7 +185,7 @@ static int resolve(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 
 static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		      const struct addrinfo *ai, const char *msg,
-		      const struct addrinfo *via)
+		      const struct addrinfo *from, const struct addrinfo *via)
 {
 	struct rdma_conn_param param = { .private_data = msg,
 					 .private_data_len = strlen(msg) + 1,
@@ -194,7 +196,7 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 	struct rdma_cm_event *ev;
 	int ret = 0;
 
-	if (resolve(ch, id, ai, via))
+	if (resolve(ch, id, ai, from, via))
 		return fail("resolve");
 	if (rdma_connect(id, &param))
 		return refused("connect");
@@ -222,7 +224,7 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 int main(int argc, char **argv)
 {
 	enum rdma_port_space ps = RDMA_PS_TCP;
-	struct addrinfo *ai, *via = NULL;
+	struct addrinfo *ai, *from = NULL, *via = NULL;
 	struct rdma_event_channel *ch;
 	const char *verb = argc > 1 ? argv[1] : "";
 	struct rdma_cm_id *id;
@@ -234,10 +236,10 @@ int main(int argc, char **argv)
 	}
 	listen = argc == 6 && !strcmp(verb, "listen") &&
 		 (!strcmp(argv[4], "accept") || !strcmp(argv[4], "reject"));
-	if (!listen && !(argc == 5 && !strcmp(verb, "connect")) &&
+	if (!listen && !((argc == 5 || argc == 6) && !strcmp(verb, "connect")) &&
 	    !(argc == 6 && !strcmp(verb, "connect-via"))) {
 		fprintf(stderr, "usage: ew_cmmsg listen[-ud] ADDR PORT accept|reject REPLY"
-			" | connect[-ud] ADDR PORT MSG | connect-via ADDR PORT MSG VIA\n");
+			" | connect[-ud] ADDR PORT MSG [FROM] | connect-via ADDR PORT MSG VIA\n");
 		return 2;
 	}
 	if (strlen(argv[listen ? 5 : 4]) >= DATA_MAX) {
@@ -248,8 +250,10 @@ int main(int argc, char **argv)
 	if (!ch || rdma_create_id(ch, &id, NULL, ps))
 		return fail("rdma_create_id");
 	if (getaddrinfo(argv[2], argv[3], NULL, &ai) ||
-	    (!listen && argc == 6 && getaddrinfo(argv[5], argv[3], NULL, &via)))
+	    (!listen && argc == 6 &&
+	     getaddrinfo(argv[5], NULL, NULL,
+			 strcmp(verb, "connect") ? &via : &from)))
 		return fail("getaddrinfo");
 	return listen ? do_listen(ch, id, ai, argv[4], argv[5]) :
-			do_connect(ch, id, ai, argv[4], via);
+			do_connect(ch, id, ai, argv[4], from, via);
 }

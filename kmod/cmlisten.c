@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: Same-node listeners - whose listener a connect request reaches
+ *
+ * An rdma_cm connect request carries the caller's private data to the
+ * listener that its destination address and port (the service ID) name on
+ * the device the request ends on. When that device is one of this node's
+ * (localgid.c), the peer rules cannot tell two jobs apart that may both
+ * reach the node's address, as for QPs ("Same-node destinations" in
+ * qptrack.c): so the request must reach a listener of the caller's own
+ * job. A caller that is not policed (a process in no job under a default
+ * of allow) may reach only listeners that no job's process made.
+ *
+ * rdma_cm keeps its listeners by port in tables of its own. They are found
+ * here in the RDMA core's table of the device's rdma_cm IDs (restrack),
+ * which holds every ID bound to the device with the task that made it: a
+ * listener bound to an address, and each per-device child of a listener on
+ * every address, named after its parent's task. Every one that could take
+ * the request must pass (in LISTEN, the request's service ID, bound to its
+ * destination address or to every address: a superset of what rdma_cm
+ * matches, so a listener is never missed), and there must be one: with
+ * none, a listener made after this check could take the request. rdma_cm
+ * lets no second listener bind an address and port that a listener holds,
+ * so a listener found here keeps its place until it is destroyed.
+ *
+ * The table is walked under its lock, once per connect request whose
+ * destination is this node: the cost grows with the device's rdma_cm IDs
+ * (a connect to another node only pays the local GID probe).
+ */
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <net/ipv6.h>
+#include <rdma/rdma_cm.h>
+
+#include "cmlisten.h"
+#include "cmpriv.h"
+#include "localgid.h"
+#include "policy.h"
+
+/* Whether @l, an ID of the destination device, would take the request. */
+static bool ew_cm_listener_takes(struct ew_rdma_id_private *l, __be64 sid,
+				 const struct sockaddr *dst)
+{
+	struct sockaddr *src = (struct sockaddr *)&l->id.route.addr.src_addr;
+
+	if (READ_ONCE(l->state) != EW_RDMA_CM_LISTEN ||
+	    rdma_get_service_id(&l->id, src) != sid)
+		return false;
+	switch (src->sa_family) {
+	case AF_INET: {
+		__be32 a = ((struct sockaddr_in *)src)->sin_addr.s_addr;
+
+		return !a || (dst->sa_family == AF_INET &&
+			      a == ((const struct sockaddr_in *)dst)->sin_addr.s_addr);
+	}
+	case AF_INET6: {
+		const struct in6_addr *a = &((struct sockaddr_in6 *)src)->sin6_addr;
+
+		return ipv6_addr_any(a) ||
+		       (dst->sa_family == AF_INET6 &&
+			ipv6_addr_equal(a, &((const struct sockaddr_in6 *)dst)->sin6_addr));
+	}
+	}
+	/* AF_IB: rdma_cm matches every address. */
+	return true;
+}
+
+/*
+ * Whether the listeners of @ldev that @id's request could reach are all
+ * @job's (@job NULL: no job's), and there is one.
+ */
+static bool ew_cm_listeners_ok(struct ib_device *ldev, struct rdma_cm_id *id,
+			       const struct ew_job *job)
+{
+	struct xarray *xa = ew_restrack_xa(ldev, RDMA_RESTRACK_CM_ID);
+	struct sockaddr *dst = (struct sockaddr *)&id->route.addr.dst_addr;
+	__be64 sid = rdma_get_service_id(id, dst);
+	struct rdma_restrack_entry *res;
+	struct ew_rdma_id_private *l;
+	bool found = false, ok = true;
+	unsigned long i;
+
+	/* An entry in the table is not freed before it left it (its lock). */
+	xa_lock(xa);
+	xa_for_each(xa, i, res) {
+		l = container_of(res, struct ew_rdma_id_private, res);
+		if (!ew_cm_listener_takes(l, sid, dst))
+			continue;
+		found = true;
+		if (job ? !ew_res_is_jobs(res, job) : !ew_res_is_no_jobs(res)) {
+			ok = false;
+			break;
+		}
+	}
+	xa_unlock(xa);
+	return found && ok;
+}
+
+/**
+ * ew_cm_dest_is_foreign() - whether a connect request of @id reaches this
+ * node elsewhere than a listener of @job
+ * @id: the connecting ID, its route resolved
+ * @req: its request (ew_request_from_cm_id()): the paths' destinations
+ * @job: the caller's job, or NULL for a caller that is not policed (then
+ *	 only listeners of no job's are open to it)
+ *
+ * See "Same-node listeners". A destination GID of several other devices is
+ * foreign (ew_local_dest_dev()); so is every local destination if @id's
+ * layout is not the one cmpriv.h mirrors.
+ *
+ * Context: rcu_read_lock(); atomic-safe (takes the restrack table's lock).
+ */
+bool ew_cm_dest_is_foreign(struct rdma_cm_id *id, const struct ew_request *req,
+			   const struct ew_job *job)
+{
+	struct ib_device *ldev;
+	bool ambiguous;
+	unsigned int i;
+
+	for (i = 0; i < req->n_paths && i < ARRAY_SIZE(req->paths); i++) {
+		if (!req->paths[i].has_grh)
+			continue;
+		ldev = ew_local_dest_dev(id->device, req->paths[i].dgid,
+					 &ambiguous);
+		if (!ldev)
+			continue;
+		if (ambiguous || !ew_cm_priv_sane(ew_cm_priv(id)) ||
+		    !ew_cm_listeners_ok(ldev, id, job))
+			return true;
+	}
+	return false;
+}
