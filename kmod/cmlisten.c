@@ -17,20 +17,18 @@
  * listener bound to an address, and each per-device child of a listener on
  * every address, named after its parent's task. Every one that could take
  * the request must pass (in LISTEN, the request's service ID, bound to its
- * destination address or to every address: a superset of what rdma_cm
- * matches, so a listener is never missed), and there must be one: with
- * none, a listener made after this check could take the request. rdma_cm
- * lets no second listener bind an address and port that a listener holds,
- * so a listener found here keeps its place until it is destroyed.
+ * destination address or to every address, as rdma_cm matches them; one
+ * of another network namespace on the same device counts too, so none is
+ * missed), and there must be one: with none, a listener made after this
+ * check could take the request. rdma_cm lets no second listener bind an
+ * address and port that a listener holds, so a listener found here keeps
+ * its place until it is destroyed.
  *
  * The table is walked under its lock, once per connect request whose
  * destination is this node: the cost grows with the device's rdma_cm IDs
  * (a connect to another node only pays the local GID probe).
  */
 
-#include <linux/in.h>
-#include <linux/in6.h>
-#include <net/ipv6.h>
 #include <rdma/rdma_cm.h>
 
 #include "cmlisten.h"
@@ -38,32 +36,20 @@
 #include "localgid.h"
 #include "policy.h"
 
-/* Whether @l, an ID of the destination device, would take the request. */
+/*
+ * Whether @l, an ID of the destination device, could take the request: as
+ * rdma_cm's own match on the request's header (cma_match_private_data()),
+ * without its test of the netdev the request arrived on (a listener of
+ * another network namespace may be taken for one that could take it).
+ */
 static bool ew_cm_listener_takes(struct ew_rdma_id_private *l, __be64 sid,
 				 const struct sockaddr *dst)
 {
 	struct sockaddr *src = (struct sockaddr *)&l->id.route.addr.src_addr;
 
-	if (READ_ONCE(l->state) != EW_RDMA_CM_LISTEN ||
-	    rdma_get_service_id(&l->id, src) != sid)
-		return false;
-	switch (src->sa_family) {
-	case AF_INET: {
-		__be32 a = ((struct sockaddr_in *)src)->sin_addr.s_addr;
-
-		return !a || (dst->sa_family == AF_INET &&
-			      a == ((const struct sockaddr_in *)dst)->sin_addr.s_addr);
-	}
-	case AF_INET6: {
-		const struct in6_addr *a = &((struct sockaddr_in6 *)src)->sin6_addr;
-
-		return ipv6_addr_any(a) ||
-		       (dst->sa_family == AF_INET6 &&
-			ipv6_addr_equal(a, &((const struct sockaddr_in6 *)dst)->sin6_addr));
-	}
-	}
-	/* AF_IB: rdma_cm matches every address. */
-	return true;
+	return READ_ONCE(l->state) == EW_RDMA_CM_LISTEN &&
+	       rdma_get_service_id(&l->id, src) == sid &&
+	       ew_cm_listen_addr_takes(src, l->afonly, dst);
 }
 
 /*

@@ -16,6 +16,9 @@
  */
 
 #include <linux/export.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 
 #include "job.h"
@@ -235,6 +238,42 @@ u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
 			return reason;
 	}
 	return 0;
+}
+
+/**
+ * ew_cm_listen_addr_takes() - may an rdma_cm listener on @listen take a
+ * connect request to @dst?
+ * @listen: the address the listener is bound to
+ * @afonly: the listener takes only its own address family
+ * @dst: the request's destination address
+ *
+ * rdma_cm's own match on the request's header: a listener on every address
+ * that is not restricted to its family takes any request; otherwise the
+ * families must agree and the listener's address must be every address or
+ * @dst's. An AF_IB listener takes every request. Ports are not compared.
+ */
+bool ew_cm_listen_addr_takes(const struct sockaddr *listen, bool afonly,
+			     const struct sockaddr *dst)
+{
+	const struct in6_addr *a6;
+	__be32 a4;
+
+	switch (listen->sa_family) {
+	case AF_INET:
+		a4 = ((const struct sockaddr_in *)listen)->sin_addr.s_addr;
+		if (!a4 && !afonly)
+			return true;
+		return dst->sa_family == AF_INET &&
+		       (!a4 || a4 == ((const struct sockaddr_in *)dst)->sin_addr.s_addr);
+	case AF_INET6:
+		a6 = &((const struct sockaddr_in6 *)listen)->sin6_addr;
+		if (ipv6_addr_any(a6) && !afonly)
+			return true;
+		return dst->sa_family == AF_INET6 &&
+		       (ipv6_addr_any(a6) ||
+			ipv6_addr_equal(a6, &((const struct sockaddr_in6 *)dst)->sin6_addr));
+	}
+	return true;
 }
 
 /**

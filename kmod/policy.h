@@ -112,6 +112,9 @@ struct ew_verdict ew_decide(const struct ew_global *global,
 			    const struct ew_job *job,
 			    const struct ew_job_policy *pol,
 			    const struct ew_request *req);
+struct sockaddr;
+bool ew_cm_listen_addr_takes(const struct sockaddr *listen, bool afonly,
+			     const struct sockaddr *dst);
 u32 ew_keyed_psn(const siphash_key_t *key, const u8 *from_gid, u32 from_qpn,
 		 const u8 *to_gid, u32 to_qpn);
 

@@ -7,6 +7,8 @@
 
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <asm/unaligned.h>
@@ -606,6 +608,71 @@ static void ew_test_job_change_swaps_policy(struct kunit *test)
 	ew_test_job_delete(job);
 }
 
+/* ---- which rdma_cm listeners take a connect request -------------------- */
+
+/* An address of @family: 0 every address, else @last as its last byte. */
+static void ew_test_sockaddr(struct sockaddr_storage *ss, sa_family_t family,
+			     u8 last)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->ss_family = family;
+	if (family == AF_INET && last)
+		((struct sockaddr_in *)ss)->sin_addr.s_addr =
+			htonl(0x0a520000 | last);
+	if (family == AF_INET6 && last) {
+		struct in6_addr *a = &((struct sockaddr_in6 *)ss)->sin6_addr;
+
+		a->s6_addr[0] = 0xfd;
+		a->s6_addr[15] = last;
+	}
+}
+
+/*
+ * Every listener family, bound to every address or to one, with and
+ * without afonly, against requests of each family to that address and to
+ * another: rdma_cm's cma_match_private_data() as a table.
+ */
+static void ew_test_cm_listen_addr(struct kunit *test)
+{
+	static const struct {
+		sa_family_t lfam;
+		u8 laddr;	/* 0: every address */
+		bool afonly;
+		sa_family_t dfam;
+		u8 daddr;
+		bool takes;
+	} cases[] = {
+		{ AF_INET, 1, true, AF_INET, 1, true },
+		{ AF_INET, 1, true, AF_INET, 2, false },
+		{ AF_INET, 1, false, AF_INET, 2, false },
+		{ AF_INET, 1, true, AF_INET6, 1, false },
+		{ AF_INET, 0, true, AF_INET, 2, true },
+		{ AF_INET, 0, true, AF_INET6, 2, false },
+		{ AF_INET, 0, false, AF_INET6, 2, true },
+		{ AF_INET6, 1, true, AF_INET6, 1, true },
+		{ AF_INET6, 1, false, AF_INET6, 2, false },
+		{ AF_INET6, 1, false, AF_INET, 1, false },
+		{ AF_INET6, 0, true, AF_INET6, 3, true },
+		{ AF_INET6, 0, true, AF_INET, 3, false },
+		/* [::] without IPV6_V6ONLY takes IPv4 requests too. */
+		{ AF_INET6, 0, false, AF_INET, 3, true },
+		{ AF_IB, 1, true, AF_INET, 2, true },
+		{ AF_IB, 0, false, AF_INET6, 2, true },
+	};
+	struct sockaddr_storage l, d;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		ew_test_sockaddr(&l, cases[i].lfam, cases[i].laddr);
+		ew_test_sockaddr(&d, cases[i].dfam, cases[i].daddr);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    ew_cm_listen_addr_takes((struct sockaddr *)&l,
+							    cases[i].afonly,
+							    (struct sockaddr *)&d),
+				    cases[i].takes, "case %u", i);
+	}
+}
+
 /* ---- path protection against an encrypt requirement ------------------ */
 
 #define PROT_M	EASTWEST_PROTECTION_MACSEC
@@ -817,6 +884,7 @@ static struct kunit_case ew_policy_cases[] = {
 	KUNIT_CASE(ew_test_peer_list_order),
 	KUNIT_CASE(ew_test_job_rename_and_order),
 	KUNIT_CASE(ew_test_job_change_swaps_policy),
+	KUNIT_CASE(ew_test_cm_listen_addr),
 	KUNIT_CASE(ew_test_encrypt_satisfied),
 	KUNIT_CASE(ew_test_encrypt_decide),
 	KUNIT_CASE(ew_test_keyed_psn),
