@@ -31,7 +31,8 @@
  * rdma_cm's messages are hooked where ucma sends them: rdma_connect_ece()
  * and rdma_accept_ece() (ucma is their only caller) and rdma_reject()
  * (kernel ULPs call it too, from their CM handlers, in kernel threads:
- * those are left alone).
+ * those are left alone); and rdma_listen(), where a process's listener on
+ * an AF_IB address is refused (cmlisten.c).
  * The ops are IPMODIFY (one owner per function: a second owner such as a
  * livepatch makes our load fail) and PERMANENT (ftrace cannot be switched
  * off while we are registered, and registration fails if it is off), so
@@ -50,6 +51,7 @@
 #include <rdma/restrack.h>
 
 #include "cmlisten.h"
+#include "cmpriv.h"
 #include "config.h"
 #include "events.h"
 #include "fault.h"
@@ -451,6 +453,26 @@ static bool ew_check_create_ah(struct ib_pd *pd, struct rdma_ah_attr *ah)
 }
 
 /*
+ * Why a connect request of a caller that is not policed is refused, or 0:
+ * it must not reach a job's listener on this node. One whose destination
+ * cannot be read is refused: rdma_connect() fails such a request anyway,
+ * unless its route became final between this check and rdma_cm's own (a
+ * kernel worker finishes a RoCE route after rdma_resolve_route() returned).
+ * iWARP is not policed for it (A26). Context: rcu_read_lock().
+ */
+static u32 ew_cm_unpoliced_reason(struct rdma_cm_id *id, struct ew_request *req)
+{
+	u32 reason = ew_request_from_cm_id(id, true, false, req);
+
+	if (reason == EASTWEST_REASON_IWARP)
+		return 0;
+	if (reason)
+		return reason;
+	return ew_cm_dest_is_foreign(id, req, NULL) ?
+	       EASTWEST_REASON_FOREIGN_QP : 0;
+}
+
+/*
  * A connection manager message of a process (@connect: a connect request;
  * else an accept or a reject): its private data goes to the route's
  * destination on the kernel's GSI QP, which no QP of the process's
@@ -476,14 +498,12 @@ static bool ew_check_cm_message(struct rdma_cm_id *id, bool connect)
 	ew_caller_get(&c);
 	if (ew_caller_unpoliced(&c)) {
 		/* Not judged, but kept off jobs' listeners on this node. */
-		deny = connect &&
-		       !ew_request_from_cm_id(id, true, false, &req) &&
-		       ew_cm_dest_is_foreign(id, &req, NULL);
+		internal = connect ? ew_cm_unpoliced_reason(id, &req) : 0;
+		deny = internal;
 		if (deny) {
 			ew_deny_event(&ev, EASTWEST_OP_CM_MESSAGE,
 				      dev_name(&id->device->dev), id->port_num);
-			deny = ew_judge(&c, &req, EASTWEST_REASON_FOREIGN_QP,
-					&ev);
+			deny = ew_judge(&c, &req, internal, &ev);
 		}
 		rcu_read_unlock();
 		return deny;
@@ -499,6 +519,48 @@ static bool ew_check_cm_message(struct rdma_cm_id *id, bool connect)
 	deny = ew_judge_report(&c, &req, v, &ev);
 	rcu_read_unlock();
 	return deny;
+}
+
+/*
+ * A listener of a process on an AF_IB address: rdma_cm gives such a
+ * listener the requests of every address on its port, so it would take
+ * those meant for another job's listener there (one restricted to AF_IB
+ * shares the port with any IP listener, and the newest listener is asked
+ * first); refused to every process (cmlisten.c). An ID's family is known
+ * once it is bound, before it may listen. Kernel ULPs' listeners pass.
+ */
+static bool ew_check_cm_listen(struct rdma_cm_id *id)
+{
+	const struct ew_rdma_id_private *priv = ew_cm_priv(id);
+	struct ew_event ev __uninitialized;
+	struct ew_request req = { .op = EASTWEST_OP_CM_LISTEN };
+	struct ew_caller c;
+	bool deny;
+
+	if ((current->flags & PF_KTHREAD) ||
+	    id->route.addr.src_addr.ss_family != AF_IB)
+		return false;
+	/* Made by ucma for a process; a layout not as mirrored: refused. */
+	if (priv->res.type == RDMA_RESTRACK_CM_ID && !priv->res.user)
+		return false;
+	rcu_read_lock();
+	ew_caller_get(&c);
+	ew_deny_event(&ev, EASTWEST_OP_CM_LISTEN,
+		      id->device ? dev_name(&id->device->dev) : "",
+		      id->port_num);
+	deny = ew_judge(&c, &req, EASTWEST_REASON_FOREIGN_QP, &ev);
+	rcu_read_unlock();
+	return deny;
+}
+
+/* int rdma_listen(id, backlog): ucma's, and rdma_cm's own for the devices */
+static void notrace ew_hook_cm_listen(unsigned long ip,
+				      unsigned long parent_ip,
+				      struct ftrace_ops *ops,
+				      struct ftrace_regs *fregs)
+{
+	if (ew_check_cm_listen((struct rdma_cm_id *)ew_hook_arg(fregs, 0)))
+		ew_hook_divert(fregs, ew_deny_int);
 }
 
 /* Argument 0 of each hooked rdma_cm function is the ID. */
@@ -1043,6 +1105,7 @@ static struct ew_hook ew_hooks[] = {
 	EW_HOOK(rdma_restrack_get, ew_hook_restrack_get),
 	EW_HOOK(rdma_restrack_get_byid, ew_hook_restrack_get_byid),
 	EW_HOOK(rdma_connect_ece, ew_hook_cm_connect),
+	EW_HOOK(rdma_listen, ew_hook_cm_listen),
 	EW_HOOK(rdma_accept_ece, ew_hook_cm_answer),
 	EW_HOOK(rdma_reject, ew_hook_cm_answer),
 };

@@ -240,6 +240,27 @@ u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
 	return 0;
 }
 
+/*
+ * Whether rdma_cm takes @addr for every address (its cma_any_addr()): the
+ * unspecified and the loopback addresses, IPv4 (all of 127/8) and IPv6,
+ * bind no device and listen on all of them.
+ */
+static bool ew_cm_addr_any(const struct sockaddr *addr)
+{
+	const struct in6_addr *a6;
+	__be32 a4;
+
+	switch (addr->sa_family) {
+	case AF_INET:
+		a4 = ((const struct sockaddr_in *)addr)->sin_addr.s_addr;
+		return ipv4_is_zeronet(a4) || ipv4_is_loopback(a4);
+	case AF_INET6:
+		a6 = &((const struct sockaddr_in6 *)addr)->sin6_addr;
+		return ipv6_addr_any(a6) || ipv6_addr_loopback(a6);
+	}
+	return false;
+}
+
 /**
  * ew_cm_listen_addr_takes() - may an rdma_cm listener on @listen take a
  * connect request to @dst?
@@ -247,31 +268,29 @@ u32 ew_policy_check(const struct ew_job *job, const struct ew_job_policy *pol,
  * @afonly: the listener takes only its own address family
  * @dst: the request's destination address
  *
- * rdma_cm's own match on the request's header: a listener on every address
- * that is not restricted to its family takes any request; otherwise the
- * families must agree and the listener's address must be every address or
- * @dst's. An AF_IB listener takes every request. Ports are not compared.
+ * rdma_cm's own match on the request's header (cma_match_private_data()):
+ * a listener on every address (rdma_cm counts the loopback addresses as
+ * such) that is not restricted to its family takes
+ * any request; otherwise the families must agree and the listener's
+ * address must be every address or @dst's. An AF_IB listener takes every
+ * request. Ports are not compared.
  */
 bool ew_cm_listen_addr_takes(const struct sockaddr *listen, bool afonly,
 			     const struct sockaddr *dst)
 {
-	const struct in6_addr *a6;
-	__be32 a4;
+	bool any = ew_cm_addr_any(listen);
 
+	if (any && !afonly)
+		return true;
 	switch (listen->sa_family) {
 	case AF_INET:
-		a4 = ((const struct sockaddr_in *)listen)->sin_addr.s_addr;
-		if (!a4 && !afonly)
-			return true;
 		return dst->sa_family == AF_INET &&
-		       (!a4 || a4 == ((const struct sockaddr_in *)dst)->sin_addr.s_addr);
+		       (any || ((const struct sockaddr_in *)listen)->sin_addr.s_addr ==
+			       ((const struct sockaddr_in *)dst)->sin_addr.s_addr);
 	case AF_INET6:
-		a6 = &((const struct sockaddr_in6 *)listen)->sin6_addr;
-		if (ipv6_addr_any(a6) && !afonly)
-			return true;
 		return dst->sa_family == AF_INET6 &&
-		       (ipv6_addr_any(a6) ||
-			ipv6_addr_equal(a6, &((const struct sockaddr_in6 *)dst)->sin6_addr));
+		       (any || ipv6_addr_equal(&((const struct sockaddr_in6 *)listen)->sin6_addr,
+					       &((const struct sockaddr_in6 *)dst)->sin6_addr));
 	}
 	return true;
 }

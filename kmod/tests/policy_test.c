@@ -610,20 +610,31 @@ static void ew_test_job_change_swaps_policy(struct kunit *test)
 
 /* ---- which rdma_cm listeners take a connect request -------------------- */
 
-/* An address of @family: 0 every address, else @last as its last byte. */
+#define EW_TEST_LOOPBACK	0xff	/* 127.0.0.1 or ::1 */
+#define EW_TEST_ZERONET		0xfe	/* 0.0.0.7 (IPv4 only) */
+#define EW_TEST_LOOPBACK2	0xfd	/* 127.1.2.3 (IPv4 only) */
+
+/*
+ * An address of @family: 0 every address, EW_TEST_LOOPBACK, EW_TEST_LOOPBACK2
+ * or EW_TEST_ZERONET, else @last as the last byte of a unicast address.
+ */
 static void ew_test_sockaddr(struct sockaddr_storage *ss, sa_family_t family,
 			     u8 last)
 {
+	struct in6_addr *a6 = &((struct sockaddr_in6 *)ss)->sin6_addr;
+	__be32 *a4 = &((struct sockaddr_in *)ss)->sin_addr.s_addr;
+
 	memset(ss, 0, sizeof(*ss));
 	ss->ss_family = family;
-	if (family == AF_INET && last)
-		((struct sockaddr_in *)ss)->sin_addr.s_addr =
-			htonl(0x0a520000 | last);
-	if (family == AF_INET6 && last) {
-		struct in6_addr *a = &((struct sockaddr_in6 *)ss)->sin6_addr;
-
-		a->s6_addr[0] = 0xfd;
-		a->s6_addr[15] = last;
+	if (!last)
+		return;
+	if (family == AF_INET)
+		*a4 = htonl(last == EW_TEST_LOOPBACK ? 0x7f000001 :
+			    last == EW_TEST_LOOPBACK2 ? 0x7f010203 :
+			    last == EW_TEST_ZERONET ? 7 : 0x0a520000 | last);
+	if (family == AF_INET6) {
+		a6->s6_addr[0] = last == EW_TEST_LOOPBACK ? 0 : 0xfd;
+		a6->s6_addr[15] = last == EW_TEST_LOOPBACK ? 1 : last;
 	}
 }
 
@@ -658,6 +669,15 @@ static void ew_test_cm_listen_addr(struct kunit *test)
 		{ AF_INET6, 0, false, AF_INET, 3, true },
 		{ AF_IB, 1, true, AF_INET, 2, true },
 		{ AF_IB, 0, false, AF_INET6, 2, true },
+		/* rdma_cm takes loopback addresses for every address ... */
+		{ AF_INET, EW_TEST_LOOPBACK, true, AF_INET, 2, true },
+		{ AF_INET, EW_TEST_LOOPBACK2, true, AF_INET, 2, true },
+		{ AF_INET, EW_TEST_LOOPBACK, true, AF_INET6, 2, false },
+		/* ... but of 0/8 only 0.0.0.0 (ipv4_is_zeronet()). */
+		{ AF_INET, EW_TEST_ZERONET, true, AF_INET, 2, false },
+		{ AF_INET6, EW_TEST_LOOPBACK, true, AF_INET6, 2, true },
+		{ AF_INET6, EW_TEST_LOOPBACK, false, AF_INET, 2, true },
+		{ AF_INET6, EW_TEST_LOOPBACK, true, AF_INET, 2, false },
 	};
 	struct sockaddr_storage l, d;
 	unsigned int i;

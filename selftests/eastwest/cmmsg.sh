@@ -38,13 +38,18 @@
 #      is its connect to a listener in no job, or to a port nobody listens
 #      on; job C's own connect passes; a process in no job (default allow)
 #      is refused onto job C's listener (an event without a job) and
-#      reaches one in no job;
+#      reaches one in no job; job C reaches its listener on 127.0.0.1,
+#      which rdma_cm takes for every address; job D may not listen on AF_IB
+#      (such a listener, restricted to AF_IB, shares job C's port and is
+#      given every address's requests), and its listener in a network
+#      namespace of its own keeps job C from nothing;
 #   8. default deny: a connect from no job is refused.
 #
 # Against a module that judges only the verbs control path, 2, 3, 5, 6, 7
 # and 8 deliver their data; against one that judged the ID's destination
 # address, 6 did; against one that judged only the peers, 7 did (85e8a1b,
-# 6.12).
+# 6.12); against the first listener rule (0110d08), job C's connects of
+# 7i, 7j and 7k were refused and job D's AF_IB listener was not.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -55,7 +60,7 @@ S2=10.82.0.2
 CMMSG=$EW_TOP/selftests/tools/ew_cmmsg
 
 ew_require_root
-ew_require_cmd rdma setpriv
+ew_require_cmd rdma setpriv unshare
 ew_require_built ctl cgroup rdma_cm selftests/tools/ew_cmmsg
 
 ew_tmp_dir 755
@@ -118,27 +123,18 @@ answer_refused() {
 		lacks "$EW_TMP/c$1$2" "from-a-listener"
 }
 
-# answer_passes STEP PORT: a listener of job B accepts a request of job
-# B's with its reply, which the client receives. 3 checks.
-answer_passes() {
-	ew_check "$1/a ${UD:+UD }listener in job B (accept)" \
-		listen /ewB "$EW_TMP/l$1b" "$2" accept from-b-listener
-	ew_expect_rc 0 "$1/job B's request is sent" connect /ewB "$EW_TMP/c$1b" "$2" from-b
-	ew_reap "$LPID" 20 >/dev/null
-	ew_check "$1/job B's accept is allowed, the client received its reply" \
-		has "$EW_TMP/c$1b" "accepted: from-b-listener"
-}
-
-# delivered STEP LCG CCG PORT WHAT: a listener in LCG (on LADDR or S)
-# receives CCG's request and CCG its reject. 4 checks.
+# delivered STEP LCG CCG PORT WHAT [accept]: a listener in LCG (on LADDR or
+# S) receives CCG's request and answers it with a reject (or an accept)
+# carrying its reply, which CCG receives. 4 checks.
 delivered() {
-	ew_check "$1/a ${UD:+UD }listener ${LCG_NAME:-in $2}" \
-		listen "$2" "$EW_TMP/l$1" "$4" reject from-listener
+	_how=${6:-reject}
+	ew_check "$1/a ${UD:+UD }listener ${LCG_NAME:-in $2} ($_how)" \
+		listen "$2" "$EW_TMP/l$1" "$4" "$_how" from-listener
 	ew_expect_rc 0 "$1/$5: the request is sent" connect "$3" "$EW_TMP/c$1" "$4" "from-$1"
 	ew_reap "$LPID" 20 >/dev/null
 	ew_check "$1/the listener received it" has "$EW_TMP/l$1" "request: from-$1"
-	ew_check "$1/the client received the listener's reject with its data" \
-		has "$EW_TMP/c$1" "rejected: from-listener"
+	ew_check "$1/the client received the listener's $_how with its data" \
+		has "$EW_TMP/c$1" "${_how}ed: from-listener"
 }
 
 # foreign STEP LCG CCG PORT WHAT: a listener in LCG (on LADDR or S); CCG's
@@ -152,7 +148,7 @@ foreign() {
 	ew_check "$1/the listener received nothing" lacks "$EW_TMP/l$1" "request:"
 }
 
-ew_plan 92
+ew_plan 109
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
@@ -190,7 +186,7 @@ answer_refused 3 reject 7303
 answer_refused 3 accept 7304
 
 # --- 4. a listener in job B ------------------------------------------------------
-answer_passes 4 7305
+delivered 4 /ewB /ewB 7305 "job B to job B's listener" accept
 
 # --- 5. UD IDs (SIDR) ------------------------------------------------------------
 UD=-ud
@@ -201,7 +197,7 @@ ew_expect_rc 13 "5/job A's SIDR request to $S is refused (EACCES)" \
 ew_reap "$LPID" 2 >/dev/null
 ew_check "5/the listener received nothing" lacks "$EW_TMP/l5b" "request:"
 answer_refused 5 accept 7313
-answer_passes 5 7314
+delivered 5c /ewB /ewB 7314 "job B's SIDR request to job B's UD listener" accept
 UD=
 
 # --- 6. a path set by the caller --------------------------------------------------
@@ -253,6 +249,35 @@ ew_check "7g/counted as denied-foreign-qp of the node" \
 LCG_NAME="in no job"
 delivered 7h / / 7338 "control: from no job to a listener in no job"
 LCG_NAME=
+
+LADDR=127.0.0.1
+delivered 7i /ewC /ewC 7339 "control: job C's connect to $S, its own listener on 127.0.0.1 (every address, to rdma_cm)"
+LADDR=
+ew_check "7j/a listener in job C on $S" listen /ewC "$EW_TMP/l7j" 7340 reject from-listener
+CPID=$LPID
+ew_dmesg_mark
+ew_start_bg "$EW_TMP/l7jd" /ewD "$NOBODY" "$CMMSG" listen-ib 7340 reject from-d
+ew_check "7j/job D's AF_IB listener on port 7340 (afonly, so beside job C's) is refused (EACCES)" \
+	ew_wait_for 10 grep -qx "listen: Permission denied" "$EW_TMP/l7jd"
+ew_check "7j/logged as a refused cm_listen of job $DID" \
+	ew_dmesg_wait "denied cm_listen: [^:]*: job $DID "
+ew_expect_rc 0 "7j/job C's connect to its own listener is sent" \
+	connect /ewC "$EW_TMP/c7j" 7340 from-7j
+ew_reap "$CPID" 20 >/dev/null
+ew_check "7j/job C's listener received it" has "$EW_TMP/l7j" "request: from-7j"
+ew_reap "$EW_BG_PID" 2 >/dev/null
+ew_check "7j/job D's listener received nothing" lacks "$EW_TMP/l7jd" "request:"
+ew_check "7k/a listener in job C on $S" listen /ewC "$EW_TMP/l7k" 7341 reject from-listener
+CPID=$LPID
+ew_start_bg "$EW_TMP/l7kd" /ewD unshare -n "$NOBODY" "$CMMSG" listen 0.0.0.0 7341 reject from-d
+ew_check "7k/job D listens on every address of a network namespace of its own" \
+	ew_wait_for 10 grep -qx listening "$EW_TMP/l7kd"
+ew_expect_rc 0 "7k/job C's connect to its own listener on $S is sent" \
+	connect /ewC "$EW_TMP/c7k" 7341 from-7k
+ew_reap "$CPID" 20 >/dev/null
+ew_check "7k/job C's listener received it" has "$EW_TMP/l7k" "request: from-7k"
+ew_reap "$EW_BG_PID" 2 >/dev/null
+ew_check "7k/job D's listener received nothing" lacks "$EW_TMP/l7kd" "request:"
 
 # --- 8. default deny -------------------------------------------------------------
 ew_check "8/default deny" "$CTL" config set default deny

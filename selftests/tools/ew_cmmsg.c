@@ -16,6 +16,10 @@
  *	answer: "accepted: DATA", "rejected: DATA", or "no answer" after 5 s
  *   ew_cmmsg listen-ud ... | connect-ud ...
  *	the same over UD IDs (RDMA_PS_UDP): a SIDR request and its reply
+ *   ew_cmmsg listen-ib PORT accept|reject REPLY
+ *	listen on every AF_IB address, restricted to AF_IB (afonly), with the
+ *	service ID of TCP port PORT: rdma_cm lets it share the port with an
+ *	IP listener, and gives it the requests of every address
  *   ew_cmmsg connect-via ADDR PORT MSG VIA
  *	a connect request to ADDR whose path record the caller sets itself
  *	(RDMA_OPTION_IB_PATH) to the one the route to VIA has: the request
@@ -31,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <infiniband/sa.h>
+#include <infiniband/ib.h>
 #include <rdma/rdma_cma.h>
 
 #define DATA_MAX 56
@@ -108,8 +113,10 @@ static int do_listen(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 	struct rdma_cm_event *ev;
 	struct rdma_cm_id *conn;
 
-	if (rdma_bind_addr(id, ai->ai_addr) || rdma_listen(id, 1))
-		return fail("rdma_listen");
+	if (rdma_bind_addr(id, ai->ai_addr))
+		return fail("rdma_bind_addr");
+	if (rdma_listen(id, 1))
+		return refused("listen");
 	printf("listening\n");
 	fflush(stdout);
 	ev = next_event(ch, 30000);
@@ -236,19 +243,37 @@ int main(int argc, char **argv)
 	}
 	listen = argc == 6 && !strcmp(verb, "listen") &&
 		 (!strcmp(argv[4], "accept") || !strcmp(argv[4], "reject"));
+	if (argc == 5 && !strcmp(verb, "listen-ib") &&
+	    (!strcmp(argv[3], "accept") || !strcmp(argv[3], "reject")))
+		listen = 2;
 	if (!listen && !((argc == 5 || argc == 6) && !strcmp(verb, "connect")) &&
 	    !(argc == 6 && !strcmp(verb, "connect-via"))) {
 		fprintf(stderr, "usage: ew_cmmsg listen[-ud] ADDR PORT accept|reject REPLY"
+			" | listen-ib PORT accept|reject REPLY"
 			" | connect[-ud] ADDR PORT MSG [FROM] | connect-via ADDR PORT MSG VIA\n");
 		return 2;
 	}
-	if (strlen(argv[listen ? 5 : 4]) >= DATA_MAX) {
+	if (strlen(argv[listen == 1 ? 5 : 4]) >= DATA_MAX) {
 		fprintf(stderr, "ew_cmmsg: at most %d bytes of data\n", DATA_MAX - 1);
 		return 2;
 	}
 	ch = rdma_create_event_channel();
 	if (!ch || rdma_create_id(ch, &id, NULL, ps))
 		return fail("rdma_create_id");
+	if (!strcmp(verb, "listen-ib")) {
+		static struct sockaddr_ib sib = { .sib_family = AF_IB };
+		static struct addrinfo ib_ai = { .ai_family = AF_IB,
+						 .ai_addr = (struct sockaddr *)&sib,
+						 .ai_addrlen = sizeof(sib) };
+		int one = 1;
+
+		sib.sib_sid = htobe64(RDMA_IB_IP_PS_TCP | strtoul(argv[2], NULL, 0));
+		sib.sib_sid_mask = htobe64(~0ULL);
+		if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY,
+				    &one, sizeof(one)))
+			return fail("afonly");
+		return do_listen(ch, id, &ib_ai, argv[3], argv[4]);
+	}
 	if (getaddrinfo(argv[2], argv[3], NULL, &ai) ||
 	    (!listen && argc == 6 &&
 	     getaddrinfo(argv[5], NULL, NULL,

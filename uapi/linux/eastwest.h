@@ -204,7 +204,9 @@ enum eastwest_gid_type {
  *   allows it; attach-mcast: a user QP joining a multicast group (its GID is
  *   judged as a destination); cm-message: a connection manager message that a
  *   process sends through rdma_cm (connect, accept or reject, with its private
- *   data; the route's destination is judged).
+ *   data; the route's destination is judged); cm-listen: an rdma_cm listener a
+ *   process makes (one on an AF_IB address would take the requests of every
+ *   address on its port: refused).
  */
 enum eastwest_op {
 	EASTWEST_OP_MODIFY_QP = 1,
@@ -214,6 +216,7 @@ enum eastwest_op {
 	EASTWEST_OP_REVOKE,
 	EASTWEST_OP_ATTACH_MCAST,
 	EASTWEST_OP_CM_MESSAGE,
+	EASTWEST_OP_CM_LISTEN,
 };
 
 enum {
