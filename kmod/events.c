@@ -48,7 +48,7 @@ static const char *const ew_reason_names[] = {
 	[EASTWEST_REASON_QP_STATE] = "QP state claim or skipped INIT",
 	[EASTWEST_REASON_REVOKED] = "QP was revoked",
 	[EASTWEST_REASON_QP_OWNER] = "QP of another job",
-	[EASTWEST_REASON_FOREIGN_QP] = "local QP of another job",
+	[EASTWEST_REASON_FOREIGN_QP] = "local QP or listener of another job",
 	[EASTWEST_REASON_IWARP] = "QP on an iWARP device",
 };
 

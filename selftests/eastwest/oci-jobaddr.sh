@@ -352,8 +352,8 @@ ew_expect_rc 13 "B from $AB onto A's address $AA and QPN ${AQPN:-none}: EACCES" 
 	in_ctr $CB "$VERBS" rc-connect "$DEV" "${IB:-0}" "$AA" "${AQPN:-0x11}"
 F1=$(ctr $CB denied_foreign_qp)
 ew_check "counted as denied-foreign-qp of B's job ($F0 -> $F1)" test "$F1" -eq $((F0 + 1))
-ew_check "logged: local QP of another job, A's address and QPN" \
-	ew_dmesg_wait "denied modify_qp: local QP of another job: job [0-9]+ .* dgid $AA dqpn ${AQPN:-none}\$"
+ew_check "logged: local QP or listener of another job, A's address and QPN" \
+	ew_dmesg_wait "denied modify_qp: local QP or listener of another job: job [0-9]+ .* dgid $AA dqpn ${AQPN:-none}\$"
 S0=$(ctr $CA denied_src_netdev)
 ew_expect_rc 13 "A from $PARENT's own GID (index $IP0) to its address: EACCES" \
 	in_ctr $CA "$VERBS" rc-connect "$DEV" "${IP0:-0}" "$AA" self

@@ -128,7 +128,7 @@ claim() {
 # (that reason's text), and the summary says why: DEST has a new owner.
 revoked_for_foreign() {
 	ew_dmesg_since_mark >"$EW_TMP/log"
-	grep -q "revoked qpn $(printf 0x%x "$1") on $DEV: local QP of another job" "$EW_TMP/log" &&
+	grep -q "revoked qpn $(printf 0x%x "$1") on $DEV: local QP or listener of another job" "$EW_TMP/log" &&
 		grep -q "qpn $(printf 0x%x "$2") of this node has a new owner: 1 QP(s) aimed at it revoked" \
 			"$EW_TMP/log" || { cat "$EW_TMP/log"; return 1; }
 }
@@ -145,7 +145,7 @@ y_revoked() {
 # revocation pass for a new owner ran (the QP revoked itself as it was
 # recorded).
 revoked_on_commit() {
-	ew_dmesg_wait "revoked qpn $(printf 0x%x "$1") on $DEV: local QP of another job" &&
+	ew_dmesg_wait "revoked qpn $(printf 0x%x "$1") on $DEV: local QP or listener of another job" &&
 		! ew_dmesg_since_mark 'has a new owner' >/dev/null
 }
 
