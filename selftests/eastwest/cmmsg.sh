@@ -148,6 +148,18 @@ foreign() {
 	ew_check "$1/the listener received nothing" lacks "$EW_TMP/l$1" "request:"
 }
 
+# c_beside_d STEP PORT: job C's connect to its own listener on S (pid CPID,
+# output l$STEP) reaches it, while job D's listener (the last started,
+# output l${STEP}d) receives nothing. 3 checks.
+c_beside_d() {
+	ew_expect_rc 0 "$1/job C's connect to its own listener on $S is sent" \
+		connect /ewC "$EW_TMP/c$1" "$2" "from-$1"
+	ew_reap "$CPID" 20 >/dev/null
+	ew_check "$1/job C's listener received it" has "$EW_TMP/l$1" "request: from-$1"
+	ew_reap "$EW_BG_PID" 2 >/dev/null
+	ew_check "$1/job D's listener received nothing" lacks "$EW_TMP/l${1}d" "request:"
+}
+
 ew_plan 109
 
 ew_check "eastwest.ko loads" ew_load
@@ -261,23 +273,13 @@ ew_check "7j/job D's AF_IB listener on port 7340 (afonly, so beside job C's) is 
 	ew_wait_for 10 grep -qx "listen: Permission denied" "$EW_TMP/l7jd"
 ew_check "7j/logged as a refused cm_listen of job $DID" \
 	ew_dmesg_wait "denied cm_listen: [^:]*: job $DID "
-ew_expect_rc 0 "7j/job C's connect to its own listener is sent" \
-	connect /ewC "$EW_TMP/c7j" 7340 from-7j
-ew_reap "$CPID" 20 >/dev/null
-ew_check "7j/job C's listener received it" has "$EW_TMP/l7j" "request: from-7j"
-ew_reap "$EW_BG_PID" 2 >/dev/null
-ew_check "7j/job D's listener received nothing" lacks "$EW_TMP/l7jd" "request:"
+c_beside_d 7j 7340
 ew_check "7k/a listener in job C on $S" listen /ewC "$EW_TMP/l7k" 7341 reject from-listener
 CPID=$LPID
 ew_start_bg "$EW_TMP/l7kd" /ewD unshare -n "$NOBODY" "$CMMSG" listen 0.0.0.0 7341 reject from-d
 ew_check "7k/job D listens on every address of a network namespace of its own" \
 	ew_wait_for 10 grep -qx listening "$EW_TMP/l7kd"
-ew_expect_rc 0 "7k/job C's connect to its own listener on $S is sent" \
-	connect /ewC "$EW_TMP/c7k" 7341 from-7k
-ew_reap "$CPID" 20 >/dev/null
-ew_check "7k/job C's listener received it" has "$EW_TMP/l7k" "request: from-7k"
-ew_reap "$EW_BG_PID" 2 >/dev/null
-ew_check "7k/job D's listener received nothing" lacks "$EW_TMP/l7kd" "request:"
+c_beside_d 7k 7341
 
 # --- 8. default deny -------------------------------------------------------------
 ew_check "8/default deny" "$CTL" config set default deny
