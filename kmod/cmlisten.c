@@ -46,21 +46,12 @@
  * not known (then every namespace's listeners count). Only compared.
  * Context: rcu_read_lock().
  */
-static noinline const struct net *ew_cm_dest_net(struct ib_device *ldev,
-						 const u8 *gid)
+static const struct net *ew_cm_dest_net(struct ib_device *ldev, const u8 *gid)
 {
-	static const enum ib_gid_type types[] = {
-		IB_GID_TYPE_ROCE_UDP_ENCAP, IB_GID_TYPE_IB,
-	};
-	const struct ib_gid_attr *attr = ERR_PTR(-ENOENT);
+	const struct ib_gid_attr *attr = ew_gid_attr_find(ldev, gid);
 	const struct net *net = NULL;
 	struct net_device *ndev;
-	union ib_gid g;
-	unsigned int i;
 
-	memcpy(g.raw, gid, sizeof(g.raw));
-	for (i = 0; i < ARRAY_SIZE(types) && IS_ERR(attr); i++)
-		attr = rdma_find_gid(ldev, &g, types[i], NULL);
 	if (IS_ERR(attr))
 		return NULL;
 	ndev = rdma_read_gid_attr_ndev_rcu(attr);

@@ -200,29 +200,41 @@ out:
 	return ret;
 }
 
-/*
- * @gid in @dev's own table (any GID type): the slow path, see above. Kept
- * out of line: its aligned on-stack GID would otherwise give every local
- * destination probe a realigned, guarded stack frame.
+/**
+ * ew_gid_attr_find() - @gid's entry in @dev's own GID table, of any type
+ * @dev: a registered device
+ * @gid: 16 bytes, network order
+ *
+ * Kept out of line: its aligned on-stack GID would otherwise give every
+ * caller's frame (a local destination probe) a realigned, guarded stack.
+ * Context: any (the table's read lock).
+ * Return: the entry, held (rdma_put_gid_attr()), or an ERR_PTR().
  */
-static noinline bool ew_gid_on_dev(struct ib_device *dev, const u8 *gid)
+noinline const struct ib_gid_attr *ew_gid_attr_find(struct ib_device *dev,
+						    const u8 *gid)
 {
 	static const enum ib_gid_type types[] = {
 		IB_GID_TYPE_ROCE_UDP_ENCAP, IB_GID_TYPE_IB,
 	};
-	const struct ib_gid_attr *attr;
+	const struct ib_gid_attr *attr = ERR_PTR(-ENOENT);
 	union ib_gid g;
 	unsigned int i;
 
 	memcpy(g.raw, gid, sizeof(g.raw));
-	for (i = 0; i < ARRAY_SIZE(types); i++) {
+	for (i = 0; i < ARRAY_SIZE(types) && IS_ERR(attr); i++)
 		attr = rdma_find_gid(dev, &g, types[i], NULL);
-		if (!IS_ERR(attr)) {
-			rdma_put_gid_attr(attr);
-			return true;
-		}
-	}
-	return false;
+	return attr;
+}
+
+/* @gid in @dev's own table: the slow path, see above. */
+static bool ew_gid_on_dev(struct ib_device *dev, const u8 *gid)
+{
+	const struct ib_gid_attr *attr = ew_gid_attr_find(dev, gid);
+
+	if (IS_ERR(attr))
+		return false;
+	rdma_put_gid_attr(attr);
+	return true;
 }
 
 /**

@@ -40,6 +40,8 @@ int ew_local_gids_refresh(struct ib_device *dev);
 void ew_local_gids_forget(struct ib_device *dev);
 struct ew_job *ew_res_job(const struct rdma_restrack_entry *res);
 bool ew_restrack_own_lookup(void);
+const struct ib_gid_attr *ew_gid_attr_find(struct ib_device *dev,
+					   const u8 *gid);
 struct ib_device *ew_local_dest_dev(struct ib_device *dev, const u8 *gid,
 				    bool *ambiguous);
 bool ew_res_is_jobs(const struct rdma_restrack_entry *res,
