@@ -43,10 +43,14 @@
 #      (such a listener, restricted to AF_IB, shares job C's port and is
 #      given every address's requests), and its listener in a network
 #      namespace of its own keeps job C from nothing;
-#   8. default deny: a connect from no job is refused.
+#   8. IPv6: job D's connect to job C's listener on an IPv6 address, or
+#      (over IPv4, RC or UD) on ::, which takes both families, is refused;
+#      with net.ipv6.bindv6only set, job C's listener on :: takes IPv6
+#      only, and job D reaches its own listener on 0.0.0.0 beside it;
+#   9. default deny: a connect from no job is refused.
 #
-# Against a module that judges only the verbs control path, 2, 3, 5, 6, 7
-# and 8 deliver their data; against one that judged the ID's destination
+# Against a module that judges only the verbs control path, 2, 3, 5, 6, 7,
+# 8 and 9 deliver their data; against one that judged the ID's destination
 # address, 6 did; against one that judged only the peers, 7 did (85e8a1b,
 # 6.12); against the first listener rule (0110d08), job C's connects of
 # 7i, 7j and 7k were refused and job D's AF_IB listener was not.
@@ -57,6 +61,8 @@ DEV=rxe0
 CG=/sys/fs/cgroup
 S=10.82.0.1
 S2=10.82.0.2
+S6=fd00:82::1
+S6_GID=fd00:0082:0000:0000:0000:0000:0000:0001
 CMMSG=$EW_TOP/selftests/tools/ew_cmmsg
 
 ew_require_root
@@ -160,7 +166,7 @@ c_beside_d() {
 	ew_check "$1/job D's listener received nothing" lacks "$EW_TMP/l${1}d" "request:"
 }
 
-ew_plan 109
+ew_plan 136
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
@@ -281,10 +287,41 @@ ew_check "7k/job D listens on every address of a network namespace of its own" \
 	ew_wait_for 10 grep -qx listening "$EW_TMP/l7kd"
 c_beside_d 7k 7341
 
-# --- 8. default deny -------------------------------------------------------------
-ew_check "8/default deny" "$CTL" config set default deny
-ew_expect_rc 13 "8/a connect from no job is refused (EACCES)" \
-	connect / "$EW_TMP/c8" 7306 from-nobody
+# --- 8. IPv6, both families, afonly ------------------------------------------------
+ew_check "8/an IPv6 address $S6 on the dummy netdev" ip -6 addr add "$S6/64" dev ewd0 nodad
+ew_check "8/its GID on $DEV" ew_wait_for 10 ew_gid_find "$DEV" "$S6_GID" 32
+ew_check "8/jobs C and D may reach $S6" sh -c \
+	"'$CTL' peer add ewC '$S6' && '$CTL' peer add ewD '$S6'"
+LADDR=$S6 CADDR=$S6
+foreign 8a /ewC /ewD 7351 "job D's connect to job C's listener on $S6"
+delivered 8b /ewC /ewC 7352 "control: job C's connect to its own listener on $S6"
+LADDR=:: CADDR=$S
+foreign 8c /ewC /ewD 7353 "job D's IPv4 connect to job C's listener on :: (both families)"
+UD=-ud
+foreign 8d /ewC /ewD 7354 "job D's IPv4 SIDR request to job C's UD listener on ::"
+UD=
+# With bindv6only, rdma_cm makes an IPv6 listener afonly (an IPv4 one
+# always is): job C's listener on :: takes no IPv4 request and shares its
+# port with job D's on 0.0.0.0, which alone is asked.
+V6ONLY=$(sysctl -n net.ipv6.bindv6only)
+ew_defer "sysctl -qw net.ipv6.bindv6only=$V6ONLY"
+ew_check "8e/net.ipv6.bindv6only=1" sysctl -qw net.ipv6.bindv6only=1
+ew_check "8e/a listener in job C on :: (IPv6 only)" \
+	listen /ewC "$EW_TMP/l8ec" 7355 reject from-listener
+CPID=$LPID
+LADDR=0.0.0.0
+delivered 8e /ewD /ewD 7355 "job D's IPv4 connect to its own listener on 0.0.0.0, beside job C's on ::"
+ew_reap "$CPID" 2 >/dev/null
+ew_check "8e/job C's listener on :: received nothing" lacks "$EW_TMP/l8ec" "request:"
+LADDR=:: CADDR=$S6
+foreign 8f /ewC /ewD 7356 "job D's IPv6 connect to job C's listener on :: (IPv6 only)"
+LADDR= CADDR=
+ew_check "8/net.ipv6.bindv6only restored" sysctl -qw net.ipv6.bindv6only="$V6ONLY"
+
+# --- 9. default deny -------------------------------------------------------------
+ew_check "9/default deny" "$CTL" config set default deny
+ew_expect_rc 13 "9/a connect from no job is refused (EACCES)" \
+	connect / "$EW_TMP/c9" 7306 from-nobody
 
 ew_reap_all
 ew_check "$DEV deleted" ew_rxe_del "$DEV"
