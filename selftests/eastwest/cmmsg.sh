@@ -53,7 +53,8 @@
 # 8 and 9 deliver their data; against one that judged the ID's destination
 # address, 6 did; against one that judged only the peers, 7 did (85e8a1b,
 # 6.12); against the first listener rule (0110d08), job C's connects of
-# 7i, 7j and 7k were refused and job D's AF_IB listener was not.
+# 7i, 7j and 7k were refused and job D's AF_IB listener was not; against
+# the one before it, which ignored afonly (cfda900), so was job D's of 8e.
 
 . "$(dirname "$0")/../lib.sh"
 
