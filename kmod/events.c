@@ -61,6 +61,7 @@ static const char *const ew_op_names[] = {
 	[EASTWEST_OP_ATTACH_MCAST] = "attach_mcast",
 	[EASTWEST_OP_CM_MESSAGE] = "cm_message",
 	[EASTWEST_OP_CM_LISTEN] = "cm_listen",
+	[EASTWEST_OP_CM_REQUEST] = "cm_request",
 };
 
 /**

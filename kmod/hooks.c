@@ -31,8 +31,10 @@
  * rdma_cm's messages are hooked where ucma sends them: rdma_connect_ece()
  * and rdma_accept_ece() (ucma is their only caller) and rdma_reject()
  * (kernel ULPs call it too, from their CM handlers, in kernel threads:
- * those are left alone); and rdma_listen(), where a process's listener on
- * an AF_IB address is refused (cmlisten.c).
+ * those are left alone); rdma_listen(), where a process's listener on an
+ * AF_IB address is refused (cmlisten.c); and rdma_cm's static
+ * cma_cm_event_handler(), by name, where a connect request reaches a
+ * process's listener before the process sees it.
  * The ops are IPMODIFY (one owner per function: a second owner such as a
  * livepatch makes our load fail) and PERMANENT (ftrace cannot be switched
  * off while we are registered, and registration fails if it is off), so
@@ -132,16 +134,24 @@ static void notrace ew_hook_redirect(struct ftrace_regs *fregs, void *wrapper,
 /* What the caller is and which job it belongs to, for one decision. */
 struct ew_caller {
 	struct ew_global global;
+	struct task_struct *task;
 	struct ew_job *job;
 	struct ew_job_policy *pol;
 	u64 cgid;
 };
 
-static void ew_caller_get(struct ew_caller *c)
+/* @task's job: current's, or the owner of a listener a request reached. */
+static void ew_caller_of(struct ew_caller *c, struct task_struct *task)
 {
 	ew_global_snapshot(&c->global);
-	c->job = ew_job_lookup_by_cgroup(task_dfl_cgroup(current), &c->cgid);
+	c->task = task;
+	c->job = ew_job_lookup_by_cgroup(task_dfl_cgroup(task), &c->cgid);
 	c->pol = c->job ? ew_job_policy(c->job) : NULL;
+}
+
+static void ew_caller_get(struct ew_caller *c)
+{
+	ew_caller_of(c, current);
 }
 
 /* Does the caller's job require a protected path (so it must be evaluated)? */
@@ -228,9 +238,11 @@ static bool ew_judge_report(struct ew_caller *c, struct ew_request *req,
 	ev->reason = v.reason;
 	ev->mode = v.deny ? EASTWEST_MODE_ENFORCE : EASTWEST_MODE_AUDIT;
 	ev->job_id = c->job ? c->job->id : 0;
-	ev->pid = task_tgid_nr(current);
-	ev->uid = from_kuid_munged(&init_user_ns, current_uid());
-	get_task_comm(ev->comm, current);
+	ev->pid = task_tgid_nr(c->task);
+	rcu_read_lock();
+	ev->uid = from_kuid_munged(&init_user_ns, task_uid(c->task));
+	rcu_read_unlock();
+	get_task_comm(ev->comm, c->task);
 	ev->cgroup_id = c->cgid;
 	if (req->n_paths)
 		ew_event_from_path(ev, &req->paths[0]);
@@ -560,6 +572,70 @@ static void notrace ew_hook_cm_listen(unsigned long ip,
 				      struct ftrace_regs *fregs)
 {
 	if (ew_check_cm_listen((struct rdma_cm_id *)ew_hook_arg(fregs, 0)))
+		ew_hook_divert(fregs, ew_deny_int);
+}
+
+/*
+ * A connect request that reached a listener of a process: rdma_cm hands
+ * the listener's new ID to its owner's handler (ucma's) with the request's
+ * private data, and the owner reads it, and the request's QPN and PSN,
+ * before it may answer. The owner of the listener (the task that made it,
+ * which the new ID inherits in the RDMA core's table) is judged as if it
+ * answered: its job must be allowed the request's source (the path record
+ * the request made, or a UD request's source address). Otherwise the
+ * request is refused before its owner sees it, and the sender is rejected.
+ * So a listener of another job, or of no job under default deny, that
+ * holds a port on this node takes nothing from a request meant for a job's
+ * server here, from this node or any other. Kernel ULPs' listeners pass.
+ * Context: the CM's work queue, the new ID's handler mutex held.
+ */
+static bool ew_check_cm_request(struct rdma_cm_id *id)
+{
+	struct ew_rdma_id_private *priv = ew_cm_priv(id);
+	struct ew_request req = { .op = EASTWEST_OP_CM_REQUEST };
+	struct ew_event ev __uninitialized;
+	struct ew_caller c;
+	u32 internal;
+	bool deny;
+
+	if (rdma_is_kernel_res(&priv->res) || !id->device)
+		return false;
+	rcu_read_lock();
+	/* The owner is in the ID's restrack entry, mirrored (cmpriv.h). */
+	if (!ew_cm_priv_sane(priv) || !priv->res.task) {
+		ew_caller_get(&c);
+		internal = EASTWEST_REASON_INTERNAL;
+	} else {
+		ew_caller_of(&c, priv->res.task);
+		if (ew_caller_unpoliced(&c)) {
+			rcu_read_unlock();
+			return false;
+		}
+		internal = ew_request_from_cm_id(id, false,
+						 ew_caller_wants_protection(&c),
+						 &req);
+	}
+	ew_deny_event(&ev, EASTWEST_OP_CM_REQUEST, dev_name(&id->device->dev),
+		      id->port_num);
+	deny = ew_judge(&c, &req, internal, &ev);
+	rcu_read_unlock();
+	return deny;
+}
+
+/*
+ * int cma_cm_event_handler(id_priv, event): rdma_cm's, static, the one
+ * place every event of an ID reaches its owner's handler; the ID is the
+ * first member of rdma_cm's private ID.
+ */
+static void notrace ew_hook_cm_event(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *ops,
+				     struct ftrace_regs *fregs)
+{
+	const struct rdma_cm_event *event =
+		(const struct rdma_cm_event *)ew_hook_arg(fregs, 1);
+
+	if (event->event == RDMA_CM_EVENT_CONNECT_REQUEST &&
+	    ew_check_cm_request((struct rdma_cm_id *)ew_hook_arg(fregs, 0)))
 		ew_hook_divert(fregs, ew_deny_int);
 }
 
@@ -1111,6 +1187,43 @@ static struct ew_hook ew_hooks[] = {
 };
 
 /*
+ * rdma_cm's event handler is static: hooked by name. rdma_cm is loaded
+ * before us (we use its exports) and stays while we are loaded, so the
+ * hook is armed with the others, or the load fails.
+ */
+#define EW_CM_EVENT_FUNC	"cma_cm_event_handler"
+
+static struct ftrace_ops ew_cm_event_ops = {
+	.func = ew_hook_cm_event,
+	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT,
+};
+
+static int ew_cm_event_arm(void)
+{
+	int ret;
+
+	ret = ftrace_set_filter(&ew_cm_event_ops, EW_CM_EVENT_FUNC,
+				strlen(EW_CM_EVENT_FUNC), 1);
+	if (ret) {
+		pr_err("cannot filter %s (rdma_cm): %d: requests reaching listeners could not be judged\n",
+		       EW_CM_EVENT_FUNC, ret);
+		return ret;
+	}
+	ret = register_ftrace_function(&ew_cm_event_ops);
+	if (ret) {
+		pr_err("cannot hook %s: %d\n", EW_CM_EVENT_FUNC, ret);
+		ftrace_set_filter(&ew_cm_event_ops, NULL, 0, 1);
+	}
+	return ret;
+}
+
+static void ew_cm_event_disarm(void)
+{
+	unregister_ftrace_function(&ew_cm_event_ops);
+	ftrace_set_filter(&ew_cm_event_ops, NULL, 0, 1);
+}
+
+/*
  * The DEVX chokepoint lives in mlx5_ib, which may load and unload while we
  * run, and is not exported: hook it by name (ftrace_set_filter()), armed
  * from a module notifier. Compile-tested only: no ConnectX hardware here.
@@ -1277,23 +1390,27 @@ int ew_hooks_init(void)
 			return ret;
 		}
 	}
+	ret = ew_cm_event_arm();
+	if (ret)
+		goto err_hooks;
 	ret = register_module_notifier(&ew_devx_nb);
-	if (ret) {
-		i = ARRAY_SIZE(ew_hooks);
-		while (i--)
-			ew_hook_remove(&ew_hooks[i]);
-		return ret;
-	}
+	if (ret)
+		goto err_cm_event;
 	ret = ew_devx_arm(false);
-	if (ret) {
-		unregister_module_notifier(&ew_devx_nb);
-		i = ARRAY_SIZE(ew_hooks);
-		while (i--)
-			ew_hook_remove(&ew_hooks[i]);
-		return ret;
-	}
-	pr_info("control-path hooks armed (%zu)\n", ARRAY_SIZE(ew_hooks));
+	if (ret)
+		goto err_notifier;
+	pr_info("control-path hooks armed (%zu)\n", ARRAY_SIZE(ew_hooks) + 1);
 	return 0;
+
+err_notifier:
+	unregister_module_notifier(&ew_devx_nb);
+err_cm_event:
+	ew_cm_event_disarm();
+err_hooks:
+	i = ARRAY_SIZE(ew_hooks);
+	while (i--)
+		ew_hook_remove(&ew_hooks[i]);
+	return ret;
 }
 
 /**
@@ -1305,6 +1422,7 @@ void ew_hooks_exit(void)
 
 	unregister_module_notifier(&ew_devx_nb);
 	ew_devx_disarm();
+	ew_cm_event_disarm();
 	while (i--)
 		ew_hook_remove(&ew_hooks[i]);
 }

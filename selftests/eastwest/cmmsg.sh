@@ -22,7 +22,10 @@
 #      carries its reply back;
 #   2. job A's connect to S is refused (EACCES, denied-peer, an event of op
 #      cm-message), and job A's listener there receives no request;
-#   3. job A's listener on S2 takes a request of job A's sent from S, and
+#   3. a request of job A's sent from S to job A's listener on S2 is
+#      refused at the listener (denied-peer, logged as cm_request: its
+#      answer would go to S), which receives nothing; one that reached the
+#      listener while S was job A's peer cannot be answered once S is not:
 #      its reject and accept, which would carry data to S, are refused; the
 #      client never sees the reply;
 #   4. a listener in job B accepts with its reply: the client receives it;
@@ -107,22 +110,56 @@ j = json.load(sys.stdin)
 print((j[0] if isinstance(j, list) else j)["id"])'
 }
 
-# answer_refused STEP HOW PORT: a listener of job A on S2 answers (HOW:
-# accept or reject) a request of job A's sent from S with its reply, which
-# would go to S: refused as denied-peer; the client never sees the reply.
-# 6 checks.
-answer_refused() {
+# request_refused STEP PORT: a request of job A's sent from S reaches job
+# A's listener on S2 (job A may reach S2, the listener is job A's), but S,
+# where the listener's answer would go, is not job A's peer: the request is
+# refused at the listener (denied-peer of job A, logged as cm_request),
+# which receives nothing; the client gets no reply from it. 6 checks.
+request_refused() {
 	LADDR=$S2
-	ew_check "$1/a ${UD:+UD }listener in job A on $S2 ($2)" \
-		listen /ewA "$EW_TMP/l$1$2" "$3" "$2" from-a-listener
+	ew_check "$1/a ${UD:+UD }listener in job A on $S2" \
+		listen /ewA "$EW_TMP/l$1" "$2" reject from-a-listener
 	LADDR=
 	_before=$(ew_ctr ewA denied-peer)
+	ew_dmesg_mark
 	CADDR=$S2 CFROM=$S
 	ew_expect_rc 0 "$1/job A's request to $S2 from $S is sent" \
-		connect /ewA "$EW_TMP/c$1$2" "$3" from-a-at-s
+		connect /ewA "$EW_TMP/c$1" "$2" from-a-at-s
 	CADDR= CFROM=
+	ew_check "$1/as denied-peer of job A" ew_ctr_grew ewA denied-peer "$_before"
+	ew_check "$1/logged as a refused cm_request of job $AID" \
+		ew_dmesg_wait "denied cm_request: [^:]*: job $AID "
+	ew_reap "$LPID" 2 >/dev/null
+	ew_check "$1/job A's listener received nothing" lacks "$EW_TMP/l$1" "request:"
+	ew_check "$1/the client never received a reply from it" \
+		lacks "$EW_TMP/c$1" "from-a-listener"
+}
+
+# answer_refused STEP HOW PORT: while S is job A's peer, a request of job
+# A's sent from S reaches job A's listener on S2; S is then taken from job
+# A's peers before the listener answers (HOW: accept or reject) with its
+# reply, which would go to S: refused as denied-peer; the client never
+# sees the reply. 7 checks.
+answer_refused() {
+	export EW_CMMSG_HOLD="$EW_TMP/hold$1$2"
+	LADDR=$S2
+	ew_check "$1/a ${UD:+UD }listener in job A on $S2 ($2, held before answering)" \
+		listen /ewA "$EW_TMP/l$1$2" "$3" "$2" from-a-listener
+	LADDR=
+	unset EW_CMMSG_HOLD
+	ew_check "$1/$S is job A's peer for now" "$CTL" peer add ewA "$S"
+	CADDR=$S2 CFROM=$S
+	ew_start_bg "$EW_TMP/c$1$2" /ewA "$NOBODY" "$CMMSG" "connect${UD:-}" "$S2" "$3" \
+		from-a-at-s "$S"
+	_cpid=$EW_BG_PID
+	CADDR= CFROM=
+	ew_check "$1/job A's listener received job A's request from $S" \
+		ew_wait_for 10 grep -qx "request: from-a-at-s" "$EW_TMP/l$1$2"
+	ew_check "$1/$S is no longer job A's peer" "$CTL" peer del ewA "$S"
+	_before=$(ew_ctr ewA denied-peer)
+	: >"$EW_TMP/hold$1$2"
 	ew_reap "$LPID" 20 >/dev/null
-	ew_check "$1/job A's listener received it" has "$EW_TMP/l$1$2" "request: from-a-at-s"
+	ew_reap "$_cpid" 20 >/dev/null
 	ew_check "$1/job A's $2 to $S is refused (EACCES)" \
 		has "$EW_TMP/l$1$2" "$2: Permission denied"
 	ew_check "$1/as denied-peer of job A" ew_ctr_grew ewA denied-peer "$_before"
@@ -167,7 +204,7 @@ c_beside_d() {
 	ew_check "$1/job D's listener received nothing" lacks "$EW_TMP/l${1}d" "request:"
 }
 
-ew_plan 136
+ew_plan 151
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
@@ -200,8 +237,9 @@ ew_check "2/logged as a refused cm_message of job $AID" \
 ew_reap "$LPID" 2 >/dev/null
 ew_check "2/the listener received nothing" lacks "$EW_TMP/l2" "request:"
 
-# --- 3. answers of a listener in job A ------------------------------------------
-answer_refused 3 reject 7303
+# --- 3. requests to and answers of a listener in job A -----------------------------
+request_refused 3 7303
+answer_refused 3 reject 7307
 answer_refused 3 accept 7304
 
 # --- 4. a listener in job B ------------------------------------------------------
@@ -215,6 +253,7 @@ ew_expect_rc 13 "5/job A's SIDR request to $S is refused (EACCES)" \
 	connect /ewA "$EW_TMP/c5b" 7312 from-a
 ew_reap "$LPID" 2 >/dev/null
 ew_check "5/the listener received nothing" lacks "$EW_TMP/l5b" "request:"
+request_refused 5r 7315
 answer_refused 5 accept 7313
 delivered 5c /ewB /ewB 7314 "job B's SIDR request to job B's UD listener" accept
 UD=

@@ -25,6 +25,9 @@
  *	(RDMA_OPTION_IB_PATH) to the one the route to VIA has: the request
  *	goes to VIA's GID, though the ID's destination address is ADDR
  *
+ * With EW_CMMSG_HOLD=FILE in the environment a listener waits, once it has
+ * printed the request, until FILE exists (at most 20 s) before it answers.
+ *
  * Exit status: 0 done, 13 the message was refused with EACCES, 1 anything
  * else.
  */
@@ -34,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <infiniband/sa.h>
 #include <infiniband/ib.h>
 #include <rdma/rdma_cma.h>
@@ -101,6 +105,16 @@ static void print_data(const char *what, const struct rdma_cm_event *ev)
 	printf("%s: %s\n", what, buf);
 }
 
+/* Wait for the file EW_CMMSG_HOLD names, if it names one (at most 20 s). */
+static void hold(void)
+{
+	const char *file = getenv("EW_CMMSG_HOLD");
+	int n;
+
+	for (n = 0; file && n < 200 && access(file, F_OK); n++)
+		usleep(100000);
+}
+
 static int do_listen(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		     const struct addrinfo *ai, const char *how,
 		     const char *reply)
@@ -128,6 +142,7 @@ static int do_listen(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 	conn = ev->id;
 	rdma_ack_cm_event(ev);
 	fflush(stdout);
+	hold();
 	if (!strcmp(how, "reject")) {
 		if (rdma_reject(conn, reply, strlen(reply) + 1))
 			return refused("reject");

@@ -206,7 +206,9 @@ enum eastwest_gid_type {
  *   process sends through rdma_cm (connect, accept or reject, with its private
  *   data; the route's destination is judged); cm-listen: an rdma_cm listener a
  *   process makes (one on an AF_IB address would take the requests of every
- *   address on its port: refused).
+ *   address on its port: refused); cm-request: a connect request that reached
+ *   a process's listener (the listener's job must be allowed the request's
+ *   source before the process sees it).
  */
 enum eastwest_op {
 	EASTWEST_OP_MODIFY_QP = 1,
@@ -217,6 +219,7 @@ enum eastwest_op {
 	EASTWEST_OP_ATTACH_MCAST,
 	EASTWEST_OP_CM_MESSAGE,
 	EASTWEST_OP_CM_LISTEN,
+	EASTWEST_OP_CM_REQUEST,
 };
 
 enum {

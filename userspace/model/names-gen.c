@@ -101,6 +101,7 @@ static const char *const op_names[] = {
 	[EASTWEST_OP_ATTACH_MCAST] = "attach-mcast",
 	[EASTWEST_OP_CM_MESSAGE] = "cm-message",
 	[EASTWEST_OP_CM_LISTEN] = "cm-listen",
+	[EASTWEST_OP_CM_REQUEST] = "cm-request",
 };
 
 const struct ew_names ew_mode_names = EW_NG_NAMES(mode_names);

@@ -153,7 +153,7 @@ const struct nf_set nf_set_config = NF_SET(config_attrs, "config", EASTWEST_A_CO
 
 static const struct nf_attr event_attrs[] = {
 	{ .type = EASTWEST_A_EVENT_PAD, .set = "event", .name = "pad", .kind = NF_PAD },
-	{ .type = EASTWEST_A_EVENT_OP, .set = "event", .name = "op", .kind = NF_U32, .has_min = true, .min = EASTWEST_OP_MODIFY_QP, .has_max = true, .max = EASTWEST_OP_CM_LISTEN },
+	{ .type = EASTWEST_A_EVENT_OP, .set = "event", .name = "op", .kind = NF_U32, .has_min = true, .min = EASTWEST_OP_MODIFY_QP, .has_max = true, .max = EASTWEST_OP_CM_REQUEST },
 	{ .type = EASTWEST_A_EVENT_REASON, .set = "event", .name = "reason", .kind = NF_U32, .has_min = true, .min = EASTWEST_REASON_NO_JOB, .has_max = true, .max = EASTWEST_REASON_IWARP },
 	{ .type = EASTWEST_A_EVENT_MODE, .set = "event", .name = "mode", .kind = NF_U32, .has_max = true, .max = EASTWEST_MODE_AUDIT },
 	{ .type = EASTWEST_A_EVENT_JOB_ID, .set = "event", .name = "job-id", .kind = NF_U32 },
