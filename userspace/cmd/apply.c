@@ -21,6 +21,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <linux/eastwest.h>
 
@@ -383,6 +384,36 @@ static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const struct 
 }
 
 /*
+ * A PSN key given by value is as secret as a key file, which must be
+ * readable by its owner only: so must a policy file that holds one (every
+ * local user could read it otherwise, and with it the job's PSNs).
+ * Standard input is the caller's business.
+ */
+static int psn_keys_private(const char *path, const struct ew_state *st)
+{
+	struct stat sb;
+	size_t i;
+
+	for (i = 0; i < st->n_jobs; i++) {
+		if ((st->jobs[i].present & EW_JOB_PSN_KEY) &&
+		    !st->jobs[i].psn_keyfile)
+			break;
+	}
+	if (i == st->n_jobs || !strcmp(path, "-"))
+		return EW_OK;
+	if (stat(path, &sb)) {
+		ew_err("%s: %s", path, strerror(errno));
+		return EW_USAGE;
+	}
+	if (sb.st_mode & 077) {
+		ew_err("%s: jobs[%zu].psn_key: mode %04o lets other users read the key (want 0600 or stricter, or a psn_keyfile): nothing was changed",
+		       path, i, (unsigned int)(sb.st_mode & 07777));
+		return EW_USAGE;
+	}
+	return EW_OK;
+}
+
+/*
  * The jobs of "show -j" output @path, by id and name, into @st. Every job
  * must have its id: a policy file written by hand is not a state read.
  */
@@ -423,7 +454,7 @@ out:
 static int apply_run(int argc, char *argv[])
 {
 	struct ew_state want = { 0 }, have = { 0 }, seen = { 0 };
-	const char *file = NULL, *expect = NULL;
+	const char *file = NULL, *expect = NULL, *name;
 	struct ew_plan plan = { 0 };
 	bool dry_run = false;
 	char err[1024];
@@ -473,10 +504,17 @@ static int apply_run(int argc, char *argv[])
 		ew_state_free(&seen);
 		return ret;
 	}
-	if (!strcmp(file, "-"))
-		file = "stdin";
-	if (ew_policy_parse(text, len, file, &want, err, sizeof(err)) ||
-	    ew_policy_resolve(&want, file, err, sizeof(err))) {
+	name = strcmp(file, "-") ? file : "stdin";
+	if (ew_policy_parse(text, len, name, &want, err, sizeof(err))) {
+		ew_err("%s", err);
+		ret = EW_USAGE;
+		goto out;
+	}
+	ret = psn_keys_private(file, &want);
+	if (ret)
+		goto out;
+	file = name;
+	if (ew_policy_resolve(&want, file, err, sizeof(err))) {
 		ew_err("%s", err);
 		ret = EW_USAGE;
 		goto out;

@@ -737,6 +737,33 @@ static void test_apply_keyed_psn(void **state)
 	unlink(path);
 }
 
+/*
+ * A PSN key by value in a policy file that other users may read: refused
+ * before anything is sent, as a key file of that mode would be; the same
+ * file of mode 0600 applies.
+ */
+static void test_apply_psn_key_mode(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	char want[512];
+
+	(void)state;
+	fake_reset();
+	close(mkstemp(path));
+	test_write_file(path, "{\"jobs\": [{\"name\": \"k\", \"psn\": \"keyed\", "
+			"\"psn_key\": \"00112233445566778899aabbccddeeff\"}]}");
+	assert_int_equal(chmod(path, 0644), 0);
+	snprintf(want, sizeof(want), ": jobs[0].psn_key: mode 0644 lets other users read the key "
+		 "(want 0600 or stricter, or a psn_keyfile): nothing was changed");
+	apply_refused(path, want);
+	assert_int_equal(RUN("apply", "-f", path), EW_USAGE);
+	assert_int_equal(fake.st.n_jobs, 0);
+	assert_int_equal(chmod(path, 0600), 0);
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	assert_int_equal(fake.st.n_jobs, 1);
+	unlink(path);
+}
+
 static void test_config_stats_dev(void **state)
 {
 	(void)state;
@@ -1015,6 +1042,7 @@ int main(void)
 		cmocka_unit_test_setup(test_apply_rollback, reset),
 		cmocka_unit_test_setup(test_apply_rollback_refused, reset),
 		cmocka_unit_test_setup(test_job_set_rollback, reset),
+		cmocka_unit_test_setup(test_apply_psn_key_mode, setup),
 		cmocka_unit_test_setup(test_apply_keyed_psn, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
