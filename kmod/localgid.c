@@ -138,6 +138,16 @@ static struct ib_uverbs_gid_entry *ew_gid_table_read(struct ib_device *dev,
 }
 
 /**
+ * ew_local_gids_incomplete_set() - the set may miss GIDs of this node
+ *
+ * For a device whose GIDs never reached the set (its registration failed).
+ */
+void ew_local_gids_incomplete_set(void)
+{
+	WRITE_ONCE(ew_local_gids_incomplete, true);
+}
+
+/**
  * ew_local_gids_refresh() - make the set hold exactly @dev's GIDs
  * @dev: a registered device
  *
@@ -155,7 +165,7 @@ int ew_local_gids_refresh(struct ib_device *dev)
 
 	ents = ew_gid_table_read(dev, &n);
 	if (IS_ERR(ents)) {
-		WRITE_ONCE(ew_local_gids_incomplete, true);
+		ew_local_gids_incomplete_set();
 		return PTR_ERR(ents);
 	}
 	fresh = kvcalloc(n ? n : 1, sizeof(*fresh), GFP_KERNEL);
@@ -196,7 +206,7 @@ free:
 out:
 	kvfree(ents);
 	if (ret)
-		WRITE_ONCE(ew_local_gids_incomplete, true);
+		ew_local_gids_incomplete_set();
 	return ret;
 }
 

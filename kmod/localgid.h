@@ -37,6 +37,7 @@ static inline struct xarray *ew_restrack_xa(struct ib_device *dev,
 }
 
 int ew_local_gids_refresh(struct ib_device *dev);
+void ew_local_gids_incomplete_set(void);
 void ew_local_gids_forget(struct ib_device *dev);
 struct ew_job *ew_res_job(const struct rdma_restrack_entry *res);
 bool ew_restrack_own_lookup(void);

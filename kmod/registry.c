@@ -83,6 +83,21 @@ static void ew_dev_event(struct ib_event_handler *handler, struct ib_event *even
 	}
 }
 
+/*
+ * A device the IB core gave us but whose registration failed (no memory):
+ * the core forgets our client for it, so its GIDs never reach the set of
+ * this node's GIDs; the set is marked incomplete, so that a destination on
+ * the QP's own device is still found local by its own table (a loopback
+ * onto another job's QP is never taken for a remote destination).
+ */
+static int ew_dev_add_failed(struct ib_device *ibdev, int ret)
+{
+	ew_local_gids_incomplete_set();
+	pr_err("%s: not registered (%d): its GIDs are found local only from its own QPs\n",
+	       dev_name(&ibdev->dev), ret);
+	return ret;
+}
+
 static int ew_dev_add(struct ib_device *ibdev)
 {
 	struct ew_dev *dev;
@@ -91,7 +106,7 @@ static int ew_dev_add(struct ib_device *ibdev)
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	EW_FAIL_ALLOC(dev, kfree(dev));
 	if (!dev)
-		return -ENOMEM;
+		return ew_dev_add_failed(ibdev, -ENOMEM);
 
 	dev->ibdev = ibdev;
 	ew_qpnrand_dev_add(ibdev);
@@ -103,13 +118,13 @@ static int ew_dev_add(struct ib_device *ibdev)
 	ret = ew_src_cache_refresh(ibdev);
 	if (ret) {
 		kfree(dev);
-		return ret;
+		return ew_dev_add_failed(ibdev, ret);
 	}
 	ret = ew_local_gids_refresh(ibdev);
 	if (ret) {
 		ew_src_cache_forget(ibdev);
 		kfree(dev);
-		return ret;
+		return ew_dev_add_failed(ibdev, ret);
 	}
 	INIT_IB_EVENT_HANDLER(&dev->event_handler, ibdev, ew_dev_event);
 	ib_register_event_handler(&dev->event_handler);

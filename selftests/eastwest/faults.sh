@@ -21,7 +21,9 @@
 #      init failing at each step (insmod fails with ENOMEM and leaves no
 #      module, family, hook or cache), then each netlink operation failing at
 #      each of its points (an error, and the state as before), QP tracking,
-#      the device registry and event delivery.
+#      the device registry (on a device whose registration failed the
+#      policy holds, and a connect onto a QP at this node's address that is
+#      not the job's is still refused) and event delivery.
 #
 # Cycles: EW_FAULTS_CYCLES (default 3, the CI size). Environment variables
 # do not cross into the guest, so the test also reads an optional file
@@ -49,7 +51,7 @@ case $CYCLES in
 esac
 
 ew_tmp_dir
-ew_defer "rmdir $CG/ewF $CG/ewG $CG/ewF2 $CG/ewN"
+ew_defer "rmdir $CG/ewF $CG/ewG $CG/ewF2 $CG/ewN $CG/ewH"
 ew_defer "ew_netdev_del $NETDEV"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
@@ -150,7 +152,7 @@ one_cycle() {
 }
 
 if [ -f "${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}" ]; then
-	ew_plan 58
+	ew_plan 61
 else
 	ew_plan 30
 fi
@@ -491,6 +493,13 @@ else
 	ew_check "$DEV is not in the registry" sh -c "! '$CTL' dev show | grep -q '^dev $DEV '"
 	ew_check "apply" apply_and_compare
 	ew_check "the policy still holds on the unregistered device" enforcement_ok
+	# Its GIDs are in no set of this node's: found local from its own
+	# table, a QP at this node's address is still only the job's own.
+	mkdir -p "$CG/ewH"
+	ew_check "job ewH, also allowed $ADDR" "$CTL" job add ewH cgroup /ewH peer "$ADDR"
+	ew_expect_rc 13 "on it, job ewH's connect to a QP at this node's address that is not its job's is refused" \
+		ew_in_cg /ewH "$VERBS" rc-connect "$DEV" "$IDX" "$ADDR" 0xabcde
+	ew_check "job ewH deleted" "$CTL" job del ewH
 	ew_check "unload" ew_unload
 	ew_check "the fault-injection build loads" ew_load
 	ew_check "apply" apply_and_compare
