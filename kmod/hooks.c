@@ -393,6 +393,15 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 						  ew_caller_wants_protection(&c),
 						  &chg->req);
 		/*
+		 * The core counts a QP's multicast groups (and, for an XRC
+		 * target, its openers) in usecnt: more than the record holds
+		 * were joined while nobody judged them (its process not yet
+		 * policed), and could not be judged or left now.
+		 */
+		if (!internal && real->qp_type != IB_QPT_XRC_TGT &&
+		    atomic_read(&real->usecnt) > chg->view.n_groups)
+			internal = EASTWEST_REASON_INTERNAL;
+		/*
 		 * A new port alone changes what the recorded P_Key index
 		 * names: resolve it on the new port.
 		 */

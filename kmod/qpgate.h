@@ -19,12 +19,14 @@
  * @state: enum ib_qp_state the last allowed and applied modify left it in
  *	(IB_QPS_RESET when untracked)
  * @job_id: the job the record answers to
+ * @n_groups: the multicast groups the record holds
  */
 struct ew_qp_view {
 	bool tracked;
 	bool revoked;
 	u8 state;
 	u32 job_id;
+	u32 n_groups;
 };
 
 /**

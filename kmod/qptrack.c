@@ -387,6 +387,17 @@ bool ew_dest_open_to_unpoliced(struct ib_device *dev, const u8 *dgid,
 	return ew_restrack_qp_is_no_jobs(ldev, qpn);
 }
 
+/* Its multicast groups. Context: ew_qp_lock. */
+static u32 ew_qp_group_count(const struct ew_qp *rec)
+{
+	const struct ew_qp_group *g;
+	u32 n = 0;
+
+	list_for_each_entry(g, &rec->groups, node)
+		n++;
+	return n;
+}
+
 /**
  * ew_qp_lookup() - what eastwest recorded of a QP
  * @qp: the real QP
@@ -410,6 +421,7 @@ void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 			view->revoked = rec->revoked || rec->revoking;
 			view->state = rec->state;
 			view->job_id = rec->job_id;
+			view->n_groups = ew_qp_group_count(rec);
 			if (req)
 				*req = rec->req;
 		}

@@ -239,7 +239,8 @@ u32 ew_request_from_modify(struct ib_device *dev, struct ib_qp *real,
  * @real: the real QP that joins
  * @gid: the group
  * @lid: its LID (InfiniBand)
- * @req: filled in: one path to the group, with no source (a group has none)
+ * @req: filled in: a path to the group's GID and, on InfiniBand with a
+ *	LID, one to its LID, with no source (a group has none)
  */
 void ew_request_from_mcast(const struct ib_qp *real, const union ib_gid *gid,
 			   u16 lid, struct ew_request *req)
@@ -250,10 +251,17 @@ void ew_request_from_mcast(const struct ib_qp *real, const union ib_gid *gid,
 	req->op = EASTWEST_OP_ATTACH_MCAST;
 	req->n_paths = 1;
 	path->mcast = true;
-	path->dlid = lid;
+	path->has_grh = true;
+	memcpy(path->dgid, gid->raw, sizeof(path->dgid));
 	if (rdma_protocol_roce(real->device, real->port ? real->port : 1) ||
-	    !lid) {
-		path->has_grh = true;
-		memcpy(path->dgid, gid->raw, sizeof(path->dgid));
-	}
+	    !lid)
+		return;
+	/*
+	 * InfiniBand: mlx4 and mlx5 join by the GID, other drivers by the
+	 * LID; both must be allowed, or a job allowed one group's LID could
+	 * name it with another group's GID.
+	 */
+	req->n_paths = 2;
+	req->paths[1].mcast = true;
+	req->paths[1].dlid = lid;
 }

@@ -26,7 +26,9 @@
 #   e. multicast attach: job A's UD QP may join only a group that is one of
 #      its peers, and is revoked and leaves the group when the group stops
 #      being one (a group still allowed stays joined); job B, without the ud
-#      opt-in, gets no UD QP to join with.
+#      opt-in, gets no UD QP to join with; a QP joined to a group while its
+#      process was in no job (default allow) cannot be brought back from
+#      RESET once the process's cgroup is a job's that may not join it.
 #   f. control: job A's ibv_rc_pingpong over the loopback GID still works.
 #   g. unloading is not an off switch: rmmod is refused while a job exists.
 # The denial counters of the new reasons (qp-state, revoked, qp-owner) are
@@ -47,7 +49,7 @@ ew_require_cmd rdma ip ibv_rc_pingpong mkfifo
 ew_require_built ctl verbs cgroup
 
 ew_tmp_dir
-ew_defer "rmdir $CG/ewA $CG/ewB"
+ew_defer "rmdir $CG/ewA $CG/ewB $CG/ewM"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "ew_reap_all"
@@ -129,7 +131,7 @@ pingpong() {
 	ew_reap "$_srv" 30 >/dev/null
 }
 
-ew_plan 91
+ew_plan 99
 
 # --- setup -----------------------------------------------------------------
 
@@ -366,6 +368,35 @@ ew_expect_rc 13 "e: job B (no ud opt-in) gets no UD QP to join with" \
 	ew_in_cg /ewB "$VERBS" mcast-attach "$DEV" "$MGID"
 ew_check "e: refused at creation: counter denied-qp-type of job B rose" \
 	ew_ctr_grew ewB denied-qp-type "$before"
+
+# A group joined before the process was policed is in no record: under
+# default allow a process in no job joins its UD QP (in INIT, so no sweep
+# revokes it) to a group; its cgroup then becomes job M's (ud on, the
+# group not a peer). The QP must not come back to receive from the group:
+# a reset passes, RESET->INIT does not (the core counts more groups than
+# the record holds), so INIT->RTR is never reached.
+MGID_M=ff0e::ee:4
+mkdir -p "$CG/ewM"
+ew_check "e/before-policed: default allow" "$CTL" config set default allow
+out=$EW_TMP/step-mr
+ew_start_stepwise "$out" /ewM "$VERBS" mcast-reset "$DEV" "$MGID_M"
+pid=$EW_BG_PID
+ew_check "e/before-policed: a process in no job joins its UD QP to $MGID_M" \
+	line_is "$out" attach OK 60
+ew_check "e/before-policed: its cgroup becomes job M's (peer $LOOP, ud on)" \
+	"$CTL" job add ewM cgroup /ewM peer "$LOOP" ud on
+ew_check "e/before-policed: default deny again" "$CTL" config set default deny
+before=$(ew_ctr ewM denied-internal)
+echo go >&3
+ew_check "e/before-policed: its QP may be reset" line_is "$out" reset OK
+ew_check "e/before-policed: but not taken back to INIT while a member of $MGID_M (EACCES)" \
+	line_is "$out" "init again" EACCES
+exec 3>&-
+ew_reap "$pid" 30 >/dev/null
+ew_check "e/before-policed: counted as denied-internal of job M" \
+	ew_ctr_grew ewM denied-internal "$before"
+show_output "e/before-policed (exit $EW_REAP_RC)" "$out"
+ew_check "e/before-policed: job M deleted" "$CTL" job del ewM
 
 # --- g. unloading is not an off switch -------------------------------------------
 

@@ -95,6 +95,11 @@
  *   ew_verbs mcast-stepwise DEV MGID
  *       a UD QP to INIT ("init: OK"), then after a line on stdin joined to
  *       MGID ("attach: OK|ERRNO")
+ *   ew_verbs mcast-reset DEV MGID
+ *       a UD QP to INIT, joined to MGID ("attach: OK|ERRNO"); after a line
+ *       on stdin (the process became policed meanwhile) RESET ("reset:
+ *       OK|ERRNO"), RESET->INIT ("init again: OK|ERRNO") and, if that
+ *       passed, INIT->RTR ("rtr: OK|ERRNO"): the way back to receiving
  *
  * Co-located jobs on one node (colocated.sh):
  *
@@ -787,6 +792,36 @@ static int mcast_stepwise(struct ctx *c, const char *mgid_s)
 		return ret;
 	wait_line();
 	say("attach: %s\n", err_name(ibv_attach_mcast(c->qp, &mgid, 0)));
+	return 0;
+}
+
+/*
+ * A group joined while the process was not policed (gate.sh e): once it
+ * is, the QP must not come back to receive from it by a reset.
+ */
+static int mcast_reset(struct ctx *c, const char *mgid_s)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_RESET };
+	union ibv_gid mgid;
+	int ret;
+
+	if (parse_gid(mgid_s, &mgid))
+		return 2;
+	ret = ud_init(c, 0x1234);
+	if (ret)
+		return ret;
+	ret = ibv_attach_mcast(c->qp, &mgid, 0);
+	say("attach: %s\n", err_name(ret));
+	if (ret)
+		return 1;
+	wait_line();
+	say("reset: %s\n", err_name(ibv_modify_qp(c->qp, &attr, IBV_QP_STATE)));
+	ret = to_init(c->qp, IBV_QP_QKEY, 0x1234);
+	say("init again: %s\n", err_name(ret));
+	if (ret)
+		return 0;
+	attr.qp_state = IBV_QPS_RTR;
+	say("rtr: %s\n", err_name(ibv_modify_qp(c->qp, &attr, IBV_QP_STATE)));
 	return 0;
 }
 
@@ -1528,7 +1563,7 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|qpn-list|create-ah|\n"
 			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise|\n"
-			"       mcast-attach|qpn-claim|qp-storm|rc-pair-hold|rc-inject|rc-peer DEV ...\n");
+			"       mcast-attach|mcast-reset|qpn-claim|qp-storm|rc-pair-hold|rc-inject|rc-peer DEV ...\n");
 		return 2;
 	}
 	ret = open_dev(argv[2], &c);
@@ -1567,6 +1602,8 @@ int main(int argc, char **argv)
 		return mcast_attach(&c, argv[3]);
 	if (!strcmp(argv[1], "mcast-stepwise") && argc == 4)
 		return mcast_stepwise(&c, argv[3]);
+	if (!strcmp(argv[1], "mcast-reset") && argc == 4)
+		return mcast_reset(&c, argv[3]);
 	if (!strcmp(argv[1], "mcast-hold") && argc == 5)
 		return mcast_hold(&c, argv[3], num(argv[4]));
 	if (!strcmp(argv[1], "rc-destroy-hold") && argc == 7)
