@@ -701,6 +701,34 @@ static bool ew_dev_iwarp(const struct ib_device *dev)
 	return dev->node_type == RDMA_NODE_RNIC;
 }
 
+/*
+ * A QP that sends with a source QPN of its choosing (IPoIB's underlay QP)
+ * passes for any QP of its node. uverbs' write command asks for
+ * CAP_NET_RAW; its ioctl command (6.1, 6.12) does not. Refused to every
+ * process without the capability, policed or not (reason qp-type); with
+ * it, the QP is judged as any other.
+ * Context: the ftrace handler (atomic).
+ */
+static bool ew_refuse_source_qpn(struct ib_device *dev,
+				 const struct ib_qp_init_attr *init)
+{
+	struct ew_request req = { .op = EASTWEST_OP_CREATE_QP,
+				  .has_qp_type = true,
+				  .qp_type = init->qp_type,
+				  .driver_id = dev->ops.driver_id };
+	struct ew_event ev __uninitialized;
+	struct ew_caller c;
+	bool deny;
+
+	rcu_read_lock();
+	ew_caller_get(&c);
+	ew_deny_event(&ev, EASTWEST_OP_CREATE_QP, dev_name(&dev->dev),
+		      init->port_num);
+	deny = ew_judge(&c, &req, EASTWEST_REASON_QP_TYPE, &ev);
+	rcu_read_unlock();
+	return deny;
+}
+
 static bool ew_check_create_qp(struct ib_device *dev,
 			       const struct ib_qp_init_attr *init)
 {
@@ -718,6 +746,9 @@ static bool ew_check_create_qp(struct ib_device *dev,
 	 * does every QP of an mlx5 device whose DEVX contexts go unpoliced
 	 * and of an iWARP device.
 	 */
+	if (unlikely(init->create_flags & IB_QP_CREATE_SOURCE_QPN) &&
+	    !ns_capable_noaudit(&init_user_ns, CAP_NET_RAW))
+		return ew_refuse_source_qpn(dev, init);
 	if (!ew_qp_type_policed(init->qp_type, driver_id) &&
 	    !ew_devx_blind(dev) && !ew_dev_iwarp(dev))
 		return false;

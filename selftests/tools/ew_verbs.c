@@ -11,6 +11,9 @@
  *       "self" (every command that takes one) names the QP itself: on
  *       this node a connect must end in a QP of the caller's job
  *   ew_verbs ud-qkey DEV QKEY    create a UD QP, RESET->INIT with QKEY
+ *   ew_verbs ud-source-qpn DEV QPN
+ *       create a UD QP that sends as QPN (IBV_QP_CREATE_SOURCE_QPN, which
+ *       uverbs' ioctl command takes without CAP_NET_RAW): "create: OK|ERRNO"
  *   ew_verbs ud-hold DEV QKEY SECONDS
  *       ud-qkey, then on to RTS, print "ready", and wait up to SECONDS for
  *       the QP to be revoked (QP_FATAL): prints "revoked" and exits 0, or
@@ -795,6 +798,30 @@ static int mcast_stepwise(struct ctx *c, const char *mgid_s)
 	return 0;
 }
 
+/* A UD QP that would send as @qpn (see ud-source-qpn above). */
+static int ud_source_qpn(struct ctx *c, uint32_t qpn)
+{
+	struct ibv_qp_init_attr_ex init = {
+		.send_cq = c->cq,
+		.recv_cq = c->cq,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_UD,
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS,
+		.pd = c->pd,
+		.create_flags = IBV_QP_CREATE_SOURCE_QPN,
+		.source_qpn = qpn,
+	};
+	int err;
+
+	c->qp = ibv_create_qp_ex(c->ctx, &init);
+	err = c->qp ? 0 : errno;
+	say("create: %s\n", err_name(err));
+	if (!err)
+		return 0;
+	return err == EACCES ? EXIT_REFUSED : 1;
+}
+
 /*
  * A group joined while the process was not policed (gate.sh e): once it
  * is, the QP must not come back to receive from it by a reset.
@@ -1577,6 +1604,8 @@ int main(int argc, char **argv)
 			       num(argv[6]));
 	if (!strcmp(argv[1], "ud-hold") && argc == 5)
 		return ud_hold(&c, num(argv[3]), num(argv[4]));
+	if (!strcmp(argv[1], "ud-source-qpn") && argc == 4)
+		return ud_source_qpn(&c, num(argv[3]));
 	if (!strcmp(argv[1], "ud-qkey") && argc == 4)
 		return ud_init(&c, num(argv[3]));
 	if (!strcmp(argv[1], "raw-qp") && argc == 3)
