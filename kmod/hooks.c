@@ -1238,29 +1238,40 @@ static struct ftrace_ops ew_cm_event_ops = {
 	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT,
 };
 
-static int ew_cm_event_arm(void)
+/*
+ * Hook the function named @func (a string literal: ftrace may write into
+ * a pattern, never into a plain name). Returns -ENOENT if no function has
+ * that name, else register_ftrace_function()'s error.
+ */
+static int ew_hook_by_name(struct ftrace_ops *ops, char *func)
 {
 	int ret;
 
-	ret = ftrace_set_filter(&ew_cm_event_ops, EW_CM_EVENT_FUNC,
-				strlen(EW_CM_EVENT_FUNC), 1);
+	if (ftrace_set_filter(ops, func, strlen(func), 1))
+		return -ENOENT;
+	ret = register_ftrace_function(ops);
 	if (ret) {
-		pr_err("cannot filter %s (rdma_cm): %d: requests reaching listeners could not be judged\n",
-		       EW_CM_EVENT_FUNC, ret);
-		return ret;
-	}
-	ret = register_ftrace_function(&ew_cm_event_ops);
-	if (ret) {
-		pr_err("cannot hook %s: %d\n", EW_CM_EVENT_FUNC, ret);
-		ftrace_set_filter(&ew_cm_event_ops, NULL, 0, 1);
+		pr_err("cannot hook %s: %d\n", func, ret);
+		ftrace_set_filter(ops, NULL, 0, 1);
 	}
 	return ret;
 }
 
-static void ew_cm_event_disarm(void)
+static void ew_unhook_by_name(struct ftrace_ops *ops)
 {
-	unregister_ftrace_function(&ew_cm_event_ops);
-	ftrace_set_filter(&ew_cm_event_ops, NULL, 0, 1);
+	unregister_ftrace_function(ops);
+	/* Drop the filter so that a later load of the module matches afresh. */
+	ftrace_set_filter(ops, NULL, 0, 1);
+}
+
+static int ew_cm_event_arm(void)
+{
+	int ret = ew_hook_by_name(&ew_cm_event_ops, EW_CM_EVENT_FUNC);
+
+	if (ret == -ENOENT)
+		pr_err("rdma_cm has no %s: connect requests reaching listeners could not be judged, load refused\n",
+		       EW_CM_EVENT_FUNC);
+	return ret;
 }
 
 /*
@@ -1305,8 +1316,9 @@ static int ew_devx_arm(bool coming)
 	mutex_lock(&ew_devx_lock);
 	if (ew_devx_armed)
 		goto out;
-	if (ftrace_set_filter(&ew_devx_ops, EW_DEVX_FUNC,
-			      strlen(EW_DEVX_FUNC), 1)) {
+	ret = ew_hook_by_name(&ew_devx_ops, EW_DEVX_FUNC);
+	if (ret == -ENOENT) {
+		ret = 0;
 		if (coming || ew_mlx5_present()) {
 			pr_err("mlx5_ib is present but has no %s: DEVX user contexts cannot be policed, load refused\n",
 			       EW_DEVX_FUNC);
@@ -1314,12 +1326,8 @@ static int ew_devx_arm(bool coming)
 		}
 		goto out;
 	}
-	ret = register_ftrace_function(&ew_devx_ops);
-	if (ret) {
-		pr_err("cannot hook %s: %d\n", EW_DEVX_FUNC, ret);
-		ftrace_set_filter(&ew_devx_ops, NULL, 0, 1);
+	if (ret)
 		goto out;
-	}
 	WRITE_ONCE(ew_devx_armed, true);
 	pr_info("%s hooked: DEVX user contexts are policed\n", EW_DEVX_FUNC);
 out:
@@ -1331,11 +1339,9 @@ static void ew_devx_disarm(void)
 {
 	mutex_lock(&ew_devx_lock);
 	if (ew_devx_armed) {
-		unregister_ftrace_function(&ew_devx_ops);
+		ew_unhook_by_name(&ew_devx_ops);
 		WRITE_ONCE(ew_devx_armed, false);
 	}
-	/* Drop the filter so that a later load of mlx5_ib matches afresh. */
-	ftrace_set_filter(&ew_devx_ops, NULL, 0, 1);
 	mutex_unlock(&ew_devx_lock);
 }
 
@@ -1445,7 +1451,7 @@ int ew_hooks_init(void)
 err_notifier:
 	unregister_module_notifier(&ew_devx_nb);
 err_cm_event:
-	ew_cm_event_disarm();
+	ew_unhook_by_name(&ew_cm_event_ops);
 err_hooks:
 	i = ARRAY_SIZE(ew_hooks);
 	while (i--)
@@ -1462,7 +1468,7 @@ void ew_hooks_exit(void)
 
 	unregister_module_notifier(&ew_devx_nb);
 	ew_devx_disarm();
-	ew_cm_event_disarm();
+	ew_unhook_by_name(&ew_cm_event_ops);
 	while (i--)
 		ew_hook_remove(&ew_hooks[i]);
 }
