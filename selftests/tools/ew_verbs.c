@@ -217,13 +217,16 @@ static int open_dev(const char *name, struct ctx *c)
 	return 0;
 }
 
+/* Every QP's queues: a few work requests of one entry each. */
+#define QP_CAP { .max_send_wr = 4, .max_recv_wr = 4, \
+		 .max_send_sge = 1, .max_recv_sge = 1 }
+
 static struct ibv_qp *create_qp(struct ctx *c, enum ibv_qp_type type)
 {
 	struct ibv_qp_init_attr init = {
 		.send_cq = c->cq,
 		.recv_cq = c->cq,
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.cap = QP_CAP,
 		.qp_type = type,
 	};
 
@@ -804,8 +807,7 @@ static int ud_source_qpn(struct ctx *c, uint32_t qpn)
 	struct ibv_qp_init_attr_ex init = {
 		.send_cq = c->cq,
 		.recv_cq = c->cq,
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.cap = QP_CAP,
 		.qp_type = IBV_QPT_UD,
 		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS,
 		.pd = c->pd,
