@@ -55,14 +55,15 @@ CM_ADDR=198.51.100.77
 # Judgements per rdma_cm connect. Policed modifies, three on each side:
 # ->INIT in rdma_create_qp, then librdmacm's INIT->INIT (the port and
 # P_Key of the resolved route) and ->RTR before connecting or accepting
-# (->RTS and the disconnect's ->ERR touch no policed attribute). And three
+# (->RTS and the disconnect's ->ERR touch no policed attribute). Three
 # connection manager messages: the client's connect request, the server's
 # accept, and the client's answer to the reply (librdmacm's rdma_accept()
-# with no parameters, which sends the RTU).
-CM_CHECKS=9
+# with no parameters, which sends the RTU). And the request where it
+# reaches the server's listener, judged for the listener's job.
+CM_CHECKS=10
 # A process in no job has no tracking records: its ->RTS is judged too
 # (kmod/qpgate.c), one more per side.
-CM_CHECKS_NOJOB=11
+CM_CHECKS_NOJOB=12
 
 ew_require_root
 ew_require_cmd python3
