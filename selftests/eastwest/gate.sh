@@ -222,7 +222,7 @@ ew_check "b/job A: counter denied-qp-state of job A rose by 2" \
 # A UD QP that would send as any QPN (IBV_QP_CREATE_SOURCE_QPN): uverbs'
 # ioctl command takes the flag without CAP_NET_RAW, which its write command
 # asks for. Refused to a process without the capability before the driver
-# sees it (rxe has no such QPs and answers EOPNOTSUPP; mlx5 makes them).
+# sees it (rxe has no such QPs and answers EINVAL; mlx5 makes them).
 NOBODY=$(ew_nobody_script "$EW_TMP")
 before=$(ew_ctr ewA denied-qp-type)
 ew_expect_rc 13 "b/job A, without CAP_NET_RAW: a UD QP sending as QPN 0x1 is refused" \

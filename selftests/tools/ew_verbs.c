@@ -12,8 +12,10 @@
  *       this node a connect must end in a QP of the caller's job
  *   ew_verbs ud-qkey DEV QKEY    create a UD QP, RESET->INIT with QKEY
  *   ew_verbs ud-source-qpn DEV QPN
- *       create a UD QP that sends as QPN (IBV_QP_CREATE_SOURCE_QPN, which
- *       uverbs' ioctl command takes without CAP_NET_RAW): "create: OK|ERRNO"
+ *       create a UD QP that sends as QPN (IB_QP_CREATE_SOURCE_QPN, which
+ *       uverbs' ioctl command takes without CAP_NET_RAW), by that ioctl:
+ *       "create: OK|ERRNO" (soft-RoCE devices only; soft-RoCE itself has no
+ *       such QPs: EINVAL)
  *   ew_verbs ud-hold DEV QKEY SECONDS
  *       ud-qkey, then on to RTS, print "ready", and wait up to SECONDS for
  *       the QP to be revoked (QP_FATAL): prints "revoked" and exits 0, or
@@ -144,6 +146,9 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/rdma_user_ioctl.h>
+#include <sys/ioctl.h>
 #include <infiniband/verbs.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -801,23 +806,53 @@ static int mcast_stepwise(struct ctx *c, const char *mgid_s)
 	return 0;
 }
 
-/* A UD QP that would send as @qpn (see ud-source-qpn above). */
+/* One attribute of a uverbs ioctl: @data inline (8 bytes or less) or a pointer. */
+static struct ib_uverbs_attr uattr(__u16 id, __u16 len, __u64 data)
+{
+	return (struct ib_uverbs_attr){ .attr_id = id, .len = len, .data = data };
+}
+
+/*
+ * A UD QP that would send as @qpn (see ud-source-qpn above), by uverbs'
+ * ioctl command itself, as a provider that supports the flag sends it:
+ * rdma-core's soft-RoCE provider refuses it before the kernel sees it
+ * (ibv_create_qp_ex(): EOPNOTSUPP).
+ */
 static int ud_source_qpn(struct ctx *c, uint32_t qpn)
 {
-	struct ibv_qp_init_attr_ex init = {
-		.send_cq = c->cq,
-		.recv_cq = c->cq,
-		.cap = QP_CAP,
-		.qp_type = IBV_QPT_UD,
-		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS,
-		.pd = c->pd,
-		.create_flags = IBV_QP_CREATE_SOURCE_QPN,
-		.source_qpn = qpn,
+	enum { N_ATTRS = 10 };
+	struct ib_uverbs_qp_cap cap = { .max_send_wr = 4, .max_recv_wr = 4,
+					.max_send_sge = 1, .max_recv_sge = 1 };
+	struct ib_uverbs_qp_cap resp_cap;
+	__u32 resp_qpn = 0;
+	struct {
+		struct ib_uverbs_ioctl_hdr hdr;
+		struct ib_uverbs_attr attrs[N_ATTRS];
+	} cmd = {
+		.hdr = { .length = sizeof(cmd), .object_id = UVERBS_OBJECT_QP,
+			 .method_id = UVERBS_METHOD_QP_CREATE,
+			 .num_attrs = N_ATTRS,
+			 /* The command names the driver: soft-RoCE's. */
+			 .driver_id = RDMA_DRIVER_RXE },
+		.attrs = {
+			uattr(UVERBS_ATTR_CREATE_QP_HANDLE, 0, 0),
+			uattr(UVERBS_ATTR_CREATE_QP_PD_HANDLE, 0, c->pd->handle),
+			uattr(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, 0, c->cq->handle),
+			uattr(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, 0, c->cq->handle),
+			uattr(UVERBS_ATTR_CREATE_QP_USER_HANDLE, sizeof(__u64), 0),
+			uattr(UVERBS_ATTR_CREATE_QP_CAP, sizeof(cap), (uintptr_t)&cap),
+			uattr(UVERBS_ATTR_CREATE_QP_TYPE, sizeof(__u64), IB_UVERBS_QPT_UD),
+			uattr(UVERBS_ATTR_CREATE_QP_SOURCE_QPN, sizeof(__u32), qpn),
+			uattr(UVERBS_ATTR_CREATE_QP_RESP_CAP, sizeof(resp_cap),
+			      (uintptr_t)&resp_cap),
+			uattr(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, sizeof(resp_qpn),
+			      (uintptr_t)&resp_qpn),
+		},
 	};
-	int err;
+	int err = 0;
 
-	c->qp = ibv_create_qp_ex(c->ctx, &init);
-	err = c->qp ? 0 : errno;
+	if (ioctl(c->ctx->cmd_fd, RDMA_VERBS_IOCTL, &cmd))
+		err = errno;
 	say("create: %s\n", err_name(err));
 	if (!err)
 		return 0;
