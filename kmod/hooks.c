@@ -739,6 +739,9 @@ static bool ew_check_create_qp(struct ib_device *dev,
 	u32 internal = 0;
 	bool deny;
 
+	if (unlikely(init->create_flags & IB_QP_CREATE_SOURCE_QPN) &&
+	    !ns_capable_noaudit(&init_user_ns, CAP_NET_RAW))
+		return ew_refuse_source_qpn(dev, init);
 	/*
 	 * Types whose destinations the other hooks judge pass without a
 	 * caller lookup; the rest (raw packet, and UD or driver QPs whose
@@ -746,9 +749,6 @@ static bool ew_check_create_qp(struct ib_device *dev,
 	 * does every QP of an mlx5 device whose DEVX contexts go unpoliced
 	 * and of an iWARP device.
 	 */
-	if (unlikely(init->create_flags & IB_QP_CREATE_SOURCE_QPN) &&
-	    !ns_capable_noaudit(&init_user_ns, CAP_NET_RAW))
-		return ew_refuse_source_qpn(dev, init);
 	if (!ew_qp_type_policed(init->qp_type, driver_id) &&
 	    !ew_devx_blind(dev) && !ew_dev_iwarp(dev))
 		return false;
