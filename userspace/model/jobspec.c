@@ -186,6 +186,33 @@ int ew_job_derive_psn_key(struct ew_job_desc *job, const char *name, char *why,
 	return 0;
 }
 
+/*
+ * psn-key HEX32, or "-": the key from a line of standard input, out of
+ * sight of /proc/PID/cmdline, which every local user can read.
+ */
+static int psn_key_arg(const char *val, struct ew_job_desc *job)
+{
+	char line[80];
+	int ret;
+
+	if (strcmp(val, "-")) {
+		ret = ew_parse_hex(val, job->psn_key, sizeof(job->psn_key));
+	} else if (!fgets(line, sizeof(line), stdin)) {
+		ew_err("psn-key -: no key on standard input");
+		return EW_USAGE;
+	} else {
+		line[strcspn(line, "\r\n")] = '\0';
+		ret = ew_parse_hex(line, job->psn_key, sizeof(job->psn_key));
+		ew_wipe(line, sizeof(line));
+	}
+	if (ret) {
+		ew_err("bad psn-key: expected %zu hex digits",
+		       2 * sizeof(job->psn_key));
+		return EW_USAGE;
+	}
+	return EW_OK;
+}
+
 /* psn-keyfile FILE: derive with the job's name (after a rename: the new). */
 static int psn_key_derive(struct ew_job_desc *job, bool set,
 			  const struct ew_jobref *ref)
@@ -236,11 +263,7 @@ static int one_keyword(const char *kw, const char *val, struct ew_job_desc *job)
 	} else if (!strcmp(kw, "psn")) {
 		return enum_arg(kw, &ew_psn_names, val, &job->psn);
 	} else if (!strcmp(kw, "psn-key")) {
-		if (ew_parse_hex(val, job->psn_key, sizeof(job->psn_key))) {
-			ew_err("bad psn-key: expected %zu hex digits",
-			       2 * sizeof(job->psn_key));
-			return EW_USAGE;
-		}
+		return psn_key_arg(val, job);
 	} else if (!strcmp(kw, "psn-keyfile")) {
 		job->psn_keyfile = ew_strdup(val);
 	} else if (!strcmp(kw, "qkey")) {

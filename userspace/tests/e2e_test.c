@@ -764,6 +764,37 @@ static void test_apply_psn_key_mode(void **state)
 	unlink(path);
 }
 
+/*
+ * psn-key -: the key from a line of standard input, kept off the command
+ * line; a bad or missing line is refused and nothing is sent.
+ */
+static void test_psn_key_stdin(void **state)
+{
+	static const uint8_t want[16] = { 0xff, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88,
+					  0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x00 };
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+
+	(void)state;
+	fake_reset();
+	test_temp_file(path, "ffeeddccbbaa99887766554433221100\n");
+	assert_non_null(freopen(path, "r", stdin));
+	assert_int_equal(RUN("job", "add", "k", "psn", "keyed", "psn-key", "-"), EW_OK);
+	assert_int_equal(fake.st.n_jobs, 1);
+	assert_memory_equal(fake.st.jobs[0].psn_key, want, sizeof(want));
+
+	test_write_file(path, "not-a-key\n");
+	assert_non_null(freopen(path, "r", stdin));
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	assert_int_equal(RUN("job", "add", "j", "psn", "keyed", "psn-key", "-"), EW_USAGE);
+	has(err, "bad psn-key: expected 32 hex digits");
+	assert_non_null(freopen("/dev/null", "r", stdin));
+	assert_int_equal(RUN("job", "add", "j", "psn", "keyed", "psn-key", "-"), EW_USAGE);
+	has(err, "psn-key -: no key on standard input");
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_NEW], 0);
+	assert_int_equal(fake.st.n_jobs, 1);
+	unlink(path);
+}
+
 static void test_config_stats_dev(void **state)
 {
 	(void)state;
@@ -1043,6 +1074,7 @@ int main(void)
 		cmocka_unit_test_setup(test_apply_rollback_refused, reset),
 		cmocka_unit_test_setup(test_job_set_rollback, reset),
 		cmocka_unit_test_setup(test_apply_psn_key_mode, setup),
+		cmocka_unit_test_setup(test_psn_key_stdin, setup),
 		cmocka_unit_test_setup(test_apply_keyed_psn, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
