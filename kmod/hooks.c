@@ -239,9 +239,13 @@ static bool ew_judge_report(struct ew_caller *c, struct ew_request *req,
 	ev->mode = v.deny ? EASTWEST_MODE_ENFORCE : EASTWEST_MODE_AUDIT;
 	ev->job_id = c->job ? c->job->id : 0;
 	ev->pid = task_tgid_nr(c->task);
-	rcu_read_lock();
-	ev->uid = from_kuid_munged(&init_user_ns, task_uid(c->task));
-	rcu_read_unlock();
+	if (c->task == current) {
+		ev->uid = from_kuid_munged(&init_user_ns, current_uid());
+	} else {
+		rcu_read_lock();
+		ev->uid = from_kuid_munged(&init_user_ns, task_uid(c->task));
+		rcu_read_unlock();
+	}
 	get_task_comm(ev->comm, c->task);
 	ev->cgroup_id = c->cgid;
 	if (req->n_paths)
@@ -393,10 +397,12 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 						  ew_caller_wants_protection(&c),
 						  &chg->req);
 		/*
-		 * The core counts a QP's multicast groups (and, for an XRC
-		 * target, its openers) in usecnt: more than the record holds
-		 * were joined while nobody judged them (its process not yet
-		 * policed), and could not be judged or left now.
+		 * The core counts a QP's multicast groups in usecnt (and an
+		 * XRC target's openers, and flow-steering rules, which need
+		 * CAP_NET_RAW): more than the record holds were joined while
+		 * nobody judged them (its process not yet policed), and could
+		 * not be judged or left now. A job's QP with a flow rule is
+		 * refused too (fail-closed).
 		 */
 		if (!internal && real->qp_type != IB_QPT_XRC_TGT &&
 		    atomic_read(&real->usecnt) > chg->view.n_groups)
@@ -610,8 +616,11 @@ static bool ew_check_cm_request(struct rdma_cm_id *id)
 	if (rdma_is_kernel_res(&priv->res) || !id->device)
 		return false;
 	rcu_read_lock();
-	/* The owner is in the ID's restrack entry, mirrored (cmpriv.h). */
-	if (!ew_cm_priv_sane(priv) || !priv->res.task) {
+	/*
+	 * The owner is in the ID's restrack entry, mirrored (cmpriv.h); it is
+	 * set even if the entry could not be added to the table.
+	 */
+	if (priv->res.type != RDMA_RESTRACK_CM_ID || !priv->res.task) {
 		ew_caller_get(&c);
 		internal = EASTWEST_REASON_INTERNAL;
 	} else {
@@ -703,14 +712,14 @@ static bool ew_dev_iwarp(const struct ib_device *dev)
 
 /*
  * A QP that sends with a source QPN of its choosing (IPoIB's underlay QP)
- * passes for any QP of its node. uverbs' write command asks for
- * CAP_NET_RAW; its ioctl command (6.1, 6.12) does not. Refused to every
- * process without the capability, policed or not (reason qp-type); with
- * it, the QP is judged as any other.
+ * passes for any QP of its node: refused (reason qp-type) to every policed
+ * caller, as a raw packet QP is, whatever its capabilities, and to a
+ * process in no job under default allow without CAP_NET_RAW, which uverbs'
+ * write command asks for and its ioctl command (6.1, 6.12) does not.
  * Context: the ftrace handler (atomic).
  */
-static bool ew_refuse_source_qpn(struct ib_device *dev,
-				 const struct ib_qp_init_attr *init)
+static bool ew_check_source_qpn(struct ib_device *dev,
+				const struct ib_qp_init_attr *init)
 {
 	struct ew_request req = { .op = EASTWEST_OP_CREATE_QP,
 				  .has_qp_type = true,
@@ -722,6 +731,11 @@ static bool ew_refuse_source_qpn(struct ib_device *dev,
 
 	rcu_read_lock();
 	ew_caller_get(&c);
+	if (ew_caller_unpoliced(&c) &&
+	    ns_capable_noaudit(&init_user_ns, CAP_NET_RAW)) {
+		rcu_read_unlock();
+		return false;
+	}
 	ew_deny_event(&ev, EASTWEST_OP_CREATE_QP, dev_name(&dev->dev),
 		      init->port_num);
 	deny = ew_judge(&c, &req, EASTWEST_REASON_QP_TYPE, &ev);
@@ -739,9 +753,8 @@ static bool ew_check_create_qp(struct ib_device *dev,
 	u32 internal = 0;
 	bool deny;
 
-	if (unlikely(init->create_flags & IB_QP_CREATE_SOURCE_QPN) &&
-	    !ns_capable_noaudit(&init_user_ns, CAP_NET_RAW))
-		return ew_refuse_source_qpn(dev, init);
+	if (unlikely(init->create_flags & IB_QP_CREATE_SOURCE_QPN))
+		return ew_check_source_qpn(dev, init);
 	/*
 	 * Types whose destinations the other hooks judge pass without a
 	 * caller lookup; the rest (raw packet, and UD or driver QPs whose

@@ -20,9 +20,9 @@
  * drops it; and a revoked QP leaves the groups its job may no longer join,
  * or a reset and a new RTR would let it receive from them again. Joins of
  * a process that was not policed are not recorded: the core's count of a
- * QP's groups (usecnt) above the record's tells the modify hook that the
- * QP holds groups nobody judged, and a judged modify is refused until its
- * process leaves them.
+ * QP's groups (usecnt, which also counts flow rules) above the record's
+ * tells the modify hook that the QP holds groups nobody judged, and a
+ * judged modify is refused until its process leaves them.
  *
  * DOC: Locking - ew_qp_lock (a spinlock: the hooks run with preemption
  * disabled) protects the table, every record and ew_qp_n_records. It is

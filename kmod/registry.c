@@ -88,7 +88,8 @@ static void ew_dev_event(struct ib_event_handler *handler, struct ib_event *even
  * the core forgets our client for it, so its GIDs never reach the set of
  * this node's GIDs; the set is marked incomplete, so that a destination on
  * the QP's own device is still found local by its own table (a loopback
- * onto another job's QP is never taken for a remote destination).
+ * onto another job's QP is never taken for a remote destination). From
+ * another device of the node its GIDs still look remote.
  */
 static int ew_dev_add_failed(struct ib_device *ibdev, int ret)
 {

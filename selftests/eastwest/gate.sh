@@ -15,8 +15,9 @@
 #   b. no state claims, no skipping INIT: one modify of a fresh QP from RESET
 #      to RTS/RTR naming another current state, by a process in no job and
 #      by a job's process, must be refused (a process in no job may not
-#      create the UD QP in the first place); nor may a process without
-#      CAP_NET_RAW create a UD QP that sends as a QPN of its choosing.
+#      create the UD QP in the first place); nor may a job's process, with
+#      CAP_NET_RAW or without, create a UD QP that sends as a QPN of its
+#      choosing.
 #   c. the record follows the driver: an RTS->RTS address change the driver
 #      refuses must not change what revocation judges; a destroy the core
 #      refuses (the QP held open, as an XRC target is) must leave the QP
@@ -132,7 +133,7 @@ pingpong() {
 	ew_reap "$_srv" 30 >/dev/null
 }
 
-ew_plan 101
+ew_plan 102
 
 # --- setup -----------------------------------------------------------------
 
@@ -221,14 +222,17 @@ ew_check "b/job A: counter denied-qp-state of job A rose by 2" \
 
 # A UD QP that would send as any QPN (IBV_QP_CREATE_SOURCE_QPN): uverbs'
 # ioctl command takes the flag without CAP_NET_RAW, which its write command
-# asks for. Refused to a process without the capability before the driver
-# sees it (rxe has no such QPs and answers EINVAL; mlx5 makes them).
+# asks for. Refused to a job's process, with the capability (root) or
+# without, before the driver sees it, as a raw packet QP is (rxe has no
+# such QPs and answers EINVAL; mlx5 makes them).
 NOBODY=$(ew_nobody_script "$EW_TMP")
 before=$(ew_ctr ewA denied-qp-type)
 ew_expect_rc 13 "b/job A, without CAP_NET_RAW: a UD QP sending as QPN 0x1 is refused" \
 	ew_in_cg /ewA "$NOBODY" "$VERBS" ud-source-qpn "$DEV" 0x1
-ew_check "b/job A: counter denied-qp-type of job A rose" \
-	ew_ctr_grew ewA denied-qp-type "$before"
+ew_expect_rc 13 "b/job A, with CAP_NET_RAW (root): refused too" \
+	ew_in_cg /ewA "$VERBS" ud-source-qpn "$DEV" 0x1
+ew_check "b/job A: counter denied-qp-type of job A rose by 2" \
+	ew_ctr_grew ewA denied-qp-type "$before" 2
 
 # --- c. the record follows the driver ----------------------------------------
 
