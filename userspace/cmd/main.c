@@ -155,6 +155,7 @@ static int batch(const char *file)
 		ew_err("%s: %s", file, strerror(errno));
 		return EW_USAGE;
 	}
+	ew_batch_stdin = f == stdin;
 	while (!ret && getline(&line, &lcap, f) > 0) {
 		lineno++;
 		ew_set_location(name, lineno);
@@ -169,6 +170,7 @@ static int batch(const char *file)
 		ret = EW_USAGE;
 	}
 	ew_set_location(NULL, 0);
+	ew_batch_stdin = false;
 	free(argv);
 	free(line);
 	if (f != stdin)

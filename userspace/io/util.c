@@ -25,11 +25,16 @@ static void size_str(size_t n, char *buf, size_t len)
 
 int ew_read_file(const char *path, size_t max_bytes, char **text, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	FILE *f;
 	struct ew_buf b = { 0 };
 	char limit[32];
 	int ret;
 
+	if (!strcmp(path, "-") && ew_batch_stdin) {
+		ew_err("-: standard input holds the batch's commands");
+		return EW_USAGE;
+	}
+	f = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	if (!f) {
 		ew_err("%s: %s", path, strerror(errno));
 		return EW_USAGE;

@@ -21,6 +21,8 @@
  */
 extern const char *ew_prog;	/* "eastwestctl" unless the program says otherwise */
 extern bool ew_quiet;		/* the tests silence messages */
+/* A batch reads its commands from standard input: no command may read it. */
+extern bool ew_batch_stdin;
 /* If set, every message also goes to syslog under this identity (LOG_DAEMON). */
 extern const char *ew_syslog_ident;
 

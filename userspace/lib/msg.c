@@ -13,6 +13,7 @@
 
 const char *ew_prog = "eastwestctl";
 bool ew_quiet;
+bool ew_batch_stdin;
 const char *ew_syslog_ident;
 
 static const char *loc_file;

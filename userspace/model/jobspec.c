@@ -197,6 +197,9 @@ static int psn_key_arg(const char *val, struct ew_job_desc *job)
 
 	if (strcmp(val, "-")) {
 		ret = ew_parse_hex(val, job->psn_key, sizeof(job->psn_key));
+	} else if (ew_batch_stdin) {
+		ew_err("psn-key -: standard input holds the batch's commands");
+		return EW_USAGE;
 	} else if (!fgets(line, sizeof(line), stdin)) {
 		ew_err("psn-key -: no key on standard input");
 		return EW_USAGE;

@@ -792,6 +792,23 @@ static void test_psn_key_stdin(void **state)
 	has(err, "psn-key -: no key on standard input");
 	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_NEW], 0);
 	assert_int_equal(fake.st.n_jobs, 1);
+
+	/*
+	 * In a batch read from standard input, "-" would swallow the batch's
+	 * next line: refused, and the batch stops there.
+	 */
+	test_write_file(path, "job add j psn keyed psn-key -\n"
+			"00112233445566778899aabbccddeeff\n");
+	assert_non_null(freopen(path, "r", stdin));
+	assert_int_equal(RUN("-b", "-"), EW_USAGE);
+	has(err, "psn-key -: standard input holds the batch's commands");
+	test_write_file(path, "peer add k file -\n10.0.0.1\n");
+	assert_non_null(freopen(path, "r", stdin));
+	assert_int_equal(RUN("-b", "-"), EW_USAGE);
+	has(err, "-: standard input holds the batch's commands");
+	assert_non_null(freopen("/dev/null", "r", stdin));
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_NEW] + fake.msgs[EASTWEST_CMD_PEER_ADD], 0);
+	assert_int_equal(fake.st.n_jobs, 1);
 	unlink(path);
 }
 
