@@ -1251,6 +1251,15 @@ static struct ftrace_ops ew_cm_event_ops = {
 	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT,
 };
 
+/* Why a hook could not be registered, for the log. */
+static void ew_hook_register_failed(const char *name, int ret)
+{
+	pr_err("cannot hook %s: %d%s\n", name, ret,
+	       ret == -EBUSY ?
+	       " (another IPMODIFY owner, e.g. a livepatch, or kernel.ftrace_enabled=0)" :
+	       "");
+}
+
 /*
  * Hook the function named @func (a string literal: ftrace may write into
  * a pattern, never into a plain name). Returns -ENOENT if no function has
@@ -1264,7 +1273,7 @@ static int ew_hook_by_name(struct ftrace_ops *ops, char *func)
 		return -ENOENT;
 	ret = register_ftrace_function(ops);
 	if (ret) {
-		pr_err("cannot hook %s: %d\n", func, ret);
+		ew_hook_register_failed(func, ret);
 		ftrace_set_filter(ops, NULL, 0, 1);
 	}
 	return ret;
@@ -1416,10 +1425,7 @@ static int ew_hook_install(struct ew_hook *hook)
 	}
 	ret = register_ftrace_function(&hook->ops);
 	if (ret) {
-		pr_err("cannot hook %s: %d%s\n", hook->name, ret,
-		       ret == -EBUSY ?
-		       " (another IPMODIFY owner, e.g. a livepatch, or kernel.ftrace_enabled=0)" :
-		       "");
+		ew_hook_register_failed(hook->name, ret);
 		ftrace_set_filter_ip(&hook->ops, hook->addr, 1, 0);
 		return ret;
 	}

@@ -8,7 +8,8 @@
 #     hooks (selftests/tools/ipmodify_owner, standing in for a livepatch),
 #     loading eastwest fails: with the first hooked function taken
 #     (ib_modify_qp_with_udata) and with the last one taken
-#     (rdma_restrack_get_byid, after seven hooks were already armed); the kernel
+#     (rdma_cm's cma_cm_event_handler, hooked by name after the twelve of
+#     the table were armed); the kernel
 #     log names the function and the reason, and nothing is left behind: no
 #     eastwest hook in ftrace's enabled_functions, no netlink family;
 #   - once the owner is gone, eastwest loads and enforces: in enforce mode
@@ -30,7 +31,7 @@ OWNER_KO=$EW_TOP/build/$(uname -r)/ipmodify_owner/ipmodify_owner.ko
 ENABLED=/sys/kernel/tracing/enabled_functions
 LOOP=127.0.0.1
 FIRST=ib_modify_qp_with_udata
-LAST=rdma_restrack_get_byid
+LAST=cma_cm_event_handler
 HOOKED="ib_modify_qp_with_udata rdma_create_user_ah ib_create_qp_user ib_destroy_qp_user ib_attach_mcast ib_detach_mcast rdma_restrack_get rdma_restrack_get_byid rdma_connect_ece rdma_listen rdma_accept_ece rdma_reject cma_cm_event_handler"
 
 ew_require_root
