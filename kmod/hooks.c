@@ -852,7 +852,7 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 			ew_qp_commit(real, &chg);
 	}
 	ew_qp_change_release(&chg);
-	mutex_unlock(lock);
+	ew_qp_modify_unlock(lock);
 	/* Taken by the hook; not a tail call: the hook must see us as caller. */
 	module_put(THIS_MODULE);
 	return ret;
@@ -969,7 +969,7 @@ static int ew_attach_mcast_serialised(struct ib_qp *qp, union ib_gid *gid,
 		if (!ret)
 			ew_qp_member_commit(real, &mem, gid, lid);
 	}
-	mutex_unlock(lock);
+	ew_qp_modify_unlock(lock);
 	ew_qp_member_release(&mem);
 	/* Taken by the hook; not a tail call: the hook must see us as caller. */
 	module_put(THIS_MODULE);
@@ -998,7 +998,7 @@ static int ew_detach_mcast_serialised(struct ib_qp *qp, union ib_gid *gid,
 	ret = ib_detach_mcast(qp, gid, lid);
 	if (!ret)
 		ew_qp_member_forget(real, gid, lid);
-	mutex_unlock(lock);
+	ew_qp_modify_unlock(lock);
 	/* Taken by the hook; not a tail call: the hook must see us as caller. */
 	module_put(THIS_MODULE);
 	return ret;

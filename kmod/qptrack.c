@@ -54,6 +54,26 @@
  * mutex (held by the sweep of QPs without records), ew_revoke_mutex, then
  * a modify lock, then ew_qp_lock; no two modify locks are nested.
  *
+ * DOC: Busy modify locks - a modify may hold its lock for long inside the
+ * RDMA core or the driver: the core resolves a RoCE destination's MAC
+ * address under it, a second for an address nobody answers, and mlx5
+ * copies its driver data from user memory, which a page of a FUSE file
+ * can stall without bound. The locks are hashed, so a process that keeps
+ * many of them busy (one thread per QP, each connecting towards a silent
+ * address its job allows) would make a revoker that waits for each in
+ * turn spend seconds per QP, its own or another job's, while the QPs
+ * still carry traffic and the control plane waits. So a revoker never
+ * waits for a modify lock: if it cannot take it at once, it hands the
+ * record to the lock's holder (the lock's list of pending revocations,
+ * under ew_qp_lock) and goes on. Whoever holds a modify lock runs that
+ * list before letting go (ew_qp_modify_unlock()), and looks again after
+ * it let go; the revoker tries the lock again after it handed the record
+ * over. One of the two sees the other (full barriers on both sides), so
+ * no record is left behind, and a revoked QP waits for at most the one
+ * modify under way on its lock. The sweep of QPs without records skips,
+ * before taking any lock, the QPs that are tracked or whose owner is not
+ * enforced, which are all but the ones it revokes.
+ *
  * DOC: Revocation - a revoker collects the records it takes in one pass
  * over the table, marking each `revoking` and linking it on a private list
  * (the record stays hashed, so that a destroy still finds it and waits),
@@ -164,7 +184,15 @@ static DEFINE_HASHTABLE(ew_qps, EW_QP_HASH_BITS);
 static DEFINE_SPINLOCK(ew_qp_lock);
 /* Records in ew_qps: the modify hook skips its lookup while there are none. */
 static unsigned int ew_qp_n_records;
-static struct mutex ew_qp_modify_locks[1 << EW_QP_MODIFY_LOCK_BITS];
+/* A modify lock and the revocations its holder runs before letting go. */
+struct ew_qp_modify_slot {
+	/* Serialises modifies of the QPs hashed here: "Modify locks". */
+	struct mutex lock;
+	/* Records handed over by a revoker (revoke_node), under ew_qp_lock. */
+	struct list_head pending;
+};
+
+static struct ew_qp_modify_slot ew_qp_modify_slots[1 << EW_QP_MODIFY_LOCK_BITS];
 static DEFINE_MUTEX(ew_revoke_mutex);
 /* Set under ew_revoke_mutex on unload: no revocation starts any more. */
 static bool ew_revokers_stopped;
@@ -772,8 +800,9 @@ void ew_qp_member_forget(struct ib_qp *qp, const union ib_gid *gid, u16 lid)
 }
 
 /*
- * Whether @qp (the real QP) has a record. Context: the sweep, under the
- * QP's modify lock.
+ * Whether @qp (the real QP) has a record. Context: the sweep, its QP's
+ * restrack entry held; under the QP's modify lock for an answer that
+ * holds.
  */
 static bool ew_qp_is_tracked(struct ib_qp *qp)
 {
@@ -781,7 +810,7 @@ static bool ew_qp_is_tracked(struct ib_qp *qp)
 
 	/*
 	 * Unlocked peek: a record is added only under the QP's modify lock,
-	 * which the caller holds.
+	 * which the caller holds when the answer must hold.
 	 */
 	if (!READ_ONCE(ew_qp_n_records))
 		return false;
@@ -800,7 +829,44 @@ static bool ew_qp_is_tracked(struct ib_qp *qp)
  */
 struct mutex *ew_qp_modify_lock(struct ib_qp *qp)
 {
-	return &ew_qp_modify_locks[hash_ptr(qp, EW_QP_MODIFY_LOCK_BITS)];
+	return &ew_qp_modify_slots[hash_ptr(qp, EW_QP_MODIFY_LOCK_BITS)].lock;
+}
+
+/* Run the revocations handed to the holder of @slot's lock. */
+static void ew_qp_run_pending(struct ew_qp_modify_slot *slot)
+{
+	struct ew_qp *rec, *tmp;
+	LIST_HEAD(doomed);
+
+	spin_lock(&ew_qp_lock);
+	list_splice_init(&slot->pending, &doomed);
+	spin_unlock(&ew_qp_lock);
+	list_for_each_entry_safe(rec, tmp, &doomed, revoke_node)
+		ew_qp_revoke_locked(rec);
+}
+
+/**
+ * ew_qp_modify_unlock() - let go of a modify lock
+ * @lock: from ew_qp_modify_lock(), held
+ *
+ * Revokes the QPs a revoker handed over while the lock was busy, first.
+ * See "Busy modify locks".
+ * Context: process context, sleeps.
+ */
+void ew_qp_modify_unlock(struct mutex *lock)
+{
+	struct ew_qp_modify_slot *slot =
+		container_of(lock, struct ew_qp_modify_slot, lock);
+
+	for (;;) {
+		if (!list_empty(&slot->pending))
+			ew_qp_run_pending(slot);
+		mutex_unlock(lock);
+		/* Pairs with the barrier in ew_qp_revoke_one(). */
+		smp_mb();
+		if (list_empty(&slot->pending) || !mutex_trylock(lock))
+			return;
+	}
 }
 
 /**
@@ -864,7 +930,7 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 		if (doomed)
 			ew_qp_revoke_locked(rec);
 	}
-	mutex_unlock(lock);
+	ew_qp_modify_unlock(lock);
 	/* Not a tail call: the hook must see this module as the caller. */
 	module_put(THIS_MODULE);
 	return ret;
@@ -1223,16 +1289,33 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 	return true;
 }
 
-/* Revoke one collected record, serialised with its owner's modifies. */
-static bool ew_qp_revoke_one(struct ew_qp *rec)
+/*
+ * Revoke one collected record, serialised with its owner's modifies, or
+ * hand it to the holder of its busy modify lock (see "Busy modify locks").
+ * Returns whether it was revoked or handed over; @handed counts the latter.
+ */
+static bool ew_qp_revoke_one(struct ew_qp *rec, unsigned int *handed)
 {
-	struct mutex *lock = ew_qp_modify_lock(rec->qp);
+	/* Only the pointer's value: the record may be freed once handed. */
+	struct ew_qp_modify_slot *slot =
+		container_of(ew_qp_modify_lock(rec->qp),
+			     struct ew_qp_modify_slot, lock);
 	bool revoked;
 
-	mutex_lock(lock);
-	revoked = ew_qp_revoke_locked(rec);
-	mutex_unlock(lock);
-	return revoked;
+	if (mutex_trylock(&slot->lock)) {
+		revoked = ew_qp_revoke_locked(rec);
+		ew_qp_modify_unlock(&slot->lock);
+		return revoked;
+	}
+	spin_lock(&ew_qp_lock);
+	list_move_tail(&rec->revoke_node, &slot->pending);
+	spin_unlock(&ew_qp_lock);
+	(*handed)++;
+	/* Pairs with the barrier in ew_qp_modify_unlock(). */
+	smp_mb();
+	if (mutex_trylock(&slot->lock))
+		ew_qp_modify_unlock(&slot->lock);
+	return true;
 }
 
 /*
@@ -1240,8 +1323,11 @@ static bool ew_qp_revoke_one(struct ew_qp *rec)
  * protection and for the node's state are summed up by their callers.
  */
 static void ew_qp_log_revocation(const struct ew_revoke_sel *sel,
-				 unsigned int n)
+				 unsigned int n, unsigned int handed)
 {
+	if (handed)
+		pr_info("%u QP(s) to be revoked as the modifies under way on their locks end\n",
+			handed);
 	if (sel->why)
 		pr_info("%u QP(s) revoked: %s\n", n, sel->why);
 	if (sel->protection || sel->all)
@@ -1260,9 +1346,9 @@ static void ew_qp_log_revocation(const struct ew_revoke_sel *sel,
 /* Move every selected QP to the error state; returns how many. */
 static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 {
+	unsigned int n = 0, handed = 0;
 	LIST_HEAD(doomed);
 	struct ew_qp *rec, *tmp;
-	unsigned int n = 0;
 
 	/* Before collecting: see ew_qp_commit(). */
 	atomic_inc_return(&ew_qp_policy_seq);
@@ -1279,13 +1365,14 @@ static unsigned int ew_qp_revoke(const struct ew_revoke_sel *sel)
 	/* Until a pass finds nothing: QPs may be tracked behind us. */
 	while (ew_qp_collect(sel, &doomed)) {
 		list_for_each_entry_safe(rec, tmp, &doomed, revoke_node) {
-			if (ew_qp_revoke_one(rec) && ++n % EW_REVOKE_BATCH == 0)
+			if (ew_qp_revoke_one(rec, &handed) &&
+			    ++n % EW_REVOKE_BATCH == 0)
 				cond_resched();
 		}
 	}
 	mutex_unlock(&ew_revoke_mutex);
 	if (n)
-		ew_qp_log_revocation(sel, n);
+		ew_qp_log_revocation(sel, n, handed);
 	return n;
 }
 
@@ -1482,6 +1569,20 @@ static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 	bool revoked = false;
 	u32 job_id;
 
+	/*
+	 * Tracked QPs, and those of owners not enforced, are left without
+	 * waiting for their lock: see "Busy modify locks". The entry held
+	 * keeps the QP whole; nothing here waits while it is held.
+	 */
+	qp = ew_restrack_qp_hold(dev, cq->qpn);
+	if (!qp)
+		return false;
+	revoked = qp == cq->qp && ew_qp_owner_enforced(qp, deny, &job_id) &&
+		  !ew_qp_is_tracked(qp);
+	rdma_restrack_put(&qp->res);
+	if (!revoked)
+		return false;
+	revoked = false;
 	rec = ew_qp_alloc(GFP_KERNEL);
 	if (!rec)
 		return false;
@@ -1509,7 +1610,7 @@ static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 out:
 	if (qp)
 		rdma_restrack_put(&qp->res);
-	mutex_unlock(lock);
+	ew_qp_modify_unlock(lock);
 	if (rec)
 		ew_qp_free(rec);
 	return revoked;
@@ -1573,8 +1674,10 @@ int ew_qptrack_init(void)
 	int ret;
 
 	ratelimit_set_flags(&ew_revoke_log_rs, RATELIMIT_MSG_ON_RELEASE);
-	for (i = 0; i < ARRAY_SIZE(ew_qp_modify_locks); i++)
-		mutex_init(&ew_qp_modify_locks[i]);
+	for (i = 0; i < ARRAY_SIZE(ew_qp_modify_slots); i++) {
+		mutex_init(&ew_qp_modify_slots[i].lock);
+		INIT_LIST_HEAD(&ew_qp_modify_slots[i].pending);
+	}
 	ew_qp_cache = KMEM_CACHE(ew_qp, 0);
 	if (!ew_qp_cache)
 		return -ENOMEM;
@@ -1635,6 +1738,6 @@ void ew_qptrack_exit(void)
 	}
 	ew_qp_n_records = 0;
 	kmem_cache_destroy(ew_qp_cache);
-	for (i = 0; i < ARRAY_SIZE(ew_qp_modify_locks); i++)
-		mutex_destroy(&ew_qp_modify_locks[i]);
+	for (i = 0; i < ARRAY_SIZE(ew_qp_modify_slots); i++)
+		mutex_destroy(&ew_qp_modify_slots[i].lock);
 }

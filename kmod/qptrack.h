@@ -78,6 +78,7 @@ void ew_qp_member_commit(struct ib_qp *qp, struct ew_qp_member *mem,
 			 const union ib_gid *gid, u16 lid);
 void ew_qp_member_forget(struct ib_qp *qp, const union ib_gid *gid, u16 lid);
 struct mutex *ew_qp_modify_lock(struct ib_qp *qp);
+void ew_qp_modify_unlock(struct mutex *lock);
 int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata);
 unsigned int ew_qp_revoke_job(u32 job_id);
 unsigned int ew_qp_revalidate_job(struct ew_job *job);

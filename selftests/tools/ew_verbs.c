@@ -106,6 +106,19 @@
  *       OK|ERRNO"), RESET->INIT ("init again: OK|ERRNO") and, if that
  *       passed, INIT->RTR ("rtr: OK|ERRNO"): the way back to receiving
  *
+ *   ew_verbs rc-stall DEV GID_INDEX DGID SILENT NSTALL NHOLD SECONDS
+ *       modify locks kept busy (revoke-stall.sh): NHOLD RC QPs, each
+ *       connected to itself at DGID (this node's GID at GID_INDEX), in
+ *       RTS; NSTALL RC QPs in INIT. One INIT->RTR of the first of those
+ *       towards SILENT, an address nobody answers, which the core resolves
+ *       under the QP's modify lock for up to a second before it fails:
+ *       "stall: ERRNO after N ms". Then one thread per such QP repeats
+ *       that modify until it is refused with EACCES, and "ready" is
+ *       printed. After a line on stdin, waits up to SECONDS for QP_FATAL on
+ *       every held QP: "revoked N of N after T ms" (exit 0) or "revoked K
+ *       of N after SECONDS s" (exit 3); then (if it has threads) waits for
+ *       another line, stops them and prints "stopped".
+ *
  * Co-located jobs on one node (colocated.sh):
  *
  *   ew_verbs rc-pair-hold DEV GID_INDEX MESSAGES
@@ -146,6 +159,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/rdma_user_ioctl.h>
 #include <sys/ioctl.h>
@@ -1268,6 +1282,125 @@ static int pair_open(struct ctx *c, struct pair *p, bool print)
 	return 0;
 }
 
+/* One thread of rc-stall: a QP in INIT, aimed at a silent address. */
+struct stall {
+	struct ibv_qp *qp;
+	union ibv_gid dead;
+	int gid_index;
+	pthread_t thread;
+};
+
+static volatile bool stall_stop;
+
+/* One INIT->RTR towards the silent address: an errno, after a while. */
+static int stall_once(struct stall *s)
+{
+	return rc_to_rtr(s->qp, s->gid_index, &s->dead, s->qp->qp_num, 0, 0,
+			 IBV_QPS_INIT);
+}
+
+static void *stall_loop(void *arg)
+{
+	struct stall *s = arg;
+
+	while (!stall_stop && stall_once(s) != EACCES)
+		;
+	return NULL;
+}
+
+/* Wait up to @seconds for QP_FATAL on each of @qps; an exit code. */
+static int wait_fatal(struct ctx *c, struct ibv_qp **qps, unsigned long n,
+		      int seconds)
+{
+	struct pollfd pfd = { .fd = c->ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+	unsigned long i, seen = 0;
+	struct timespec t0;
+	bool *fatal;
+	long left;
+	int ret;
+
+	fatal = calloc(n + 1, sizeof(*fatal));
+	if (!fatal)
+		return fail("calloc", errno);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (seen < n) {
+		left = seconds * 1000L - ms_since(&t0);
+		ret = left > 0 ? poll(&pfd, 1, left) : 0;
+		if (ret < 0)
+			return fail("poll", errno);
+		if (ret == 0) {
+			say("revoked %lu of %lu after %d s\n", seen, n, seconds);
+			return 3;
+		}
+		if (ibv_get_async_event(c->ctx, &ev))
+			return fail("ibv_get_async_event", errno);
+		for (i = 0; i < n; i++)
+			if (ev.event_type == IBV_EVENT_QP_FATAL &&
+			    ev.element.qp == qps[i] && !fatal[i]) {
+				fatal[i] = true;
+				seen++;
+			}
+		ibv_ack_async_event(&ev);
+	}
+	say("revoked %lu of %lu after %ld ms\n", seen, n, ms_since(&t0));
+	free(fatal);
+	return 0;
+}
+
+static int rc_stall(struct ctx *c, int gid_index, const char *dgid_s,
+		    const char *dead_s, unsigned long nstall,
+		    unsigned long nhold, int seconds)
+{
+	struct ibv_qp **held;
+	struct stall *st;
+	struct timespec t0;
+	unsigned long i;
+	int ret;
+
+	st = calloc(nstall + 1, sizeof(*st));
+	held = calloc(nhold + 1, sizeof(*held));
+	if (!st || !held)
+		return fail("calloc", errno);
+	for (i = 0; i < nhold; i++) {
+		ret = rc_connect_rts(c, gid_index, dgid_s, EW_SELF_QPN, 0);
+		if (ret)
+			return ret;
+		held[i] = c->qp;
+	}
+	for (i = 0; i < nstall; i++) {
+		if (parse_gid(dead_s, &st[i].dead))
+			return 2;
+		st[i].gid_index = gid_index;
+		st[i].qp = create_qp(c, IBV_QPT_RC);
+		if (!st[i].qp)
+			return fail("ibv_create_qp(RC)", errno);
+		ret = to_init(st[i].qp, 0, 0);
+		if (ret)
+			return fail("modify RESET->INIT", ret);
+	}
+	if (nstall) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		ret = stall_once(&st[0]);
+		say("stall: %s after %ld ms\n", err_name(ret), ms_since(&t0));
+	}
+	for (i = 0; i < nstall; i++) {
+		ret = pthread_create(&st[i].thread, NULL, stall_loop, &st[i]);
+		if (ret)
+			return fail("pthread_create", ret);
+	}
+	say("ready\n");
+	wait_line();
+	ret = wait_fatal(c, held, nhold, seconds);
+	if (nstall)
+		wait_line();
+	stall_stop = true;
+	for (i = 0; i < nstall; i++)
+		pthread_join(st[i].thread, NULL);
+	say("stopped\n");
+	return ret;
+}
+
 static int rc_pair_revive(struct ctx *c, int gid_index, int seconds)
 {
 	static const struct attempt claims[] = {
@@ -1627,7 +1760,7 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|qpn-list|create-ah|\n"
 			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise|\n"
-			"       mcast-attach|mcast-reset|qpn-claim|qp-storm|rc-pair-hold|rc-inject|rc-peer DEV ...\n");
+			"       mcast-attach|mcast-reset|qpn-claim|qp-storm|rc-pair-hold|rc-inject|rc-peer|rc-stall DEV ...\n");
 		return 2;
 	}
 	ret = open_dev(argv[2], &c);
@@ -1682,6 +1815,9 @@ int main(int argc, char **argv)
 		return rc_pair_hold(&c, num(argv[3]), num(argv[4]));
 	if (!strcmp(argv[1], "rc-peer") && argc == 6)
 		return rc_peer(&c, num(argv[3]), argv[4], num(argv[5]));
+	if (!strcmp(argv[1], "rc-stall") && argc == 9)
+		return rc_stall(&c, num(argv[3]), argv[4], argv[5],
+				num(argv[6]), num(argv[7]), num(argv[8]));
 	if (!strcmp(argv[1], "rc-inject") && argc == 7)
 		return rc_inject(&c, num(argv[3]), argv[4], num(argv[5]),
 				 num(argv[6]));
