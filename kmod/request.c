@@ -131,12 +131,13 @@ bool ew_path_from_ah(struct ib_device *dev, const struct rdma_ah_attr *ah,
  * InfiniBand SA query answers asynchronously), and the state becomes final
  * without the lock our caller holds; after it, nothing changes the route
  * while ucma holds the ID. A process may set the record itself
- * (RDMA_OPTION_IB_PATH): on RoCE the frame then goes to the neighbour of
- * the destination address, and the packet to the record's GID, so both are
- * judged. An answer goes back the way the request came: the record the
- * request made (its source GID), or, for an ID made by a UD request (SIDR),
- * which has none, the request's source address. InfiniBand: the record's
- * destination LID and P_Key. iWARP is refused to policed callers
+ * (RDMA_OPTION_IB_PATH): on RoCE the frame then goes to the neighbour of the
+ * destination address, and the packet to the record's GID, so both are
+ * judged; the record's source GID, which the request carries as its sender's,
+ * must be the ID's own. An answer goes back the way the request came: the
+ * record the request made (its source GID), or, for an ID made by a UD
+ * request (SIDR), which has none, the request's source address. InfiniBand:
+ * the record's destination LID and P_Key. iWARP is refused to policed callers
  * (Documentation/threat-model.md, A26).
  *
  * Return: 0, or the reason the message cannot be judged
@@ -158,6 +159,14 @@ u32 ew_request_from_cm_id(const struct rdma_cm_id *id, bool connect,
 		return EASTWEST_REASON_IWARP;
 	if (connect &&
 	    (READ_ONCE(priv->state) != EW_RDMA_CM_ROUTE_RESOLVED || !rec))
+		return EASTWEST_REASON_INTERNAL;
+	/*
+	 * The record's source GID goes into the request as its sender, and
+	 * the listener's answer goes back to it; the kernel never compares a
+	 * record the process set with the ID's own source. A claim of another
+	 * address cannot be judged.
+	 */
+	if (connect && sgid && memcmp(&rec->sgid, &sgid->gid, sizeof(rec->sgid)))
 		return EASTWEST_REASON_INTERNAL;
 	if (rec) {
 		req->has_pkey = true;

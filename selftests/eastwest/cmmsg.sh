@@ -34,7 +34,11 @@
 #      to its peer S with the path record of its own route to S passes;
 #      with the record of a route to S2, not its peer, it goes to S2's GID:
 #      refused (the record's destination is judged, not only the ID's
-#      address);
+#      address); a record whose source GID is not the ID's own claims
+#      another sender, which the listener would judge and answer: job A's
+#      request from S (not its peer) claiming S2 (its peer) to its listener
+#      on S2 is refused (denied-internal), and the listener receives
+#      nothing; job B's record naming its real source S passes;
 #   7. two jobs both allowed the node's addresses: job D's connect to a
 #      listener of job C, on S or on every address, RC or UD, is refused
 #      (denied-foreign-qp, logged) and the listener receives nothing; so
@@ -204,7 +208,7 @@ c_beside_d() {
 	ew_check "$1/job D's listener received nothing" lacks "$EW_TMP/l${1}d" "request:"
 }
 
-ew_plan 151
+ew_plan 158
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
@@ -277,6 +281,19 @@ ew_expect_rc 13 "6/job B's connect to $S with the path of a route to $S2 (not it
 ew_check "6/as denied-peer of job B" ew_ctr_grew ewB denied-peer "$_before"
 ew_reap "$LPID" 2 >/dev/null
 ew_check "6/the listener received nothing" lacks "$EW_TMP/l6b" "request:"
+ew_check "6/a listener in job B on every address" listen /ewB "$EW_TMP/l6c" 7323 reject from-listener
+ew_expect_rc 0 "6/control: job B's connect from $S to $S whose path record names $S as its source is sent" \
+	ew_in_cg /ewB "$NOBODY" "$CMMSG" connect-claim "$S" 7323 from-b-claim "$S" "$S"
+ew_reap "$LPID" 20 >/dev/null
+ew_check "6/control: the listener received it" has "$EW_TMP/l6c" "request: from-b-claim"
+LADDR=$S2
+ew_check "6/a listener in job A on $S2" listen /ewA "$EW_TMP/l6d" 7324 reject from-a-listener
+_before=$(ew_ctr ewA denied-internal)
+ew_expect_rc 13 "6/job A's connect from $S to $S2 whose path record claims $S2 (its peer) as its source is refused (EACCES)" \
+	ew_in_cg /ewA "$NOBODY" "$CMMSG" connect-claim "$S2" 7324 from-a-claim "$S" "$S2"
+ew_check "6/as denied-internal of job A" ew_ctr_grew ewA denied-internal "$_before"
+ew_reap "$LPID" 2 >/dev/null
+ew_check "6/job A's listener received nothing" lacks "$EW_TMP/l6d" "request:"
 LADDR=
 
 # --- 7. two jobs both allowed the node's addresses ---------------------------------

@@ -24,6 +24,11 @@
  *	a connect request to ADDR whose path record the caller sets itself
  *	(RDMA_OPTION_IB_PATH) to the one the route to VIA has: the request
  *	goes to VIA's GID, though the ID's destination address is ADDR
+ *   ew_cmmsg connect-claim ADDR PORT MSG FROM CLAIM
+ *	a connect request from FROM to ADDR whose path record (set as for
+ *	connect-via, from a route from FROM to ADDR) names CLAIM's GID as its
+ *	source: the request claims to come from CLAIM, and the answer goes
+ *	there
  *
  * With EW_CMMSG_HOLD=FILE in the environment a listener waits, once it has
  * printed the request, until FILE exists (at most 20 s) before it answers.
@@ -177,14 +182,27 @@ static void path_data_from(const struct ibv_sa_path_rec *r, struct ibv_path_data
 	p->preference = r->preference;
 }
 
+/* The RoCE GID of IPv4 or IPv6 address @a. */
+static void gid_of(const struct addrinfo *a, union ibv_gid *gid)
+{
+	memset(gid, 0, sizeof(*gid));
+	if (a->ai_family == AF_INET6) {
+		memcpy(gid->raw, &((struct sockaddr_in6 *)a->ai_addr)->sin6_addr, 16);
+		return;
+	}
+	gid->raw[10] = 0xff;
+	gid->raw[11] = 0xff;
+	memcpy(&gid->raw[12], &((struct sockaddr_in *)a->ai_addr)->sin_addr, 4);
+}
+
 /*
  * Resolve @id's address to @ai, from @from if not NULL; with @via, set its
- * path record to the one a route to @via has instead of resolving its own
- * route.
+ * path record to the one a route (from @from) to @via has instead of
+ * resolving its own route, with @claim's GID as its source if not NULL.
  */
 static int resolve(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		   const struct addrinfo *ai, const struct addrinfo *from,
-		   const struct addrinfo *via)
+		   const struct addrinfo *via, const struct addrinfo *claim)
 {
 	struct rdma_cm_id *vid;
 	struct ibv_path_data d;
@@ -196,18 +214,21 @@ static int resolve(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		return rdma_resolve_route(id, 5000) ||
 		       expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED) ? -1 : 0;
 	if (rdma_create_id(ch, &vid, NULL, id->ps) ||
-	    rdma_resolve_addr(vid, NULL, via->ai_addr, 5000) ||
+	    rdma_resolve_addr(vid, from ? from->ai_addr : NULL, via->ai_addr, 5000) ||
 	    expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED) ||
 	    rdma_resolve_route(vid, 5000) ||
 	    expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED) || !vid->route.path_rec)
 		return -1;
 	path_data_from(vid->route.path_rec, &d);
+	if (claim)
+		gid_of(claim, &d.path.sgid);
 	return rdma_set_option(id, RDMA_OPTION_IB, RDMA_OPTION_IB_PATH, &d, sizeof(d));
 }
 
 static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		      const struct addrinfo *ai, const char *msg,
-		      const struct addrinfo *from, const struct addrinfo *via)
+		      const struct addrinfo *from, const struct addrinfo *via,
+		      const struct addrinfo *claim)
 {
 	struct rdma_conn_param param = { .private_data = msg,
 					 .private_data_len = strlen(msg) + 1,
@@ -218,7 +239,7 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 	struct rdma_cm_event *ev;
 	int ret = 0;
 
-	if (resolve(ch, id, ai, from, via))
+	if (resolve(ch, id, ai, from, via, claim))
 		return fail("resolve");
 	if (rdma_connect(id, &param))
 		return refused("connect");
@@ -246,7 +267,7 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 int main(int argc, char **argv)
 {
 	enum rdma_port_space ps = RDMA_PS_TCP;
-	struct addrinfo *ai, *from = NULL, *via = NULL;
+	struct addrinfo *ai, *from = NULL, *via = NULL, *claim = NULL;
 	struct rdma_event_channel *ch;
 	const char *verb = argc > 1 ? argv[1] : "";
 	struct rdma_cm_id *id;
@@ -262,10 +283,12 @@ int main(int argc, char **argv)
 	    (!strcmp(argv[3], "accept") || !strcmp(argv[3], "reject")))
 		listen = 2;
 	if (!listen && !((argc == 5 || argc == 6) && !strcmp(verb, "connect")) &&
-	    !(argc == 6 && !strcmp(verb, "connect-via"))) {
+	    !(argc == 6 && !strcmp(verb, "connect-via")) &&
+	    !(argc == 7 && !strcmp(verb, "connect-claim"))) {
 		fprintf(stderr, "usage: ew_cmmsg listen[-ud] ADDR PORT accept|reject REPLY"
 			" | listen-ib PORT accept|reject REPLY"
-			" | connect[-ud] ADDR PORT MSG [FROM] | connect-via ADDR PORT MSG VIA\n");
+			" | connect[-ud] ADDR PORT MSG [FROM] | connect-via ADDR PORT MSG VIA"
+			" | connect-claim ADDR PORT MSG FROM CLAIM\n");
 		return 2;
 	}
 	if (strlen(argv[listen == 1 ? 5 : 4]) >= DATA_MAX) {
@@ -292,8 +315,12 @@ int main(int argc, char **argv)
 	if (getaddrinfo(argv[2], argv[3], NULL, &ai) ||
 	    (!listen && argc == 6 &&
 	     getaddrinfo(argv[5], NULL, NULL,
-			 strcmp(verb, "connect") ? &via : &from)))
+			 strcmp(verb, "connect") ? &via : &from)) ||
+	    (argc == 7 && (getaddrinfo(argv[5], NULL, NULL, &from) ||
+			   getaddrinfo(argv[6], NULL, NULL, &claim))))
 		return fail("getaddrinfo");
+	if (claim)
+		via = ai;
 	return listen ? do_listen(ch, id, ai, argv[4], argv[5]) :
-			do_connect(ch, id, ai, argv[4], from, via);
+			do_connect(ch, id, ai, argv[4], from, via, claim);
 }
