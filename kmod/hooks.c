@@ -419,8 +419,13 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 		}
 	}
 	v = ew_verdict_of(&c, &chg->req, internal);
-	if (gate == EW_GATE_JUDGE && !v.reason && c.job &&
-	    ew_dest_is_foreign(c.job, dev, &chg->req, &chg->local))
+	/*
+	 * What audit mode lets through for another reason is recorded with
+	 * its destination's locality too: once that reason is gone, enforce
+	 * judges the destination on this node against its owner.
+	 */
+	if (gate == EW_GATE_JUDGE && !v.deny && c.job &&
+	    ew_dest_is_foreign(c.job, dev, &chg->req, &chg->local) && !v.reason)
 		v = ew_verdict_of(&c, &chg->req, EASTWEST_REASON_FOREIGN_QP);
 	/*
 	 * The record an allowed modify starts is allocated now, before the

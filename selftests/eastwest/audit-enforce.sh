@@ -19,6 +19,10 @@
 #     (QP_FATAL);
 #   - the same with job B's own mode (`job set ewB mode audit`, a connect
 #     onto job A's QP, `job set ewB mode enforce`): revoked;
+#   - job C in audit mode connects onto job A's QP, audited for its peer
+#     rule (the node's address is not its peer); `peer add` of the address,
+#     then `job set ewC mode enforce`: revoked, the destination on this
+#     node being another job's QP;
 #   - a process in no job connects under `config set default allow`, then
 #     `config set default deny`: its QP is revoked; likewise one that
 #     connects under audit mode with default deny, then `mode enforce`;
@@ -31,6 +35,8 @@
 # mode, the three revocation checks print "not ok"; against one that
 # judged a job's records on its rules only, the last one does. Against one
 # that revoked only what it had records of, the two no-job checks do.
+# Against one that recorded a destination's locality only for modifies
+# allowed outright, job C's onto job A's QP stays connected.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -82,7 +88,7 @@ victim_ok() {
 	ew_reap "$APID" 20 && [ "$EW_REAP_RC" = 0 ]
 }
 
-ew_plan 34
+ew_plan 39
 
 ew_check "eastwest.ko loads (enforce, default deny)" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -124,6 +130,18 @@ ew_check "job B in audit mode: its QP connects onto job A's QP" \
 	ew_wait_for 40 grep -qx connected "$EW_TMP/b2"
 ew_check "job set ewB mode enforce" "$CTL" job set ewB mode enforce
 ew_check "job B enforced: its QP onto job A's QP is revoked" revoked "$EW_TMP/b2" "$B2PID"
+
+# Audit mode let a connect onto job A's QP through for another reason (the
+# node's address is not job C's peer at all); the address becomes its peer,
+# then enforce: the destination is still another job's QP on this node.
+ew_check "job set ewC mode audit" "$CTL" job set ewC mode audit
+ew_start_bg "$EW_TMP/c2" /ewC "$NOBODY" stdbuf -oL "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" 20
+C2PID=$EW_BG_PID
+ew_check "job C in audit mode: its QP connects onto job A's QP (audited as peer)" \
+	ew_wait_for 40 grep -qx connected "$EW_TMP/c2"
+ew_check "peer add ewC $LOOP" "$CTL" peer add ewC "$LOOP"
+ew_check "job set ewC mode enforce" "$CTL" job set ewC mode enforce
+ew_check "job C enforced: its QP onto job A's QP is revoked" revoked "$EW_TMP/c2" "$C2PID"
 
 # Processes in no job: while they are not policed nothing records their
 # connections; once they are, what they hold must go.
