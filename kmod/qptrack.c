@@ -611,17 +611,14 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec);
 static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected);
 
 /*
- * If a revocation pass ran since the rules were read (@seq), check the
- * record again: returns true, the record marked `revoking`, if it no
- * longer passes (the caller revokes it once the lock is dropped).
+ * Check the record against the rules now: returns true, the record marked
+ * `revoking`, if it no longer passes (the caller revokes it).
  */
-static bool ew_qp_doom_if_stale_locked(struct ew_qp *rec, unsigned int seq)
+static bool ew_qp_doom_if_refused_locked(struct ew_qp *rec)
 {
 	u32 reason;
 
-	/* Pairs with the revoker's fully ordered increment. */
-	if (rec->revoking || rec->revoked ||
-	    atomic_read(&ew_qp_policy_seq) == seq)
+	if (rec->revoking || rec->revoked)
 		return false;
 	reason = ew_qp_recheck(rec, false);
 	if (!reason)
@@ -629,6 +626,19 @@ static bool ew_qp_doom_if_stale_locked(struct ew_qp *rec, unsigned int seq)
 	rec->revoking = true;
 	rec->reason = reason;
 	return true;
+}
+
+/*
+ * If a revocation pass ran since the rules were read (@seq), check the
+ * record again: returns true, the record marked `revoking`, if it no
+ * longer passes (the caller revokes it once the lock is dropped).
+ */
+static bool ew_qp_doom_if_stale_locked(struct ew_qp *rec, unsigned int seq)
+{
+	/* Pairs with the revoker's fully ordered increment. */
+	if (atomic_read(&ew_qp_policy_seq) == seq)
+		return false;
+	return ew_qp_doom_if_refused_locked(rec);
 }
 
 /* @rec's membership of group @gid, @lid, if it has one. */
@@ -897,12 +907,11 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 	struct mutex *lock = ew_qp_modify_lock(qp);
 	struct ew_qp *rec = NULL, *drop = NULL;
 	bool doomed = false;
-	unsigned int seq;
 	int ret;
 
 	mutex_lock(lock);
-	/* Before the number is free: see "Decisions in flight". */
-	seq = atomic_inc_return(&ew_qp_policy_seq);
+	/* Before the number is free, fully ordered: "Decisions in flight". */
+	atomic_inc_return(&ew_qp_policy_seq);
 	if (READ_ONCE(ew_qp_n_records)) {
 		spin_lock(&ew_qp_lock);
 		rec = ew_qp_find(qp);
@@ -920,9 +929,13 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 			/* Only the pointer's value is used: the QP is gone. */
 			drop = ew_qp_forget_locked(rec);
 		} else {
-			/* The QP stays: what the passes skipped, judge now. */
+			/*
+			 * The QP stays: what the passes skipped, judge now. A
+			 * pass may have moved the sequence before this destroy
+			 * did and collected after it: no sequence tells.
+			 */
 			rec->dying = false;
-			doomed = ew_qp_doom_if_stale_locked(rec, seq);
+			doomed = ew_qp_doom_if_refused_locked(rec);
 		}
 		spin_unlock(&ew_qp_lock);
 		if (drop)
