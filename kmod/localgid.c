@@ -41,6 +41,8 @@ struct ew_local_gid {
 	struct hlist_node node;
 	u8 gid[16];
 	struct ib_device *dev;
+	/* Not in the device's table any more: a refresh removes it last. */
+	bool stale;
 	struct rcu_head rcu;
 };
 
@@ -84,10 +86,11 @@ static bool ew_local_gid_equal(const u8 *a, const u8 *b)
 }
 
 /*
- * Whether the set holds @gid for @dev. Context: rcu_read_lock() or
+ * The set's entry of @gid for @dev, or NULL. Context: rcu_read_lock() or
  * ew_local_gid_lock.
  */
-static bool ew_local_gid_has(const u8 *gid, const struct ib_device *dev)
+static struct ew_local_gid *ew_local_gid_find(const u8 *gid,
+					      const struct ib_device *dev)
 {
 	struct ew_local_gid *e;
 
@@ -95,11 +98,12 @@ static bool ew_local_gid_has(const u8 *gid, const struct ib_device *dev)
 				   ew_local_gid_hash(gid),
 				   lockdep_is_held(&ew_local_gid_lock))
 		if (e->dev == dev && ew_local_gid_equal(e->gid, gid))
-			return true;
-	return false;
+			return e;
+	return NULL;
 }
 
-static void ew_local_gids_unhash(struct ib_device *dev)
+/* Mark @dev's entries stale (@mark) or remove those that are (!@mark). */
+static void ew_local_gids_sweep(struct ib_device *dev, bool mark)
 {
 	struct hlist_node *tmp;
 	struct ew_local_gid *e;
@@ -109,9 +113,20 @@ static void ew_local_gids_unhash(struct ib_device *dev)
 	hash_for_each_safe(ew_local_gids, bkt, tmp, e, node) {
 		if (e->dev != dev)
 			continue;
-		hash_del_rcu(&e->node);
-		kfree_rcu(e, rcu);
+		if (mark) {
+			e->stale = true;
+		} else if (e->stale) {
+			hash_del_rcu(&e->node);
+			kfree_rcu(e, rcu);
+		}
 	}
+}
+
+static void ew_local_gids_unhash(struct ib_device *dev)
+{
+	lockdep_assert_held(&ew_local_gid_lock);
+	ew_local_gids_sweep(dev, true);
+	ew_local_gids_sweep(dev, false);
 }
 
 /* The valid entries of @dev's GID tables, all ports: a kvmalloc'ed array. */
@@ -186,17 +201,26 @@ int ew_local_gids_refresh(struct ib_device *dev)
 		used++;
 	}
 
+	/*
+	 * The new set is added before the old one goes: a lookup meanwhile
+	 * finds a GID the device keeps either way, never neither (it would
+	 * take a destination of this node for a remote one).
+	 */
 	spin_lock(&ew_local_gid_lock);
-	ew_local_gids_unhash(dev);
+	ew_local_gids_sweep(dev, true);
 	for (i = 0; i < used; i++) {
-		/* RoCE v1 and v2 entries share a GID: keep one. */
-		if (ew_local_gid_has(fresh[i]->gid, dev)) {
+		struct ew_local_gid *e = ew_local_gid_find(fresh[i]->gid, dev);
+
+		/* Kept; RoCE v1 and v2 entries share a GID: one. */
+		if (e) {
+			e->stale = false;
 			kfree(fresh[i]);
 			continue;
 		}
 		hash_add_rcu(ew_local_gids, &fresh[i]->node,
 			     ew_local_gid_hash(fresh[i]->gid));
 	}
+	ew_local_gids_sweep(dev, false);
 	spin_unlock(&ew_local_gid_lock);
 	used = 0;
 free:
