@@ -10,7 +10,9 @@
 #     required): a job process cannot connect until the node is admitted;
 #   - start applies the static policy; reload re-reads it and keeps the jobs
 #     created at run time (as the Slurm and OCI hooks create them), also those
-#     made while it runs (its apply is a compare-and-set); a static
+#     made while it runs (its apply is a compare-and-set, which a run-time
+#     job's netdev rule, shown by its interface's name, does not upset:
+#     against c38d3e4 every reload failed while one existed); a static
 #     job renamed in the policy file is renamed (its cgroup moves), one taken
 #     out is deleted, by reload and at the next start;
 #   - stop saves every job and the revoked nodes; after a module reload,
@@ -104,8 +106,10 @@ ew_check "admit the node (what eastwest-attest does)" "$CTL" config set admissio
 ew_expect_rc 0 "admitted: the static job connects" connect_static
 
 # --- reload keeps run-time jobs -----------------------------------------------
-ew_check "a run-time job (as a Slurm prolog makes it)" \
-	"$CTL" job add dyn cgroup /ewsvc-dyn peer 10.1.0.0/16
+# Its netdev rule names an interface, as the prolog's per-job address
+# does: `show -j` prints the name, which reload's compare must resolve.
+ew_check "a run-time job (as a Slurm prolog makes it, netdev lo)" \
+	"$CTL" job add dyn cgroup /ewsvc-dyn peer 10.1.0.0/16 netdev lo
 ew_check "and one whose job will end" "$CTL" job add gone cgroup /ewsvc-gone peer 10.2.0.0/16
 ew_check "and one with keyed PSNs (as the prolog makes it for psn keyed)" \
 	"$CTL" job add keyed cgroup /ewsvc-keyed peer 10.3.0.0/16 psn keyed psn-keyfile "$EW_PSN_KEYFILE"

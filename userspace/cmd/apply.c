@@ -438,11 +438,20 @@ static int read_expected(const char *path, struct ew_state *st)
 		goto out;
 	}
 	for (i = 0; i < st->n_jobs; i++) {
+		size_t k;
+
 		if (!(st->jobs[i].present & EW_JOB_ID)) {
 			ew_err("--expect %s: jobs[%zu] (%s) has no id (give the output of \""
 			       EW_PROG " -j show\")", path, i, st->jobs[i].name);
 			goto out;
 		}
+		/*
+		 * "show -j" names a rule's interface: compare its index, as
+		 * the kernel reports it. A name gone since leaves the rule
+		 * unresolved: the state did change.
+		 */
+		ew_job_resolve_netdevs(&st->jobs[i], &k);
+		ew_job_normalize(&st->jobs[i]);
 	}
 	ret = EW_OK;
 out:

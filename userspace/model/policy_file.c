@@ -584,6 +584,32 @@ out:
 }
 
 /**
+ * ew_job_resolve_netdevs() - interface names of a job's netdev rules to
+ * ifindexes
+ * @job: a parsed job; a rule given by index keeps it
+ * @bad: the first rule whose name names no interface, on failure
+ *
+ * Return: 0, or -ENODEV.
+ */
+int ew_job_resolve_netdevs(struct ew_job_desc *job, size_t *bad)
+{
+	size_t k;
+
+	for (k = 0; k < job->n_netdevs; k++) {
+		struct ew_netdev *nd = &job->netdevs[k];
+
+		if (!nd->name[0] || nd->value)
+			continue;
+		nd->value = if_nametoindex(nd->name);
+		if (!nd->value) {
+			*bad = k;
+			return -ENODEV;
+		}
+	}
+	return 0;
+}
+
+/**
  * ew_policy_resolve() - check a parsed policy against this host
  * @st: the state from ew_policy_parse()
  * @fname: the file name, for messages
@@ -624,16 +650,10 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 			if (ew_job_derive_psn_key(job, job->name, reason, sizeof(reason)))
 				return ew_json_fail(&c, path, "%s: %s", file, reason);
 		}
-		for (k = 0; k < job->n_netdevs; k++) {
-			struct ew_netdev *nd = &job->netdevs[k];
-
-			if (!nd->name[0] || nd->value)
-				continue;
+		if (ew_job_resolve_netdevs(job, &k)) {
 			mkpath(path, sizeof(path), "jobs[%zu].netdevs[%zu]", i, k);
-			nd->value = if_nametoindex(nd->name);
-			if (!nd->value)
-				return ew_json_fail(&c, path, "no such network interface \"%s\"",
-						    nd->name);
+			return ew_json_fail(&c, path, "no such network interface \"%s\"",
+					    job->netdevs[k].name);
 		}
 	}
 	/* Resolved paths: two spellings of one cgroup are the same binding. */

@@ -14,6 +14,7 @@ int ew_policy_parse(const char *text, size_t len, const char *fname,
 		    struct ew_state *st, char *err, size_t errlen);
 int ew_policy_parse_job(struct json_object *obj, const char *path, struct ew_job_desc *job,
 			char *err, size_t errlen);
+int ew_job_resolve_netdevs(struct ew_job_desc *job, size_t *bad);
 int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 		      size_t errlen);
 

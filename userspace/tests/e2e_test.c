@@ -524,9 +524,13 @@ static void test_apply_expect(void **state)
 	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "192.0.2.0/24"), EW_OK);
 	assert_int_equal(RUN("apply", "--expect", seen, "-f", want), EW_CHANGED);
 
-	/* The same jobs: applied (a keyed job, whose key is never shown, too). */
+	/*
+	 * The same jobs: applied (a keyed job, whose key is never shown, and
+	 * one whose netdev rule "show -j" names by its interface, too).
+	 */
 	assert_int_equal(RUN("job", "add", "k", "psn", "keyed", "psn-key",
 			     "000102030405060708090a0b0c0d0e0f"), EW_OK);
+	assert_int_equal(RUN("job", "add", "n", "netdev", "lo"), EW_OK);
 	assert_int_equal(RUN("-j", "show"), EW_OK);
 	test_write_file(seen, out);
 	assert_int_equal(RUN("apply", "--expect", seen, "-f", want), EW_OK);
