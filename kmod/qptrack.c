@@ -1498,8 +1498,11 @@ unsigned int ew_qp_revalidate_all(void)
  *
  * A tracked QP skips the pass: it has kept its number since the INIT that
  * made its record (a reset drops it), which ran the pass, so rdma_cm's
- * INIT->INIT before RTR does not run it again. One hold of ew_qp_lock
- * answers both questions.
+ * INIT->INIT before RTR does not run it again. Records aimed at the number
+ * that the new QP's owner may keep (its own job's) start no pass either,
+ * so a process cycling its QP through RESET and INIT under a connection of
+ * its own does not make the node scan every record. One hold of
+ * ew_qp_lock answers these questions.
  *
  * Context: process context, sleeps; holds no modify lock.
  */
@@ -1517,8 +1520,10 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
 		spin_unlock(&ew_qp_lock);
 		return;
 	}
+	/* Only a record the new owner's QP is foreign to starts the pass. */
 	hash_for_each_possible(ew_qp_local_idx, rec, local_node, qpn) {
-		if (rec->req.dest_qpn == qpn && !rec->revoked && !rec->revoking) {
+		if (rec->req.dest_qpn == qpn && !rec->revoked &&
+		    !rec->revoking && ew_qp_recheck_local(rec)) {
 			aimed = true;
 			break;
 		}
