@@ -842,8 +842,11 @@ struct mutex *ew_qp_modify_lock(struct ib_qp *qp)
 	return &ew_qp_modify_slots[hash_ptr(qp, EW_QP_MODIFY_LOCK_BITS)].lock;
 }
 
-/* Run the revocations handed to the holder of @slot's lock. */
-static void ew_qp_run_pending(struct ew_qp_modify_slot *slot)
+/*
+ * Run the revocations handed to the holder of @slot's lock. Out of line:
+ * its list head on the stack would give every unlock a stack protector.
+ */
+static noinline void ew_qp_run_pending(struct ew_qp_modify_slot *slot)
 {
 	struct ew_qp *rec, *tmp;
 	LIST_HEAD(doomed);
