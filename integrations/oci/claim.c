@@ -8,7 +8,11 @@
  * createRuntime therefore claims the job name first, by creating DIR/NAME
  * exclusively with the container id in it, and only then creates the job;
  * poststop deletes the job only when the claim names the same container.
- * The state dir is on tmpfs (/run): it goes at reboot, as the jobs do.
+ * A claim appears whole: the id is written to a file of this process's
+ * own, which is then linked to the name (exclusive, as creating it was);
+ * so an empty claim, which a hook killed between creating and writing it
+ * left before, is stale and replaced. The state dir is on tmpfs (/run): it
+ * goes at reboot, as the jobs do.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -106,9 +110,9 @@ int ewoci_claim_owner(const char *dir, const char *job, char *owner, size_t len)
 int ewoci_claim_take(const char *dir, const char *job, const char *id,
 		     char *owner, size_t len)
 {
-	char path[4096];
+	char path[4096], tmp[4096 + 32];
 	size_t n = strlen(id);
-	int fd, ret;
+	int fd, ret, tries;
 
 	ret = make_dirs(dir);
 	if (ret)
@@ -116,26 +120,39 @@ int ewoci_claim_take(const char *dir, const char *job, const char *id,
 	ret = claim_path(dir, job, path, sizeof(path));
 	if (ret)
 		return ret;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		ret = -errno;
-		if (ret == -EEXIST && ewoci_claim_owner(dir, job, owner, len))
-			snprintf(owner, len, "(unreadable)");
-		return ret;
-	}
+	snprintf(tmp, sizeof(tmp), "%s.%ld.new", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
 	errno = 0;
 	if (write(fd, id, n) != (ssize_t)n || write(fd, "\n", 1) != 1) {
 		ret = errno ? -errno : -EIO;
 		close(fd);
-		unlink(path);
-		return ret;
+		goto out;
 	}
 	if (close(fd)) {
 		ret = -errno;
-		unlink(path);
-		return ret;
+		goto out;
 	}
-	return 0;
+	for (tries = 0; tries < 2; tries++) {
+		ret = link(tmp, path) ? -errno : 0;
+		if (ret != -EEXIST)
+			break;
+		if (ewoci_claim_owner(dir, job, owner, len)) {
+			snprintf(owner, len, "(unreadable)");
+			break;
+		}
+		if (owner[0])
+			break;
+		/* Empty: a stale claim (see the top of this file). */
+		if (unlink(path) && errno != ENOENT) {
+			ret = -errno;
+			break;
+		}
+	}
+out:
+	unlink(tmp);
+	return ret;
 }
 
 /**

@@ -281,7 +281,8 @@ static int remove_tmpdir(void **unused)
 
 static void test_claims(void **unused)
 {
-	char dir[128], owner[64];
+	char dir[128], owner[64], path[192];
+	int fd;
 
 	(void)unused;
 	snprintf(dir, sizeof(dir), "%s/state/oci", tmpdir);
@@ -295,6 +296,18 @@ static void test_claims(void **unused)
 	assert_int_equal(ewoci_claim_drop(dir, "oci-c1"), 0);
 	assert_int_equal(ewoci_claim_drop(dir, "oci-c1"), 0);
 	assert_int_equal(ewoci_claim_owner(dir, "oci-c1", owner, sizeof(owner)), -ENOENT);
+	/*
+	 * An empty claim, as a hook killed between creating it and writing
+	 * its id left it before claims were made whole: stale, replaced.
+	 */
+	snprintf(path, sizeof(path), "%s/oci-c3", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(ewoci_claim_take(dir, "oci-c3", "c3", owner, sizeof(owner)), 0);
+	assert_int_equal(ewoci_claim_owner(dir, "oci-c3", owner, sizeof(owner)), 0);
+	assert_string_equal(owner, "c3");
+	assert_int_equal(ewoci_claim_drop(dir, "oci-c3"), 0);
 	/* A state dir others can write to is not trusted. */
 	assert_int_equal(chmod(dir, 0777), 0);
 	assert_int_equal(ewoci_claim_take(dir, "oci-c2", "c2", owner, sizeof(owner)), -EPERM);
