@@ -1051,17 +1051,28 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 	return reason;
 }
 
-/* Whether a record's local destination is still a QP of its job. */
+/*
+ * Whether a record's local destination is still a QP of its job; a job in
+ * audit mode is reported, never revoked, as by ew_qp_recheck().
+ */
 static u32 ew_qp_recheck_local(const struct ew_qp *rec)
 {
-	bool foreign;
+	const struct ew_job *job;
+	u32 reason = 0;
 
 	lockdep_assert_held(&ew_qp_lock);
 	rcu_read_lock();
-	foreign = __ew_dest_is_foreign(ew_job_find(rec->job_id),
-				       rec->qp->device, &rec->req, NULL, true);
+	job = ew_job_find(rec->job_id);
+	if (__ew_dest_is_foreign(job, rec->qp->device, &rec->req, NULL, true)) {
+		reason = EASTWEST_REASON_FOREIGN_QP;
+		if (job && ew_job_policy(job)->mode == EASTWEST_MODE_AUDIT) {
+			pr_info_ratelimited("audit: job %u: qpn 0x%x would be revoked\n",
+					    rec->job_id, rec->qpn);
+			reason = 0;
+		}
+	}
 	rcu_read_unlock();
-	return foreign ? EASTWEST_REASON_FOREIGN_QP : 0;
+	return reason;
 }
 
 /* Why this record must be revoked, or 0 to keep it. */

@@ -30,12 +30,16 @@
 #      destroyed and job B's new QP takes its number to INIT, before Y has
 #      a record for that INIT's pass to find. Y lands aimed at job B's QP:
 #      it is revoked as it is recorded (foreign-qp: its RTR->RTS refused,
-#      or QP_FATAL), not by the pass.
+#      or QP_FATAL), not by the pass;
+#   6. job A in audit mode: job B's QP takes X's number; Y, now aimed at
+#      another job's QP, is reported ("would be revoked"), never revoked,
+#      and no pass runs.
 # Against a module without the revocation pass, 1 and 2 print "not ok";
 # against one whose destroy does not move the policy sequence, 5 does;
 # with the counting filter by hash that the index replaced, the counts of 2
 # and 4 do (20 passes each, 6.12); with the pass started by any record
-# aimed at the number (c38d3e4), 3's count does (1). The function tracer patches
+# aimed at the number (c38d3e4), 3's count does (1); with the pass's
+# locality check blind to audit mode (1e84810), 6 does (Y revoked). The function tracer patches
 # kernel text: hence its own boot under single-threaded TCG (ew-tcg).
 
 . "$(dirname "$0")/../lib.sh"
@@ -181,7 +185,7 @@ import json, sys
 print(" ".join(str(r["lqpn"]) for r in json.load(sys.stdin)))')
 }
 
-ew_plan 35
+ew_plan 43
 
 ew_check "fault build loads" ew_insmod "$FAULT_KO"
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -274,6 +278,22 @@ ew_check "inflight: logged: qpn ${Y:-?} revoked (foreign-qp) as it was recorded,
 echo go >&3
 ew_reap "$CPID" 10
 ew_reap "$YPID" 70
+
+# 6. Job A in audit mode: reported, never revoked.
+ew_check "audit: job A set to audit mode" "$CTL" job set ewA mode audit
+ew_dmesg_mark
+victim audit
+passes_start
+claim audit /ewB
+sleep 3
+PASSES=$(passes_count)
+ew_check_not "audit: Y, aimed at job B's QP now, stays up (audit mode)" grep -qx revoked "$YOUT"
+ew_check "audit: logged as a revocation audit mode held back" \
+	ew_dmesg_wait "qpn $(printf 0x%x "${Y:-0}") would be revoked"
+ew_check "audit: no revocation pass ran (${PASSES:-?})" test "${PASSES:-1}" -eq 0
+kill "$CPID" "$YPID"
+ew_reap "$CPID" 10
+ew_reap "$YPID" 10
 
 ew_check "no oops, warning or leak in the kernel log" sh -c \
 	"! dmesg | grep -Eq 'WARNING:|BUG:|Oops|Call Trace:|refcount_t:'"
