@@ -828,9 +828,9 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 				   int mask, struct ib_udata *udata)
 {
 	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
-	/* Serialises this modify with a revoker's on the same QP. */
-	struct mutex *lock = ew_qp_modify_lock(real);
 	struct ew_qp_change chg __uninitialized;
+	/* Serialises this modify with a revoker's on the same QP. */
+	struct ew_qp_modify_ticket t;
 	int ret;
 
 	/*
@@ -839,7 +839,7 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 	 */
 	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT)
 		ew_qp_revalidate_local(real);
-	mutex_lock(lock);
+	ew_qp_modify_lock(real, &t);
 	ew_qp_change_start(real, &chg, mask, attr->qp_state);
 	if (ew_check_modify_qp(real, attr, mask, &chg)) {
 		ret = -EACCES;
@@ -857,7 +857,7 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 			ew_qp_commit(real, &chg);
 	}
 	ew_qp_change_release(&chg);
-	ew_qp_modify_unlock(lock);
+	ew_qp_modify_unlock(&t);
 	/* Taken by the hook; not a tail call: the hook must see us as caller. */
 	module_put(THIS_MODULE);
 	return ret;
@@ -960,12 +960,12 @@ static int ew_attach_mcast_serialised(struct ib_qp *qp, union ib_gid *gid,
 				      u16 lid)
 {
 	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
-	struct mutex *lock = ew_qp_modify_lock(real);
 	struct ew_qp_member mem = { };
+	struct ew_qp_modify_ticket t;
 	int ret;
 
 	ew_qp_member_prealloc(&mem);
-	mutex_lock(lock);
+	ew_qp_modify_lock(real, &t);
 	mem.seq = ew_qp_policy_seq_read();
 	if (ew_check_attach_mcast(real, gid, lid, &mem)) {
 		ret = -EACCES;
@@ -974,7 +974,7 @@ static int ew_attach_mcast_serialised(struct ib_qp *qp, union ib_gid *gid,
 		if (!ret)
 			ew_qp_member_commit(real, &mem, gid, lid);
 	}
-	ew_qp_modify_unlock(lock);
+	ew_qp_modify_unlock(&t);
 	ew_qp_member_release(&mem);
 	/* Taken by the hook; not a tail call: the hook must see us as caller. */
 	module_put(THIS_MODULE);
@@ -996,14 +996,14 @@ static int ew_detach_mcast_serialised(struct ib_qp *qp, union ib_gid *gid,
 				      u16 lid)
 {
 	struct ib_qp *real = qp->real_qp ? qp->real_qp : qp;
-	struct mutex *lock = ew_qp_modify_lock(real);
+	struct ew_qp_modify_ticket t;
 	int ret;
 
-	mutex_lock(lock);
+	ew_qp_modify_lock(real, &t);
 	ret = ib_detach_mcast(qp, gid, lid);
 	if (!ret)
 		ew_qp_member_forget(real, gid, lid);
-	ew_qp_modify_unlock(lock);
+	ew_qp_modify_unlock(&t);
 	/* Taken by the hook; not a tail call: the hook must see us as caller. */
 	module_put(THIS_MODULE);
 	return ret;

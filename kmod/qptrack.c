@@ -49,29 +49,31 @@
  * before a revocation must not be applied after it. So every modify of a
  * user QP (tracked or not: the sweep of QPs without records revokes
  * untracked ones) runs its check and the driver's modify under the QP's
- * modify lock (ew_qp_modify_lock(): a mutex hashed by QP), which the
- * revoker holds around ib_modify_qp(). Order: the registry's
- * mutex (held by the sweep of QPs without records), ew_revoke_mutex, then
- * a modify lock, then ew_qp_lock; no two modify locks are nested.
+ * modify lock (ew_qp_modify_lock()), which the revoker holds around
+ * ib_modify_qp(). The lock is the QP's own, kept in a table hashed by QP:
+ * a slot lists the holders of its QPs (a ticket each, on the holder's
+ * stack), and a modify waits only while its own QP is held; a QP that
+ * shares the slot never makes it wait. Order: the registry's mutex (held
+ * by the sweep of QPs without records), ew_revoke_mutex, then a modify
+ * lock, then ew_qp_lock; no two modify locks are nested, and a slot's
+ * spinlock is held only to look at its lists.
  *
  * DOC: Busy modify locks - a modify may hold its lock for long inside the
  * RDMA core or the driver: the core resolves a RoCE destination's MAC
  * address under it, a second for an address nobody answers, and mlx5
  * copies its driver data from user memory, which a page of a FUSE file
- * can stall without bound. The locks are hashed, so a process that keeps
- * many of them busy (one thread per QP, each connecting towards a silent
- * address its job allows) would make a revoker that waits for each in
- * turn spend seconds per QP, its own or another job's, while the QPs
- * still carry traffic and the control plane waits. So a revoker never
- * waits for a modify lock: if it cannot take it at once, it hands the
- * record to the lock's holder (the lock's list of pending revocations,
- * under ew_qp_lock) and goes on. Whoever holds a modify lock runs that
- * list before letting go (ew_qp_modify_unlock()), and looks again after
- * it let go; the revoker tries the lock again after it handed the record
- * over. One of the two sees the other (full barriers on both sides), so
- * no record is left behind, and a revoked QP waits for at most the one
- * modify under way on its lock. The sweep of QPs without records skips,
- * before taking any lock, the QPs that are tracked or whose owner is not
+ * can stall without bound. Were the locks shared by the QPs of a slot, a
+ * process that keeps many QPs busy (a thread each, connecting towards a
+ * silent address its job allows) would make every other job's modifies,
+ * and its revocations, wait for it; with a lock per QP only that QP's own
+ * modifies wait. A revoker never waits even for that: if the QP is held,
+ * it hands the record to the holder (the slot's list of pending
+ * revocations, under the slot's lock) and goes on. The holder runs the
+ * records of its QP on that list before it lets go
+ * (ew_qp_modify_unlock()), under the same lock as the hand-over, so no
+ * record is left behind, and a revoked QP waits for at most the one
+ * modify under way on it. The sweep of QPs without records skips, before
+ * taking any lock, the QPs that are tracked or whose owner is not
  * enforced, which are all but the ones it revokes.
  *
  * DOC: Revocation - a revoker collects the records it takes in one pass
@@ -110,8 +112,10 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/ratelimit.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/restrack.h>
 
@@ -184,12 +188,19 @@ static DEFINE_HASHTABLE(ew_qps, EW_QP_HASH_BITS);
 static DEFINE_SPINLOCK(ew_qp_lock);
 /* Records in ew_qps: the modify hook skips its lookup while there are none. */
 static unsigned int ew_qp_n_records;
-/* A modify lock and the revocations its holder runs before letting go. */
+/*
+ * Modify locks of the QPs hashed here, and the revocations their holders
+ * run before letting go: see "Modify locks".
+ */
 struct ew_qp_modify_slot {
-	/* Serialises modifies of the QPs hashed here: "Modify locks". */
-	struct mutex lock;
-	/* Records handed over by a revoker (revoke_node), under ew_qp_lock. */
+	/* Guards busy and pending; never held across a sleep. */
+	spinlock_t lock;
+	/* The holders' tickets (struct ew_qp_modify_ticket), a QP once. */
+	struct list_head busy;
+	/* Records handed over by a revoker (revoke_node), their QP busy. */
 	struct list_head pending;
+	/* Modifies waiting for a QP of this slot held by another. */
+	struct wait_queue_head wait;
 };
 
 static struct ew_qp_modify_slot ew_qp_modify_slots[1 << EW_QP_MODIFY_LOCK_BITS];
@@ -830,56 +841,110 @@ static bool ew_qp_is_tracked(struct ib_qp *qp)
 	return tracked;
 }
 
-/**
- * ew_qp_modify_lock() - the mutex that serialises modifies of a QP
- * @qp: the real QP
- *
- * Held by a policed modify of the QP (its check and the driver's modify)
- * and by a revoker moving it to the error state. See "Modify locks".
- */
-struct mutex *ew_qp_modify_lock(struct ib_qp *qp)
+static struct ew_qp_modify_slot *ew_qp_modify_slot(const struct ib_qp *qp)
 {
-	return &ew_qp_modify_slots[hash_ptr(qp, EW_QP_MODIFY_LOCK_BITS)].lock;
+	return &ew_qp_modify_slots[hash_ptr(qp, EW_QP_MODIFY_LOCK_BITS)];
+}
+
+/* Whether @qp's modify lock is held. Context: @slot's lock held. */
+static bool ew_qp_modify_busy(const struct ew_qp_modify_slot *slot,
+			      const struct ib_qp *qp)
+{
+	const struct ew_qp_modify_ticket *t;
+
+	list_for_each_entry(t, &slot->busy, node)
+		if (t->qp == qp)
+			return true;
+	return false;
 }
 
 /*
- * Run the revocations handed to the holder of @slot's lock. Out of line:
- * its list head on the stack would give every unlock a stack protector.
+ * Wait until nobody holds @qp's modify lock. Out of line: the wait entry
+ * on the stack would give every lock a stack protector.
+ * Context: @slot's lock held; dropped while asleep, held again on return.
  */
-static noinline void ew_qp_run_pending(struct ew_qp_modify_slot *slot)
+static noinline void ew_qp_modify_wait(struct ew_qp_modify_slot *slot,
+				       const struct ib_qp *qp)
+{
+	DEFINE_WAIT(wait);
+
+	for (;;) {
+		prepare_to_wait(&slot->wait, &wait, TASK_UNINTERRUPTIBLE);
+		if (!ew_qp_modify_busy(slot, qp))
+			break;
+		spin_unlock(&slot->lock);
+		schedule();
+		spin_lock(&slot->lock);
+	}
+	finish_wait(&slot->wait, &wait);
+}
+
+/**
+ * ew_qp_modify_lock() - take the lock that serialises modifies of a QP
+ * @qp: the real QP
+ * @t: the holder's ticket, until ew_qp_modify_unlock()
+ *
+ * Held by a policed modify of the QP (its check and the driver's modify)
+ * and by a revoker moving it to the error state. Waits only for a holder
+ * of the same QP: see "Modify locks".
+ * Context: process context, sleeps.
+ */
+void ew_qp_modify_lock(struct ib_qp *qp, struct ew_qp_modify_ticket *t)
+{
+	struct ew_qp_modify_slot *slot = ew_qp_modify_slot(qp);
+
+	t->qp = qp;
+	spin_lock(&slot->lock);
+	if (unlikely(!list_empty(&slot->busy)) && ew_qp_modify_busy(slot, qp))
+		ew_qp_modify_wait(slot, qp);
+	list_add(&t->node, &slot->busy);
+	spin_unlock(&slot->lock);
+}
+
+/*
+ * Run the revocations handed to the holder of @t's QP, until none is left.
+ * Out of line: its list head on the stack would give every unlock a stack
+ * protector. Context: @slot's lock held; dropped while revoking.
+ */
+static noinline void ew_qp_run_pending(struct ew_qp_modify_slot *slot,
+				       const struct ew_qp_modify_ticket *t)
 {
 	struct ew_qp *rec, *tmp;
 	LIST_HEAD(doomed);
 
-	spin_lock(&ew_qp_lock);
-	list_splice_init(&slot->pending, &doomed);
-	spin_unlock(&ew_qp_lock);
-	list_for_each_entry_safe(rec, tmp, &doomed, revoke_node)
-		ew_qp_revoke_locked(rec);
+	for (;;) {
+		list_for_each_entry_safe(rec, tmp, &slot->pending, revoke_node)
+			if (rec->qp == t->qp)
+				list_move_tail(&rec->revoke_node, &doomed);
+		if (list_empty(&doomed))
+			return;
+		spin_unlock(&slot->lock);
+		list_for_each_entry_safe(rec, tmp, &doomed, revoke_node)
+			ew_qp_revoke_locked(rec);
+		spin_lock(&slot->lock);
+	}
 }
 
 /**
- * ew_qp_modify_unlock() - let go of a modify lock
- * @lock: from ew_qp_modify_lock(), held
+ * ew_qp_modify_unlock() - let go of a QP's modify lock
+ * @t: the ticket ew_qp_modify_lock() took
  *
- * Revokes the QPs a revoker handed over while the lock was busy, first.
- * See "Busy modify locks".
+ * Revokes the records a revoker handed over while the lock was held,
+ * first. See "Busy modify locks".
  * Context: process context, sleeps.
  */
-void ew_qp_modify_unlock(struct mutex *lock)
+void ew_qp_modify_unlock(struct ew_qp_modify_ticket *t)
 {
-	struct ew_qp_modify_slot *slot =
-		container_of(lock, struct ew_qp_modify_slot, lock);
+	struct ew_qp_modify_slot *slot = ew_qp_modify_slot(t->qp);
 
-	for (;;) {
-		if (!list_empty(&slot->pending))
-			ew_qp_run_pending(slot);
-		mutex_unlock(lock);
-		/* Pairs with the barrier in ew_qp_revoke_one(). */
-		smp_mb();
-		if (list_empty(&slot->pending) || !mutex_trylock(lock))
-			return;
-	}
+	spin_lock(&slot->lock);
+	if (unlikely(!list_empty(&slot->pending)))
+		ew_qp_run_pending(slot, t);
+	list_del(&t->node);
+	/* Waiters queue under the slot's lock: none is missed. */
+	if (unlikely(waitqueue_active(&slot->wait)))
+		wake_up_all(&slot->wait);
+	spin_unlock(&slot->lock);
 }
 
 /**
@@ -907,12 +972,12 @@ void ew_qp_modify_unlock(struct mutex *lock)
  */
 int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 {
-	struct mutex *lock = ew_qp_modify_lock(qp);
 	struct ew_qp *rec = NULL, *drop = NULL;
+	struct ew_qp_modify_ticket t;
 	bool doomed = false;
 	int ret;
 
-	mutex_lock(lock);
+	ew_qp_modify_lock(qp, &t);
 	/* Before the number is free, fully ordered: "Decisions in flight". */
 	atomic_inc_return(&ew_qp_policy_seq);
 	if (READ_ONCE(ew_qp_n_records)) {
@@ -946,7 +1011,7 @@ int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata)
 		if (doomed)
 			ew_qp_revoke_locked(rec);
 	}
-	ew_qp_modify_unlock(lock);
+	ew_qp_modify_unlock(&t);
 	/* Not a tail call: the hook must see this module as the caller. */
 	module_put(THIS_MODULE);
 	return ret;
@@ -1318,31 +1383,30 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 
 /*
  * Revoke one collected record, serialised with its owner's modifies, or
- * hand it to the holder of its busy modify lock (see "Busy modify locks").
- * Returns whether it was revoked or handed over; @handed counts the latter.
+ * hand it to the holder of its QP's busy modify lock (see "Busy modify
+ * locks"). Returns whether it was revoked or handed over; @handed counts
+ * the latter.
  */
 static bool ew_qp_revoke_one(struct ew_qp *rec, unsigned int *handed)
 {
-	/* Only the pointer's value: the record may be freed once handed. */
-	struct ew_qp_modify_slot *slot =
-		container_of(ew_qp_modify_lock(rec->qp),
-			     struct ew_qp_modify_slot, lock);
+	struct ew_qp_modify_slot *slot = ew_qp_modify_slot(rec->qp);
+	struct ew_qp_modify_ticket t;
 	bool revoked;
 
-	if (mutex_trylock(&slot->lock)) {
-		revoked = ew_qp_revoke_locked(rec);
-		ew_qp_modify_unlock(&slot->lock);
-		return revoked;
+	t.qp = rec->qp;
+	spin_lock(&slot->lock);
+	if (ew_qp_modify_busy(slot, rec->qp)) {
+		/* Its holder runs it before letting go: the record is its. */
+		list_move_tail(&rec->revoke_node, &slot->pending);
+		spin_unlock(&slot->lock);
+		(*handed)++;
+		return true;
 	}
-	spin_lock(&ew_qp_lock);
-	list_move_tail(&rec->revoke_node, &slot->pending);
-	spin_unlock(&ew_qp_lock);
-	(*handed)++;
-	/* Pairs with the barrier in ew_qp_modify_unlock(). */
-	smp_mb();
-	if (mutex_trylock(&slot->lock))
-		ew_qp_modify_unlock(&slot->lock);
-	return true;
+	list_add(&t.node, &slot->busy);
+	spin_unlock(&slot->lock);
+	revoked = ew_qp_revoke_locked(rec);
+	ew_qp_modify_unlock(&t);
+	return revoked;
 }
 
 /*
@@ -1593,7 +1657,7 @@ static bool ew_qp_owner_enforced(struct ib_qp *qp, bool deny, u32 *job_id)
 static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 					const struct ew_core_qp *cq, bool deny)
 {
-	struct mutex *lock = ew_qp_modify_lock(cq->qp);
+	struct ew_qp_modify_ticket t;
 	struct ib_qp_init_attr init_attr;
 	struct ib_qp_attr attr;
 	struct ew_qp *rec;
@@ -1618,7 +1682,7 @@ static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 	rec = ew_qp_alloc(GFP_KERNEL);
 	if (!rec)
 		return false;
-	mutex_lock(lock);
+	ew_qp_modify_lock(cq->qp, &t);
 	qp = ew_restrack_qp_hold(dev, cq->qpn);
 	if (!qp)
 		goto out;
@@ -1642,7 +1706,7 @@ static bool ew_qp_revoke_unrecorded_one(struct ib_device *dev,
 out:
 	if (qp)
 		rdma_restrack_put(&qp->res);
-	ew_qp_modify_unlock(lock);
+	ew_qp_modify_unlock(&t);
 	if (rec)
 		ew_qp_free(rec);
 	return revoked;
@@ -1707,8 +1771,10 @@ int ew_qptrack_init(void)
 
 	ratelimit_set_flags(&ew_revoke_log_rs, RATELIMIT_MSG_ON_RELEASE);
 	for (i = 0; i < ARRAY_SIZE(ew_qp_modify_slots); i++) {
-		mutex_init(&ew_qp_modify_slots[i].lock);
+		spin_lock_init(&ew_qp_modify_slots[i].lock);
+		INIT_LIST_HEAD(&ew_qp_modify_slots[i].busy);
 		INIT_LIST_HEAD(&ew_qp_modify_slots[i].pending);
+		init_waitqueue_head(&ew_qp_modify_slots[i].wait);
 	}
 	ew_qp_cache = KMEM_CACHE(ew_qp, 0);
 	if (!ew_qp_cache)
@@ -1771,5 +1837,5 @@ void ew_qptrack_exit(void)
 	ew_qp_n_records = 0;
 	kmem_cache_destroy(ew_qp_cache);
 	for (i = 0; i < ARRAY_SIZE(ew_qp_modify_slots); i++)
-		mutex_destroy(&ew_qp_modify_slots[i].lock);
+		WARN_ON(!list_empty(&ew_qp_modify_slots[i].busy));
 }

@@ -2,6 +2,7 @@
 #ifndef _EW_QPTRACK_H
 #define _EW_QPTRACK_H
 
+#include <linux/list.h>
 #include <linux/types.h>
 #include "policy.h"
 #include "qpgate.h"
@@ -67,6 +68,18 @@ bool ew_dest_open_to_unpoliced(struct ib_device *dev, const u8 *dgid,
 unsigned int ew_qp_policy_seq_read(void);
 void ew_qp_lookup(struct ib_qp *qp, struct ew_qp_view *view,
 		  struct ew_request *req);
+/**
+ * struct ew_qp_modify_ticket - a holder of a QP's modify lock
+ * @node: in its slot's list of holders
+ * @qp: the QP held
+ *
+ * On the holder's stack from ew_qp_modify_lock() to ew_qp_modify_unlock().
+ */
+struct ew_qp_modify_ticket {
+	struct list_head node;
+	const struct ib_qp *qp;
+};
+
 void ew_qp_change_start(struct ib_qp *qp, struct ew_qp_change *chg,
 			int mask, u8 next_state);
 void ew_qp_prealloc(struct ew_qp_change *chg);
@@ -77,8 +90,8 @@ void ew_qp_member_release(struct ew_qp_member *mem);
 void ew_qp_member_commit(struct ib_qp *qp, struct ew_qp_member *mem,
 			 const union ib_gid *gid, u16 lid);
 void ew_qp_member_forget(struct ib_qp *qp, const union ib_gid *gid, u16 lid);
-struct mutex *ew_qp_modify_lock(struct ib_qp *qp);
-void ew_qp_modify_unlock(struct mutex *lock);
+void ew_qp_modify_lock(struct ib_qp *qp, struct ew_qp_modify_ticket *t);
+void ew_qp_modify_unlock(struct ew_qp_modify_ticket *t);
 int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata);
 unsigned int ew_qp_revoke_job(u32 job_id);
 unsigned int ew_qp_revalidate_job(struct ew_job *job);

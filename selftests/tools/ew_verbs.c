@@ -1355,6 +1355,7 @@ static int rc_stall(struct ctx *c, int gid_index, const char *dgid_s,
 	struct ibv_qp **held;
 	struct stall *st;
 	struct timespec t0;
+	long slowest = 0;
 	unsigned long i;
 	int ret;
 
@@ -1363,11 +1364,17 @@ static int rc_stall(struct ctx *c, int gid_index, const char *dgid_s,
 	if (!st || !held)
 		return fail("calloc", errno);
 	for (i = 0; i < nhold; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ret = rc_connect_rts(c, gid_index, dgid_s, EW_SELF_QPN, 0);
 		if (ret)
 			return ret;
+		if (ms_since(&t0) > slowest)
+			slowest = ms_since(&t0);
 		held[i] = c->qp;
 	}
+	if (nhold)
+		say("held: %lu connected, the slowest in %ld ms\n", nhold,
+		    slowest);
 	for (i = 0; i < nstall; i++) {
 		if (parse_gid(dead_s, &st[i].dead))
 			return 2;
