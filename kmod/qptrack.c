@@ -1594,14 +1594,19 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
 	if (!READ_ONCE(ew_qp_n_records))
 		return;
 	spin_lock(&ew_qp_lock);
-	if (ew_qp_find(qp)) {
+	/*
+	 * Not before its modify lock: a record of a QP whose destroy is under
+	 * way may name a freed QP, or this one's address.
+	 */
+	rec = ew_qp_find(qp);
+	if (rec && !rec->dying) {
 		spin_unlock(&ew_qp_lock);
 		return;
 	}
 	/* Only a record the new owner's QP is foreign to starts the pass. */
 	hash_for_each_possible(ew_qp_local_idx, rec, local_node, qpn) {
 		if (rec->req.dest_qpn == qpn && !rec->revoked &&
-		    !rec->revoking && ew_qp_recheck_local(rec)) {
+		    !rec->revoking && !rec->dying && ew_qp_recheck_local(rec)) {
 			aimed = true;
 			break;
 		}
