@@ -154,6 +154,11 @@ static void ew_dev_remove(struct ib_device *ibdev, void *client_data)
 	ew_src_cache_forget(ibdev);
 	pr_info("%s: unregistered\n", dev_name(&ibdev->dev));
 	ew_event_dev(EASTWEST_CMD_DEV_DEL_NTF, ibdev);
+	/*
+	 * The core unpublishes the client data only after this returns: a
+	 * hook that loads it after call_rcu() would not be waited for.
+	 */
+	ib_set_client_data(ibdev, &ew_ib_client, NULL);
 	call_rcu(&dev->rcu, ew_dev_free_rcu);
 }
 
