@@ -32,13 +32,18 @@ bool ewa_is_module_path(const char *path)
 	return false;
 }
 
-bool ewa_ima_is_module(const struct ewa_ima_entry *e)
+enum ewa_ima_kind ewa_ima_kind(const struct ewa_ima_log *log, size_t i)
 {
-	if (!e->path || e->violation)
-		return false;
-	if (!strcmp(e->template_name, "ima-buf"))
-		return !strcmp(e->path, "init_module");
-	return ewa_is_module_path(e->path);
+	const struct ewa_ima_entry *e = &log->v[i];
+	bool buf = !strcmp(e->template_name, "ima-buf");
+
+	if (e->violation)
+		return EWA_IMA_VIOLATION;
+	if (i == 0 && !buf && !strcmp(e->path, "boot_aggregate"))
+		return EWA_IMA_BOOT_AGGREGATE;
+	if (!buf)
+		return EWA_IMA_FILE;
+	return !strcmp(e->path, "init_module") ? EWA_IMA_MODULE_BUFFER : EWA_IMA_BUFFER;
 }
 
 /* d-ng: "ALGO:\0" followed by the digest. */

@@ -49,15 +49,36 @@ int ewa_ima_parse(const uint8_t *p, size_t len, struct ewa_ima_log *log,
 void ewa_ima_replay(const struct ewa_ima_log *log, struct ewa_pcrbank *bank);
 void ewa_ima_free(struct ewa_ima_log *log);
 
-/* A kernel module, by the path IMA recorded (.ko, .ko.xz, .ko.zst, .ko.gz). */
-bool ewa_is_module_path(const char *path);
 /*
- * An entry that measured a kernel module: a module file (MODULE_CHECK,
- * finit_module), or an init_module buffer (ima-buf "init_module", logged by
- * 6.6+ kernels under "measure func=CRITICAL_DATA label=modules": that is how
- * Debian 12's kmod 30 loads 6.12's .ko.xz; its digest covers the SHA-256 of
- * the decompressed image, so only a reference node's log gives golden values).
+ * What an entry is, from what the kernel recorded: its place in the list
+ * and its template, never its path, which whoever loads a file chooses
+ * (finit_module() takes any file, a memfd included, and IMA records the
+ * path it was opened by, or only the file's own name when that path cannot
+ * be resolved).
  */
-bool ewa_ima_is_module(const struct ewa_ima_entry *e);
+enum ewa_ima_kind {
+	EWA_IMA_BOOT_AGGREGATE,	/* entry 0, "boot_aggregate": IMA's own at its init */
+	EWA_IMA_VIOLATION,	/* all-zero template digest */
+	EWA_IMA_FILE,		/* ima-ng, ima-sig, ima-modsig: a file a hook measured */
+	EWA_IMA_MODULE_BUFFER,	/* ima-buf "init_module" */
+	EWA_IMA_BUFFER,		/* any other ima-buf */
+};
+
+/*
+ * Under the IMA policy eastwest documents ("measure func=MODULE_CHECK",
+ * "measure func=CRITICAL_DATA label=modules", nothing else), every FILE
+ * entry is a module file (MODULE_CHECK, finit_module), and every
+ * MODULE_BUFFER an init_module buffer (logged by 6.6+ kernels: that is how
+ * Debian 12's kmod 30 loads 6.12's .ko.xz; its digest covers the SHA-256
+ * of the decompressed image, so only a reference node's log gives golden
+ * values). Such a policy makes no other BUFFER.
+ */
+enum ewa_ima_kind ewa_ima_kind(const struct ewa_ima_log *log, size_t i);
+
+/*
+ * A path that looks like a kernel module's (.ko, .ko.xz, .ko.zst, .ko.gz):
+ * a hint for people reading a reference node's log, never a decision.
+ */
+bool ewa_is_module_path(const char *path);
 
 #endif /* EWA_IMALOG_H */

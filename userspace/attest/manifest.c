@@ -494,12 +494,26 @@ int ewa_manifest_from_node(const char *evidence_path, uint64_t serial, const cha
 	for (i = 0; i < r.n_modules; i++)
 		if (r.modules[i].hashed)
 			add_digest(mods, r.modules[i].sha256, r.modules[i].name);
+	/* Every entry the verifier judges (verify.c), whatever its path. */
 	for (i = 0; i < ilog.n; i++) {
-		if (!ewa_ima_is_module(&ilog.v[i]) ||
-		    strcmp(ilog.v[i].hash_algo, "sha256") || ilog.v[i].file_digest_len != 32)
+		const struct ewa_ima_entry *e = &ilog.v[i];
+		enum ewa_ima_kind kind = ewa_ima_kind(&ilog, i);
+
+		if (kind == EWA_IMA_VIOLATION || kind == EWA_IMA_BOOT_AGGREGATE)
 			continue;
-		base_name(ilog.v[i].path, name, sizeof(name));
-		add_digest(mods, ilog.v[i].file_digest, name);
+		if (strcmp(e->hash_algo, "sha256") || e->file_digest_len != EWA_SHA256_LEN) {
+			ew_warn("manifest from-node: IMA entry %zu (%s) is measured with %s, not "
+				"listed: the verifier denies it (boot with ima_hash=sha256)",
+				i + 1, e->path, e->hash_algo);
+			continue;
+		}
+		if (kind == EWA_IMA_BUFFER ||
+		    (kind == EWA_IMA_FILE && !ewa_is_module_path(e->path)))
+			ew_warn("manifest from-node: IMA entry %zu (%s) does not look like a "
+				"module load: is the reference node's IMA policy modules-only?",
+				i + 1, e->path);
+		base_name(e->path, name, sizeof(name));
+		add_digest(mods, e->file_digest, name);
 	}
 	json_object_object_add(o, "modules", mods);
 	boot = json_object_new_array();

@@ -488,44 +488,61 @@ static void check_uefi_contents(struct ctx *c)
 		     c->report.secure_boot == 0 ? "off" : "nothing");
 }
 
-static void check_ima_contents(struct ctx *c)
+/* SHA256(PCR 0 || ... || PCR 9): binds the IMA log to this boot. */
+static void check_boot_aggregate(struct ctx *c, const struct ewa_ima_entry *e)
 {
 	uint8_t agg[EWA_SHA256_LEN];
 	char hex[65], hex2[65];
+
+	if (strcmp(e->hash_algo, "sha256") || (c->quoted & 0x3ff) != 0x3ff)
+		return;
+	ewa_sha256(c->pcr, 10 * EWA_SHA256_LEN, agg);
+	if (e->file_digest_len != EWA_SHA256_LEN || memcmp(agg, e->file_digest, EWA_SHA256_LEN))
+		deny(c->v, "boot-aggregate-mismatch", "boot_aggregate is %s, PCRs 0-9 give %s",
+		     e->file_digest_len == EWA_SHA256_LEN ? hex32(e->file_digest, hex) :
+		     "not SHA-256", hex32(agg, hex2));
+}
+
+/*
+ * Every entry but IMA's own boot_aggregate must be in the manifest, whatever
+ * its path: the list does not say which hook measured a file, and under the
+ * modules-only policy (imalog.h) every measured file is a module load. An
+ * ima-buf entry other than init_module is no module, but that policy never
+ * makes one: it too must be known, under its own reason.
+ */
+static void check_ima_contents(struct ctx *c)
+{
 	size_t i, violations = 0;
+	char hex[65];
 
 	if (!c->have_ima)
 		return;
 	for (i = 0; i < c->ima.n; i++) {
 		const struct ewa_ima_entry *e = &c->ima.v[i];
+		enum ewa_ima_kind kind = ewa_ima_kind(&c->ima, i);
+		const char *check = "unknown-module", *what = "";
 
-		if (e->violation) {
+		if (kind == EWA_IMA_VIOLATION) {
 			violations++;
 			continue;
 		}
-		if (e->path && !strcmp(e->path, "boot_aggregate")) {
-			/* SHA256(PCR 0 || ... || PCR 9): binds the IMA log to this boot. */
-			if (strcmp(e->hash_algo, "sha256") || (c->quoted & 0x3ff) != 0x3ff)
-				continue;
-			ewa_sha256(c->pcr, 10 * EWA_SHA256_LEN, agg);
-			if (e->file_digest_len != EWA_SHA256_LEN ||
-			    memcmp(agg, e->file_digest, EWA_SHA256_LEN))
-				deny(c->v, "boot-aggregate-mismatch",
-				     "boot_aggregate is %s, PCRs 0-9 give %s",
-				     e->file_digest_len == EWA_SHA256_LEN ?
-				     hex32(e->file_digest, hex) : "not SHA-256", hex32(agg, hex2));
+		if (kind == EWA_IMA_BOOT_AGGREGATE) {
+			check_boot_aggregate(c, e);
 			continue;
 		}
-		if (!ewa_ima_is_module(e) || !c->have_manifest)
+		if (!c->have_manifest)
 			continue;
 		c->v->modules_measured++;
+		if (kind == EWA_IMA_BUFFER) {
+			check = "unknown-measurement";
+			what = " (an ima-buf entry the modules-only IMA policy does not make)";
+		}
 		if (strcmp(e->hash_algo, "sha256") || e->file_digest_len != EWA_SHA256_LEN)
-			deny(c->v, "unknown-module", "%s: measured with %s, the manifest holds SHA-256",
-			     e->path, e->hash_algo);
+			deny(c->v, check, "%s (IMA entry %zu)%s: measured with %s, the manifest "
+			     "holds SHA-256", e->path, i + 1, what, e->hash_algo);
 		else if (!ewa_manifest_module(&c->m, e->file_digest))
-			deny(c->v, "unknown-module",
-			     "%s (IMA entry %zu): sha256 %s is not in manifest serial %llu",
-			     e->path, i + 1, hex32(e->file_digest, hex),
+			deny(c->v, check, "%s (IMA entry %zu)%s: sha256 %s is not in manifest "
+			     "serial %llu", e->path, i + 1, what, hex32(e->file_digest, hex),
 			     (unsigned long long)c->m.serial);
 	}
 	if (violations)

@@ -12,8 +12,8 @@
  * uefi-log-missing, uefi-log-invalid, uefi-replay-mismatch,
  * unknown-boot-digest, secure-boot-off, secure-boot-unproven, secure-boot-db,
  * ima-log-missing, ima-log-invalid, ima-replay-mismatch, ima-violation,
- * boot-aggregate-mismatch, unknown-module, report-invalid, unknown-kernel,
- * hostname-mismatch, state-error.
+ * boot-aggregate-mismatch, unknown-module, unknown-measurement, report-invalid,
+ * unknown-kernel, hostname-mismatch, state-error.
  */
 #ifndef EWA_VERIFY_H
 #define EWA_VERIFY_H
@@ -57,7 +57,7 @@ struct ewa_verdict {
 	struct ewa_clock clock;
 	const char *secure_boot;	/* "on", "off", "unknown" */
 	size_t ima_entries;
-	size_t modules_measured;	/* IMA .ko entries checked */
+	size_t modules_measured;	/* IMA entries judged against the manifest */
 	size_t modules_reported;	/* report modules checked */
 	size_t uefi_events;
 	size_t db_certs;		/* X.509 certificates in the measured db */

@@ -24,6 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (log.v[i].pcr >= EWA_PCR_COUNT || !log.v[i].path ||
 		    log.v[i].file_digest_len > EWA_IMA_MAX_DIGEST)
 			abort();
+		if (ewa_ima_kind(&log, i) == EWA_IMA_BOOT_AGGREGATE && i)
+			abort();
 		ewa_is_module_path(log.v[i].path);
 	}
 	ewa_ima_free(&log);

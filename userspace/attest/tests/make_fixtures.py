@@ -10,9 +10,14 @@ independently of the C code:
                      shim/grub/kernel in PCR 4, grub's command line (8) and
                      kernel (9), MokList (14)
   uefi-sboff.bin     the same with SecureBoot=0
-  ima.bin            IMA binary list (ima-ng, ima-sig): boot_aggregate over
-                     PCRs 0-9, real files of this host, the three modules
-  ima-evil.bin       ima.bin plus an unknown module (a refused load is logged too)
+  ima.bin            IMA binary list (ima-ng, ima-sig) under the modules-only
+                     policy: boot_aggregate over PCRs 0-9, the three modules
+  ima-kinds.bin      one entry of each kind the verifier tells apart (not
+                     replayed by any quote)
+  ima-renamed.bin    ima.bin plus two module loads whose files have no module
+                     name: /var/tmp/evil.bin, and a memfd
+  ima-evil.bin       ima-renamed.bin plus an unknown module (a refused load is
+                     logged too)
   ima-violation.bin  ima.bin plus a violation record
   expected.json      PCR values after replay, the extends to apply to a TPM
                      in order, and the module hashes
@@ -131,8 +136,10 @@ def ima_field(b):
 
 def ima_entry(path, file_digest, template="ima-ng", violation=False, bank=None):
     data = ima_field(b"sha256:\0" + file_digest) + ima_field(path.encode() + b"\0")
-    if template == "ima-sig":
+    if template in ("ima-sig", "ima-buf"):
         data += ima_field(b"")
+    if template == "ima-modsig":
+        data += ima_field(b"") * 3
     name = template.encode()
     if violation:
         d1 = bytes(20)
@@ -179,24 +186,39 @@ def main():
 
     aggregate = sha256(b"".join(bank.pcr[i] for i in range(10)))
     ima = ima_entry("boot_aggregate", aggregate, bank=bank)
-    known = []
-    for path in ("/bin/sh", "/usr/bin/env", "/etc/hostname"):
-        real = os.path.realpath(path)
-        if os.path.isfile(real):
-            digest = sha256(open(real, "rb").read())
-            known.append((path, digest.hex()))
-            ima += ima_entry(path, digest, template="ima-sig", bank=bank)
-    for name, _ in MODULES:
-        ima += ima_entry(mods[name][0], mods[name][1], bank=bank)
+    # The documented policy measures module loads only: no executables, no
+    # files read (ima-sig is what "ima_template=ima-sig" gives every entry).
+    for i, (name, _) in enumerate(MODULES):
+        ima += ima_entry(mods[name][0], mods[name][1],
+                         template="ima-sig" if i == 0 else "ima-ng", bank=bank)
     expected_pcrs = {str(i): bank.pcr[i].hex() for i in list(range(11)) + [14]}
     base_extends = list(bank.extends)
     write(os.path.join(out, "ima.bin"), ima)
 
+    # finit_module() on any file, or on a memfd: IMA records the file's path
+    # (MODULE_CHECK), whatever its name.
+    renamed_bank = Bank()
+    renamed_bank.pcr = dict(bank.pcr)
+    renamed = ima_entry("/var/tmp/evil.bin", sha256(b"a module in a file of another name"),
+                        bank=renamed_bank)
+    renamed += ima_entry("/memfd:evil (deleted)", sha256(b"a module from a memfd"),
+                         template="ima-sig", bank=renamed_bank)
+    write(os.path.join(out, "ima-renamed.bin"), ima + renamed)
+
     evil_digest = sha256(b"an unknown module")
     evil_bank = Bank()
-    evil_bank.pcr = dict(bank.pcr)
+    evil_bank.pcr = dict(renamed_bank.pcr)
     evil = ima_entry("/tmp/evil.ko", evil_digest, bank=evil_bank)
-    write(os.path.join(out, "ima-evil.bin"), ima + evil)
+    write(os.path.join(out, "ima-evil.bin"), ima + renamed + evil)
+    kinds = ima_entry("boot_aggregate", aggregate)
+    kinds += ima_entry("/lib/modules/x.ko", sha256(b"x"))
+    kinds += ima_entry("init_module", sha256(b"buffer"), template="ima-buf")
+    kinds += ima_entry("kexec-cmdline", sha256(b"cmdline"), template="ima-buf")
+    kinds += ima_entry("/var/log/changing", sha256(b"x"), violation=True)
+    # A file whose path IMA could not resolve is logged under its bare name.
+    kinds += ima_entry("boot_aggregate", sha256(b"a module file named so"))
+    kinds += ima_entry("/memfd:m (deleted)", sha256(b"m"), template="ima-modsig")
+    write(os.path.join(out, "ima-kinds.bin"), kinds)
     viol_bank = Bank()
     viol_bank.pcr = dict(bank.pcr)
     viol = ima_entry("/var/log/changing", sha256(b"x"), violation=True, bank=viol_bank)
@@ -207,6 +229,7 @@ def main():
         "hostname": hostname,
         "pcrs": expected_pcrs,
         "extends": base_extends,
+        "renamed_extend": renamed_bank.extends,
         "evil_extend": evil_bank.extends,
         "evil_pcr10": evil_bank.pcr[10].hex(),
         "violation_pcr10": viol_bank.pcr[10].hex(),
@@ -214,8 +237,7 @@ def main():
         "boot_apps": apps,
         "db_certs": [sha256(c).hex() for c in DB_CERTS],
         "modules": {n: {"path": p, "sha256": d.hex()} for n, (p, d) in mods.items()},
-        "known_files": known,
-        "ima_entries": 1 + len(known) + len(MODULES),
+        "ima_entries": 1 + len(MODULES),
     }
     write(os.path.join(out, "expected.json"), json.dumps(expected, indent=1) + "\n", "w")
 
