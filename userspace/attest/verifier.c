@@ -17,7 +17,7 @@
  *                     [max-age SEC] [state DIR]
  *   eastwest-verifier revoke enrollment FILE [reason TEXT] [state DIR]
  *   eastwest-verifier serve node NAME manifest FILE pubkey FILE [state DIR]
- *                     [timeout SEC]
+ *                     [timeout SEC] [max-evidence MIB]
  *
  * Exit status of verify: 0 admit, 1 deny, 2 usage. Of the others: 0 done,
  * 1 failed, 2 usage.
@@ -61,7 +61,7 @@ static void usage(FILE *f)
 		"                         [max-age SEC] [state DIR]\n"
 		"       " PROG " revoke enrollment FILE [reason TEXT] [state DIR]\n"
 		"       " PROG " serve node NAME manifest FILE pubkey FILE [state DIR]\n"
-		"                         [timeout SEC]\n"
+		"                         [timeout SEC] [max-evidence MIB]\n"
 		"state DIR defaults to $EW_VERIFIER_STATE, else " EWA_DEFAULT_STATE_DIR ".\n"
 		"Exit status of verify and serve: 0 admit, 1 deny, 2 usage error;\n"
 		"of release: 0 released, 1 refused, 2 usage error.\n");
@@ -113,22 +113,29 @@ static const char *state_dir(const char *opt)
 	return opt ? opt : env && *env ? env : EWA_DEFAULT_STATE_DIR;
 }
 
+/* A deny for a state that cannot be opened, with why. */
+static void state_error(struct ewa_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->secure_boot = "unknown";
+	v->reasons = ew_calloc(1, sizeof(*v->reasons));
+	v->reasons[0].check = ew_strdup("state-error");
+	v->reasons[0].detail = ew_strdup(ew_last_error());
+	v->n_reasons = 1;
+}
+
 /*
  * The verdict on @in, with the replay memory in @state (NULL: the default).
  * Without that memory the verifier could not refuse replays: deny instead.
+ * The state's lock is ewa_verify()'s to take, for as long as it needs it.
  */
 static void verify_with_state(struct ewa_verify_input *in, const char *state,
 			      struct ewa_verdict *v)
 {
 	struct ewa_vstate st;
 
-	if (ewa_vstate_open(state_dir(state), &st)) {
-		memset(v, 0, sizeof(*v));
-		v->secure_boot = "unknown";
-		v->reasons = ew_calloc(1, sizeof(*v->reasons));
-		v->reasons[0].check = ew_strdup("state-error");
-		v->reasons[0].detail = ew_strdup(ew_last_error());
-		v->n_reasons = 1;
+	if (ewa_vstate_open_unlocked(state_dir(state), &st)) {
+		state_error(v);
 		return;
 	}
 	in->state = &st;
@@ -413,45 +420,93 @@ static int cmd_revoke(int argc, char *argv[])
 }
 
 /*
+ * What serve reads by default, in MiB. A node's evidence is its IMA list
+ * (modules only: one entry per distinct module loaded, 150 to 300 bytes,
+ * about 1 KiB with an appended signature: 4 MiB even for all of the 4,000
+ * to 4,300 modules Debian's 6.1 and 6.12 kernels ship), its firmware's
+ * event log (tens of KiB, seldom above 1 MiB), the node report
+ * (/proc/modules with a digest each, under 1 MiB) and a quote under 2 KiB,
+ * all in base64 (4/3): about 8 MiB at the very worst, a few hundred KiB
+ * in practice. Twice the worst, for what no one foresaw.
+ */
+#define SERVE_EVIDENCE_MIB	16
+
+/*
  * One attestation over a byte stream (the node's "attest watch" runs this
  * through its verifier command, e.g. ssh): "nonce HEX\n" out; the evidence
  * in, up to EOF; the verdict out, one JSON line; exit 0 admit, 1 deny. The
  * nonce never leaves this process but to the node, so a node cannot pick
  * it, and the node name, manifest and key come from this side's command
  * line (in production: a forced command per node key).
+ *
+ * A node is served one session at a time ("refused: ..." instead of a
+ * nonce while another is open), its evidence is bounded by max-evidence,
+ * and the state's lock is held only for the state's reads and writes: a
+ * node that opens sessions, sends the most it may or stalls holds up
+ * neither the verifier nor the other nodes' rounds.
  */
 static int cmd_serve(int argc, char *argv[])
 {
 	static const char *const keys[] = { "node", "manifest", "pubkey", "state", "timeout",
-					    NULL };
-	const char *vals[5] = { NULL };
+					    "max-evidence", NULL };
+	const char *vals[6] = { NULL };
 	struct ewa_verify_input in = { 0 };
 	struct ew_buf ev = { 0 };
+	struct ewa_vstate st;
 	struct json_object *o;
 	struct ewa_verdict v;
-	uint64_t timeout = 60;
+	uint64_t timeout = 60, max_mib = SERVE_EVIDENCE_MIB;
+	size_t max;
 	time_t deadline;
 	char hex[65], *enrollment, *name;
-	bool timed_out = false;
-	int ret;
+	bool timed_out = false, too_big = false, have_state;
+	int ret, session = -1;
 
 	ret = parse_kv(argc, argv, "serve", keys, vals);
 	if (!ret)
 		ret = require("serve", keys, vals, 3);
 	if (!ret && vals[4])
 		ret = parse_seconds("serve", "timeout", vals[4], &timeout);
+	if (!ret && vals[5]) {
+		char *end;
+
+		errno = 0;
+		max_mib = strtoull(vals[5], &end, 10);
+		if (vals[5][0] < '0' || vals[5][0] > '9' || *end || errno || max_mib == 0 ||
+		    max_mib > EWA_FILE_MAX >> 20) {
+			ew_err("serve: max-evidence \"%s\": expected 1 to %u (MiB)", vals[5],
+			       EWA_FILE_MAX >> 20);
+			ret = EWA_USAGE;
+		}
+	}
 	if (ret)
 		return ret;
 	if (!ewa_node_name_ok(vals[0])) {
 		ew_err("serve: node \"%s\": use letters, digits, '.', '_' and '-'", vals[0]);
 		return EWA_USAGE;
 	}
+	max = (size_t)max_mib << 20;
 	signal(SIGPIPE, SIG_IGN);
+	/* Without a state the session goes on, to a state-error deny. */
+	have_state = !ewa_vstate_open_unlocked(state_dir(vals[3]), &st);
+	if (have_state) {
+		session = ewa_vstate_session(&st, vals[0]);
+		if (session < 0) {
+			const char *why = session == -EWOULDBLOCK ?
+				"another session of this node is open (one at a time)" :
+				strerror(-session);
+
+			printf("refused: node %s: %s\n", vals[0], why);
+			ew_err("serve: node %s: %s", vals[0], why);
+			ewa_vstate_close(&st);
+			return EWA_FAIL;
+		}
+	}
 	enrollment = ew_asprintf("%s/nodes/%s.json", state_dir(vals[3]), vals[0]);
 	if (RAND_bytes(in.nonce, 32) != 1) {
 		ew_err("serve: no randomness");
-		free(enrollment);
-		return EWA_FAIL;
+		ret = EWA_FAIL;
+		goto out;
 	}
 	in.nonce_len = 32;
 	printf("nonce %s\n", ewa_hex(in.nonce, 32, hex));
@@ -480,29 +535,46 @@ static int cmd_serve(int argc, char *argv[])
 			continue;
 		if (n <= 0)
 			break;
-		if (ev.len + (size_t)n > EWA_FILE_MAX)
+		/* Read no further: the rest is not worth the memory. */
+		if (ev.len + (size_t)n > max) {
+			too_big = true;
 			break;
+		}
 		ew_buf_add(&ev, chunk, (size_t)n);
 	}
 	name = timed_out ? ew_asprintf("stdin (no complete evidence within %llu s)",
-				       (unsigned long long)timeout) : ew_strdup("stdin");
+				       (unsigned long long)timeout) :
+	       too_big ? ew_asprintf("stdin (more than %llu MiB of evidence, serve's "
+				     "max-evidence)", (unsigned long long)max_mib) :
+	       ew_strdup("stdin");
 	in.evidence = name;
-	/* Timed out: judge nothing (a deny with evidence-invalid), not a prefix. */
-	in.evidence_data = timed_out || !ev.len ? (const uint8_t *)"" : ev.data;
-	in.evidence_len = timed_out ? 0 : ev.len;
+	/* Timed out or too big: judge nothing (a deny with evidence-invalid), not a prefix. */
+	in.evidence_data = timed_out || too_big || !ev.len ? (const uint8_t *)"" : ev.data;
+	in.evidence_len = timed_out || too_big ? 0 : ev.len;
 	in.enrollment = enrollment;
 	in.manifest = vals[1];
 	in.pubkey = vals[2];
-	verify_with_state(&in, vals[3], &v);
+	if (have_state) {
+		in.state = &st;
+		ewa_verify(&in, &v);
+		in.state = NULL;
+	} else {
+		state_error(&v);
+	}
 	o = ewa_verdict_json(&v);
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 	ret = v.admit ? EWA_OK : EWA_FAIL;
 	ewa_verdict_free(&v);
-	ew_buf_free(&ev);
 	free(name);
+out:
+	ew_buf_free(&ev);
 	free(enrollment);
+	if (session >= 0)
+		close(session);
+	if (have_state)
+		ewa_vstate_close(&st);
 	return ret;
 }
 

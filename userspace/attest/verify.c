@@ -88,8 +88,6 @@ static const char *hex32(const uint8_t *p, char buf[2 * EWA_SHA256_LEN + 1])
 static void check_manifest(struct ctx *c)
 {
 	char why[512];
-	uint64_t last;
-	int found;
 
 	switch (ewa_manifest_load(c->in->manifest, c->in->pubkey, &c->m, why, sizeof(why))) {
 	case EWA_MANIFEST_OK:
@@ -107,7 +105,15 @@ static void check_manifest(struct ctx *c)
 		deny(c->v, "manifest-invalid", "%s", why);
 		return;
 	}
-	if (!c->in->state)
+}
+
+/* Under the state's lock: the manifest is not older than one accepted. */
+static void check_serial(struct ctx *c)
+{
+	uint64_t last;
+	int found;
+
+	if (!c->have_manifest)
 		return;
 	found = ewa_vstate_get_serial(c->in->state, &last);
 	if (found < 0)
@@ -232,8 +238,6 @@ static int check_quote(struct ctx *c)
 static void check_clock(struct ctx *c)
 {
 	const TPMS_CLOCK_INFO *ci = &c->att.clockInfo;
-	struct ewa_clock last;
-	int found;
 
 	c->v->have_clock = true;
 	c->v->clock.clock = ci->clock;
@@ -242,7 +246,16 @@ static void check_clock(struct ctx *c)
 	if (ci->safe != 1)
 		deny(c->v, "clock-unsafe", "clockInfo.safe is 0: the TPM clock may have "
 		     "gone back (unorderly shutdown)");
-	if (!c->in->state)
+}
+
+/* Under the state's lock: the quote is newer than the AK's last accepted one. */
+static void check_replayed(struct ctx *c)
+{
+	const TPMS_CLOCK_INFO *ci = &c->att.clockInfo;
+	struct ewa_clock last;
+	int found;
+
+	if (!c->v->have_clock)
 		return;
 	found = ewa_vstate_get_clock(c->in->state, c->v->ak_name, &last);
 	if (found < 0) {
@@ -625,6 +638,35 @@ static void remember(struct ctx *c)
 	}
 }
 
+/*
+ * What depends on earlier verdicts, last and under the state's lock, held
+ * for this alone: the manifest serial and the AK's last quote are compared
+ * and, on an admit, replaced in one go (two verifications of one AK cannot
+ * both accept a quote older than the other's); then the verdict is recorded.
+ * Without the lock nothing is compared: a deny, recorded all the same.
+ */
+static void commit(struct ctx *c)
+{
+	struct ewa_vstate *st = c->in->state;
+	bool locked = false;
+
+	if (st) {
+		locked = !ewa_vstate_lock(st);
+		if (locked) {
+			check_serial(c);
+			check_replayed(c);
+		} else {
+			deny(c->v, "state-error", "%s", ew_last_error());
+		}
+	}
+	c->v->admit = c->v->n_reasons == 0;
+	if (c->v->admit)
+		remember(c);
+	record_verdict(c);
+	if (locked)
+		ewa_vstate_unlock(st);
+}
+
 void ewa_verify(const struct ewa_verify_input *in, struct ewa_verdict *v)
 {
 	struct ctx *c = ew_calloc(1, sizeof(*c));
@@ -674,10 +716,7 @@ void ewa_verify(const struct ewa_verify_input *in, struct ewa_verdict *v)
 	check_uefi_contents(c);
 	check_ima_contents(c);
 out:
-	v->admit = v->n_reasons == 0;
-	if (v->admit)
-		remember(c);
-	record_verdict(c);
+	commit(c);
 	ew_buf_free(&file);
 	ewa_evidence_free(&c->ev);
 	if (c->have_manifest)

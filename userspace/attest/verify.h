@@ -32,12 +32,14 @@ struct ewa_verify_input {
 	const char *enrollment;		/* the node record from "enroll confirm" */
 	const char *manifest;		/* signed */
 	const char *pubkey;		/* the operator's Ed25519 public key */
-	const struct ewa_vstate *state;	/* NULL: no replay or rollback memory */
+	struct ewa_vstate *state;	/* NULL: no replay or rollback memory */
 };
 /*
  * With a state, every verdict for an enrolled node (admit or deny, whatever
  * AK signed the evidence) is recorded under the enrolled AK's name: key
- * release (release.h) needs a recent admit not followed by a deny.
+ * release (release.h) needs a recent admit not followed by a deny. The
+ * state may be open unlocked: ewa_verify() locks it only for the checks
+ * against earlier verdicts and for writing its own, after everything else.
  */
 
 struct ewa_reason {

@@ -2,7 +2,8 @@
 /*
  * Verifier state: small JSON files replaced atomically, under one flock()
  * so that two verifications of the same AK cannot both accept a quote
- * older than the other's.
+ * older than the other's. A verification holds it only while it compares
+ * with the state and writes its outcome, never while it parses evidence.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,9 +35,9 @@ static int mkdir_p(const char *path)
 	return mkdir(path, 0700) && errno != EEXIST ? -1 : 0;
 }
 
-int ewa_vstate_open(const char *dir, struct ewa_vstate *s)
+int ewa_vstate_open_unlocked(const char *dir, struct ewa_vstate *s)
 {
-	static const char *const subs[] = { "ak", "pending", "nodes", "verdicts" };
+	static const char *const subs[] = { "ak", "pending", "nodes", "verdicts", "sessions" };
 	char *p;
 	size_t i;
 
@@ -57,16 +58,46 @@ int ewa_vstate_open(const char *dir, struct ewa_vstate *s)
 	}
 	p = ew_asprintf("%s/lock", dir);
 	s->lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX)) {
+	if (s->lock_fd < 0) {
 		ew_err("state %s: %s", p, strerror(errno));
 		free(p);
-		if (s->lock_fd >= 0)
-			close(s->lock_fd);
-		s->lock_fd = -1;
 		return -1;
 	}
 	free(p);
 	s->dir = ew_strdup(dir);
+	return 0;
+}
+
+int ewa_vstate_lock(struct ewa_vstate *s)
+{
+	int err;
+
+	if (s->locked++)
+		return 0;
+	while ((err = flock(s->lock_fd, LOCK_EX)) && errno == EINTR)
+		;
+	if (err) {
+		s->locked = 0;
+		ew_err("state %s/lock: %s", s->dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void ewa_vstate_unlock(struct ewa_vstate *s)
+{
+	if (s->locked && !--s->locked)
+		flock(s->lock_fd, LOCK_UN);
+}
+
+int ewa_vstate_open(const char *dir, struct ewa_vstate *s)
+{
+	if (ewa_vstate_open_unlocked(dir, s))
+		return -1;
+	if (ewa_vstate_lock(s)) {
+		ewa_vstate_close(s);
+		return -1;
+	}
 	return 0;
 }
 
@@ -77,6 +108,23 @@ void ewa_vstate_close(struct ewa_vstate *s)
 	free(s->dir);
 	memset(s, 0, sizeof(*s));
 	s->lock_fd = -1;
+}
+
+int ewa_vstate_session(const struct ewa_vstate *s, const char *node)
+{
+	char *p = ew_asprintf("%s/sessions/%s.lock", s->dir, node);
+	int fd, err;
+
+	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(p);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		err = errno;
+		close(fd);
+		return -err;
+	}
+	return fd;
 }
 
 char *ewa_vstate_path(const struct ewa_vstate *s, const char *sub, const char *name)

@@ -3,6 +3,7 @@
  * The verifier's state directory:
  *
  *   DIR/lock                 flock()ed while a command reads and updates state
+ *   DIR/sessions/NODE.lock   flock()ed by the one serve session of that node
  *   DIR/ak/AKNAME.json       clock, resetCount, restartCount of the last
  *                            accepted quote of that AK (replay detection)
  *   DIR/manifest-serial      the highest manifest serial accepted (rollback)
@@ -23,6 +24,7 @@
 struct ewa_vstate {
 	char *dir;
 	int lock_fd;
+	unsigned int locked;	/* nested ewa_vstate_lock() calls */
 };
 
 struct ewa_clock {
@@ -33,7 +35,21 @@ struct ewa_clock {
 
 /* Creates the directories and takes the lock; ew_err() on failure. */
 int ewa_vstate_open(const char *dir, struct ewa_vstate *s);
+/*
+ * The same without the lock: ewa_vstate_lock() takes it (nested calls
+ * count) around what reads and writes the state, ewa_vstate_unlock()
+ * lets it go, so that a long verification holds up no other node.
+ */
+int ewa_vstate_open_unlocked(const char *dir, struct ewa_vstate *s);
+int ewa_vstate_lock(struct ewa_vstate *s);
+void ewa_vstate_unlock(struct ewa_vstate *s);
 void ewa_vstate_close(struct ewa_vstate *s);
+/*
+ * The session lock of @node (a checked node name), taken without waiting:
+ * its fd, to close when the session ends, or -EWOULDBLOCK while another
+ * session of that node holds it, or another -errno.
+ */
+int ewa_vstate_session(const struct ewa_vstate *s, const char *node);
 char *ewa_vstate_path(const struct ewa_vstate *s, const char *sub, const char *name);
 
 /* 1 found, 0 none yet, -1 unreadable. */

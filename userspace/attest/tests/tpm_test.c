@@ -5,6 +5,9 @@
  * with its own reason. The tests run in order and share the TPM: the
  * fixture tests extend PCRs, so they come after the tests without logs.
  */
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1046,6 +1049,210 @@ static void test_watch_fail_closed(void **state)
 	assert_refused(&r, "denied");
 }
 
+/* --- eastwest-verifier serve, as a process ------------------------------ */
+
+struct serve_proc {
+	pid_t pid;
+	int in, out;
+};
+
+/* "eastwest-verifier serve node NODE manifest MANIFEST pubkey ... state SDIR". */
+static void serve_start(struct serve_proc *p, const char *node_name, const char *manifest,
+			const char *sdir)
+{
+	int in[2], out[2];
+
+	assert_int_equal(pipe2(in, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
+	p->pid = fork();
+	assert_true(p->pid >= 0);
+	if (p->pid == 0) {
+		dup2(in[0], STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		execl(verifier, verifier, "serve", "node", node_name, "manifest", manifest,
+		      "pubkey", wpath("op.pub"), "state", sdir, "timeout", "60", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	p->in = in[1];
+	p->out = out[0];
+}
+
+/* Its output up to EOF (or the end of a line, with @line), within 30 s. */
+static void serve_read(struct serve_proc *p, struct ew_buf *b, bool line)
+{
+	char c;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = p->out, .events = POLLIN };
+
+		if (poll(&pfd, 1, 30000) != 1)
+			fail_msg("serve: no output within 30 s");
+		if (read(p->out, &c, 1) != 1)
+			break;
+		ew_buf_add(b, &c, 1);
+		if (line && c == '\n')
+			break;
+	}
+	ew_buf_add(b, "", 1);
+	b->len--;
+}
+
+/* One line ("nonce HEX"), without its newline. */
+static void serve_line(struct serve_proc *p, char *line, size_t len)
+{
+	struct ew_buf b = { 0 };
+
+	serve_read(p, &b, true);
+	snprintf(line, len, "%s", b.len ? (char *)b.data : "");
+	line[strcspn(line, "\n")] = '\0';
+	ew_buf_free(&b);
+}
+
+/* Closes its input, reads the rest of its output into @rest; its exit status. */
+static int serve_end(struct serve_proc *p, struct ew_buf *rest)
+{
+	struct ew_buf b = { 0 };
+	int st;
+
+	if (p->in >= 0)
+		close(p->in);
+	serve_read(p, rest ? rest : &b, false);
+	ew_buf_free(&b);
+	close(p->out);
+	assert_int_equal(waitpid(p->pid, &st, 0), p->pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * The evidence serve reads is bounded by what a node's evidence needs, not
+ * by the verifier's 256 MiB file limit: 17 MiB of it is refused, and serve
+ * stops reading there instead of buffering and parsing it all.
+ */
+static void test_serve_evidence_limit(void **state)
+{
+	static char chunk[65536];
+	struct serve_proc p;
+	struct ew_buf out = { 0 };
+	char nodename[128], sdir[512], line[256];
+	size_t sent = 0;
+	void (*old)(int);
+
+	(void)state;
+	if (!verifier)
+		skip();
+	snprintf(sdir, sizeof(sdir), "%s", serve_state("s-big", nodename, sizeof(nodename)));
+	old = signal(SIGPIPE, SIG_IGN);
+	serve_start(&p, nodename, wpath("plain.signed"), sdir);
+	serve_line(&p, line, sizeof(line));
+	assert_int_equal(strncmp(line, "nonce ", 6), 0);
+	memset(chunk, ' ', sizeof(chunk));
+	chunk[0] = '{';
+	while (sent < (17U << 20)) {
+		ssize_t n = write(p.in, chunk, sizeof(chunk));
+
+		if (n <= 0)
+			break;
+		chunk[0] = ' ';
+		sent += (size_t)n;
+	}
+	assert_int_equal(serve_end(&p, &out), EWA_FAIL);
+	signal(SIGPIPE, old);
+	if (!strstr((char *)out.data, "evidence-invalid") ||
+	    !strstr((char *)out.data, "more than 16 MiB"))
+		fail_msg("17 MiB of evidence: expected evidence-invalid for more than 16 MiB, "
+			 "got %s", (char *)out.data);
+	if (sent >= (17U << 20))
+		fail_msg("serve read all %zu bytes of an oversized evidence", sent);
+	ew_buf_free(&out);
+}
+
+/*
+ * One session per node: a second serve for a node whose session is open is
+ * refused at once, with a reason, and before any nonce; once the first
+ * ends, the node gets a session again.
+ */
+static void test_serve_one_session_per_node(void **state)
+{
+	struct serve_proc a, b;
+	struct ew_buf out = { 0 };
+	char nodename[128], sdir[512], line[256];
+	int st;
+
+	(void)state;
+	if (!verifier)
+		skip();
+	snprintf(sdir, sizeof(sdir), "%s", serve_state("s-twice", nodename, sizeof(nodename)));
+	serve_start(&a, nodename, wpath("plain.signed"), sdir);
+	serve_line(&a, line, sizeof(line));
+	assert_int_equal(strncmp(line, "nonce ", 6), 0);
+
+	serve_start(&b, nodename, wpath("plain.signed"), sdir);
+	serve_line(&b, line, sizeof(line));
+	st = serve_end(&b, NULL);
+	/* The first session is unharmed: no evidence, a deny of its own. */
+	assert_int_equal(serve_end(&a, &out), EWA_FAIL);
+	assert_non_null(strstr((char *)out.data, "evidence-invalid"));
+	ew_buf_free(&out);
+	if (strncmp(line, "refused: ", 9) || !strstr(line, "session"))
+		fail_msg("a second session of node %s: expected \"refused: ...session...\", "
+			 "got \"%s\"", nodename, line);
+	assert_int_equal(st, EWA_FAIL);
+
+	serve_start(&b, nodename, wpath("plain.signed"), sdir);
+	serve_line(&b, line, sizeof(line));
+	assert_int_equal(strncmp(line, "nonce ", 6), 0);
+	assert_int_equal(serve_end(&b, NULL), EWA_FAIL);
+}
+
+/*
+ * A verification that takes long (here: its manifest is a FIFO nobody
+ * writes yet) holds up no other node: another node's round is admitted
+ * meanwhile. The verifier's state lock covers the state's reads and
+ * writes only, not the parsing and checking of a node's evidence.
+ */
+static void test_serve_slow_node_holds_up_no_other(void **state)
+{
+	struct ew_buf man = { 0 }, out = { 0 };
+	char nodename[128], sdir[512], line[256];
+	struct serve_proc slow;
+	int fd, ret;
+
+	(void)state;
+	if (!verifier)
+		skip();
+	snprintf(sdir, sizeof(sdir), "%s", serve_state("s-slow", nodename, sizeof(nodename)));
+	assert_int_equal(mkfifo(wpath("slow.fifo"), 0600), 0);
+	serve_start(&slow, "slow-node", wpath("slow.fifo"), sdir);
+	serve_line(&slow, line, sizeof(line));
+	assert_int_equal(strncmp(line, "nonce ", 6), 0);
+	close(slow.in);		/* no evidence: serve goes on to verify */
+	slow.in = -1;
+	usleep(300000);
+
+	kernel_calls = 0;
+	kernel_admitted = false;
+	ew_quiet = false;
+	ret = node("watch rounds 1 timeout 10 verifier %s serve node %s manifest %s pubkey %s "
+		   "state %s", verifier, nodename, wpath("plain.signed"), wpath("op.pub"), sdir);
+	ew_quiet = true;
+
+	/* Let the slow one finish. */
+	assert_int_equal(ewa_read_file(wpath("plain.signed"), &man), 0);
+	fd = open(wpath("slow.fifo"), O_WRONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, man.data, man.len), (ssize_t)man.len);
+	close(fd);
+	assert_int_equal(serve_end(&slow, &out), EWA_FAIL);
+	ew_buf_free(&out);
+	ew_buf_free(&man);
+
+	assert_int_equal(ret, EWA_OK);
+	assert_int_equal(kernel_calls, 1);
+	assert_true(kernel_admitted);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1065,6 +1272,9 @@ int main(void)
 		cmocka_unit_test(test_release_other_tpm),
 		cmocka_unit_test(test_watch_admit_and_revoke),
 		cmocka_unit_test(test_watch_fail_closed),
+		cmocka_unit_test(test_serve_evidence_limit),
+		cmocka_unit_test(test_serve_one_session_per_node),
+		cmocka_unit_test(test_serve_slow_node_holds_up_no_other),
 		cmocka_unit_test(test_no_tpm),
 		cmocka_unit_test(test_no_handle_leak),
 		cmocka_unit_test(test_fixture_logs_admit),
