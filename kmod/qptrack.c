@@ -865,6 +865,7 @@ static bool ew_qp_modify_busy(const struct ew_qp_modify_slot *slot,
  */
 static noinline void ew_qp_modify_wait(struct ew_qp_modify_slot *slot,
 				       const struct ib_qp *qp)
+	__must_hold(&slot->lock)
 {
 	DEFINE_WAIT(wait);
 
@@ -908,6 +909,7 @@ void ew_qp_modify_lock(struct ib_qp *qp, struct ew_qp_modify_ticket *t)
  */
 static noinline void ew_qp_run_pending(struct ew_qp_modify_slot *slot,
 				       const struct ew_qp_modify_ticket *t)
+	__must_hold(&slot->lock)
 {
 	struct ew_qp *rec, *tmp;
 	LIST_HEAD(doomed);
