@@ -504,17 +504,53 @@ static u32 ew_cm_unpoliced_reason(struct rdma_cm_id *id, struct ew_request *req)
 	       EASTWEST_REASON_FOREIGN_QP : 0;
 }
 
+/* The event of a refused connection manager message; the QP it names. */
+static void ew_cm_message_event(struct ew_event *ev, const struct rdma_cm_id *id,
+				const struct rdma_conn_param *param)
+{
+	ew_deny_event(ev, EASTWEST_OP_CM_MESSAGE, dev_name(&id->device->dev),
+		      id->port_num);
+	if (param) {
+		ev->has_qpn = true;
+		ev->qpn = param->qp_num & 0xffffff;
+	}
+}
+
+/*
+ * The QP a connect or an accept names (@param's qp_num: ucma passes any
+ * number). The IB CM of the receiving node looks this device's GUID and
+ * that number up among its live connections and, on a match, tears that
+ * connection down and answers "stale connection": naming another job's QP
+ * would end its connection, and tell the sender the number is live. So a
+ * QP of this device that the number names must be the caller's job's (for
+ * a caller in no job, no job's). A number no QP has is let through: a
+ * message without a QP names one, and no live connection is a QP's that
+ * is gone. Context: rcu_read_lock().
+ */
+static u32 ew_cm_named_qp_reason(const struct rdma_cm_id *id,
+				 const struct rdma_conn_param *param,
+				 const struct ew_job *job)
+{
+	if (!param || id->qp_type == IB_QPT_UD ||
+	    !rdma_cap_ib_cm(id->device, id->port_num))
+		return 0;
+	return ew_restrack_qp_is_others(id->device, param->qp_num & 0xffffff,
+					job) ? EASTWEST_REASON_QP_OWNER : 0;
+}
+
 /*
  * A connection manager message of a process (@connect: a connect request;
- * else an accept or a reject): its private data goes to the route's
- * destination on the kernel's GSI QP, which no QP of the process's
- * carries, so its path is judged as an address handle's would be (peer,
- * source netdev, P_Key, protection, a process in no job). A connect
- * request to this node must also reach a listener of the caller's job, or
- * for a caller that is not policed one of no job's (cmlisten.c); an answer
- * goes back to a request that passed that rule.
+ * else an accept or a reject; @param: a connect's or an accept's, else
+ * NULL): its private data goes to the route's destination on the kernel's
+ * GSI QP, which no QP of the process's carries, so its path is judged as
+ * an address handle's would be (peer, source netdev, P_Key, protection, a
+ * process in no job). A connect request to this node must also reach a
+ * listener of the caller's job, or for a caller that is not policed one of
+ * no job's (cmlisten.c); an answer goes back to a request that passed that
+ * rule. The QP it names must not be another's (ew_cm_named_qp_reason()).
  */
-static bool ew_check_cm_message(struct rdma_cm_id *id, bool connect)
+static bool ew_check_cm_message(struct rdma_cm_id *id, bool connect,
+				const struct rdma_conn_param *param)
 {
 	struct ew_request req = { .op = EASTWEST_OP_CM_MESSAGE };
 	struct ew_event ev __uninitialized;
@@ -529,12 +565,13 @@ static bool ew_check_cm_message(struct rdma_cm_id *id, bool connect)
 	rcu_read_lock();
 	ew_caller_get(&c);
 	if (ew_caller_unpoliced(&c)) {
-		/* Not judged, but kept off jobs' listeners on this node. */
+		/* Not judged, but kept off jobs' listeners and QPs. */
 		internal = connect ? ew_cm_unpoliced_reason(id, &req) : 0;
+		if (!internal)
+			internal = ew_cm_named_qp_reason(id, param, NULL);
 		deny = internal;
 		if (deny) {
-			ew_deny_event(&ev, EASTWEST_OP_CM_MESSAGE,
-				      dev_name(&id->device->dev), id->port_num);
+			ew_cm_message_event(&ev, id, param);
 			deny = ew_judge(&c, &req, internal, &ev);
 		}
 		rcu_read_unlock();
@@ -542,12 +579,16 @@ static bool ew_check_cm_message(struct rdma_cm_id *id, bool connect)
 	}
 	internal = ew_request_from_cm_id(id, connect,
 					 ew_caller_wants_protection(&c), &req);
-	ew_deny_event(&ev, EASTWEST_OP_CM_MESSAGE, dev_name(&id->device->dev),
-		      id->port_num);
+	ew_cm_message_event(&ev, id, param);
 	v = ew_verdict_of(&c, &req, internal);
 	if (connect && !v.reason && c.job &&
 	    ew_cm_dest_is_foreign(id, &req, c.job))
 		v = ew_verdict_of(&c, &req, EASTWEST_REASON_FOREIGN_QP);
+	if (!v.reason && c.job) {
+		internal = ew_cm_named_qp_reason(id, param, c.job);
+		if (internal)
+			v = ew_verdict_of(&c, &req, internal);
+	}
 	deny = ew_judge_report(&c, &req, v, &ev);
 	rcu_read_unlock();
 	return deny;
@@ -662,30 +703,45 @@ static void notrace ew_hook_cm_event(unsigned long ip, unsigned long parent_ip,
 		ew_hook_divert(fregs, ew_deny_int);
 }
 
-/* Argument 0 of each hooked rdma_cm function is the ID. */
-static void notrace ew_hook_cm(struct ftrace_regs *fregs, bool connect)
+/*
+ * Argument 0 of each hooked rdma_cm function is the ID; argument 1 of a
+ * connect and of an accept their parameters (@param).
+ */
+static void notrace ew_hook_cm(struct ftrace_regs *fregs, bool connect,
+			       bool param)
 {
 	if (ew_check_cm_message((struct rdma_cm_id *)ew_hook_arg(fregs, 0),
-				connect))
+				connect, param ?
+				(struct rdma_conn_param *)ew_hook_arg(fregs, 1) :
+				NULL))
 		ew_hook_divert(fregs, ew_deny_int);
 }
 
-/* int rdma_connect_ece(id, ...): from ucma only */
+/* int rdma_connect_ece(id, conn_param, ece): from ucma only */
 static void notrace ew_hook_cm_connect(unsigned long ip,
 				       unsigned long parent_ip,
 				       struct ftrace_ops *ops,
 				       struct ftrace_regs *fregs)
 {
-	ew_hook_cm(fregs, true);
+	ew_hook_cm(fregs, true, true);
 }
 
-/* int rdma_accept_ece(id, ...) (ucma only), rdma_reject(id, ...) */
-static void notrace ew_hook_cm_answer(unsigned long ip,
+/* int rdma_accept_ece(id, conn_param, ece): from ucma only */
+static void notrace ew_hook_cm_accept(unsigned long ip,
 				      unsigned long parent_ip,
 				      struct ftrace_ops *ops,
 				      struct ftrace_regs *fregs)
 {
-	ew_hook_cm(fregs, false);
+	ew_hook_cm(fregs, false, true);
+}
+
+/* int rdma_reject(id, private_data, private_data_len, reason) */
+static void notrace ew_hook_cm_reject(unsigned long ip,
+				      unsigned long parent_ip,
+				      struct ftrace_ops *ops,
+				      struct ftrace_regs *fregs)
+{
+	ew_hook_cm(fregs, false, false);
 }
 
 /* Whether the DEVX hook is armed; under ew_devx_lock, read locklessly. */
@@ -1240,8 +1296,8 @@ static struct ew_hook ew_hooks[] = {
 	EW_HOOK(rdma_restrack_get_byid, ew_hook_restrack_get_byid),
 	EW_HOOK(rdma_connect_ece, ew_hook_cm_connect),
 	EW_HOOK(rdma_listen, ew_hook_cm_listen),
-	EW_HOOK(rdma_accept_ece, ew_hook_cm_answer),
-	EW_HOOK(rdma_reject, ew_hook_cm_answer),
+	EW_HOOK(rdma_accept_ece, ew_hook_cm_accept),
+	EW_HOOK(rdma_reject, ew_hook_cm_reject),
 };
 
 /*

@@ -29,6 +29,13 @@
  *	connect-via, from a route from FROM to ADDR) names CLAIM's GID as its
  *	source: the request claims to come from CLAIM, and the answer goes
  *	there
+ *   ew_cmmsg connect-qpn ADDR PORT MSG QPN
+ *	a connect request that names QP number QPN ("own": an RC QP this
+ *	process creates on the ID's device); a rejection is followed by
+ *	"status: N", the CM's reason (10: stale connection, the number is a
+ *	live connection's)
+ *   ew_cmmsg listen-qpn ADDR PORT QPN REPLY
+ *	take one connect request and accept it naming QP number QPN
  *
  * With EW_CMMSG_HOLD=FILE in the environment a listener waits, once it has
  * printed the request, until FILE exists (at most 20 s) before it answers.
@@ -48,6 +55,9 @@
 #include <rdma/rdma_cma.h>
 
 #define DATA_MAX 56
+
+/* Print the CM's reason after a rejection (connect-qpn). */
+static int print_status;
 
 static int fail(const char *what)
 {
@@ -120,13 +130,31 @@ static void hold(void)
 		usleep(100000);
 }
 
+/* An RC QP of this process on @verbs: its number, or 0. */
+static uint32_t own_qpn(struct ibv_context *verbs)
+{
+	struct ibv_pd *pd = ibv_alloc_pd(verbs);
+	struct ibv_cq *cq = pd ? ibv_create_cq(verbs, 1, NULL, NULL, 0) : NULL;
+	struct ibv_qp_init_attr a = { .qp_type = IBV_QPT_RC,
+				      .cap = { .max_send_wr = 1, .max_recv_wr = 1,
+					       .max_send_sge = 1, .max_recv_sge = 1 } };
+	struct ibv_qp *qp;
+
+	a.send_cq = a.recv_cq = cq;
+	qp = cq ? ibv_create_qp(pd, &a) : NULL;
+	if (!qp)
+		return 0;
+	printf("own qpn 0x%x\n", qp->qp_num);
+	return qp->qp_num;
+}
+
 static int do_listen(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		     const struct addrinfo *ai, const char *how,
-		     const char *reply)
+		     const char *reply, uint32_t qpn)
 {
 	struct rdma_conn_param param = { .private_data = reply,
 					 .private_data_len = strlen(reply) + 1,
-					 .qp_num = 0x456,
+					 .qp_num = qpn,
 					 .responder_resources = 1,
 					 .initiator_depth = 1 };
 	struct rdma_cm_event *ev;
@@ -228,7 +256,7 @@ static int resolve(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		      const struct addrinfo *ai, const char *msg,
 		      const struct addrinfo *from, const struct addrinfo *via,
-		      const struct addrinfo *claim)
+		      const struct addrinfo *claim, const char *qpn)
 {
 	struct rdma_conn_param param = { .private_data = msg,
 					 .private_data_len = strlen(msg) + 1,
@@ -241,6 +269,13 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 
 	if (resolve(ch, id, ai, from, via, claim))
 		return fail("resolve");
+	if (qpn && !strcmp(qpn, "own")) {
+		param.qp_num = own_qpn(id->verbs);
+		if (!param.qp_num)
+			return fail("own QP");
+	} else if (qpn) {
+		param.qp_num = strtoul(qpn, NULL, 0);
+	}
 	if (rdma_connect(id, &param))
 		return refused("connect");
 	printf("connect: OK\n");
@@ -256,9 +291,11 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		print_data("accepted", ev);
 	else if (ev->event == RDMA_CM_EVENT_REJECTED ||
 		 (ev->event == RDMA_CM_EVENT_UNREACHABLE && id->ps == RDMA_PS_UDP &&
-		  ev->status != -ETIMEDOUT))
+		  ev->status != -ETIMEDOUT)) {
 		print_data("rejected", ev);
-	else
+		if (print_status)
+			printf("status: %d\n", ev->status);
+	} else
 		printf("answer: %s\n", rdma_event_str(ev->event));
 	rdma_ack_cm_event(ev);
 	return ret;
@@ -279,19 +316,24 @@ int main(int argc, char **argv)
 	}
 	listen = argc == 6 && !strcmp(verb, "listen") &&
 		 (!strcmp(argv[4], "accept") || !strcmp(argv[4], "reject"));
+	if (argc == 6 && !strcmp(verb, "listen-qpn"))
+		listen = 3;
 	if (argc == 5 && !strcmp(verb, "listen-ib") &&
 	    (!strcmp(argv[3], "accept") || !strcmp(argv[3], "reject")))
 		listen = 2;
 	if (!listen && !((argc == 5 || argc == 6) && !strcmp(verb, "connect")) &&
 	    !(argc == 6 && !strcmp(verb, "connect-via")) &&
-	    !(argc == 7 && !strcmp(verb, "connect-claim"))) {
+	    !(argc == 7 && !strcmp(verb, "connect-claim")) &&
+	    !(argc == 6 && !strcmp(verb, "connect-qpn"))) {
 		fprintf(stderr, "usage: ew_cmmsg listen[-ud] ADDR PORT accept|reject REPLY"
 			" | listen-ib PORT accept|reject REPLY"
+			" | listen-qpn ADDR PORT QPN REPLY"
 			" | connect[-ud] ADDR PORT MSG [FROM] | connect-via ADDR PORT MSG VIA"
-			" | connect-claim ADDR PORT MSG FROM CLAIM\n");
+			" | connect-claim ADDR PORT MSG FROM CLAIM"
+			" | connect-qpn ADDR PORT MSG QPN\n");
 		return 2;
 	}
-	if (strlen(argv[listen == 1 ? 5 : 4]) >= DATA_MAX) {
+	if (strlen(argv[listen == 1 || listen == 3 ? 5 : 4]) >= DATA_MAX) {
 		fprintf(stderr, "ew_cmmsg: at most %d bytes of data\n", DATA_MAX - 1);
 		return 2;
 	}
@@ -310,7 +352,19 @@ int main(int argc, char **argv)
 		if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY,
 				    &one, sizeof(one)))
 			return fail("afonly");
-		return do_listen(ch, id, &ib_ai, argv[3], argv[4]);
+		return do_listen(ch, id, &ib_ai, argv[3], argv[4], 0x456);
+	}
+	if (listen == 3) {
+		if (getaddrinfo(argv[2], argv[3], NULL, &ai))
+			return fail("getaddrinfo");
+		return do_listen(ch, id, ai, "accept", argv[5],
+				 strtoul(argv[4], NULL, 0));
+	}
+	if (!strcmp(verb, "connect-qpn")) {
+		if (getaddrinfo(argv[2], argv[3], NULL, &ai))
+			return fail("getaddrinfo");
+		print_status = 1;
+		return do_connect(ch, id, ai, argv[4], NULL, NULL, NULL, argv[5]);
 	}
 	if (getaddrinfo(argv[2], argv[3], NULL, &ai) ||
 	    (!listen && argc == 6 &&
@@ -321,6 +375,6 @@ int main(int argc, char **argv)
 		return fail("getaddrinfo");
 	if (claim)
 		via = ai;
-	return listen ? do_listen(ch, id, ai, argv[4], argv[5]) :
-			do_connect(ch, id, ai, argv[4], from, via, claim);
+	return listen ? do_listen(ch, id, ai, argv[4], argv[5], 0x456) :
+			do_connect(ch, id, ai, argv[4], from, via, claim, NULL);
 }

@@ -1,0 +1,151 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ew-nodes: 1
+# ew-timeout: 300
+#
+# The QP number a connect or an accept names. ucma passes any number; the
+# IB CM of the receiving node looks the sending device's GUID and that
+# number up among its live connections and, on a match, answers "stale
+# connection" (status 10) and tears the matching connection down. A
+# process that names another job's QP number therefore ends that job's
+# connection and learns that the number is live: a scan finds every
+# connection. soft-RoCE on a dummy netdev with address S (rdma_cm resolves
+# no route over lo); jobs A and B both allowed S (the node's address, as
+# the Slurm prolog writes it); every process runs as uid 65534.
+#
+#   1. job A's rping client and server, connected by rdma_cm over S;
+#   2. control: job B's connect to its own listener naming job B's own QP,
+#      or a number no QP has (a message without a QP), reaches the
+#      listener (its reject, status 28);
+#   3. job B's connect naming job A's client QP: refused (EACCES,
+#      denied-qp-owner of job B); job A's pings go on;
+#   4. job B's listener accepting job B's request while naming job A's
+#      server QP (the answer's stale check runs where the answer arrives):
+#      the accept is refused; job A's pings go on;
+#   5. default allow: a process in no job naming job A's QP, to a listener
+#      in no job: refused; job A's pings go on.
+# Against a module that does not judge the number (90fdc18), 3 prints
+# "status: 10" and job A's rping is disconnected.
+
+. "$(dirname "$0")/../lib.sh"
+
+DEV=rxe0
+CG=/sys/fs/cgroup
+S=10.84.0.1
+CMMSG=$EW_TOP/selftests/tools/ew_cmmsg
+
+ew_require_root
+ew_require_cmd rdma setpriv rping python3
+ew_require_built ctl cgroup rdma_cm selftests/tools/ew_cmmsg
+
+ew_tmp_dir 755
+ew_defer "rmdir $CG/ewA $CG/ewB"
+ew_defer "ew_netdev_del ewd0"
+ew_defer "rdma link delete $DEV"
+ew_defer "ew_unload"
+ew_defer "ew_reap_all"
+
+NOBODY=$(ew_nobody_script "$EW_TMP")
+
+# qpns_of PID: the numbers of the QPs of process PID (as root sees them).
+qpns_of() {
+	rdma -j res show qp link "$DEV/1" | python3 -c '
+import json, sys
+print(" ".join(str(r["lqpn"]) for r in json.load(sys.stdin)
+               if str(r.get("pid")) == sys.argv[1] and r["lqpn"] > 1))' "$1"
+}
+
+# pings: how many pings job A's rping client has verified so far.
+pings() { grep -c 'ping data: ' "$EW_TMP/rc"; }
+
+# a_pings_on: job A's rping client is alive and verifies more pings.
+a_pings_on() {
+	_n=$(pings)
+	ew_wait_for 20 sh -c "[ \$(grep -c 'ping data: ' '$EW_TMP/rc') -gt $_n ]" &&
+		! ew_gone "$RPC" && ! grep -qi 'disconnect' "$EW_TMP/rc"
+}
+
+# listen CGROUP OUT PORT: a listener that rejects, once it listens (its
+# pid in LPID).
+listen() {
+	ew_start_bg "$2" "$1" "$NOBODY" "$CMMSG" listen "$S" "$3" reject from-listener
+	LPID=$EW_BG_PID
+	ew_wait_for 10 grep -qx listening "$2"
+}
+
+# probe CGROUP OUT PORT QPN: a connect naming QPN; ew_cmmsg's status.
+probe() {
+	ew_in_cg "$1" "$NOBODY" "$CMMSG" connect-qpn "$S" "$3" probe "$4" >"$2" 2>&1
+}
+
+# has FILE LINE: FILE has LINE (what it has goes to the check's output).
+has() {
+	grep -qx "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
+}
+
+ew_plan 25
+
+ew_check "eastwest.ko loads" ew_load
+ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
+ew_check "$DEV on it" ew_rxe_add "$DEV" ewd0
+mkdir -p "$CG/ewA" "$CG/ewB"
+ew_check "jobs A and B, both allowed $S" \
+	sh -c "'$CTL' job add ewA cgroup /ewA peer $S && '$CTL' job add ewB cgroup /ewB peer $S"
+
+# --- 1. job A's rdma_cm connection ---------------------------------------------
+ew_start_bg "$EW_TMP/rs" /ewA "$NOBODY" rping -s -a "$S" -p 7401 -C 1000000
+RPS=$EW_BG_PID
+sleep 2
+ew_start_bg "$EW_TMP/rc" /ewA "$NOBODY" rping -c -a "$S" -p 7401 -C 1000000 -v
+RPC=$EW_BG_PID
+ew_check "1/job A's rping client verifies pings" ew_wait_for 60 sh -c "[ \$(grep -c 'ping data: ' '$EW_TMP/rc') -ge 3 ]"
+QA=$(qpns_of "$RPC")
+QS=$(qpns_of "$RPS")
+ew_check "1/job A's client QP (${QA:-none}) and server QP (${QS:-none})" \
+	sh -c "[ -n '$QA' ] && [ -n '$QS' ] && [ \$(echo $QA | wc -w) -eq 1 ] && [ \$(echo $QS | wc -w) -eq 1 ]"
+QA=$(printf 0x%x "${QA:-0}")
+QS=$(printf 0x%x "${QS:-0}")
+
+# --- 2. controls -----------------------------------------------------------------
+ew_check "2/a listener in job B" listen /ewB "$EW_TMP/l2" 7402
+ew_expect_rc 0 "2/job B's connect naming its own QP is sent" probe /ewB "$EW_TMP/c2" 7402 own
+ew_check "2/its listener rejected it (status 28)" has "$EW_TMP/c2" "status: 28"
+ew_reap "$LPID" 10 >/dev/null
+ew_check "2/a listener in job B" listen /ewB "$EW_TMP/l2b" 7402
+ew_expect_rc 0 "2/job B's connect naming 0x123, no QP's number, is sent" \
+	probe /ewB "$EW_TMP/c2b" 7402 0x123
+ew_check "2/its listener rejected it (status 28)" has "$EW_TMP/c2b" "status: 28"
+ew_reap "$LPID" 10 >/dev/null
+
+# --- 3. a connect naming job A's QP ------------------------------------------------
+ew_check "3/a listener in job B" listen /ewB "$EW_TMP/l3" 7403
+before=$(ew_ctr ewB denied-qp-owner)
+ew_expect_rc 13 "3/job B's connect naming job A's client QP $QA is refused (EACCES)" \
+	probe /ewB "$EW_TMP/c3" 7403 "$QA"
+ew_diag "3/$(cat "$EW_TMP/c3")"
+ew_check "3/counted as denied-qp-owner of job B" ew_ctr_grew ewB denied-qp-owner "$before"
+ew_check "3/job A's pings go on" a_pings_on
+ew_reap "$LPID" 10 >/dev/null
+
+# --- 4. an accept naming job A's QP ------------------------------------------------
+ew_start_bg "$EW_TMP/l4" /ewB "$NOBODY" "$CMMSG" listen-qpn "$S" 7404 "$QS" from-listener
+LPID=$EW_BG_PID
+ew_check "4/a listener in job B that accepts naming job A's server QP $QS" \
+	ew_wait_for 10 grep -qx listening "$EW_TMP/l4"
+ew_expect_rc 0 "4/job B's connect to it is sent" probe /ewB "$EW_TMP/c4" 7404 own
+ew_reap "$LPID" 10 >/dev/null
+ew_check "4/the listener's accept is refused (EACCES)" has "$EW_TMP/l4" "accept: Permission denied"
+ew_check "4/job A's pings go on" a_pings_on
+
+# --- 5. a process in no job --------------------------------------------------------
+ew_check "5/default allow" "$CTL" config set default allow
+ew_check "5/a listener in no job" listen / "$EW_TMP/l5" 7405
+ew_expect_rc 13 "5/a connect in no job naming job A's client QP $QA is refused (EACCES)" \
+	probe / "$EW_TMP/c5" 7405 "$QA"
+ew_check "5/job A's pings go on" a_pings_on
+ew_reap "$LPID" 10 >/dev/null
+
+kill "$RPC" "$RPS" 2>/dev/null
+ew_check "no oops, warning or leak in the kernel log" sh -c \
+	"! dmesg | grep -Eq 'WARNING:|BUG:|Oops|Call Trace:|refcount_t:'"
+ew_done
