@@ -50,6 +50,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "protect.h"
+#include "srccache.h"
 
 /* ifindex (initial netns) -> declared a dedicated fabric */
 static DEFINE_XARRAY(ew_physical);
@@ -413,6 +414,9 @@ static int ew_protect_netdev_event(struct notifier_block *nb,
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 
+	/* A namespace no GID's netdev is in: see ew_src_net_has_gids(). */
+	if (!ew_src_net_has_gids(dev_net(dev)))
+		return NOTIFY_DONE;
 	switch (event) {
 	case NETDEV_UNREGISTER:
 		if (net_eq(dev_net(dev), &init_net))
@@ -438,14 +442,17 @@ static struct notifier_block ew_protect_netdev_nb = {
  */
 static int ew_km_notify_state(struct xfrm_state *x, const struct km_event *c)
 {
-	ew_protect_changed();
+	/* A flush names no state, only its namespace. */
+	if (ew_src_net_has_gids(x ? xs_net(x) : c->net))
+		ew_protect_changed();
 	return 0;
 }
 
 static int ew_km_notify_policy(struct xfrm_policy *xp, int dir,
 			       const struct km_event *c)
 {
-	ew_protect_changed();
+	if (ew_src_net_has_gids(xp ? xp_net(xp) : c->net))
+		ew_protect_changed();
 	return 0;
 }
 

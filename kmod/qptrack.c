@@ -1241,7 +1241,7 @@ static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 	hlist_for_each_entry_safe(rec, tmp, &gone, node)
 		ew_qp_free(rec);
 	if (n)
-		pr_info("audit: %u QP(s) would be revoked\n", n);
+		pr_info_ratelimited("audit: %u QP(s) would be revoked\n", n);
 }
 
 /*

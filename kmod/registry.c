@@ -94,6 +94,7 @@ static void ew_dev_event(struct ib_event_handler *handler, struct ib_event *even
 static int ew_dev_add_failed(struct ib_device *ibdev, int ret)
 {
 	ew_local_gids_incomplete_set();
+	ew_src_incomplete_set();
 	pr_err("%s: not registered (%d): its GIDs are found local only from its own QPs\n",
 	       dev_name(&ibdev->dev), ret);
 	return ret;

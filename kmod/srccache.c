@@ -28,6 +28,12 @@
  *   range, a port without a table) is resolved afresh, so that its error
  *   is the core's.
  *
+ * - The network namespaces of the GIDs' netdevs are kept with each table:
+ *   netdev and XFRM events elsewhere (an unprivileged user's own
+ *   namespace) change nothing eastwest judges, and are not followed
+ *   (ew_src_net_has_gids()), so that nobody can make the node rebuild its
+ *   tables or revalidate its connections at will.
+ *
  * Between the core's change and the rebuild a lookup may return what the
  * index named just before: the same window as a resolution made just
  * before the change, which the revocation pass after every GID change
@@ -37,10 +43,12 @@
 
 #include <linux/if_vlan.h>
 #include <linux/netdevice.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <net/l3mdev.h>
+#include <net/net_namespace.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
@@ -67,6 +75,9 @@ struct ew_src_entry {
  * @start_port: the device's first port
  * @n_ports: how many ports
  * @per_port: entries per port (the largest GID table of the device)
+ * @n_nets: how many of @nets are set
+ * @nets: the namespaces of the entries' netdevs, each once (compared,
+ *	never dereferenced); room for one per entry, after @ents
  * @rcu: deferred free
  * @ents: @n_ports * @per_port entries, port-major
  */
@@ -76,6 +87,8 @@ struct ew_src_table {
 	u32 start_port;
 	u32 n_ports;
 	u32 per_port;
+	u32 n_nets;
+	const struct net **nets;
 	struct rcu_head rcu;
 	struct ew_src_entry ents[];
 };
@@ -94,6 +107,12 @@ static DEFINE_MUTEX(ew_src_lock);
 #define EW_SRC_SLOTS	64
 static struct ew_src_table __rcu *ew_src_slots[EW_SRC_SLOTS];
 static atomic_t ew_src_gen = ATOMIC_INIT(0);
+
+/*
+ * A device's GIDs may be missing from every table (it has none: out of
+ * memory, or it was never registered): every namespace may hold them.
+ */
+static bool ew_src_incomplete;
 
 /* A netdev joined or left a VRF since the rebuild work last ran. */
 static atomic_t ew_src_vrf_changed = ATOMIC_INIT(0);
@@ -119,20 +138,10 @@ void ew_src_unregister_notifier(struct notifier_block *nb)
 	blocking_notifier_chain_unregister(&ew_src_chain, nb);
 }
 
-/**
- * ew_src_resolve() - resolve a source GID index through the RDMA core
- * @dev: the device
- * @port: the port
- * @sgid_index: the GID index
- * @src: receives the netdev behind the GID (unless -ENODEV)
- * @sgid: receives the GID, 16 bytes
- *
- * Context: rcu_read_lock() (the netdev is read under it); atomic-safe.
- * Return: 0; -ENODEV if the GID has no netdev (InfiniBand; @sgid is set);
- * another negative errno if the index names no GID.
- */
-int ew_src_resolve(struct ib_device *dev, u32 port, u32 sgid_index,
-		   struct ew_src *src, u8 *sgid)
+/* ew_src_resolve(), and the namespace of the netdev in @net if not NULL. */
+static int __ew_src_resolve(struct ib_device *dev, u32 port, u32 sgid_index,
+			    struct ew_src *src, u8 *sgid,
+			    const struct net **net)
 {
 	const struct ib_gid_attr *attr;
 	struct net_device *ndev;
@@ -152,9 +161,29 @@ int ew_src_resolve(struct ib_device *dev, u32 port, u32 sgid_index,
 		src->ifindex = ndev->ifindex;
 		src->vlan = is_vlan_dev(ndev) ? vlan_dev_vlan_id(ndev) : 0;
 		src->vrf = l3mdev_master_ifindex_rcu(ndev);
+		if (net)
+			*net = dev_net(ndev);
 	}
 	rdma_put_gid_attr(attr);
 	return ret;
+}
+
+/**
+ * ew_src_resolve() - resolve a source GID index through the RDMA core
+ * @dev: the device
+ * @port: the port
+ * @sgid_index: the GID index
+ * @src: receives the netdev behind the GID (unless -ENODEV)
+ * @sgid: receives the GID, 16 bytes
+ *
+ * Context: rcu_read_lock() (the netdev is read under it); atomic-safe.
+ * Return: 0; -ENODEV if the GID has no netdev (InfiniBand; @sgid is set);
+ * another negative errno if the index names no GID.
+ */
+int ew_src_resolve(struct ib_device *dev, u32 port, u32 sgid_index,
+		   struct ew_src *src, u8 *sgid)
+{
+	return __ew_src_resolve(dev, port, sgid_index, src, sgid, NULL);
 }
 
 /**
@@ -195,21 +224,37 @@ int ew_src_lookup(struct ib_device *dev, u32 port, u32 sgid_index,
 	return ew_src_resolve(dev, port, sgid_index, src, sgid);
 }
 
+/* Add @net to @t's namespaces unless it is there already. */
+static void ew_src_table_add_net(struct ew_src_table *t, const struct net *net)
+{
+	u32 i;
+
+	for (i = 0; i < t->n_nets; i++)
+		if (t->nets[i] == net)
+			return;
+	t->nets[t->n_nets++] = net;
+}
+
 /* Read every GID index of @dev; NULL if out of memory. */
 static struct ew_src_table *ew_src_table_read(struct ib_device *dev)
 {
 	u32 start = rdma_start_port(dev), n = rdma_end_port(dev) - start + 1;
 	struct ew_src_table *t;
 	u32 port, i, per_port = 0;
+	size_t ents, size;
 
 	rdma_for_each_port(dev, port)
 		per_port = max_t(u32, per_port,
 				 dev->port_data[port].immutable.gid_tbl_len);
-	t = kvzalloc(struct_size(t, ents, (size_t)n * per_port), GFP_KERNEL);
+	ents = (size_t)n * per_port;
+	size = size_add(struct_size(t, ents, ents),
+			array_size(ents, sizeof(*t->nets)));
+	t = kvzalloc(size, GFP_KERNEL);
 	EW_FAIL_ALLOC(t, kvfree(t));
 	if (!t)
 		return NULL;
 	t->dev = dev;
+	t->nets = (const struct net **)&t->ents[ents];
 	/* Read before the entries: an event meanwhile makes the table stale. */
 	t->gen = atomic_read(&ew_src_gen);
 	t->start_port = start;
@@ -221,15 +266,19 @@ static struct ew_src_table *ew_src_table_read(struct ib_device *dev)
 		for (i = 0; i < len; i++) {
 			struct ew_src_entry *e =
 				&t->ents[(port - start) * per_port + i];
+			const struct net *net = NULL;
 			int ret;
 
 			rcu_read_lock();
-			ret = ew_src_resolve(dev, port, i, &e->src, e->sgid);
+			ret = __ew_src_resolve(dev, port, i, &e->src, e->sgid,
+					       &net);
 			rcu_read_unlock();
-			if (!ret)
+			if (!ret) {
 				e->state = EW_SRC_NETDEV;
-			else if (ret == -ENODEV)
+				ew_src_table_add_net(t, net);
+			} else if (ret == -ENODEV) {
 				e->state = EW_SRC_NO_NETDEV;
+			}
 		}
 		cond_resched();
 	}
@@ -290,6 +339,51 @@ static int ew_src_table_set(struct ib_device *dev, struct ew_src_table *t)
 	return ret;
 }
 
+/**
+ * ew_src_incomplete_set() - a device's GIDs may be in no table
+ *
+ * For a device whose table could not be read, or that was never
+ * registered: ew_src_net_has_gids() then takes every namespace for one.
+ */
+void ew_src_incomplete_set(void)
+{
+	WRITE_ONCE(ew_src_incomplete, true);
+}
+
+/**
+ * ew_src_net_has_gids() - whether a GID of a device may have its netdev in
+ * @net
+ * @net: a network namespace
+ *
+ * The initial namespace always may. Another does if a table holds a GID
+ * whose netdev is there, or while a table is stale or missing. Netdev and
+ * XFRM events of any other namespace change nothing the module judges:
+ * what a GID resolves to, and a path's protection, are read in the GID's
+ * netdev's namespace.
+ * Context: any (rcu_read_lock() taken here).
+ */
+bool ew_src_net_has_gids(const struct net *net)
+{
+	unsigned int gen = atomic_read(&ew_src_gen);
+	const struct ew_src_table *t;
+	unsigned long index;
+	bool found = false;
+	u32 i;
+
+	if (net_eq(net, &init_net) || READ_ONCE(ew_src_incomplete))
+		return true;
+	rcu_read_lock();
+	xa_for_each(&ew_src_tables, index, t) {
+		found = t->gen != gen;
+		for (i = 0; i < t->n_nets && !found; i++)
+			found = t->nets[i] == net;
+		if (found)
+			break;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 /*
  * ew_src_cache_refresh() with ew_src_lock held. Out of memory, @dev has no
  * table (the old one no longer holds): every lookup asks the core.
@@ -297,12 +391,17 @@ static int ew_src_table_set(struct ib_device *dev, struct ew_src_table *t)
 static int ew_src_cache_refresh_locked(struct ib_device *dev)
 {
 	struct ew_src_table *t = ew_src_table_read(dev);
+	int ret;
 
 	if (!t) {
 		ew_src_table_set(dev, NULL);
+		ew_src_incomplete_set();
 		return -ENOMEM;
 	}
-	return ew_src_table_set(dev, t);
+	ret = ew_src_table_set(dev, t);
+	if (ret)
+		ew_src_incomplete_set();
+	return ret;
 }
 
 /**
@@ -362,6 +461,8 @@ static int ew_src_netdev_event(struct notifier_block *nb, unsigned long event,
 {
 	struct netdev_notifier_changeupper_info *info = ptr;
 
+	if (!ew_src_net_has_gids(dev_net(netdev_notifier_info_to_dev(ptr))))
+		return NOTIFY_DONE;
 	switch (event) {
 	case NETDEV_CHANGEUPPER:
 		if (netif_is_l3_master(info->upper_dev))
