@@ -1154,12 +1154,17 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
 	if (qp->real_qp != qp ||
 	    (!qp->uobject && qp->qp_type != IB_QPT_XRC_TGT))
 		return;
+	if (try_module_get(THIS_MODULE)) {
+		ew_hook_divert(fregs, ew_destroy_qp_serialised);
+		return;
+	}
 	/*
 	 * A module on its way out has no job (jobs pin it), so no record a
 	 * revoker would take, only tombstones, and no sweep runs: the plain
-	 * destroy is safe, and the module's exit frees the tombstone.
+	 * destroy is safe once the tombstone is marked dying (the hooks still
+	 * armed look records up), and the module's exit frees it.
 	 */
-	ew_hook_redirect(fregs, ew_destroy_qp_serialised, NULL);
+	ew_qp_forget_going(qp);
 }
 
 /*

@@ -950,6 +950,27 @@ void ew_qp_modify_unlock(struct ew_qp_modify_ticket *t)
 }
 
 /**
+ * ew_qp_forget_going() - a QP is destroyed while the module goes
+ * @qp: the QP, about to be freed by the plain destroy
+ *
+ * Its record (a tombstone: no job is left) is marked dying, so that the
+ * hooks still armed never read the freed QP; the module's exit frees it.
+ * Context: the destroy hook (atomic).
+ */
+void ew_qp_forget_going(struct ib_qp *qp)
+{
+	struct ew_qp *rec;
+
+	if (!READ_ONCE(ew_qp_n_records))
+		return;
+	spin_lock(&ew_qp_lock);
+	rec = ew_qp_find(qp);
+	if (rec)
+		rec->dying = true;
+	spin_unlock(&ew_qp_lock);
+}
+
+/**
  * ew_destroy_qp_serialised() - ib_destroy_qp_user() of a user QP
  * @qp: the QP
  * @udata: as passed to ib_destroy_qp_user()

@@ -93,6 +93,7 @@ void ew_qp_member_forget(struct ib_qp *qp, const union ib_gid *gid, u16 lid);
 void ew_qp_modify_lock(struct ib_qp *qp, struct ew_qp_modify_ticket *t);
 void ew_qp_modify_unlock(struct ew_qp_modify_ticket *t);
 int ew_destroy_qp_serialised(struct ib_qp *qp, struct ib_udata *udata);
+void ew_qp_forget_going(struct ib_qp *qp);
 unsigned int ew_qp_revoke_job(u32 job_id);
 unsigned int ew_qp_revalidate_job(struct ew_job *job);
 unsigned int ew_qp_revalidate_all(void);
