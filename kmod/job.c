@@ -64,6 +64,7 @@ void ew_job_spec_release(struct ew_job_spec *spec)
 		kfree(b);
 	}
 	spec->n_cgroups = 0;
+	spec->cgroup_paths_len = 0;
 	memzero_explicit(&spec->psn_key, sizeof(spec->psn_key));
 }
 
@@ -93,12 +94,18 @@ int ew_job_spec_add_cgroup(struct ew_job_spec *spec, const char *path,
 				       path);
 		return -EINVAL;
 	}
+	len = strlen(path) + 1;
+	if (spec->cgroup_paths_len + len > EW_MAX_CGROUP_PATHS_LEN) {
+		NL_SET_ERR_MSG_FMT_MOD(extack,
+				       "the job's cgroup paths take more than %d bytes together",
+				       EW_MAX_CGROUP_PATHS_LEN);
+		return -E2BIG;
+	}
 	cgrp = cgroup_get_from_path(path);
 	if (IS_ERR(cgrp)) {
 		NL_SET_ERR_MSG_FMT_MOD(extack, "no cgroup v2 %s", path);
 		return PTR_ERR(cgrp);
 	}
-	len = strlen(path) + 1;
 	b = kzalloc(struct_size(b, path, len), GFP_KERNEL);
 	EW_FAIL_ALLOC(b, kfree(b));
 	if (!b) {
@@ -119,6 +126,7 @@ int ew_job_spec_add_cgroup(struct ew_job_spec *spec, const char *path,
 	}
 	list_add_tail(&b->job_list, &spec->cgroups);
 	spec->n_cgroups++;
+	spec->cgroup_paths_len += len;
 	return 0;
 }
 

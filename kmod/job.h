@@ -15,6 +15,12 @@
 #define EW_MAX_NETDEVS	32
 #define EW_MAX_PKEYS	32
 #define EW_MAX_CGROUPS	64
+/*
+ * The bytes of a job's cgroup paths together (with their NULs): the whole
+ * job must fit one message of a dump (32 KiB once the reader has read with
+ * a buffer that large), with its rules and counters.
+ */
+#define EW_MAX_CGROUP_PATHS_LEN	16384
 /* Prefix lengths 0..128 of GID/IPv6 peers. */
 #define EW_NUM_PLENS	129
 
@@ -129,6 +135,7 @@ struct ew_job_spec {
 	u16 pkeys[EW_MAX_PKEYS];
 	struct list_head cgroups;
 	unsigned int n_cgroups;
+	size_t cgroup_paths_len;
 	struct ew_peer_batch *peers;
 };
 

@@ -576,6 +576,22 @@ static int ew_nl_dump_ret(struct sk_buff *skb, int ret)
 
 /* ---- jobs ------------------------------------------------------------- */
 
+/*
+ * The room a job's message takes: its rules and counters fit
+ * NLMSG_GOODSIZE; its cgroup paths come on top (up to
+ * EW_MAX_CGROUP_PATHS_LEN).
+ */
+static size_t ew_nl_job_size(const struct ew_job *job)
+{
+	const struct ew_binding *b;
+	size_t size = NLMSG_GOODSIZE;
+
+	list_for_each_entry(b, &job->bindings, job_list)
+		size += nla_total_size(0) + nla_total_size(strlen(b->path) + 1) +
+			nla_total_size_64bit(sizeof(u64));
+	return size;
+}
+
 int eastwest_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ew_job *job;
@@ -583,13 +599,18 @@ int eastwest_nl_job_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int ret;
 
-	msg = ew_nl_reply_new(info, NLMSG_GOODSIZE, &hdr);
-	if (IS_ERR(msg))
-		return PTR_ERR(msg);
-
 	mutex_lock(&ew_config_lock);
 	job = ew_nl_job_from_attrs(info, EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME);
-	ret = job ? ew_nl_put_job(msg, job) : -ENOENT;
+	if (!job) {
+		mutex_unlock(&ew_config_lock);
+		return -ENOENT;
+	}
+	msg = ew_nl_reply_new(info, ew_nl_job_size(job), &hdr);
+	if (IS_ERR(msg)) {
+		mutex_unlock(&ew_config_lock);
+		return PTR_ERR(msg);
+	}
+	ret = ew_nl_put_job(msg, job);
 	mutex_unlock(&ew_config_lock);
 	return ew_nl_reply(msg, hdr, info, ret);
 }

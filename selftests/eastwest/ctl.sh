@@ -31,7 +31,7 @@ state() {
 	"$CTL" -j show >"$1"
 }
 
-ew_plan 56
+ew_plan 62
 
 # Autoload: asking for the family makes the kernel run modprobe for the
 # alias net-pf-16-proto-16-family-eastwest (MODULE_ALIAS_GENL_FAMILY). The
@@ -200,6 +200,36 @@ sys.exit(not (len(p) in (100002, 100003) and len(set(p)) == len(p)))'"
 
 ew_expect_rc 0 "job del" "$CTL" job del p1
 ew_expect_rc 5 "job del of a job that is gone: exit 5 (no such job)" "$CTL" job del p1
+
+# A job with long cgroup paths: three of about 3,600 bytes each (a
+# Kubernetes pod's paths are a few hundred) must read back, by name and in
+# the list; five, more than the 16 KiB a job's paths may take together,
+# are refused with that reason and leave nothing.
+seg=$(printf '%0200d' 0 | tr 0 d)
+deep=/ewlong
+for i in $(seq 18); do deep=$deep/$seg; done
+# rm_long: remove the deep cgroups again, leaves first.
+rm_long() {
+	for _i in 1 2 3 4 5; do rmdir "$EW_CG$deep/leaf$_i"; done
+	_d=$EW_CG$deep
+	while [ "$_d" != "$EW_CG" ]; do rmdir "$_d"; _d=${_d%/*}; done
+}
+mkdir -p "$EW_CG$deep"
+for i in 1 2 3 4 5; do mkdir -p "$EW_CG$deep/leaf$i"; done
+ew_defer rm_long
+ew_check "a job with three cgroup paths of ${#deep} bytes and more" \
+	"$CTL" job add long cgroup "$deep/leaf1" cgroup "$deep/leaf2" cgroup "$deep/leaf3"
+ew_check "... job show reads it back, every path" sh -c \
+	"'$CTL' -j job show long | grep -o 'leaf[123]' | sort -u | grep -c . | grep -qx 3"
+ew_check "... the dump of every job lists it" sh -c "'$CTL' -j job show | grep -q '\"long\"'"
+ew_expect_rc 0 "... job del" "$CTL" job del long
+"$CTL" job add long5 cgroup "$deep/leaf1" cgroup "$deep/leaf2" cgroup "$deep/leaf3" \
+	cgroup "$deep/leaf4" cgroup "$deep/leaf5" >"$EW_TMP/long5" 2>&1
+rc=$?
+ew_diag "five paths: exit $rc, $(cat "$EW_TMP/long5")"
+ew_check "five such paths (more than 16 KiB together): refused, saying why" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'take more than 16384 bytes together' '$EW_TMP/long5'"
+ew_expect_rc 5 "... and no job long5 is left" "$CTL" job del long5
 ew_check "eastwest unloads" ew_unload
 
 ew_done
