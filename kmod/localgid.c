@@ -20,6 +20,7 @@
  */
 
 #include <linux/hashtable.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/cgroup.h>
@@ -48,6 +49,13 @@ struct ew_local_gid {
 
 static DEFINE_HASHTABLE(ew_local_gids, EW_LOCAL_GID_BITS);
 static DEFINE_SPINLOCK(ew_local_gid_lock);
+/*
+ * Serialises refreshes, each from its read of a device's table to its
+ * publication: InfiniBand dispatches the GID changes of a device's ports
+ * on an unordered workqueue, and an older read published last would leave
+ * a GID out of the set until the next change.
+ */
+static DEFINE_MUTEX(ew_local_gids_refresh_lock);
 /*
  * A refresh failed (no memory): the set may miss GIDs of this node. Then a
  * destination missing from it is looked up in the QP's own device's table
@@ -162,16 +170,8 @@ void ew_local_gids_incomplete_set(void)
 	WRITE_ONCE(ew_local_gids_incomplete, true);
 }
 
-/**
- * ew_local_gids_refresh() - make the set hold exactly @dev's GIDs
- * @dev: a registered device
- *
- * On failure the device's old entries stay (the set may then miss a GID
- * added meanwhile: a later change refreshes it again).
- * Context: process context, may sleep.
- * Return: 0 or a negative errno.
- */
-int ew_local_gids_refresh(struct ib_device *dev)
+/* ew_local_gids_refresh() under ew_local_gids_refresh_lock. */
+static int __ew_local_gids_refresh(struct ib_device *dev)
 {
 	struct ib_uverbs_gid_entry *ents;
 	struct ew_local_gid **fresh;
@@ -231,6 +231,25 @@ out:
 	kvfree(ents);
 	if (ret)
 		ew_local_gids_incomplete_set();
+	return ret;
+}
+
+/**
+ * ew_local_gids_refresh() - make the set hold exactly @dev's GIDs
+ * @dev: a registered device
+ *
+ * On failure the device's old entries stay (the set may then miss a GID
+ * added meanwhile: a later change refreshes it again).
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int ew_local_gids_refresh(struct ib_device *dev)
+{
+	int ret;
+
+	mutex_lock(&ew_local_gids_refresh_lock);
+	ret = __ew_local_gids_refresh(dev);
+	mutex_unlock(&ew_local_gids_refresh_lock);
 	return ret;
 }
 
