@@ -521,21 +521,34 @@ static void ew_cm_message_event(struct ew_event *ev, const struct rdma_cm_id *id
  * number). The IB CM of the receiving node looks this device's GUID and
  * that number up among its live connections and, on a match, tears that
  * connection down and answers "stale connection": naming another job's QP
- * would end its connection, and tell the sender the number is live. So a
- * QP of this device that the number names must be the caller's job's (for
- * a caller in no job, no job's). A number no QP has is let through: a
- * message without a QP names one, and no live connection is a QP's that
- * is gone. Context: rcu_read_lock().
+ * would end its connection. Nor may the answer tell another job's QP from
+ * a number no QP has, or a scan of the numbers finds every job's QPs. So
+ * a caller in a job must name a QP of its job on the ID's device, as
+ * applications do (librdmacm names the ID's QP, UCX one it makes for the
+ * purpose; mlx5's reserved QP numbers need DEVX, which jobs do not get),
+ * and a caller in no job a QP of no job's. mlx5's reserved numbers belong
+ * to no QP, so there a caller in no job may still name a number no QP
+ * has, and still tell it from a job's QP (threat-model.md, A28).
+ * Context: rcu_read_lock().
  */
 static u32 ew_cm_named_qp_reason(const struct rdma_cm_id *id,
 				 const struct rdma_conn_param *param,
 				 const struct ew_job *job)
 {
+	struct ib_device *dev = id->device;
+	u32 qpn;
+
 	if (!param || id->qp_type == IB_QPT_UD ||
-	    !rdma_cap_ib_cm(id->device, id->port_num))
+	    !rdma_cap_ib_cm(dev, id->port_num))
 		return 0;
-	return ew_restrack_qp_is_others(id->device, param->qp_num & 0xffffff,
-					job) ? EASTWEST_REASON_QP_OWNER : 0;
+	qpn = param->qp_num & 0xffffff;
+	if (job ? ew_restrack_qp_is_jobs(dev, qpn, job) :
+		  ew_restrack_qp_is_no_jobs(dev, qpn))
+		return 0;
+	if (!job && dev->ops.driver_id == RDMA_DRIVER_MLX5 &&
+	    !ew_restrack_qp_exists(dev, qpn))
+		return 0;
+	return EASTWEST_REASON_QP_OWNER;
 }
 
 /*
@@ -547,7 +560,7 @@ static u32 ew_cm_named_qp_reason(const struct rdma_cm_id *id,
  * process in no job). A connect request to this node must also reach a
  * listener of the caller's job, or for a caller that is not policed one of
  * no job's (cmlisten.c); an answer goes back to a request that passed that
- * rule. The QP it names must not be another's (ew_cm_named_qp_reason()).
+ * rule. The QP it names must be the caller's job's (ew_cm_named_qp_reason()).
  */
 static bool ew_check_cm_message(struct rdma_cm_id *id, bool connect,
 				const struct rdma_conn_param *param)

@@ -435,28 +435,22 @@ bool ew_res_is_no_jobs(const struct rdma_restrack_entry *res)
 }
 
 /**
- * ew_restrack_qp_is_others() - whether QP @qpn of @dev exists and is not
- * @job's (@job NULL: may be a job's), by the RDMA core's own table
+ * ew_restrack_qp_exists() - whether a QP of @dev has number @qpn, by the
+ * RDMA core's own table
  * @dev: the device
  * @qpn: the QP number
- * @job: a job, or NULL for a caller in no job
  *
- * A kernel QP is no job's; a user QP whose creator is unknown may be
- * anyone's. A number no QP has is nobody's.
- * Context: rcu_read_lock().
+ * Context: rcu_read_lock(); atomic-safe (takes the restrack table lock).
  */
-bool ew_restrack_qp_is_others(struct ib_device *dev, u32 qpn,
-			      const struct ew_job *job)
+bool ew_restrack_qp_exists(struct ib_device *dev, u32 qpn)
 {
 	struct rdma_restrack_entry *res;
-	bool others;
 
 	res = ew_restrack_get_qp_unhidden(dev, qpn);
 	if (IS_ERR(res))
 		return false;
-	others = job ? !ew_res_is_jobs(res, job) : !ew_res_is_no_jobs(res);
 	rdma_restrack_put(res);
-	return others;
+	return true;
 }
 
 /**

@@ -5,9 +5,9 @@
 #
 # rdma_cm messages as a channel. A connect request, an accept and a reject
 # carry the caller's private data (up to 56, 196 and 148 bytes) to the
-# route's destination on the kernel's GSI QP; they need no QP of the caller
-# at all (ew_cmmsg names QP 0x123 that does not exist), so judging QPs
-# never sees them. The messages are judged as an address handle would be:
+# route's destination on the kernel's GSI QP; they need no configured QP
+# of the caller (ew_cmmsg names an RC QP it never configures), so judging
+# QPs never sees them. The messages are judged as an address handle would be:
 # the route's destination must be a peer of the caller's job, and a process
 # in no job under default deny is refused. A connect request to this node
 # must reach a listener of the caller's job (a caller in no job under

@@ -9,23 +9,29 @@
 # connection" (status 10) and tears the matching connection down. A
 # process that names another job's QP number therefore ends that job's
 # connection and learns that the number is live: a scan finds every
-# connection. soft-RoCE on a dummy netdev with address S (rdma_cm resolves
+# connection. Nor may the refusal tell it: if a number no QP has were let
+# through, the refusals alone would mark every job's QP in a scan. So a
+# job's process must name a QP of its job, and a process in no job one of
+# no job's. soft-RoCE on a dummy netdev with address S (rdma_cm resolves
 # no route over lo); jobs A and B both allowed S (the node's address, as
 # the Slurm prolog writes it); every process runs as uid 65534.
 #
 #   1. job A's rping client and server, connected by rdma_cm over S;
-#   2. control: job B's connect to its own listener naming job B's own QP,
-#      or a number no QP has (a message without a QP), reaches the
-#      listener (its reject, status 28);
+#   2. control: job B's connect to its own listener naming job B's own QP
+#      reaches the listener (its reject, status 28);
 #   3. job B's connect naming job A's client QP: refused (EACCES,
-#      denied-qp-owner of job B); job A's pings go on;
+#      denied-qp-owner of job B); job A's pings go on; naming a number no
+#      QP has: refused the same way (not sent);
 #   4. job B's listener accepting job B's request while naming job A's
 #      server QP (the answer's stale check runs where the answer arrives):
-#      the accept is refused; job A's pings go on;
+#      the accept is refused; job A's pings go on; accepting naming a
+#      number no QP has: refused the same way;
 #   5. default allow: a process in no job naming job A's QP, to a listener
-#      in no job: refused; job A's pings go on.
+#      in no job: refused; job A's pings go on; naming a number no QP has:
+#      refused; naming its own QP: sent.
 # Against a module that does not judge the number (90fdc18), 3 prints
-# "status: 10" and job A's rping is disconnected.
+# "status: 10" and job A's rping is disconnected; against one that lets a
+# number no QP has through (1965ba6), 3, 4 and 5 send it.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -83,7 +89,7 @@ has() {
 	grep -qx "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
 }
 
-ew_plan 25
+ew_plan 32
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
@@ -106,18 +112,18 @@ ew_check "1/job A's client QP (${QA:-none}) and server QP (${QS:-none})" \
 QA=$(printf 0x%x "${QA:-0}")
 QS=$(printf 0x%x "${QS:-0}")
 
-# --- 2. controls -----------------------------------------------------------------
+# --- 2. control ------------------------------------------------------------------
 ew_check "2/a listener in job B" listen /ewB "$EW_TMP/l2" 7402
 ew_expect_rc 0 "2/job B's connect naming its own QP is sent" probe /ewB "$EW_TMP/c2" 7402 own
 ew_check "2/its listener rejected it (status 28)" has "$EW_TMP/c2" "status: 28"
 ew_reap "$LPID" 10 >/dev/null
-ew_check "2/a listener in job B" listen /ewB "$EW_TMP/l2b" 7402
-ew_expect_rc 0 "2/job B's connect naming 0x123, no QP's number, is sent" \
-	probe /ewB "$EW_TMP/c2b" 7402 0x123
-ew_check "2/its listener rejected it (status 28)" has "$EW_TMP/c2b" "status: 28"
-ew_reap "$LPID" 10 >/dev/null
 
-# --- 3. a connect naming job A's QP ------------------------------------------------
+# A number no QP of this node has (F), as root sees them all.
+F=0x123
+ew_check "a number no QP has: $F" sh -c \
+	"rdma -j res show qp link '$DEV/1' | python3 -c 'import json, sys; sys.exit(any(r[\"lqpn\"] == $((F)) for r in json.load(sys.stdin)))'"
+
+# --- 3. a connect naming job A's QP, or a number no QP has --------------------------
 ew_check "3/a listener in job B" listen /ewB "$EW_TMP/l3" 7403
 before=$(ew_ctr ewB denied-qp-owner)
 ew_expect_rc 13 "3/job B's connect naming job A's client QP $QA is refused (EACCES)" \
@@ -125,24 +131,47 @@ ew_expect_rc 13 "3/job B's connect naming job A's client QP $QA is refused (EACC
 ew_diag "3/$(cat "$EW_TMP/c3")"
 ew_check "3/counted as denied-qp-owner of job B" ew_ctr_grew ewB denied-qp-owner "$before"
 ew_check "3/job A's pings go on" a_pings_on
+before=$(ew_ctr ewB denied-qp-owner)
+ew_expect_rc 13 "3/job B's connect naming $F, no QP's number, is refused the same way (EACCES)" \
+	probe /ewB "$EW_TMP/c3b" 7403 "$F"
+ew_diag "3/$(cat "$EW_TMP/c3b")"
+ew_check "3/counted as denied-qp-owner of job B" ew_ctr_grew ewB denied-qp-owner "$before"
 ew_reap "$LPID" 10 >/dev/null
+ew_check "3/job B's listener received neither" sh -c "! grep -q '^request' '$EW_TMP/l3'"
 
-# --- 4. an accept naming job A's QP ------------------------------------------------
-ew_start_bg "$EW_TMP/l4" /ewB "$NOBODY" "$CMMSG" listen-qpn "$S" 7404 "$QS" from-listener
-LPID=$EW_BG_PID
-ew_check "4/a listener in job B that accepts naming job A's server QP $QS" \
-	ew_wait_for 10 grep -qx listening "$EW_TMP/l4"
-ew_expect_rc 0 "4/job B's connect to it is sent" probe /ewB "$EW_TMP/c4" 7404 own
-ew_reap "$LPID" 10 >/dev/null
-ew_check "4/the listener's accept is refused (EACCES)" has "$EW_TMP/l4" "accept: Permission denied"
+# --- 4. an accept naming job A's QP, or a number no QP has -------------------------
+# accept_naming N QPN: job B's listener accepts job B's request naming QPN.
+accept_naming() {
+	ew_start_bg "$EW_TMP/l4$1" /ewB "$NOBODY" "$CMMSG" listen-qpn "$S" "740$1" "$2" from-listener
+	LPID=$EW_BG_PID
+	ew_wait_for 10 grep -qx listening "$EW_TMP/l4$1" &&
+		probe /ewB "$EW_TMP/c4$1" "740$1" own
+	_rc=$?
+	ew_reap "$LPID" 10 >/dev/null
+	return $_rc
+}
+ew_check "4/job B's connect to its listener that accepts naming job A's server QP $QS is sent" \
+	accept_naming 4 "$QS"
+ew_check "4/the listener's accept is refused (EACCES)" has "$EW_TMP/l44" "accept: Permission denied"
 ew_check "4/job A's pings go on" a_pings_on
+ew_check "4/job B's connect to its listener that accepts naming $F is sent" \
+	accept_naming 5 "$F"
+ew_check "4/that accept is refused the same way (EACCES)" has "$EW_TMP/l45" "accept: Permission denied"
 
 # --- 5. a process in no job --------------------------------------------------------
 ew_check "5/default allow" "$CTL" config set default allow
-ew_check "5/a listener in no job" listen / "$EW_TMP/l5" 7405
+ew_check "5/a listener in no job" listen / "$EW_TMP/l5" 7406
 ew_expect_rc 13 "5/a connect in no job naming job A's client QP $QA is refused (EACCES)" \
-	probe / "$EW_TMP/c5" 7405 "$QA"
+	probe / "$EW_TMP/c5" 7406 "$QA"
 ew_check "5/job A's pings go on" a_pings_on
+ew_expect_rc 13 "5/a connect in no job naming $F is refused the same way (EACCES)" \
+	probe / "$EW_TMP/c5b" 7406 "$F"
+ew_reap "$LPID" 10 >/dev/null
+ew_check "5/the listener in no job received neither" sh -c "! grep -q '^request' '$EW_TMP/l5'"
+ew_check "5/a listener in no job" listen / "$EW_TMP/l5c" 7407
+ew_expect_rc 0 "5/a connect in no job naming its own QP is sent" \
+	probe / "$EW_TMP/c5c" 7407 own
+ew_check "5/the listener in no job rejected it (status 28)" has "$EW_TMP/c5c" "status: 28"
 ew_reap "$LPID" 10 >/dev/null
 
 kill "$RPC" "$RPS" 2>/dev/null

@@ -164,7 +164,7 @@ ew_check "4/job A: counter denied-iwarp rose" ew_ctr_grew ewA denied-iwarp "$A1"
 B1=$(ew_ctr ewB denied-iwarp)
 next_port
 ew_expect_rc 13 "5/job B's rdma_connect on siw0 naming QP 0x123 (no QP of its own): refused (EACCES)" \
-	run /ewB timeout 60 "$CMMSG" connect "$S" "$PORT" from-job-b
+	run /ewB timeout 60 "$CMMSG" connect-qpn "$S" "$PORT" from-job-b 0x123
 ew_check "5/job B: counter denied-iwarp rose" ew_ctr_grew ewB denied-iwarp "$B1"
 
 # 6. Default deny: a process in no job.

@@ -9,8 +9,8 @@
 # node cannot know whose it is. On the listener's node the request must be
 # judged against the listener's job before its owner reads it: the job must
 # be allowed the request's source, as it would have to be to answer. Node 0
-# sends (job A, allowed both nodes' addresses, uid 65534, ew_cmmsg with no
-# QP); node 1 listens on every address:
+# sends (job A, allowed both nodes' addresses, uid 65534, ew_cmmsg with an
+# unconfigured QP); node 1 listens on every address:
 #   1. control: a listener of job A receives job A's request and its
 #      reject carries its reply back;
 #   2. a listener of job B, which may reach only node 1's own address:

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ew_cmmsg: rdma_cm messages that carry private data and no QP at all. A
+ * ew_cmmsg: rdma_cm messages that carry private data and use no QP. A
  * connect request, an accept (REP) and a reject (REJ) each reach the
  * other side with up to 56, 196 and 148 bytes of the caller's data, on the
  * kernel's GSI QP: a channel to any address, whatever the caller's QPs may
- * reach.
+ * reach. A connect and an accept name an RC QP the process makes on the
+ * ID's device and never configures, as UCX does for its connections.
  *
  *   ew_cmmsg listen ADDR PORT accept|reject REPLY
  *	take one connect request, print "request: DATA", answer it with an
  *	accept or a reject carrying REPLY and print "accept: OK",
  *	"reject: OK", or the error
  *   ew_cmmsg connect ADDR PORT MSG [FROM]
- *	send a connect request carrying MSG (no QP: qp_num 0x123), from
+ *	send a connect request carrying MSG (naming a QP of its own), from
  *	address FROM if given, print "connect: OK" or the error, then the
  *	answer: "accepted: DATA", "rejected: DATA", or "no answer" after 5 s
  *   ew_cmmsg listen-ud ... | connect-ud ...
@@ -36,6 +37,7 @@
  *	live connection's)
  *   ew_cmmsg listen-qpn ADDR PORT QPN REPLY
  *	take one connect request and accept it naming QP number QPN
+ *	("own": an RC QP this process creates)
  *
  * With EW_CMMSG_HOLD=FILE in the environment a listener waits, once it has
  * printed the request, until FILE exists (at most 20 s) before it answers.
@@ -182,6 +184,13 @@ static int do_listen(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 		printf("reject: OK\n");
 		return 0;
 	}
+	if (!qpn && id->ps == RDMA_PS_UDP) {
+		param.qp_num = 0x456;	/* the SIDR reply's QP: none */
+	} else if (!qpn) {
+		param.qp_num = own_qpn(conn->verbs);
+		if (!param.qp_num)
+			return fail("own QP");
+	}
 	if (rdma_accept(conn, &param))
 		return refused("accept");
 	printf("accept: OK\n");
@@ -260,7 +269,7 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 {
 	struct rdma_conn_param param = { .private_data = msg,
 					 .private_data_len = strlen(msg) + 1,
-					 .qp_num = 0x123,
+					 .qp_num = 0x123,	/* UD: no QP */
 					 .responder_resources = 1,
 					 .initiator_depth = 1,
 					 .retry_count = 1 };
@@ -269,7 +278,7 @@ static int do_connect(struct rdma_event_channel *ch, struct rdma_cm_id *id,
 
 	if (resolve(ch, id, ai, from, via, claim))
 		return fail("resolve");
-	if (qpn && !strcmp(qpn, "own")) {
+	if ((!qpn && id->ps != RDMA_PS_UDP) || (qpn && !strcmp(qpn, "own"))) {
 		param.qp_num = own_qpn(id->verbs);
 		if (!param.qp_num)
 			return fail("own QP");
@@ -352,13 +361,14 @@ int main(int argc, char **argv)
 		if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_AFONLY,
 				    &one, sizeof(one)))
 			return fail("afonly");
-		return do_listen(ch, id, &ib_ai, argv[3], argv[4], 0x456);
+		return do_listen(ch, id, &ib_ai, argv[3], argv[4], 0);
 	}
 	if (listen == 3) {
 		if (getaddrinfo(argv[2], argv[3], NULL, &ai))
 			return fail("getaddrinfo");
 		return do_listen(ch, id, ai, "accept", argv[5],
-				 strtoul(argv[4], NULL, 0));
+				 strcmp(argv[4], "own") ?
+				 strtoul(argv[4], NULL, 0) : 0);
 	}
 	if (!strcmp(verb, "connect-qpn")) {
 		if (getaddrinfo(argv[2], argv[3], NULL, &ai))
@@ -375,6 +385,6 @@ int main(int argc, char **argv)
 		return fail("getaddrinfo");
 	if (claim)
 		via = ai;
-	return listen ? do_listen(ch, id, ai, argv[4], argv[5], 0x456) :
+	return listen ? do_listen(ch, id, ai, argv[4], argv[5], 0) :
 			do_connect(ch, id, ai, argv[4], from, via, claim, NULL);
 }
