@@ -1286,6 +1286,41 @@ static void notrace ew_hook_restrack_get_byid(unsigned long ip,
 	ew_hook_redirect(fregs, ew_restrack_get_byid_visible, ew_hidden_ptr);
 }
 
+/*
+ * A port's P_Key and Q_Key violation counters (ibv_query_port()) count
+ * the packets it dropped for a wrong key, whoever they were meant for.
+ * soft-RoCE looks a packet's destination QP up before its Q_Key and
+ * counts nothing for a number no UD QP has, so one datagram with a wrong
+ * Q_Key per number, and the counter read around it, tell which numbers
+ * are live UD QPs of any job (mlx5 reports its vport's counter too). They
+ * are shown only to administrators (CAP_NET_ADMIN in the initial user
+ * namespace); others, and the uverbs query made for them, read 0.
+ */
+static int ew_query_port_hidden(struct ib_device *dev, u32 port,
+				struct ib_port_attr *attr)
+{
+	int ret = ib_query_port(dev, port, attr);
+
+	if (!ret && !ns_capable_noaudit(&init_user_ns, CAP_NET_ADMIN)) {
+		attr->bad_pkey_cntr = 0;
+		attr->qkey_viol_cntr = 0;
+	}
+	/* Taken by the hook; not a tail call: the hook must see us as caller. */
+	module_put(THIS_MODULE);
+	return ret;
+}
+
+static void notrace ew_hook_query_port(unsigned long ip,
+				       unsigned long parent_ip,
+				       struct ftrace_ops *ops,
+				       struct ftrace_regs *fregs)
+{
+	/* int ib_query_port(dev, port, attr); kernel threads see all. */
+	if ((current->flags & PF_KTHREAD) || ew_hook_from_us(parent_ip))
+		return;
+	ew_hook_redirect(fregs, ew_query_port_hidden, NULL);
+}
+
 struct ew_hook {
 	const char *name;
 	unsigned long addr;
@@ -1312,6 +1347,7 @@ static struct ew_hook ew_hooks[] = {
 	EW_HOOK(ib_detach_mcast, ew_hook_detach_mcast),
 	EW_HOOK(rdma_restrack_get, ew_hook_restrack_get),
 	EW_HOOK(rdma_restrack_get_byid, ew_hook_restrack_get_byid),
+	EW_HOOK(ib_query_port, ew_hook_query_port),
 	EW_HOOK(rdma_connect_ece, ew_hook_cm_connect),
 	EW_HOOK(rdma_listen, ew_hook_cm_listen),
 	EW_HOOK(rdma_accept_ece, ew_hook_cm_accept),

@@ -389,6 +389,17 @@ static struct ew_job *ew_nl_job_from_attrs(struct genl_info *info,
 /* ---- replies ---------------------------------------------------------- */
 
 /*
+ * Whether the sender of @skb may read what other jobs do: the node-wide
+ * counters and peer count, and a device's QPN audit, move with every job's
+ * connections (a job at PSN 0, a QP that got the number after another's),
+ * so only administrators get them, as they alone get the jobs.
+ */
+static bool ew_nl_admin(const struct sk_buff *skb)
+{
+	return netlink_capable(skb, CAP_NET_ADMIN);
+}
+
+/*
  * Close @nest, or, if @full (an attribute did not fit), drop it with what
  * it holds: 0 or -EMSGSIZE.
  */
@@ -1112,7 +1123,7 @@ struct ew_nl_dev_pos {
  * nothing of the device's ports went into this message.
  */
 static int ew_nl_put_dev(struct sk_buff *skb, struct ew_dev *dev,
-			 struct ew_nl_dev_pos *pos)
+			 struct ew_nl_dev_pos *pos, bool admin)
 {
 	struct ib_device *ibdev = dev->ibdev;
 	u32 port;
@@ -1120,10 +1131,11 @@ static int ew_nl_put_dev(struct sk_buff *skb, struct ew_dev *dev,
 
 	if (nla_put_u32(skb, EASTWEST_A_DEV_INDEX, ibdev->index) ||
 	    nla_put_string(skb, EASTWEST_A_DEV_NAME, dev_name(&ibdev->dev)) ||
-	    nla_put_u32(skb, EASTWEST_A_DEV_QPN_OBSERVED,
-			atomic_read(&dev->qpn_observed)) ||
-	    nla_put_u32(skb, EASTWEST_A_DEV_QPN_SEQUENTIAL,
-			atomic_read(&dev->qpn_sequential)) ||
+	    (admin &&
+	     (nla_put_u32(skb, EASTWEST_A_DEV_QPN_OBSERVED,
+			  atomic_read(&dev->qpn_observed)) ||
+	      nla_put_u32(skb, EASTWEST_A_DEV_QPN_SEQUENTIAL,
+			  atomic_read(&dev->qpn_sequential)))) ||
 	    nla_put_u32(skb, EASTWEST_A_DEV_QPN_ORDER,
 			ew_qpnrand_dev_order(ibdev)))
 		return -EMSGSIZE;
@@ -1225,7 +1237,8 @@ int eastwest_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		}
 		hdr = genlmsg_iput(msg, info);
-		ret = hdr ? ew_nl_put_dev(msg, dev, &pos) : -EMSGSIZE;
+		ret = hdr ? ew_nl_put_dev(msg, dev, &pos,
+					  ew_nl_admin(skb)) : -EMSGSIZE;
 		if (ret != -EMSGSIZE || full)
 			break;
 		nlmsg_free(msg);
@@ -1263,7 +1276,7 @@ int eastwest_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			ret = -EMSGSIZE;
 			break;
 		}
-		ret = ew_nl_put_dev(skb, dev, &pos);
+		ret = ew_nl_put_dev(skb, dev, &pos, ew_nl_admin(cb->skb));
 		if (ret == -EMSGSIZE &&
 		    (pos.port != start.port || pos.slot != start.slot)) {
 			/* Part of the device went out: the rest follows. */
@@ -1457,9 +1470,10 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_DEFAULT_ACTION, g.default_action) ||
 	    nla_put_string(msg, EASTWEST_A_CONFIG_VERSION, EW_VERSION) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_JOB_COUNT, ew_jobs_count()) ||
-	    nla_put_u32(msg, EASTWEST_A_CONFIG_PEER_COUNT, ew_peers_total()) ||
-	    ew_nl_put_counters(msg, EASTWEST_A_CONFIG_COUNTERS,
-			       ew_global_counters()) ||
+	    (ew_nl_admin(skb) &&
+	     (nla_put_u32(msg, EASTWEST_A_CONFIG_PEER_COUNT, ew_peers_total()) ||
+	      ew_nl_put_counters(msg, EASTWEST_A_CONFIG_COUNTERS,
+				 ew_global_counters()))) ||
 	    ew_fabric_put_physical(msg, EASTWEST_A_CONFIG_PHYSICAL_IFINDEX) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION, g.admission) ||
 	    nla_put_u8(msg, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,

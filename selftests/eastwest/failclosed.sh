@@ -32,7 +32,7 @@ ENABLED=/sys/kernel/tracing/enabled_functions
 LOOP=127.0.0.1
 FIRST=ib_modify_qp_with_udata
 LAST=cma_cm_event_handler
-HOOKED="ib_modify_qp_with_udata rdma_create_user_ah ib_create_qp_user ib_destroy_qp_user ib_attach_mcast ib_detach_mcast rdma_restrack_get rdma_restrack_get_byid rdma_connect_ece rdma_listen rdma_accept_ece rdma_reject cma_cm_event_handler"
+HOOKED="ib_modify_qp_with_udata rdma_create_user_ah ib_create_qp_user ib_destroy_qp_user ib_attach_mcast ib_detach_mcast rdma_restrack_get rdma_restrack_get_byid ib_query_port rdma_connect_ece rdma_listen rdma_accept_ece rdma_reject cma_cm_event_handler"
 
 ew_require_root
 ew_require_cmd rdma insmod rmmod
@@ -114,7 +114,7 @@ ew_diag "kernel log of the last refused load:" "$_log"
 # --- without the owner: loads and enforces ------------------------------------
 ew_dmesg_mark
 ew_check "eastwest loads once the owner is gone" ew_load
-ew_check "all thirteen hooks are armed" test "$(hooks_armed | wc -l)" -eq 13
+ew_check "all fourteen hooks are armed" test "$(hooks_armed | wc -l)" -eq 14
 ew_check "mode enforce, default action deny" \
 	sh -c "'$CTL' config show | grep -q '^mode enforce default deny'"
 ew_expect_rc 13 "a process in no job: RC connect refused (EACCES)" \

@@ -331,7 +331,7 @@ check_walk() {
 FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
 FP=/sys/module/eastwest/parameters
 ENABLED=/sys/kernel/tracing/enabled_functions
-HOOKED_ERE="ib_modify_qp_with_udata|rdma_create_user_ah|ib_create_qp_user|ib_destroy_qp_user|ib_attach_mcast|ib_detach_mcast|rdma_restrack_get|rdma_restrack_get_byid|rdma_connect_ece|rdma_listen|rdma_accept_ece|rdma_reject|cma_cm_event_handler"
+HOOKED_ERE="ib_modify_qp_with_udata|rdma_create_user_ah|ib_create_qp_user|ib_destroy_qp_user|ib_attach_mcast|ib_detach_mcast|rdma_restrack_get|rdma_restrack_get_byid|ib_query_port|rdma_connect_ece|rdma_listen|rdma_accept_ece|rdma_reject|cma_cm_event_handler"
 
 # slab_refs: for each of the module's kmem caches, how many caches share
 # the slab cache it lives in. SLUB merges ew_peer and ew_qp into compatible

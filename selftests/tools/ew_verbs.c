@@ -20,6 +20,14 @@
  *       ud-qkey, then on to RTS, print "ready", and wait up to SECONDS for
  *       the QP to be revoked (QP_FATAL): prints "revoked" and exits 0, or
  *       exits 3 if it was still alive
+ *   ew_verbs ud-probe DEV GID_INDEX DGID QKEY QPN...
+ *       a UD QP in RTS and an address handle to DGID; for each QPN, one
+ *       datagram with remote Q_Key QKEY, and the port's Q_Key violation
+ *       counter as this process reads it (ibv_query_port()) before and
+ *       half a second after: "qpn 0x...: qkey-viol N -> M"
+ *   ew_verbs port-counters DEV
+ *       "qkey-viol N bad-pkey M", port 1's counters as ibv_query_port()
+ *       gives them to this process
  *   ew_verbs raw-qp DEV          create a RAW_PACKET QP
  *   ew_verbs qpn-list DEV COUNT ROUNDS
  *       ROUNDS times: create COUNT RC QPs, all alive at once, and destroy
@@ -473,6 +481,80 @@ static int ud_hold(struct ctx *c, uint32_t qkey, int seconds)
 		return fail("modify RTR->RTS (UD)", ret);
 	say("ready\n");
 	return wait_revoked(c, &c->qp, 1, seconds);
+}
+
+static unsigned long num(const char *s);
+
+/* Port 1's Q_Key violation counter as this process reads it; -1 on error. */
+static long qkey_viol(struct ctx *c)
+{
+	struct ibv_port_attr a;
+
+	return ibv_query_port(c->ctx, 1, &a) ? -1L : (long)a.qkey_viol_cntr;
+}
+
+static int port_counters(struct ctx *c)
+{
+	struct ibv_port_attr a;
+	int ret = ibv_query_port(c->ctx, 1, &a);
+
+	if (ret)
+		return fail("ibv_query_port", ret);
+	say("qkey-viol %u bad-pkey %u\n", a.qkey_viol_cntr, a.bad_pkey_cntr);
+	return 0;
+}
+
+/*
+ * One empty datagram to each of @qpns with remote Q_Key @qkey, and the
+ * Q_Key violation counter around it: does a UD QP of that number exist?
+ */
+static int ud_probe(struct ctx *c, int gid_index, const char *dgid_s,
+		    uint32_t qkey, char **qpns, int n)
+{
+	struct ibv_qp_attr rtr = { .qp_state = IBV_QPS_RTR };
+	struct ibv_qp_attr rts = { .qp_state = IBV_QPS_RTS };
+	struct ibv_ah_attr aa = {
+		.is_global = 1,
+		.port_num = 1,
+		.grh = { .hop_limit = 1, .sgid_index = gid_index },
+	};
+	struct ibv_send_wr wr = { .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct ibv_wc wc;
+	struct ibv_ah *ah;
+	long before, after;
+	int i, k, ret;
+
+	if (parse_gid(dgid_s, &aa.grh.dgid))
+		return 2;
+	ret = ud_init(c, 0x99);
+	if (ret)
+		return ret;
+	ret = ibv_modify_qp(c->qp, &rtr, IBV_QP_STATE);
+	if (ret)
+		return fail("modify INIT->RTR (UD)", ret);
+	ret = ibv_modify_qp(c->qp, &rts, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	if (ret)
+		return fail("modify RTR->RTS (UD)", ret);
+	ah = ibv_create_ah(c->pd, &aa);
+	if (!ah)
+		return fail("ibv_create_ah", errno);
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qkey = qkey;
+	for (i = 0; i < n; i++) {
+		wr.wr.ud.remote_qpn = (uint32_t)num(qpns[i]);
+		before = qkey_viol(c);
+		ret = ibv_post_send(c->qp, &wr, &bad);
+		if (ret)
+			return fail("ibv_post_send", ret);
+		for (k = 0; k < 1000 && ibv_poll_cq(c->cq, 1, &wc) == 0; k++)
+			usleep(1000);
+		usleep(500000);
+		after = qkey_viol(c);
+		say("qpn 0x%x: qkey-viol %ld -> %ld\n", wr.wr.ud.remote_qpn,
+		    before, after);
+	}
+	return 0;
 }
 
 /* One QP of the storm back to RTR; counts the outcome. */
@@ -1765,7 +1847,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|raw-qp|qpn-list|create-ah|\n"
+		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|ud-probe|port-counters|raw-qp|qpn-list|create-ah|\n"
 			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise|\n"
 			"       mcast-attach|mcast-reset|qpn-claim|qp-storm|rc-pair-hold|rc-inject|rc-peer|rc-stall DEV ...\n");
 		return 2;
@@ -1785,6 +1867,11 @@ int main(int argc, char **argv)
 		return ud_source_qpn(&c, num(argv[3]));
 	if (!strcmp(argv[1], "ud-qkey") && argc == 4)
 		return ud_init(&c, num(argv[3]));
+	if (!strcmp(argv[1], "ud-probe") && argc >= 7)
+		return ud_probe(&c, num(argv[3]), argv[4], num(argv[5]),
+				argv + 6, argc - 6);
+	if (!strcmp(argv[1], "port-counters") && argc == 3)
+		return port_counters(&c);
 	if (!strcmp(argv[1], "raw-qp") && argc == 3)
 		return raw_qp(&c);
 	if (!strcmp(argv[1], "qpn-list") && argc == 5)

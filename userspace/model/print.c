@@ -226,8 +226,10 @@ void ew_print_config(const char *key, const struct ew_config *cfg, bool status)
 			cfg->present & EW_CFG_VERSION ? cfg->version : "unknown");
 	ew_print_uint(ew_when(true, cfg->present & EW_CFG_JOB_COUNT), "job_count", " jobs %u",
 		      cfg->job_count);
-	ew_print_uint(ew_when(true, cfg->present & EW_CFG_PEER_COUNT), "peer_count",
-		      " peers %u\n", cfg->peer_count);
+	/* Administrators only: it moves with other jobs' peers. */
+	if (cfg->present & EW_CFG_PEER_COUNT)
+		ew_print_uint(EW_ANY, "peer_count", " peers %u", cfg->peer_count);
+	ew_print_text("\n");
 
 	ew_print_enum(ew_when(adm, adm && status), "admission", "admission %s",
 		      &ew_admission_names, cfg->admission);
