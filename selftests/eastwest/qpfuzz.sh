@@ -24,10 +24,11 @@
 #   1  peers S,P, ud on                  plain
 #   2  the same                          two racing threads
 #   3  the same                          forked children on the same QPs
-#   4  peer del P                        QPs on P revoked
-#   5  peer add P, peer del S            QPs on this node revoked
-#   6  ud off                            UD QPs revoked
-#   7  job del                           in no job: nothing lives
+#   4  P removed and added again, over and over, while the fuzzer runs
+#   5  P removed for good                QPs on P revoked
+#   6  peer add P, peer del S            QPs on this node revoked
+#   7  ud off                            UD QPs revoked
+#   8  job del                           in no job: nothing lives
 #
 # EW_QPFUZZ_SEED (default 1) and EW_QPFUZZ_STEPS (steps of round 1; the
 # others take half) choose the run.
@@ -43,7 +44,7 @@ Q=10.85.0.10
 CG=/sys/fs/cgroup
 FUZZ=$EW_TOP/selftests/tools/ew_qpfuzz
 SEED=${EW_QPFUZZ_SEED:-1}
-STEPS=${EW_QPFUZZ_STEPS:-1200}
+STEPS=${EW_QPFUZZ_STEPS:-4000}
 HALF=$((STEPS / 2))
 
 ew_require_root
@@ -57,6 +58,7 @@ ew_defer "ew_netdev_del $NET"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "ew_reap_all"
+ew_defer kill_bg
 
 NOBODY=$(ew_nobody_script "$EW_TMP")
 OUT=$EW_TMP/fuzz
@@ -87,7 +89,29 @@ round() {
 	esac
 }
 
-ew_plan 33
+# flap: until $EW_TMP/flap.stop exists, peer del and peer add of P for
+# job F (revocations while the fuzzer connects); then P is deleted for good.
+flap() {
+	_n=0
+	while [ ! -e "$EW_TMP/flap.stop" ]; do
+		"$CTL" peer del ewF "$P" >/dev/null 2>&1
+		sleep 0.1
+		"$CTL" peer add ewF "$P" >/dev/null 2>&1
+		sleep 0.2
+		_n=$((_n + 1))
+	done
+	"$CTL" peer del ewF "$P" >/dev/null 2>&1
+	echo "$_n $?" >"$EW_TMP/flap.count"
+}
+
+flapped() {
+	read -r _n _rc <"$EW_TMP/flap.count" || return 1
+	echo "# $_n flaps, last peer del: exit $_rc"
+	ew_diag "P flapped $_n times" >&2
+	[ "$_n" -gt 0 ] && [ "$_rc" -eq 0 ]
+}
+
+ew_plan 35
 
 ew_check "eastwest.ko loads" ew_load || ew_bail "no module"
 ew_check "$NET with $S and $D, neighbours $P and $Q" setup_net || ew_bail "no netdev"
@@ -98,7 +122,7 @@ DIDX=$(ew_wait_gid_index "$DEV" "$D" 20)
 ew_check "GID of $D found (index ${DIDX:-none})" test -n "$DIDX" || ew_bail "no GID"
 read -r GID0 <"/sys/class/infiniband/$DEV/ports/1/gids/0"
 mkdir -p "$CG/ewF" "$CG/ewV"
-ew_check "job F: peers $S $P, ud on" "$CTL" job add ewF cgroup /ewF peer "$S" "$P" ud on
+ew_check "job F: peers $S $P, ud on" "$CTL" job add ewF cgroup /ewF peer "$S" peer "$P" ud on
 ew_check "job V (the victim): peer $S" "$CTL" job add ewV cgroup /ewV peer "$S"
 
 mkfifo "$EW_TMP/v.fifo"
@@ -119,15 +143,22 @@ ew_check "the fuzzer (seed $SEED) has its QPs" ew_wait_for 60 grep -q '^ready' "
 round 1 "$S,$P" 1 0 0 "$STEPS" 120 "peers S,P"
 round 2 "$S,$P" 1 2 0 "$HALF" 90 "two racing threads"
 round 3 "$S,$P" 1 0 4 "$HALF" 90 "forked children"
-ew_check "peer del ewF $P" "$CTL" peer del ewF "$P"
-round 4 "$S" 1 0 0 "$HALF" 90 "P removed"
+flap &
+FLAP=$!
+BG_PIDS="$BG_PIDS $FLAP"
+round 4 "$S,$P" 1 0 0 "$HALF" 90 "P flapping"
+: >"$EW_TMP/flap.stop"
+wait "$FLAP"
+ew_check "P was removed and added again during round 4, then removed" \
+	flapped
+round 5 "$S" 1 0 0 "$HALF" 90 "P removed"
 ew_check "peer add ewF $P, peer del ewF $S" \
 	sh -c "'$CTL' peer add ewF $P && '$CTL' peer del ewF $S"
-round 5 "$P" 1 0 0 "$HALF" 90 "S removed"
+round 6 "$P" 1 0 0 "$HALF" 90 "S removed"
 ew_check "job set ewF ud off" "$CTL" job set ewF ud off
-round 6 "$P" 0 0 0 "$HALF" 90 "ud off"
+round 7 "$P" 0 0 0 "$HALF" 90 "ud off"
 ew_check "job del ewF" "$CTL" job del ewF
-round 7 - 0 0 0 "$HALF" 90 "no job"
+round 8 - 0 0 0 "$HALF" 90 "no job"
 
 echo end >&3
 exec 3>&-
