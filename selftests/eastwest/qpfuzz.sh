@@ -29,9 +29,11 @@
 #   6  peer add P, peer del S            QPs on this node revoked
 #   7  ud off                            UD QPs revoked
 #   8  job del                           in no job: nothing lives
+#   9  job F again, peer 10.85.0.0/24     S and D both allowed: on either,
+#                                        only its own QPs (not job V's)
 #
-# EW_QPFUZZ_SEED (default 1) and EW_QPFUZZ_STEPS (steps of round 1; the
-# others take half) choose the run.
+# EW_QPFUZZ_SEED (default 1) and EW_QPFUZZ_STEPS (steps of rounds 1 and 4;
+# the others take half) choose the run.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -44,7 +46,7 @@ Q=10.85.0.10
 CG=/sys/fs/cgroup
 FUZZ=$EW_TOP/selftests/tools/ew_qpfuzz
 SEED=${EW_QPFUZZ_SEED:-1}
-STEPS=${EW_QPFUZZ_STEPS:-4000}
+STEPS=${EW_QPFUZZ_STEPS:-20000}
 HALF=$((STEPS / 2))
 
 ew_require_root
@@ -111,7 +113,7 @@ flapped() {
 	[ "$_n" -gt 0 ] && [ "$_rc" -eq 0 ]
 }
 
-ew_plan 35
+ew_plan 38
 
 ew_check "eastwest.ko loads" ew_load || ew_bail "no module"
 ew_check "$NET with $S and $D, neighbours $P and $Q" setup_net || ew_bail "no netdev"
@@ -142,11 +144,11 @@ ew_check "the fuzzer (seed $SEED) has its QPs" ew_wait_for 60 grep -q '^ready' "
 
 round 1 "$S,$P" 1 0 0 "$STEPS" 120 "peers S,P"
 round 2 "$S,$P" 1 2 0 "$HALF" 90 "two racing threads"
-round 3 "$S,$P" 1 0 4 "$HALF" 90 "forked children"
+round 3 "$S,$P" 1 0 8 "$HALF" 90 "forked children"
 flap &
 FLAP=$!
 BG_PIDS="$BG_PIDS $FLAP"
-round 4 "$S,$P" 1 0 0 "$HALF" 90 "P flapping"
+round 4 "$S,$P" 1 0 0 "$STEPS" 90 "P flapping"
 : >"$EW_TMP/flap.stop"
 wait "$FLAP"
 ew_check "P was removed and added again during round 4, then removed" \
@@ -159,6 +161,9 @@ ew_check "job set ewF ud off" "$CTL" job set ewF ud off
 round 7 "$P" 0 0 0 "$HALF" 90 "ud off"
 ew_check "job del ewF" "$CTL" job del ewF
 round 8 - 0 0 0 "$HALF" 90 "no job"
+ew_check "job F again: peer 10.85.0.0/24 (S, D, P, Q), ud on" \
+	"$CTL" job add ewF cgroup /ewF peer 10.85.0.0/24 ud on
+round 9 10.85.0.0/24 1 0 4 "$HALF" 90 "both local addresses allowed"
 
 echo end >&3
 exec 3>&-

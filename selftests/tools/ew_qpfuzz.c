@@ -104,6 +104,7 @@ static pthread_rwlock_t qps_lock = PTHREAD_RWLOCK_INITIALIZER;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static union ibv_gid allowed[MAX_GIDS], local[MAX_GIDS], dests[MAX_GIDS * 3];
+static int allowed_len[MAX_GIDS];	/* prefix bits of allowed[i] */
 static int nallowed, nlocal, ndests;
 static int sgidx[MAX_GIDS];
 static int nsgidx;
@@ -196,19 +197,34 @@ static int parse_gid(const char *s, union ibv_gid *gid)
 	return -1;
 }
 
-static int parse_gids(const char *s, union ibv_gid *out, int max)
+/* ADDR[/LEN],...: prefix lengths go to @lens (128 if none given) */
+static int parse_gids_len(const char *s, union ibv_gid *out, int *lens, int max)
 {
-	char tmp[1024], *tok, *save;
-	int n = 0;
+	char tmp[1024], *tok, *save, *slash;
+	int n = 0, len;
 
 	if (!strcmp(s, "-"))
 		return 0;
 	snprintf(tmp, sizeof(tmp), "%s", s);
 	for (tok = strtok_r(tmp, ",", &save); tok && n < max;
-	     tok = strtok_r(NULL, ",", &save))
+	     tok = strtok_r(NULL, ",", &save)) {
+		slash = strchr(tok, '/');
+		len = 128;
+		if (slash) {
+			*slash = 0;
+			len = atoi(slash + 1) + (strchr(tok, ':') ? 0 : 96);
+		}
+		if (lens)
+			lens[n] = len;
 		if (parse_gid(tok, &out[n++]))
 			return -1;
+	}
 	return n;
+}
+
+static int parse_gids(const char *s, union ibv_gid *out, int max)
+{
+	return parse_gids_len(s, out, NULL, max);
 }
 
 static void gid_str(const union ibv_gid *g, char *out, size_t len)
@@ -224,6 +240,21 @@ static bool gid_in(const union ibv_gid *g, const union ibv_gid *set, int n)
 	for (i = 0; i < n; i++)
 		if (!memcmp(g->raw, set[i].raw, 16))
 			return true;
+	return false;
+}
+
+static bool gid_allowed(const union ibv_gid *g)
+{
+	int i, b;
+
+	for (i = 0; i < nallowed; i++) {
+		for (b = 0; b < allowed_len[i]; b++)
+			if ((g->raw[b / 8] ^ allowed[i].raw[b / 8]) &
+			    (0x80 >> (b % 8)))
+				break;
+		if (b == allowed_len[i])
+			return true;
+	}
 	return false;
 }
 
@@ -391,7 +422,7 @@ static const char *dest_bad(const struct ibv_ah_attr *ah, uint32_t dqpn)
 {
 	if (!ah->is_global)
 		return "no GRH";
-	if (!gid_in(&ah->grh.dgid, allowed, nallowed))
+	if (!gid_allowed(&ah->grh.dgid))
 		return "destination not allowed";
 	if (gid_in(&ah->grh.dgid, local, nlocal)) {
 		if (victim_qpn(dqpn))
@@ -465,7 +496,8 @@ static void rand_gid(uint64_t *r, union ibv_gid *g)
 		g->raw[12] = 10;
 		g->raw[13] = 85;
 		g->raw[14] = 0;
-		g->raw[15] = rnd(r) % 16;
+		/* only addresses that resolve at once (no ARP stall) */
+		g->raw[15] = (uint8_t[]){ 1, 2, 9, 10, 255 }[rnd(r) % 5];
 	} else {		/* anything at all */
 		uint32_t *w = (uint32_t *)g->raw;
 		int i;
@@ -508,10 +540,22 @@ static void good_ah(uint64_t *r, struct ibv_ah_attr *ah)
 {
 	memset(ah, 0, sizeof(*ah));
 	ah->is_global = 1;
-	if (nallowed)
-		ah->grh.dgid = allowed[rnd(r) % nallowed];
-	else
-		rand_gid(r, &ah->grh.dgid);
+	int i, k;
+
+	rand_gid(r, &ah->grh.dgid);
+	for (k = 0; k < 8 && nallowed; k++) {
+		i = rnd(r) % nallowed;
+		if (allowed_len[i] == 128) {
+			ah->grh.dgid = allowed[i];
+			break;
+		}
+		/* a prefix: one of the destinations inside it */
+		i = rnd(r) % ndests;
+		if (gid_allowed(&dests[i])) {
+			ah->grh.dgid = dests[i];
+			break;
+		}
+	}
 	ah->grh.sgid_index = nsgidx ? sgidx[0] : 1;
 	ah->grh.hop_limit = 1;
 	ah->port_num = 1;
@@ -779,7 +823,7 @@ static void do_ah_send(uint64_t *r, struct fq *q)
 	else
 		n_ah_err++;
 	pthread_mutex_unlock(&log_lock);
-	if (ah && (!aa.is_global || !gid_in(&aa.grh.dgid, allowed, nallowed) ||
+	if (ah && (!aa.is_global || !gid_allowed(&aa.grh.dgid) ||
 		   gid_in(&aa.grh.dgid, local, nlocal)))
 		violation(q, "ah", "an AH to %s (grh %d) was created", g,
 			  aa.is_global);
@@ -952,7 +996,7 @@ static void read_events(int ms, bool mark)
 				}
 		}
 		ibv_ack_async_event(&ev);
-		ms = mark ? 300 : 0;
+		ms = ms > 0 ? 300 : 0;	/* at a round's start only */
 	}
 }
 
@@ -1025,7 +1069,7 @@ int main(int argc, char **argv)
 	}
 	if (!dev || nqps < 1 || nqps > MAX_QPS)
 		return usage();
-	nallowed = parse_gids(allowed_s, allowed, MAX_GIDS);
+	nallowed = parse_gids_len(allowed_s, allowed, allowed_len, MAX_GIDS);
 	nlocal = parse_gids(local_s, local, MAX_GIDS);
 	if (nallowed < 0 || nlocal < 0)
 		return 2;
@@ -1072,6 +1116,7 @@ int main(int argc, char **argv)
 
 	while (fgets(line, sizeof(line), stdin)) {
 		int steps, racers, forks, ud, s, nt, nlive = 0, nrev = 0;
+		struct timespec t0, t1;
 		pthread_t th[8];
 		unsigned long v0 = violations, o0 = n_ops, ok0 = n_ok,
 			      a0 = n_acces;
@@ -1086,7 +1131,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		round_no = atoi(tok[1]);
-		nallowed = parse_gids(tok[2], allowed, MAX_GIDS);
+		nallowed = parse_gids_len(tok[2], allowed, allowed_len, MAX_GIDS);
 		if (nallowed < 0)
 			return 2;
 		ud = atoi(tok[3]);
@@ -1128,6 +1173,7 @@ int main(int argc, char **argv)
 		printf("round %d start: %d of %d QPs live, %d revoked\n",
 		       round_no, nlive, nqps, nrev);
 		fflush(stdout);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		racing = racers > 0;
 		stop_racers = 0;
 		for (i = 0; i < racers; i++)
@@ -1139,7 +1185,7 @@ int main(int argc, char **argv)
 						   __ATOMIC_SEQ_CST);
 			step(&r);
 			if (forks && s % (steps / forks + 1) == steps / (2 * forks))
-				fork_child(r ^ (uint64_t)s, 20);
+				fork_child(r ^ (uint64_t)s, 200);
 			/* eastwest revokes mid-round too (the flapping peer) */
 			read_events(0, !racers);
 		}
@@ -1149,9 +1195,11 @@ int main(int argc, char **argv)
 		racer_budget = 0;
 		racing = false;
 		read_events(0, true);
-		printf("round %d done: ops %lu ok %lu EACCES %lu violations %lu\n",
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("round %d done: ops %lu ok %lu EACCES %lu in %.1f s, violations %lu\n",
 		       round_no, n_ops - o0, n_ok - ok0, n_acces - a0,
-		       violations - v0);
+		       (double)(t1.tv_sec - t0.tv_sec) +
+		       (t1.tv_nsec - t0.tv_nsec) / 1e9, violations - v0);
 		fflush(stdout);
 	}
 	print_coverage();
