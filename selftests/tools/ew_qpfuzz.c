@@ -77,7 +77,6 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_GIDS 16
 #define MAX_QPS 32
-#define MAX_OWN 4096
 #define HIST_MAX 16384	/* bytes of history per QP */
 #define NBITS 21	/* IBV_QP_STATE .. IBV_QP_DEST_QPN */
 
@@ -110,8 +109,8 @@ static int sgidx[MAX_GIDS];
 static int nsgidx;
 static uint32_t victims[MAX_GIDS];
 static int nvictims;
-static uint32_t own[MAX_OWN];
-static int nown;
+static uint32_t *own;	/* every QPN this process was given */
+static int nown, own_cap;
 static bool ud_ok;
 static bool racing;
 static int verbose;
@@ -363,8 +362,17 @@ static void qp_create(struct fq *q, enum ibv_qp_type type)
 		hist(q, "create %s: %s", tname(type), err_name(errno));
 		return;
 	}
-	if (nown < MAX_OWN)
-		own[nown++] = q->qp->qp_num;
+	if (nown == own_cap) {
+		uint32_t *n = realloc(own, (own_cap + 4096) * sizeof(*own));
+
+		if (!n) {
+			fprintf(stderr, "ew_qpfuzz: out of memory\n");
+			exit(1);
+		}
+		own = n;
+		own_cap += 4096;
+	}
+	own[nown++] = q->qp->qp_num;
 	hist(q, "create %s: OK qpn 0x%x", tname(type), q->qp->qp_num);
 }
 
