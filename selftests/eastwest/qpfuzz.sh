@@ -46,7 +46,7 @@ Q=10.85.0.10
 CG=/sys/fs/cgroup
 FUZZ=$EW_TOP/selftests/tools/ew_qpfuzz
 SEED=${EW_QPFUZZ_SEED:-1}
-STEPS=${EW_QPFUZZ_STEPS:-20000}
+STEPS=${EW_QPFUZZ_STEPS:-12000}
 HALF=$((STEPS / 2))
 
 ew_require_root
