@@ -87,7 +87,7 @@ struct fq {
 	unsigned int gen;	/* creations in this slot */
 	bool revoked;		/* QP_FATAL after a root change; until RESET */
 	bool alt_loaded;	/* a modify with IBV_QP_ALT_PATH succeeded */
-	char *hist;
+	char hist[HIST_MAX];
 	size_t hlen;
 };
 
@@ -296,16 +296,12 @@ static void hist(struct fq *q, const char *fmt, ...)
 	pthread_mutex_lock(&log_lock);
 	if (verbose)
 		printf("  qp%d.%u %s\n", q->slot, q->gen, line);
-	if (!q->hist)
-		q->hist = malloc(HIST_MAX);
-	if (q->hist) {
-		/* keep the start and the latest lines when it overflows */
-		if (q->hlen + n + 2 > HIST_MAX)
-			q->hlen = HIST_MAX / 4;
-		memcpy(q->hist + q->hlen, line, n);
-		q->hlen += n;
-		q->hist[q->hlen++] = '\n';
-	}
+	/* keep the start and the latest lines when it overflows */
+	if (q->hlen + n + 2 > HIST_MAX)
+		q->hlen = HIST_MAX / 4;
+	memcpy(q->hist + q->hlen, line, n);
+	q->hlen += n;
+	q->hist[q->hlen++] = '\n';
 	pthread_mutex_unlock(&log_lock);
 }
 
@@ -323,7 +319,7 @@ static void violation(struct fq *q, const char *kind, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
-	if (q && q->hist && vprinted < 20) {
+	if (q && vprinted < 20) {
 		vprinted++;
 		size_t i, b = 0;
 
