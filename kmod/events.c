@@ -50,6 +50,7 @@ static const char *const ew_reason_names[] = {
 	[EASTWEST_REASON_QP_OWNER] = "QP of another job",
 	[EASTWEST_REASON_FOREIGN_QP] = "local QP or listener of another job",
 	[EASTWEST_REASON_IWARP] = "QP on an iWARP device",
+	[EASTWEST_REASON_KERNEL_ULP] = "kernel protocol over RDMA",
 };
 
 static const char *const ew_op_names[] = {
@@ -62,6 +63,7 @@ static const char *const ew_op_names[] = {
 	[EASTWEST_OP_CM_MESSAGE] = "cm_message",
 	[EASTWEST_OP_CM_LISTEN] = "cm_listen",
 	[EASTWEST_OP_CM_REQUEST] = "cm_request",
+	[EASTWEST_OP_ULP_BIND] = "ulp_bind",
 };
 
 /**

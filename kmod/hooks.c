@@ -757,17 +757,20 @@ static void notrace ew_hook_cm_reject(unsigned long ip,
 	ew_hook_cm(fregs, false, false);
 }
 
-/* Whether the DEVX hook is armed; under ew_devx_lock, read locklessly. */
-static bool ew_devx_armed;
+/* The hooks armed as their modules come (ew_late_hooks[]). */
+enum { EW_LATE_DEVX, EW_LATE_RDS };
+
+static bool ew_late_hook_armed(unsigned int i);
 
 /*
- * An mlx5 device while the DEVX hook is not armed (ew_devx_arm() could not
+ * An mlx5 device while the DEVX hook is not armed (ew_late_hook_arm() could not
  * find its function when a device appeared later): QPs there are refused
  * to policed callers, since DEVX could drive them unseen.
  */
 static bool ew_devx_blind(const struct ib_device *dev)
 {
-	return dev->ops.driver_id == RDMA_DRIVER_MLX5 && !READ_ONCE(ew_devx_armed);
+	return dev->ops.driver_id == RDMA_DRIVER_MLX5 &&
+	       !ew_late_hook_armed(EW_LATE_DEVX);
 }
 
 /*
@@ -1115,14 +1118,13 @@ static void notrace ew_hook_detach_mcast(unsigned long ip,
 }
 
 /*
- * mlx5 DEVX: a user context with DEVX can drive QPs with raw firmware
- * commands (INIT2RTR and friends) that never reach the verbs control path,
- * so a job could connect anywhere. Refuse DEVX user contexts to policed
- * callers; UCX then falls back to verbs.
+ * An operation refused to every policed caller, whatever it asks: with
+ * @reason to a job's process, as a process in no job to one under default
+ * deny. @dev names what it was asked of, for the event.
  */
-static bool ew_check_devx(void)
+static bool ew_check_refused_to_policed(u32 op, const char *dev, u32 reason)
 {
-	struct ew_request req = { .op = EASTWEST_OP_DEVX_CONTEXT };
+	struct ew_request req = { .op = op };
 	struct ew_event ev __uninitialized;
 	struct ew_caller c;
 	bool deny;
@@ -1132,8 +1134,8 @@ static bool ew_check_devx(void)
 		rcu_read_unlock();
 		return false;
 	}
-	ew_deny_event(&ev, EASTWEST_OP_DEVX_CONTEXT, "mlx5", 0);
-	deny = ew_judge(&c, &req, c.job ? EASTWEST_REASON_DEVX : 0, &ev);
+	ew_deny_event(&ev, op, dev, 0);
+	deny = ew_judge(&c, &req, c.job ? reason : 0, &ev);
 	rcu_read_unlock();
 	return deny;
 }
@@ -1142,8 +1144,37 @@ static void notrace ew_hook_devx_create(unsigned long ip, unsigned long parent_i
 					struct ftrace_ops *ops,
 					struct ftrace_regs *fregs)
 {
-	/* int mlx5_ib_devx_create(dev, is_user): only user contexts. */
-	if ((bool)ew_hook_arg(fregs, 1) && ew_check_devx())
+	/*
+	 * int mlx5_ib_devx_create(dev, is_user): only user contexts. mlx5
+	 * DEVX drives QPs with raw firmware commands (INIT2RTR and friends)
+	 * that never reach the verbs control path, so a job could connect
+	 * anywhere; UCX falls back to verbs.
+	 */
+	if ((bool)ew_hook_arg(fregs, 1) &&
+	    ew_check_refused_to_policed(EASTWEST_OP_DEVX_CONTEXT, "mlx5",
+					EASTWEST_REASON_DEVX))
+		ew_hook_divert(fregs, ew_deny_int);
+}
+
+/*
+ * RDS over RDMA (rds_rdma): any process opens an AF_RDS socket, binds it on
+ * the InfiniBand transport (SO_RDS_TRANSPORT loads rds_rdma on demand) and
+ * sends to any address; the kernel's workers connect their own QPs there
+ * with rdma_cm, past every rule of the process's job. The transport's
+ * local address check runs in the process's bind (rds_bind(), whether the
+ * process chose the transport or RDS picks one): it fails for policed
+ * callers, so that a job's socket never gets the RDMA transport (RDS may
+ * then pick TCP, which the network's own rules judge).
+ */
+static void notrace ew_hook_rds_laddr_check(unsigned long ip,
+					    unsigned long parent_ip,
+					    struct ftrace_ops *ops,
+					    struct ftrace_regs *fregs)
+{
+	/* int rds_ib_laddr_check(net, addr, scope_id), from rds_bind() */
+	if (!(current->flags & PF_KTHREAD) &&
+	    ew_check_refused_to_policed(EASTWEST_OP_ULP_BIND, "rds",
+					EASTWEST_REASON_KERNEL_ULP))
 		ew_hook_divert(fregs, ew_deny_int);
 }
 
@@ -1411,21 +1442,6 @@ static int ew_cm_event_arm(void)
 	return ret;
 }
 
-/*
- * The DEVX chokepoint lives in mlx5_ib, which may load and unload while we
- * run, and is not exported: hook it by name (ftrace_set_filter()), armed
- * from a module notifier. Compile-tested only: no ConnectX hardware here.
- */
-#define EW_DEVX_FUNC	"mlx5_ib_devx_create"
-
-static struct ftrace_ops ew_devx_ops = {
-	.func = ew_hook_devx_create,
-	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT,
-};
-
-/* ew_devx_lock serialises arming (module notifier) against unload. */
-static DEFINE_MUTEX(ew_devx_lock);
-
 /* Whether an mlx5 device is registered: its users could ask for DEVX. */
 static bool ew_mlx5_present(void)
 {
@@ -1441,69 +1457,124 @@ static bool ew_mlx5_present(void)
 }
 
 /*
- * Returns 0 if armed or if there is nothing to arm (mlx5_ib absent), else
- * the error: DEVX would go unpoliced. mlx5_ib @coming, or an mlx5 device
- * registered, without the function (a kernel that renamed it) is such an
- * error: the load that would open it is refused and says why.
+ * Hooks in modules that may load and unload while we run, on functions
+ * they do not export: hooked by name (ftrace_set_filter()), armed when we
+ * load if the module is there, else from a module notifier as it comes,
+ * before its init runs (its ftrace sites exist from COMING on), and
+ * disarmed as it goes. A module that comes without its function (a kernel
+ * that renamed it) is refused its load rather than run unpoliced (fail
+ * closed); so is our own load if @present says the module is there.
  */
-static int ew_devx_arm(bool coming)
+struct ew_late_hook {
+	const char *module;
+	char *func;		/* a string literal: see ew_hook_by_name() */
+	const char *what;	/* what is policed once armed, for the log */
+	bool (*present)(void);	/* may be NULL: absent if not found */
+	struct ftrace_ops ops;
+	bool armed;		/* under ew_late_hook_lock; read locklessly */
+};
+
+#define EW_LATE_HOOK(mod, fn, handler, policed, is_present) {		\
+	.module = mod,							\
+	.func = fn,							\
+	.what = policed,						\
+	.present = is_present,						\
+	.ops = {							\
+		.func = handler,					\
+		.flags = FTRACE_OPS_FL_IPMODIFY |			\
+			 FTRACE_OPS_FL_PERMANENT,			\
+	},								\
+}
+
+static struct ew_late_hook ew_late_hooks[] = {
+	/* Compile-tested only: no ConnectX hardware here. */
+	[EW_LATE_DEVX] = EW_LATE_HOOK("mlx5_ib", "mlx5_ib_devx_create",
+				      ew_hook_devx_create,
+				      "DEVX user contexts", ew_mlx5_present),
+	[EW_LATE_RDS] = EW_LATE_HOOK("rds_rdma", "rds_ib_laddr_check",
+				     ew_hook_rds_laddr_check,
+				     "RDS sockets on RDMA", NULL),
+};
+
+/* Serialises arming and disarming (module notifier) against our unload. */
+static DEFINE_MUTEX(ew_late_hook_lock);
+
+static bool ew_late_hook_armed(unsigned int i)
+{
+	return READ_ONCE(ew_late_hooks[i].armed);
+}
+
+/*
+ * Returns 0 if armed or if there is nothing to arm (the module absent),
+ * else the error: what the hook polices would go unpoliced. @coming: the
+ * module is loading now.
+ */
+static int ew_late_hook_arm(struct ew_late_hook *h, bool coming)
 {
 	int ret = 0;
 
-	mutex_lock(&ew_devx_lock);
-	if (ew_devx_armed)
+	mutex_lock(&ew_late_hook_lock);
+	if (h->armed)
 		goto out;
-	ret = ew_hook_by_name(&ew_devx_ops, EW_DEVX_FUNC);
+	ret = ew_hook_by_name(&h->ops, h->func);
 	if (ret == -ENOENT) {
 		ret = 0;
-		if (coming || ew_mlx5_present()) {
-			pr_err("mlx5_ib is present but has no %s: DEVX user contexts cannot be policed, load refused\n",
-			       EW_DEVX_FUNC);
+		if (coming || (h->present && h->present())) {
+			pr_err("%s is present but has no %s: %s cannot be policed, load refused\n",
+			       h->module, h->func, h->what);
 			ret = -ENOENT;
 		}
 		goto out;
 	}
 	if (ret)
 		goto out;
-	WRITE_ONCE(ew_devx_armed, true);
-	pr_info("%s hooked: DEVX user contexts are policed\n", EW_DEVX_FUNC);
+	WRITE_ONCE(h->armed, true);
+	pr_info("%s hooked: %s are policed\n", h->func, h->what);
 out:
-	mutex_unlock(&ew_devx_lock);
+	mutex_unlock(&ew_late_hook_lock);
 	return ret;
 }
 
-static void ew_devx_disarm(void)
+static void ew_late_hook_disarm(struct ew_late_hook *h)
 {
-	mutex_lock(&ew_devx_lock);
-	if (ew_devx_armed) {
-		ew_unhook_by_name(&ew_devx_ops);
-		WRITE_ONCE(ew_devx_armed, false);
+	mutex_lock(&ew_late_hook_lock);
+	if (h->armed) {
+		ew_unhook_by_name(&h->ops);
+		WRITE_ONCE(h->armed, false);
 	}
-	mutex_unlock(&ew_devx_lock);
+	mutex_unlock(&ew_late_hook_lock);
 }
 
-static int ew_devx_module_event(struct notifier_block *nb, unsigned long state,
-				void *data)
+static int ew_late_hook_module_event(struct notifier_block *nb,
+				     unsigned long state, void *data)
 {
 	struct module *mod = data;
+	unsigned int i;
 
-	if (strcmp(mod->name, "mlx5_ib"))
-		return NOTIFY_DONE;
-	/*
-	 * Arm before mlx5_ib's init registers its devices (its ftrace sites
-	 * exist from COMING on); if that fails, refuse the load rather than
-	 * let DEVX contexts through unpoliced (fail closed).
-	 */
-	if (state == MODULE_STATE_COMING)
-		return notifier_from_errno(ew_devx_arm(true));
-	if (state == MODULE_STATE_GOING)
-		ew_devx_disarm();
-	return NOTIFY_OK;
+	for (i = 0; i < ARRAY_SIZE(ew_late_hooks); i++) {
+		if (strcmp(mod->name, ew_late_hooks[i].module))
+			continue;
+		if (state == MODULE_STATE_COMING)
+			return notifier_from_errno(ew_late_hook_arm(&ew_late_hooks[i],
+								    true));
+		if (state == MODULE_STATE_GOING)
+			ew_late_hook_disarm(&ew_late_hooks[i]);
+		return NOTIFY_OK;
+	}
+	return NOTIFY_DONE;
 }
 
-static struct notifier_block ew_devx_nb = {
-	.notifier_call = ew_devx_module_event,
+static struct notifier_block ew_late_hook_nb = {
+	.notifier_call = ew_late_hook_module_event,
 };
+
+static void ew_late_hooks_disarm(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ew_late_hooks); i++)
+		ew_late_hook_disarm(&ew_late_hooks[i]);
+}
 
 /*
  * Proof that a hook is armed: the function's ftrace site (after an ENDBR64
@@ -1573,17 +1644,20 @@ int ew_hooks_init(void)
 	ret = ew_cm_event_arm();
 	if (ret)
 		goto err_hooks;
-	ret = register_module_notifier(&ew_devx_nb);
+	ret = register_module_notifier(&ew_late_hook_nb);
 	if (ret)
 		goto err_cm_event;
-	ret = ew_devx_arm(false);
-	if (ret)
-		goto err_notifier;
+	for (i = 0; i < ARRAY_SIZE(ew_late_hooks); i++) {
+		ret = ew_late_hook_arm(&ew_late_hooks[i], false);
+		if (ret)
+			goto err_notifier;
+	}
 	pr_info("control-path hooks armed (%zu)\n", ARRAY_SIZE(ew_hooks) + 1);
 	return 0;
 
 err_notifier:
-	unregister_module_notifier(&ew_devx_nb);
+	unregister_module_notifier(&ew_late_hook_nb);
+	ew_late_hooks_disarm();
 err_cm_event:
 	ew_unhook_by_name(&ew_cm_event_ops);
 err_hooks:
@@ -1600,8 +1674,8 @@ void ew_hooks_exit(void)
 {
 	unsigned int i = ARRAY_SIZE(ew_hooks);
 
-	unregister_module_notifier(&ew_devx_nb);
-	ew_devx_disarm();
+	unregister_module_notifier(&ew_late_hook_nb);
+	ew_late_hooks_disarm();
 	ew_unhook_by_name(&ew_cm_event_ops);
 	while (i--)
 		ew_hook_remove(&ew_hooks[i]);

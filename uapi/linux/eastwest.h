@@ -94,6 +94,10 @@ enum eastwest_psn {
  * @EASTWEST_REASON_IWARP: A QP on an iWARP device: the core's iWARP connection
  *   manager connects it from a QP number alone (rdma_connect, rdma_accept) and
  *   the device moves it to RTS itself, past every modify eastwest judges.
+ * @EASTWEST_REASON_KERNEL_ULP: A kernel protocol over RDMA that a process
+ *   asked for (RDS over InfiniBand or RoCE: an AF_RDS socket bound on its
+ *   transport): the kernel connects its own QPs to whatever address the
+ *   process sends to, past every rule of the process's job.
  */
 enum eastwest_reason {
 	EASTWEST_REASON_NO_JOB = 1,
@@ -111,6 +115,7 @@ enum eastwest_reason {
 	EASTWEST_REASON_QP_OWNER,
 	EASTWEST_REASON_FOREIGN_QP,
 	EASTWEST_REASON_IWARP,
+	EASTWEST_REASON_KERNEL_ULP,
 
 	/* private: */
 	__EASTWEST_REASON_MAX,
@@ -208,7 +213,8 @@ enum eastwest_gid_type {
  *   process makes (one on an AF_IB address would take the requests of every
  *   address on its port: refused); cm-request: a connect request that reached
  *   a process's listener (the listener's job must be allowed the request's
- *   source before the process sees it).
+ *   source before the process sees it); ulp-bind: a process binding a socket
+ *   of a kernel protocol over RDMA (RDS) on its RDMA transport.
  */
 enum eastwest_op {
 	EASTWEST_OP_MODIFY_QP = 1,
@@ -220,6 +226,7 @@ enum eastwest_op {
 	EASTWEST_OP_CM_MESSAGE,
 	EASTWEST_OP_CM_LISTEN,
 	EASTWEST_OP_CM_REQUEST,
+	EASTWEST_OP_ULP_BIND,
 };
 
 enum {
@@ -270,6 +277,7 @@ enum {
 	EASTWEST_A_COUNTERS_DENIED_QP_OWNER,
 	EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP,
 	EASTWEST_A_COUNTERS_DENIED_IWARP,
+	EASTWEST_A_COUNTERS_DENIED_KERNEL_ULP,
 
 	__EASTWEST_A_COUNTERS_MAX,
 	EASTWEST_A_COUNTERS_MAX = (__EASTWEST_A_COUNTERS_MAX - 1)

@@ -54,6 +54,7 @@ static const struct ew_attr_desc counters_attrs[] = {
 	[EASTWEST_A_COUNTERS_DENIED_QP_OWNER] = { .name = "denied-qp-owner" },
 	[EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP] = { .name = "denied-foreign-qp" },
 	[EASTWEST_A_COUNTERS_DENIED_IWARP] = { .name = "denied-iwarp" },
+	[EASTWEST_A_COUNTERS_DENIED_KERNEL_ULP] = { .name = "denied-kernel-ulp" },
 };
 
 static const struct ew_attr_set counters_set = EW_NLN_SET(counters_attrs);

@@ -48,6 +48,7 @@ static const char *const reason_names[] = {
 	[EASTWEST_REASON_QP_OWNER] = "qp-owner",
 	[EASTWEST_REASON_FOREIGN_QP] = "foreign-qp",
 	[EASTWEST_REASON_IWARP] = "iwarp",
+	[EASTWEST_REASON_KERNEL_ULP] = "kernel-ulp",
 };
 
 static const char *const protection_names[] = {
@@ -102,6 +103,7 @@ static const char *const op_names[] = {
 	[EASTWEST_OP_CM_MESSAGE] = "cm-message",
 	[EASTWEST_OP_CM_LISTEN] = "cm-listen",
 	[EASTWEST_OP_CM_REQUEST] = "cm-request",
+	[EASTWEST_OP_ULP_BIND] = "ulp-bind",
 };
 
 const struct ew_names ew_mode_names = EW_NG_NAMES(mode_names);
@@ -138,6 +140,7 @@ const char *const ew_counter_names[EASTWEST_A_COUNTERS_MAX + 1] = {
 	[EASTWEST_A_COUNTERS_DENIED_QP_OWNER] = "denied_qp_owner",
 	[EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP] = "denied_foreign_qp",
 	[EASTWEST_A_COUNTERS_DENIED_IWARP] = "denied_iwarp",
+	[EASTWEST_A_COUNTERS_DENIED_KERNEL_ULP] = "denied_kernel_ulp",
 };
 
 const uint16_t ew_reason_counter[EASTWEST_REASON_MAX + 1] = {
@@ -156,4 +159,5 @@ const uint16_t ew_reason_counter[EASTWEST_REASON_MAX + 1] = {
 	[EASTWEST_REASON_QP_OWNER] = EASTWEST_A_COUNTERS_DENIED_QP_OWNER,
 	[EASTWEST_REASON_FOREIGN_QP] = EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP,
 	[EASTWEST_REASON_IWARP] = EASTWEST_A_COUNTERS_DENIED_IWARP,
+	[EASTWEST_REASON_KERNEL_ULP] = EASTWEST_A_COUNTERS_DENIED_KERNEL_ULP,
 };

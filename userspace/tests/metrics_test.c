@@ -125,6 +125,7 @@ static void test_exposition(void **state)
 		"eastwest_denied_total{reason=\"qp-owner\"} 18\n"
 		"eastwest_denied_total{reason=\"foreign-qp\"} 19\n"
 		"eastwest_denied_total{reason=\"iwarp\"} 20\n"
+		"eastwest_denied_total{reason=\"kernel-ulp\"} 21\n"
 		"# HELP eastwest_psn_zero_total QP modifies that set a PSN of 0.\n"
 		"# TYPE eastwest_psn_zero_total counter\n"
 		"eastwest_psn_zero_total 14\n"
@@ -159,6 +160,7 @@ static void test_exposition(void **state)
 		"eastwest_job_denied_total{job_name=\"train.42\",job_id=\"7\",reason=\"qp-owner\"} 118\n"
 		"eastwest_job_denied_total{job_name=\"train.42\",job_id=\"7\",reason=\"foreign-qp\"} 119\n"
 		"eastwest_job_denied_total{job_name=\"train.42\",job_id=\"7\",reason=\"iwarp\"} 120\n"
+		"eastwest_job_denied_total{job_name=\"train.42\",job_id=\"7\",reason=\"kernel-ulp\"} 121\n"
 		"# HELP eastwest_job_psn_zero_total QP modifies of a job's processes that set a PSN of 0.\n"
 		"# TYPE eastwest_job_psn_zero_total counter\n"
 		"eastwest_job_psn_zero_total{job_name=\"train.42\",job_id=\"7\"} 114\n");

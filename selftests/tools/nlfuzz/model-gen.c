@@ -52,6 +52,7 @@ static const struct nf_attr counters_attrs[] = {
 	{ .type = EASTWEST_A_COUNTERS_DENIED_QP_OWNER, .set = "counters", .name = "denied-qp-owner", .kind = NF_U64 },
 	{ .type = EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP, .set = "counters", .name = "denied-foreign-qp", .kind = NF_U64 },
 	{ .type = EASTWEST_A_COUNTERS_DENIED_IWARP, .set = "counters", .name = "denied-iwarp", .kind = NF_U64 },
+	{ .type = EASTWEST_A_COUNTERS_DENIED_KERNEL_ULP, .set = "counters", .name = "denied-kernel-ulp", .kind = NF_U64 },
 };
 const struct nf_set nf_set_counters = NF_SET(counters_attrs, "counters", EASTWEST_A_COUNTERS_MAX);
 
@@ -153,8 +154,8 @@ const struct nf_set nf_set_config = NF_SET(config_attrs, "config", EASTWEST_A_CO
 
 static const struct nf_attr event_attrs[] = {
 	{ .type = EASTWEST_A_EVENT_PAD, .set = "event", .name = "pad", .kind = NF_PAD },
-	{ .type = EASTWEST_A_EVENT_OP, .set = "event", .name = "op", .kind = NF_U32, .has_min = true, .min = EASTWEST_OP_MODIFY_QP, .has_max = true, .max = EASTWEST_OP_CM_REQUEST },
-	{ .type = EASTWEST_A_EVENT_REASON, .set = "event", .name = "reason", .kind = NF_U32, .has_min = true, .min = EASTWEST_REASON_NO_JOB, .has_max = true, .max = EASTWEST_REASON_IWARP },
+	{ .type = EASTWEST_A_EVENT_OP, .set = "event", .name = "op", .kind = NF_U32, .has_min = true, .min = EASTWEST_OP_MODIFY_QP, .has_max = true, .max = EASTWEST_OP_ULP_BIND },
+	{ .type = EASTWEST_A_EVENT_REASON, .set = "event", .name = "reason", .kind = NF_U32, .has_min = true, .min = EASTWEST_REASON_NO_JOB, .has_max = true, .max = EASTWEST_REASON_KERNEL_ULP },
 	{ .type = EASTWEST_A_EVENT_MODE, .set = "event", .name = "mode", .kind = NF_U32, .has_max = true, .max = EASTWEST_MODE_AUDIT },
 	{ .type = EASTWEST_A_EVENT_JOB_ID, .set = "event", .name = "job-id", .kind = NF_U32 },
 	{ .type = EASTWEST_A_EVENT_PID, .set = "event", .name = "pid", .kind = NF_U32 },
