@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the bench programs share: opening a device by name, a destination
- * GID from an IPv4 or IPv6 address, the RC QPs they create, and the
- * attributes of an RC QP's steps to INIT and RTR on port 1 of a RoCE device
- * (the policed ones: pkey index, address vector, destination QPN, receive
- * PSN).
+ * What the bench programs share (and the test tools ew_verbs and
+ * ew_qpfuzz): opening a device by name, a destination GID from an IPv4 or
+ * IPv6 address, the RC QPs they create, and the attributes of an RC QP's
+ * steps to INIT and RTR on port 1 of a RoCE device (the policed ones: pkey
+ * index, address vector, destination QPN, receive PSN).
  */
 #ifndef BENCH_RC_ATTR_H
 #define BENCH_RC_ATTR_H

@@ -74,6 +74,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../bench/rc_attr.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_GIDS 16
 #define MAX_QPS 32
@@ -181,17 +183,8 @@ static bool chance(uint64_t *s, int pct)
 
 static int parse_gid(const char *s, union ibv_gid *gid)
 {
-	struct in_addr v4;
-
-	memset(gid, 0, sizeof(*gid));
-	if (inet_pton(AF_INET6, s, gid->raw) == 1)
+	if (!rc_parse_gid(s, gid))
 		return 0;
-	if (inet_pton(AF_INET, s, &v4) == 1) {
-		gid->raw[10] = 0xff;
-		gid->raw[11] = 0xff;
-		memcpy(&gid->raw[12], &v4, 4);
-		return 0;
-	}
 	fprintf(stderr, "ew_qpfuzz: bad address %s\n", s);
 	return -1;
 }

@@ -181,6 +181,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../bench/rc_attr.h"
+
 #define EXIT_REFUSED 13
 /* A destination QPN argument of "self": the QP's own number. */
 #define EW_SELF_QPN UINT32_MAX
@@ -262,17 +264,8 @@ static struct ibv_qp *create_qp(struct ctx *c, enum ibv_qp_type type)
 
 static int parse_gid(const char *s, union ibv_gid *gid)
 {
-	struct in_addr v4;
-
-	memset(gid, 0, sizeof(*gid));
-	if (inet_pton(AF_INET6, s, gid->raw) == 1)
+	if (!rc_parse_gid(s, gid))
 		return 0;
-	if (inet_pton(AF_INET, s, &v4) == 1) {
-		gid->raw[10] = 0xff;
-		gid->raw[11] = 0xff;
-		memcpy(&gid->raw[12], &v4, 4);
-		return 0;
-	}
 	fprintf(stderr, "ew_verbs: bad GID %s\n", s);
 	return -1;
 }
@@ -463,8 +456,8 @@ static int ud_init(struct ctx *c, uint32_t qkey)
 	return 0;
 }
 
-/* ud_init(), RTR and RTS, then wait for the module to revoke the QP. */
-static int ud_hold(struct ctx *c, uint32_t qkey, int seconds)
+/* ud_init(), then RTR and RTS; an exit code. */
+static int ud_rts(struct ctx *c, uint32_t qkey)
 {
 	struct ibv_qp_attr rtr = { .qp_state = IBV_QPS_RTR };
 	struct ibv_qp_attr rts = { .qp_state = IBV_QPS_RTS };
@@ -479,6 +472,16 @@ static int ud_hold(struct ctx *c, uint32_t qkey, int seconds)
 	ret = ibv_modify_qp(c->qp, &rts, IBV_QP_STATE | IBV_QP_SQ_PSN);
 	if (ret)
 		return fail("modify RTR->RTS (UD)", ret);
+	return 0;
+}
+
+/* ud_rts(), then wait for the module to revoke the QP. */
+static int ud_hold(struct ctx *c, uint32_t qkey, int seconds)
+{
+	int ret = ud_rts(c, qkey);
+
+	if (ret)
+		return ret;
 	say("ready\n");
 	return wait_revoked(c, &c->qp, 1, seconds);
 }
@@ -511,8 +514,6 @@ static int port_counters(struct ctx *c)
 static int ud_probe(struct ctx *c, int gid_index, const char *dgid_s,
 		    uint32_t qkey, char **qpns, int n)
 {
-	struct ibv_qp_attr rtr = { .qp_state = IBV_QPS_RTR };
-	struct ibv_qp_attr rts = { .qp_state = IBV_QPS_RTS };
 	struct ibv_ah_attr aa = {
 		.is_global = 1,
 		.port_num = 1,
@@ -527,15 +528,9 @@ static int ud_probe(struct ctx *c, int gid_index, const char *dgid_s,
 
 	if (parse_gid(dgid_s, &aa.grh.dgid))
 		return 2;
-	ret = ud_init(c, 0x99);
+	ret = ud_rts(c, 0x99);
 	if (ret)
 		return ret;
-	ret = ibv_modify_qp(c->qp, &rtr, IBV_QP_STATE);
-	if (ret)
-		return fail("modify INIT->RTR (UD)", ret);
-	ret = ibv_modify_qp(c->qp, &rts, IBV_QP_STATE | IBV_QP_SQ_PSN);
-	if (ret)
-		return fail("modify RTR->RTS (UD)", ret);
 	ah = ibv_create_ah(c->pd, &aa);
 	if (!ah)
 		return fail("ibv_create_ah", errno);
