@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 240
+# ew-kernels: 6.1
 #
 # Random QP control sequences against soft-RoCE and eastwest, judged by
 # the driver's own answer (Documentation/threat-model.md A1, A9, A20):
