@@ -495,6 +495,11 @@ if [ "$(cat "$T/state/42" 2>/dev/null)" = "eth0.100 $A1/64 $GID1 rxe0/1" ]; then
 else
 	not_ok "job address: ... recorded for the epilog" "$(cat "$T/state/42" 2>&1)"
 fi
+if [ "$(stat -c %a "$T/state")" = 700 ]; then
+	ok "job address: ... in a directory only root reads"
+else
+	not_ok "job address: ... in a directory only root reads" "$(stat -c %a "$T/state")"
+fi
 printf '0\n' >"$T/del"
 hook "job address: epilog removes the address, then the job" 0 "job del slurm-42" slurm-epilog
 nothing_left "job address: after the epilog"
