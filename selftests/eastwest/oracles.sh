@@ -23,7 +23,7 @@
 #   4. root's own query still gives the counters; job A's UD QP is alive;
 #   5. uid 65534 reads the configuration without the node's counters and
 #      peer count, and the device without its QPN audit; root reads all.
-# Against a module that leaves them to everyone (294e378), the prober read
+# Against a module that leaves them to everyone (1965ba6), the prober read
 # the counter rise by one for QA and not for F, and uid 65534 read the
 # counters, the peer count and the audit.
 

@@ -18,7 +18,7 @@
 #   4. eastwest unloaded and loaded again while rds_rdma stays: hooked at
 #      its load, job A's process is refused again.
 # rds_rdma is loaded after eastwest, which hooks it as it comes. Against a
-# module that leaves RDS alone (b0e96b9), job A's process sent its message
+# module that leaves RDS alone (1965ba6), job A's process sent its message
 # and node 1 received it.
 
 . "$(dirname "$0")/../lib.sh"
