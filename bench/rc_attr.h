@@ -24,17 +24,19 @@
 /* The device named @name, opened; NULL after a message naming @prog. */
 static inline struct ibv_context *rc_open_device(const char *prog, const char *name)
 {
-	struct ibv_context *ctx = NULL;
+	struct ibv_context *opened = NULL;
 	struct ibv_device **list;
 	int i, n;
 
 	list = ibv_get_device_list(&n);
 	for (i = 0; list && i < n; i++)
 		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	if (!ctx)
+			opened = ibv_open_device(list[i]);
+	if (list)
+		ibv_free_device_list(list);
+	if (!opened)
 		fprintf(stderr, "%s: cannot open %s\n", prog, name);
-	return ctx;
+	return opened;
 }
 
 /* An RC QP of one send and one receive WR of one SGE each, both on @cq. */
