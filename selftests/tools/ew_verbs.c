@@ -157,6 +157,12 @@
  *       the far end's, checking every byte. The first wrong message or
  *       error completion is printed ("message K: ...") and exits 1; else
  *       "verified K messages each way", exit 0.
+ *   ew_verbs deny-flood DEV GID_INDEX DGID SECONDS
+ *       an RC QP aimed at DGID, then for SECONDS as many INIT->RTR
+ *       modifies towards it as the module answers (RESET->INIT ones if INIT
+ *       itself is refused), each expected to be refused with EACCES: every
+ *       refusal is one denial report. Prints "refused N"; exits 1 if one
+ *       was let through or failed otherwise
  *
  * Exit: 0 done, 13 (EACCES) refused with EACCES, 1 other failure, 2 usage,
  * 3 (rc-hold, rts-av-change, rc-pair-revive) not revoked in time.
@@ -1562,6 +1568,44 @@ static int rc_pair_revive(struct ctx *c, int gid_index, int seconds)
 }
 
 /*
+ * deny-flood: refused modifies as fast as they come back, to fill the
+ * module's report ring and log budget with one source's denials.
+ */
+static int deny_flood(struct ctx *c, int gid_index, const char *dgid_s,
+		      int seconds)
+{
+	struct timespec t0, t;
+	unsigned long refused = 0;
+	union ibv_gid dgid;
+	struct ibv_qp *qp;
+	bool init_ok;
+	int ret;
+
+	ret = rc_create(c, dgid_s, &dgid, &qp);
+	if (ret)
+		return ret;
+	init_ok = !to_init(qp, 0, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		if (init_ok)
+			ret = rc_to_rtr(qp, gid_index, &dgid, 0x100, 0, 0,
+					IBV_QPS_INIT);
+		else
+			ret = to_init(qp, 0, 0);
+		if (!ret) {
+			say("flood: a modify was let through after %lu\n", refused);
+			return 1;
+		}
+		if (ret != EACCES)
+			return fail("flood modify", ret);
+		refused++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec - t0.tv_sec < seconds);
+	say("refused %lu\n", refused);
+	return 0;
+}
+
+/*
  * rc-pair-hold: wait up to 10 s for message @k from QP @s to arrive intact
  * at the other QP (and for its send completion); re-posts the receive.
  */
@@ -1844,7 +1888,7 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|ud-probe|port-counters|raw-qp|qpn-list|create-ah|\n"
 			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise|\n"
-			"       mcast-attach|mcast-reset|qpn-claim|qp-storm|rc-pair-hold|rc-inject|rc-peer|rc-stall DEV ...\n");
+			"       mcast-attach|mcast-reset|qpn-claim|qp-storm|rc-pair-hold|rc-inject|rc-peer|rc-stall|deny-flood DEV ...\n");
 		return 2;
 	}
 	ret = open_dev(argv[2], &c);
@@ -1910,6 +1954,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "rc-inject") && argc == 7)
 		return rc_inject(&c, num(argv[3]), argv[4], num(argv[5]),
 				 num(argv[6]));
+	if (!strcmp(argv[1], "deny-flood") && argc == 6)
+		return deny_flood(&c, num(argv[3]), argv[4], num(argv[5]));
 	fprintf(stderr, "ew_verbs: bad arguments\n");
 	return 2;
 }
