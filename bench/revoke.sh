@@ -78,7 +78,7 @@ revoke_round() {
 	kill "$_mon"
 	wait "$_mon" 2>/dev/null
 	_lost=$(grep -c 'lost' "$EW_TMP/events.err")
-	_dropped=$(dmesg | grep -c 'dropped (ring full)')
+	_dropped=$(dmesg | grep -c 'denial events dropped')
 	_done=$(awk '/^all_error_realtime_ns/ { print $2 }' "$EW_TMP/qpr")
 	if [ "$_prof" = perf ]; then
 		perf report -i "$EW_TMP/perf.data" --stdio --no-children --sort comm,dso,sym \

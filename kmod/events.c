@@ -7,8 +7,30 @@
  * When the ring is full new events are dropped and counted, never blocked on.
  * An event that finds no memory for its message is lost to the listeners
  * only (a denial is still logged); the worker counts and reports those too.
+ *
+ * DOC: Fair shares of the ring and of the log
+ *
+ * A refusal costs its caller one failed system call, so any process can
+ * make thousands a second. With one ring and one log budget for all, a
+ * process that floods refusals of its own kept every other denial out of
+ * the kernel log (10 lines per 5 s, used up in a millisecond) and could
+ * fill the ring, hiding another job's refusal, or its own real attempt
+ * made from a second identity; and however fair the ring, a listener's
+ * socket overflowed with the flood's reports and lost the others. So each
+ * source of denials, a job or a user in no job, has shares of its own: at
+ * most EW_EVENT_SHARE reports in the ring and EW_EVENT_RATE a second
+ * through it, and EW_LOG_BURST log lines per EW_LOG_INTERVAL. What it sends
+ * past them is dropped (the ring) or kept out of the log, and counted
+ * against it; its next logged line is preceded by how many were not
+ * logged. The
+ * counters are exact whatever is dropped. Sources are kept in a small
+ * table under the ring's lock, looked up only on the denial path; when it
+ * is full, the sources past it share its last entry (the shares then bound
+ * that group together). Revocations, devices and admission changes come
+ * from the control plane and are not shared out.
  */
 
+#include <linux/jiffies.h>
 #include <linux/ratelimit.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
@@ -19,10 +41,38 @@
 #include "netlink-gen.h"
 
 #define EW_EVENT_RING	256
+/* A source's reports in the ring at most: eight sources fill it. */
+#define EW_EVENT_SHARE	(EW_EVENT_RING / 8)
+/* A source's reports a second: what a listener's socket takes from many. */
+#define EW_EVENT_RATE	256
+/* Sources told apart; the last entry is shared by any past them. */
+#define EW_EVENT_SOURCES	32
+#define EW_LOG_BURST	10
+#define EW_LOG_INTERVAL	(5 * HZ)
+
+/*
+ * One source of denials: a job (@key its id) or a user in no job (@key
+ * bit 32 set, the uid below). @queued: its reports in the ring; an entry
+ * with none may be taken for another source. @second, @passed: the start
+ * of its current second and the reports it let through in it. @window,
+ * @logged: its log budget's current interval and the lines logged in it.
+ * @unlogged: its denials not logged (dropped or over budget) since its
+ * last line.
+ */
+struct ew_event_source {
+	u64 key;
+	unsigned int queued;
+	unsigned long second;
+	unsigned int passed;
+	unsigned long window;
+	unsigned int logged;
+	unsigned int unlogged;
+};
 
 static struct ew_event ew_event_ring[EW_EVENT_RING];
 static unsigned int ew_event_head, ew_event_tail;
 static unsigned long ew_events_dropped;
+static struct ew_event_source ew_event_sources[EW_EVENT_SOURCES];
 static DEFINE_SPINLOCK(ew_event_lock);
 /*
  * Delayed by a jiffy while the ring is less than half full: a burst of
@@ -95,21 +145,116 @@ void ew_event_admission(u32 admission, bool required)
 	ew_event_report(&ev);
 }
 
+#define EW_SOURCE_NO_JOB	BIT_ULL(32)
+
+static u64 ew_event_source_key(const struct ew_event *ev)
+{
+	return ev->job_id ? ev->job_id : EW_SOURCE_NO_JOB | ev->uid;
+}
+
+/*
+ * The entry of @ev's source: its own, a free one or one with no report in
+ * the ring (the one whose log interval began first), else the last one.
+ * Context: ew_event_lock held.
+ */
+static struct ew_event_source *ew_event_source_of(const struct ew_event *ev)
+{
+	u64 key = ew_event_source_key(ev);
+	struct ew_event_source *src, *take = NULL;
+
+	for (src = ew_event_sources; src < ew_event_sources + EW_EVENT_SOURCES; src++) {
+		if (src->key == key)
+			return src;
+		if (src->queued)
+			continue;
+		if (!src->key) {
+			if (!take || take->key)
+				take = src;
+		} else if (!take || (take->key && time_before(src->window, take->window))) {
+			take = src;
+		}
+	}
+	if (!take)
+		return &ew_event_sources[EW_EVENT_SOURCES - 1];
+	*take = (struct ew_event_source) {
+		.key = key,
+		.second = jiffies - HZ,
+		.window = jiffies - EW_LOG_INTERVAL,
+	};
+	return take;
+}
+
+/*
+ * Whether @src may put one more report in the ring: fewer than
+ * EW_EVENT_SHARE there and EW_EVENT_RATE this second. Context:
+ * ew_event_lock held.
+ */
+static bool ew_event_source_pass(struct ew_event_source *src)
+{
+	if (src->queued >= EW_EVENT_SHARE)
+		return false;
+	if (time_after_eq(jiffies, src->second + HZ)) {
+		src->second = jiffies;
+		src->passed = 0;
+	}
+	if (src->passed >= EW_EVENT_RATE)
+		return false;
+	src->passed++;
+	return true;
+}
+
+/*
+ * Whether @src may log one more line now; starts a new interval when the
+ * last one is over. Context: ew_event_lock held.
+ */
+static bool ew_event_source_log(struct ew_event_source *src)
+{
+	if (time_after_eq(jiffies, src->window + EW_LOG_INTERVAL)) {
+		src->window = jiffies;
+		src->logged = 0;
+	}
+	if (src->logged >= EW_LOG_BURST)
+		return false;
+	src->logged++;
+	return true;
+}
+
 /**
  * ew_event_report() - queue a report
  * @ev: the event (copied)
+ *
+ * A denial counts against its source's shares (see "Fair shares" above).
  *
  * Context: any (the ftrace hooks, possibly atomic).
  */
 void ew_event_report(const struct ew_event *ev)
 {
+	struct ew_event_source *src = NULL;
+	struct ew_event *slot;
 	unsigned long flags;
 	unsigned int used;
 
 	spin_lock_irqsave(&ew_event_lock, flags);
 	used = ew_event_head - ew_event_tail;
+	if (ev->cmd == EASTWEST_CMD_DENY_NTF) {
+		src = ew_event_source_of(ev);
+		if (used < EW_EVENT_RING && !ew_event_source_pass(src))
+			used = EW_EVENT_RING;	/* over its share: dropped */
+	}
 	if (used < EW_EVENT_RING) {
-		ew_event_ring[ew_event_head % EW_EVENT_RING] = *ev;
+		slot = &ew_event_ring[ew_event_head % EW_EVENT_RING];
+		*slot = *ev;
+		slot->source = src ? src - ew_event_sources : -1;
+		if (src) {
+			src->queued++;
+			slot->log = ew_event_source_log(src);
+			if (slot->log) {
+				slot->unlogged = src->unlogged;
+				src->unlogged = 0;
+			} else {
+				src->unlogged++;
+			}
+		}
 		ew_event_head++;
 		/*
 		 * Scheduled under the lock that ew_events_exit() takes to
@@ -122,6 +267,8 @@ void ew_event_report(const struct ew_event *ev)
 			schedule_delayed_work(&ew_event_work, 1);
 	} else {
 		ew_events_dropped++;
+		if (src)
+			src->unlogged++;
 	}
 	spin_unlock_irqrestore(&ew_event_lock, flags);
 }
@@ -166,15 +313,18 @@ const char *ew_reason_name(u32 reason)
 
 static void ew_event_log(const struct ew_event *ev)
 {
-	if (ev->cmd != EASTWEST_CMD_DENY_NTF)
-		return;	/* revocations and devices log where they happen */
-
-	static DEFINE_RATELIMIT_STATE(rs, 5 * HZ, 10);
 	const char *verdict = ev->mode == EASTWEST_MODE_AUDIT ?
 			      "audit: would deny" : "denied";
 
-	if (!__ratelimit(&rs))
-		return;
+	if (ev->cmd != EASTWEST_CMD_DENY_NTF || !ev->log)
+		return;	/* revocations and devices log where they happen */
+
+	if (ev->unlogged && ev->job_id)
+		pr_warn("job %u: %u denials not logged (over its share)\n",
+			ev->job_id, ev->unlogged);
+	else if (ev->unlogged)
+		pr_warn("uid %u in no job: %u denials not logged (over its share)\n",
+			ev->uid, ev->unlogged);
 	if (ev->has_dgid)
 		pr_warn("%s %s: %s: job %u pid %u (%s) uid %u cgroup %llu dev %s port %u qpn 0x%x dgid %pI6c dqpn 0x%x\n",
 			verdict, ew_op_names[ev->op], ew_reason_names[ev->reason],
@@ -250,6 +400,20 @@ static int ew_event_fill(struct sk_buff *skb, const struct ew_event *ev)
 	return 0;
 }
 
+/*
+ * Room for the largest event, a denial with every attribute (nine u32s,
+ * the comm, the cgroup id, the device name, a GID and a LID): a message of
+ * a page each would let a listener's socket hold a quarter as many.
+ */
+static size_t ew_event_size(void)
+{
+	return 9 * nla_total_size(sizeof(u32)) +
+	       nla_total_size(TASK_COMM_LEN) +
+	       nla_total_size_64bit(sizeof(u64)) +
+	       nla_total_size(IB_DEVICE_NAME_MAX) +
+	       nla_total_size(16) + nla_total_size(sizeof(u16));
+}
+
 /* Return: false if there was no memory for the message. */
 static bool ew_event_send(const struct ew_event *ev)
 {
@@ -258,12 +422,12 @@ static bool ew_event_send(const struct ew_event *ev)
 
 	if (!genl_has_listeners(ew_event_family, &init_net, EASTWEST_NLGRP_EVENTS))
 		return true;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	skb = genlmsg_new(ew_event_size(), GFP_KERNEL);
 	EW_FAIL_ALLOC(skb, nlmsg_free(skb));
 	if (!skb)
 		return false;
 	hdr = genlmsg_put(skb, 0, 0, ew_event_family, 0, ev->cmd);
-	if (!hdr || ew_event_fill(skb, ev)) {
+	if (WARN_ON_ONCE(!hdr || ew_event_fill(skb, ev))) {
 		nlmsg_free(skb);
 		return true;
 	}
@@ -289,6 +453,8 @@ static void ew_event_worker(struct work_struct *work)
 		}
 		ev = ew_event_ring[ew_event_tail % EW_EVENT_RING];
 		ew_event_tail++;
+		if (ev.source >= 0)
+			ew_event_sources[ev.source].queued--;
 		spin_unlock_irq(&ew_event_lock);
 
 		ew_event_log(&ev);
@@ -297,7 +463,7 @@ static void ew_event_worker(struct work_struct *work)
 		cond_resched();
 	}
 	if (dropped)
-		pr_warn_ratelimited("%lu denial events dropped (ring full)\n",
+		pr_warn_ratelimited("%lu denial events dropped (ring full or over a source's share)\n",
 				    dropped);
 	if (unsent)
 		pr_warn_ratelimited("%lu events not sent to listeners: out of memory\n",

@@ -34,6 +34,10 @@ struct ew_event {
 	/* EASTWEST_CMD_ADMISSION_NTF */
 	u32 admission;
 	bool admission_required;
+	/* Set in the ring: the source's entry (-1: none), whether to log. */
+	s8 source;
+	bool log;
+	u32 unlogged;	/* the source's denials not logged before this one */
 };
 
 void ew_event_report(const struct ew_event *ev);
