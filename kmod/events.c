@@ -18,11 +18,14 @@
  * made from a second identity; and however fair the ring, a listener's
  * socket overflowed with the flood's reports and lost the others. So each
  * source of denials, a job or a user in no job, has shares of its own: at
- * most EW_EVENT_SHARE reports in the ring and EW_EVENT_RATE a second
- * through it, and EW_LOG_BURST log lines per EW_LOG_INTERVAL. What it sends
- * past them is dropped (the ring) or kept out of the log, and counted
- * against it; its next logged line is preceded by how many were not
- * logged. The
+ * most EW_EVENT_SHARE reports in the ring, and half the room denials have
+ * left (EW_EVENT_RESERVE slots are kept for the control plane's events),
+ * EW_EVENT_RATE a second through it, and EW_LOG_BURST log lines per
+ * EW_LOG_INTERVAL. Connect
+ * requests refused at a source's listeners, which others send, have
+ * shares apart. What a source sends past them is dropped (the ring) or
+ * kept out of the log, and counted against it; its next logged line is
+ * preceded by how many were not logged. The
  * counters are exact whatever is dropped. Sources are kept in a small
  * table under the ring's lock, looked up only on the denial path; when it
  * is full, the sources past it share its last entry (the shares then bound
@@ -41,7 +44,9 @@
 #include "netlink-gen.h"
 
 #define EW_EVENT_RING	256
-/* A source's reports in the ring at most: eight sources fill it. */
+/* Kept for revocations, devices and admission changes. */
+#define EW_EVENT_RESERVE	32
+/* A source's reports in the ring at most (and half the room left). */
 #define EW_EVENT_SHARE	(EW_EVENT_RING / 8)
 /* A source's reports a second: what a listener's socket takes from many. */
 #define EW_EVENT_RATE	256
@@ -146,10 +151,21 @@ void ew_event_admission(u32 admission, bool required)
 }
 
 #define EW_SOURCE_NO_JOB	BIT_ULL(32)
+#define EW_SOURCE_REQUESTS	BIT_ULL(33)
 
 static u64 ew_event_source_key(const struct ew_event *ev)
 {
-	return ev->job_id ? ev->job_id : EW_SOURCE_NO_JOB | ev->uid;
+	u64 key = ev->job_id ? ev->job_id : EW_SOURCE_NO_JOB | ev->uid;
+
+	/*
+	 * A connect request refused at a listener is reported as the
+	 * listener's owner's, but whoever reaches the listener sends it, from
+	 * this node or another: such refusals have shares of their own, so
+	 * that they cannot use up the owner's.
+	 */
+	if (ev->op == EASTWEST_OP_CM_REQUEST)
+		key |= EW_SOURCE_REQUESTS;
+	return key;
 }
 
 /*
@@ -185,13 +201,19 @@ static struct ew_event_source *ew_event_source_of(const struct ew_event *ev)
 }
 
 /*
- * Whether @src may put one more report in the ring: fewer than
- * EW_EVENT_SHARE there and EW_EVENT_RATE this second. Context:
- * ew_event_lock held.
+ * Whether @src may put one more report in the ring, @used slots of which
+ * are taken: fewer than EW_EVENT_SHARE there and than half the room that
+ * denials have left (so that however many sources flood, a newcomer finds
+ * room), and fewer than EW_EVENT_RATE this second. Context: ew_event_lock
+ * held.
  */
-static bool ew_event_source_pass(struct ew_event_source *src)
+static bool ew_event_source_pass(struct ew_event_source *src,
+				 unsigned int used)
 {
-	if (src->queued >= EW_EVENT_SHARE)
+	unsigned int room = EW_EVENT_RING - EW_EVENT_RESERVE;
+
+	room = used < room ? room - used : 0;
+	if (src->queued >= EW_EVENT_SHARE || src->queued >= DIV_ROUND_UP(room, 2))
 		return false;
 	if (time_after_eq(jiffies, src->second + HZ)) {
 		src->second = jiffies;
@@ -238,7 +260,7 @@ void ew_event_report(const struct ew_event *ev)
 	used = ew_event_head - ew_event_tail;
 	if (ev->cmd == EASTWEST_CMD_DENY_NTF) {
 		src = ew_event_source_of(ev);
-		if (used < EW_EVENT_RING && !ew_event_source_pass(src))
+		if (used < EW_EVENT_RING && !ew_event_source_pass(src, used))
 			used = EW_EVENT_RING;	/* over its share: dropped */
 	}
 	if (used < EW_EVENT_RING) {
@@ -319,7 +341,10 @@ static void ew_event_log(const struct ew_event *ev)
 	if (ev->cmd != EASTWEST_CMD_DENY_NTF || !ev->log)
 		return;	/* revocations and devices log where they happen */
 
-	if (ev->unlogged && ev->job_id)
+	if (ev->unlogged && ev->op == EASTWEST_OP_CM_REQUEST)
+		pr_warn("job %u: %u requests refused at its listeners not logged (over their share)\n",
+			ev->job_id, ev->unlogged);
+	else if (ev->unlogged && ev->job_id)
 		pr_warn("job %u: %u denials not logged (over its share)\n",
 			ev->job_id, ev->unlogged);
 	else if (ev->unlogged)
