@@ -526,7 +526,10 @@ static void ew_cm_message_event(struct ew_event *ev, const struct rdma_cm_id *id
  * a caller in a job must name a QP of its job on the ID's device, as
  * applications do (librdmacm names the ID's QP, UCX one it makes for the
  * purpose; mlx5's reserved QP numbers need DEVX, which jobs do not get),
- * and a caller in no job a QP of no job's. mlx5's reserved numbers belong
+ * and a caller in no job a QP that a process in no job made: not one of
+ * the kernel's, whose connections (storage, RDS) a stale-connection
+ * answer would end as well, nor an XRC target, which the core keeps as
+ * the kernel's whichever job asked for it. mlx5's reserved numbers belong
  * to no QP, so there a caller in no job may still name a number no QP
  * has, and still tell it from a job's QP (threat-model.md, A28).
  * Context: rcu_read_lock().
@@ -543,7 +546,7 @@ static u32 ew_cm_named_qp_reason(const struct rdma_cm_id *id,
 		return 0;
 	qpn = param->qp_num & 0xffffff;
 	if (job ? ew_restrack_qp_is_jobs(dev, qpn, job) :
-		  ew_restrack_qp_is_no_jobs(dev, qpn))
+		  ew_restrack_qp_is_no_jobs(dev, qpn, true))
 		return 0;
 	if (!job && dev->ops.driver_id == RDMA_DRIVER_MLX5 &&
 	    !ew_restrack_qp_exists(dev, qpn))

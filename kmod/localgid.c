@@ -482,11 +482,13 @@ bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,
  * process created it (the kernel did, or a process in no job)
  * @dev: a device of this node
  * @qpn: the QP number
+ * @user: a process in no job did; not the kernel (a kernel protocol's QP,
+ *	or an XRC target, which the core keeps as the kernel's whoever asked)
  *
  * A user QP whose creator is unknown may be a job's: not counted.
  * Context: rcu_read_lock(); atomic-safe (takes the restrack table lock).
  */
-bool ew_restrack_qp_is_no_jobs(struct ib_device *dev, u32 qpn)
+bool ew_restrack_qp_is_no_jobs(struct ib_device *dev, u32 qpn, bool user)
 {
 	struct rdma_restrack_entry *res;
 	bool none;
@@ -494,7 +496,7 @@ bool ew_restrack_qp_is_no_jobs(struct ib_device *dev, u32 qpn)
 	res = ew_restrack_get_qp_unhidden(dev, qpn);
 	if (IS_ERR(res))
 		return false;
-	none = ew_res_is_no_jobs(res);
+	none = ew_res_is_no_jobs(res) && (!user || res->user);
 	rdma_restrack_put(res);
 	return none;
 }

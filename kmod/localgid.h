@@ -50,7 +50,7 @@ bool ew_res_is_jobs(const struct rdma_restrack_entry *res,
 bool ew_res_is_no_jobs(const struct rdma_restrack_entry *res);
 bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,
 			    const struct ew_job *job);
-bool ew_restrack_qp_is_no_jobs(struct ib_device *dev, u32 qpn);
+bool ew_restrack_qp_is_no_jobs(struct ib_device *dev, u32 qpn, bool user);
 bool ew_restrack_qp_exists(struct ib_device *dev, u32 qpn);
 unsigned int ew_restrack_user_qps(struct ib_device *dev, unsigned long *next,
 				  struct ew_core_qp *out, unsigned int max);

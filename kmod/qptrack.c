@@ -427,7 +427,7 @@ bool ew_dest_open_to_unpoliced(struct ib_device *dev, const u8 *dgid,
 	tracked = ew_qp_tracked_is_jobs_lock(NULL, ldev, qpn);
 	if (tracked != -ENOENT)
 		return false;
-	return ew_restrack_qp_is_no_jobs(ldev, qpn);
+	return ew_restrack_qp_is_no_jobs(ldev, qpn, false);
 }
 
 /* Its multicast groups. Context: ew_qp_lock. */

@@ -28,7 +28,10 @@
 #      number no QP has: refused the same way;
 #   5. default allow: a process in no job naming job A's QP, to a listener
 #      in no job: refused; job A's pings go on; naming a number no QP has:
-#      refused; naming its own QP: sent.
+#      refused; naming 1 (the GSI QP's number; the core files GSI QPs
+#      under another key, so it is a number no QP has to the check):
+#      refused; naming its own QP: sent. (A kernel QP of a live
+#      connection, named by a process in no job: rds.sh.)
 # Against a module that does not judge the number (90fdc18), 3 prints
 # "status: 10" and job A's rping is disconnected; against one that lets a
 # number no QP has through (1965ba6), 3, 4 and 5 send it.
@@ -89,7 +92,7 @@ has() {
 	grep -qx "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
 }
 
-ew_plan 32
+ew_plan 33
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
@@ -166,8 +169,10 @@ ew_expect_rc 13 "5/a connect in no job naming job A's client QP $QA is refused (
 ew_check "5/job A's pings go on" a_pings_on
 ew_expect_rc 13 "5/a connect in no job naming $F is refused the same way (EACCES)" \
 	probe / "$EW_TMP/c5b" 7406 "$F"
+ew_expect_rc 13 "5/a connect in no job naming 1 (the GSI QP's number) is refused the same way (EACCES)" \
+	probe / "$EW_TMP/c5k" 7406 1
 ew_reap "$LPID" 10 >/dev/null
-ew_check "5/the listener in no job received neither" sh -c "! grep -q '^request' '$EW_TMP/l5'"
+ew_check "5/the listener in no job received none of them" sh -c "! grep -q '^request' '$EW_TMP/l5'"
 ew_check "5/a listener in no job" listen / "$EW_TMP/l5c" 7407
 ew_expect_rc 0 "5/a connect in no job naming its own QP is sent" \
 	probe / "$EW_TMP/c5c" 7407 own

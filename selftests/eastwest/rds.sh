@@ -10,7 +10,10 @@
 # of the process's job sees it. Node 1 receives on its address (root, in no
 # job); on node 0 job A may reach only node 0's own address:
 #   1. control: root in no job (default allow) sends over RDS/IB to node
-#      1, which receives it;
+#      1, which receives it; a process in no job that names one of the
+#      kernel QPs of that RDS connection in a connect request to node 1
+#      (whose connection manager would answer "stale connection" and end
+#      the kernel's connection) is refused;
 #   2. job A's process (uid 65534) cannot bind an RDS socket over the
 #      InfiniBand transport (counted as denied-kernel-ulp of job A,
 #      logged); node 1 receives nothing from it;
@@ -19,7 +22,8 @@
 #      its load, job A's process is refused again.
 # rds_rdma is loaded after eastwest, which hooks it as it comes. Against a
 # module that leaves RDS alone (1965ba6), job A's process sent its message
-# and node 1 received it.
+# and node 1 received it; against one that takes the kernel's QPs for no
+# job's (3c1352c), the connect naming the kernel's QP was sent.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -29,7 +33,7 @@ PORT=18700
 ew_require_root
 ew_require_nodes 2
 ew_require_cmd rdma setpriv python3 modprobe
-ew_require_built ctl cgroup
+ew_require_built ctl cgroup selftests/tools/ew_cmmsg
 modprobe -n rds_rdma 2>/dev/null || ew_skip "no rds_rdma module"
 
 ew_tmp_dir 755
@@ -85,7 +89,20 @@ send() {
 		"$PORT" "$4" >"$3" 2>&1
 }
 
-ew_plan $((EW_NODE ? 12 : 20))
+# kernel_qpn: the number of a kernel RC QP of rxe0 (RDS's), as root sees it.
+kernel_qpn() {
+	rdma -j res show qp link "$DEV/1" | python3 -c '
+import json, sys
+q = [r["lqpn"] for r in json.load(sys.stdin)
+     if r.get("type") == "RC" and "pid" not in r and r["lqpn"] > 1]
+print(q[0] if q else "")'
+}
+
+has_kernel_qp() {
+	[ -n "$(kernel_qpn)" ]
+}
+
+ew_plan $((EW_NODE ? 12 : 22))
 
 ew_load_rxe_eth0
 mkdir -p "$EW_CG/ewA"
@@ -118,6 +135,12 @@ else
 	barrier listening
 	ew_expect_rc 0 "1/root in no job sends over RDS/IB to node 1" \
 		send / "" "$EW_TMP/s1" from-root
+	ew_check "1/a kernel RC QP of RDS's connection" ew_wait_for 20 has_kernel_qp
+	KQ=$(kernel_qpn)
+	ew_diag "1/kernel QP ${KQ:-none}; $(rdma res show qp link "$DEV/1" | tr '\n' ';')"
+	ew_expect_rc 13 "1/a process in no job naming it ($KQ) in a connect to node 1 is refused (EACCES)" \
+		sh -c "'$NOBODY' '$EW_TOP/selftests/tools/ew_cmmsg' connect-qpn '$EW_PEER_IP' 18799 probe '${KQ:-0}' >'$EW_TMP/k1' 2>&1"
+	ew_diag "1/$(cat "$EW_TMP/k1")"
 	barrier sent-1
 	before=$(ew_ctr ewA denied-kernel-ulp)
 	ew_dmesg_mark
