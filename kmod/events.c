@@ -21,16 +21,15 @@
  * most EW_EVENT_SHARE reports in the ring, and half the room denials have
  * left (EW_EVENT_RESERVE slots are kept for the control plane's events),
  * EW_EVENT_RATE a second through it, and EW_LOG_BURST log lines per
- * EW_LOG_INTERVAL. Connect
- * requests refused at a source's listeners, which others send, have
- * shares apart. What a source sends past them is dropped (the ring) or
- * kept out of the log, and counted against it; its next logged line is
- * preceded by how many were not logged. The
- * counters are exact whatever is dropped. Sources are kept in a small
- * table under the ring's lock, looked up only on the denial path; when it
- * is full, the sources past it share its last entry (the shares then bound
- * that group together). Revocations, devices and admission changes come
- * from the control plane and are not shared out.
+ * EW_LOG_INTERVAL. Connect requests refused at a source's listeners, which
+ * others send, have shares apart. What a source sends past them is
+ * dropped (the ring) or kept out of the log, and counted against it (the
+ * events-dropped counter, and its next logged line says how many were not
+ * logged); the decision counters are exact whatever is dropped. Sources
+ * are kept in a small table under the ring's lock, looked up only on the
+ * denial path; when it is full, the sources past it share its last entry
+ * (the shares then bound that group together). Revocations, devices and
+ * admission changes come from the control plane and are not shared out.
  */
 
 #include <linux/jiffies.h>
@@ -55,22 +54,24 @@
 #define EW_LOG_BURST	10
 #define EW_LOG_INTERVAL	(5 * HZ)
 
+/* So many uses per interval: when the current one began, how many so far. */
+struct ew_event_budget {
+	unsigned long start;
+	unsigned int used;
+};
+
 /*
  * One source of denials: a job (@key its id) or a user in no job (@key
  * bit 32 set, the uid below). @queued: its reports in the ring; an entry
- * with none may be taken for another source. @second, @passed: the start
- * of its current second and the reports it let through in it. @window,
- * @logged: its log budget's current interval and the lines logged in it.
- * @unlogged: its denials not logged (dropped or over budget) since its
- * last line.
+ * with none may be taken for another source. @rate: its reports let
+ * through this second; @log: its lines logged this interval. @unlogged:
+ * its denials not logged (dropped or over budget) since its last line.
  */
 struct ew_event_source {
 	u64 key;
 	unsigned int queued;
-	unsigned long second;
-	unsigned int passed;
-	unsigned long window;
-	unsigned int logged;
+	struct ew_event_budget rate;
+	struct ew_event_budget log;
 	unsigned int unlogged;
 };
 
@@ -186,7 +187,8 @@ static struct ew_event_source *ew_event_source_of(const struct ew_event *ev)
 		if (!src->key) {
 			if (!take || take->key)
 				take = src;
-		} else if (!take || (take->key && time_before(src->window, take->window))) {
+		} else if (!take ||
+			   (take->key && time_before(src->log.start, take->log.start))) {
 			take = src;
 		}
 	}
@@ -194,10 +196,24 @@ static struct ew_event_source *ew_event_source_of(const struct ew_event *ev)
 		return &ew_event_sources[EW_EVENT_SOURCES - 1];
 	*take = (struct ew_event_source) {
 		.key = key,
-		.second = jiffies - HZ,
-		.window = jiffies - EW_LOG_INTERVAL,
+		.rate.start = jiffies - HZ,
+		.log.start = jiffies - EW_LOG_INTERVAL,
 	};
 	return take;
+}
+
+/* Whether @b allows one more use of at most @max per @interval; takes it. */
+static bool ew_event_budget_take(struct ew_event_budget *b,
+				 unsigned long interval, unsigned int max)
+{
+	if (time_after_eq(jiffies, b->start + interval)) {
+		b->start = jiffies;
+		b->used = 0;
+	}
+	if (b->used >= max)
+		return false;
+	b->used++;
+	return true;
 }
 
 /*
@@ -215,30 +231,7 @@ static bool ew_event_source_pass(struct ew_event_source *src,
 	room = used < room ? room - used : 0;
 	if (src->queued >= EW_EVENT_SHARE || src->queued >= DIV_ROUND_UP(room, 2))
 		return false;
-	if (time_after_eq(jiffies, src->second + HZ)) {
-		src->second = jiffies;
-		src->passed = 0;
-	}
-	if (src->passed >= EW_EVENT_RATE)
-		return false;
-	src->passed++;
-	return true;
-}
-
-/*
- * Whether @src may log one more line now; starts a new interval when the
- * last one is over. Context: ew_event_lock held.
- */
-static bool ew_event_source_log(struct ew_event_source *src)
-{
-	if (time_after_eq(jiffies, src->window + EW_LOG_INTERVAL)) {
-		src->window = jiffies;
-		src->logged = 0;
-	}
-	if (src->logged >= EW_LOG_BURST)
-		return false;
-	src->logged++;
-	return true;
+	return ew_event_budget_take(&src->rate, HZ, EW_EVENT_RATE);
 }
 
 /**
@@ -248,8 +241,9 @@ static bool ew_event_source_log(struct ew_event_source *src)
  * A denial counts against its source's shares (see "Fair shares" above).
  *
  * Context: any (the ftrace hooks, possibly atomic).
+ * Return: false if it was dropped.
  */
-void ew_event_report(const struct ew_event *ev)
+bool ew_event_report(const struct ew_event *ev)
 {
 	struct ew_event_source *src = NULL;
 	struct ew_event *slot;
@@ -269,7 +263,9 @@ void ew_event_report(const struct ew_event *ev)
 		slot->source = src ? src - ew_event_sources : -1;
 		if (src) {
 			src->queued++;
-			slot->log = ew_event_source_log(src);
+			slot->log = ew_event_budget_take(&src->log,
+							 EW_LOG_INTERVAL,
+							 EW_LOG_BURST);
 			if (slot->log) {
 				slot->unlogged = src->unlogged;
 				src->unlogged = 0;
@@ -293,6 +289,7 @@ void ew_event_report(const struct ew_event *ev)
 			src->unlogged++;
 	}
 	spin_unlock_irqrestore(&ew_event_lock, flags);
+	return used < EW_EVENT_RING;
 }
 
 /**

@@ -40,7 +40,7 @@ struct ew_event {
 	u32 unlogged;	/* the source's denials not logged before this one */
 };
 
-void ew_event_report(const struct ew_event *ev);
+bool ew_event_report(const struct ew_event *ev);
 void ew_event_report_wait(const struct ew_event *ev);
 const char *ew_reason_name(u32 reason);
 void ew_event_dev(u32 cmd, struct ib_device *ibdev);

@@ -250,7 +250,8 @@ static bool ew_judge_report(struct ew_caller *c, struct ew_request *req,
 	ev->cgroup_id = c->cgid;
 	if (req->n_paths)
 		ew_event_from_path(ev, &req->paths[0]);
-	ew_event_report(ev);
+	if (!ew_event_report(ev))
+		ew_counter_inc(c->job, EW_CTR_EVENTS_DROPPED);
 	return v.deny;
 }
 

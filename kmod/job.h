@@ -58,11 +58,15 @@ struct ew_job_policy {
 	u16 pkeys[EW_MAX_PKEYS];
 };
 
-/* Decision counters, one per reason plus allowed/audited/psn-zero. */
+/*
+ * Decision counters, one per reason plus allowed/audited/psn-zero, and the
+ * denial reports that the event ring dropped.
+ */
 enum ew_counter {
 	EW_CTR_ALLOWED,
 	EW_CTR_AUDITED,
 	EW_CTR_PSN_ZERO,
+	EW_CTR_EVENTS_DROPPED,
 	/* EW_CTR_DENIED_BASE + reason */
 	EW_CTR_DENIED_BASE,
 	EW_CTR_MAX = EW_CTR_DENIED_BASE + EASTWEST_REASON_MAX + 1,

@@ -441,7 +441,10 @@ static int ew_nl_put_counters(struct sk_buff *skb, int type,
 	       nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_DENIED, denied,
 				 EASTWEST_A_COUNTERS_PAD) ||
 	       nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_PSN_ZERO,
-				 c.v[EW_CTR_PSN_ZERO], EASTWEST_A_COUNTERS_PAD);
+				 c.v[EW_CTR_PSN_ZERO], EASTWEST_A_COUNTERS_PAD) ||
+	       nla_put_u64_64bit(skb, EASTWEST_A_COUNTERS_EVENTS_DROPPED,
+				 c.v[EW_CTR_EVENTS_DROPPED],
+				 EASTWEST_A_COUNTERS_PAD);
 	return ew_nl_nest_close(skb, nest, full);
 }
 

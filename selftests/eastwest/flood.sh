@@ -20,8 +20,9 @@
 #      one refused modify;
 #   3. both refusals are in the kernel log and `monitor` reported both;
 #   4. job B's counters hold every one of its refusals (counters are
-#      exact), its log lines stay within its budget (10 per 5 s) and a
-#      line says how many of its reports were not logged.
+#      exact) and count its reports that were dropped, its log lines stay
+#      within its budget (10 per 5 s) and a line says how many of its
+#      reports were not logged.
 # Against a module whose log budget was one for everyone (3c1352c), the
 # two refusals of step 2 left no line in the kernel log.
 
@@ -75,7 +76,7 @@ refused() {
 	sed -n 's/^refused \([0-9]*\)$/\1/p' "$1"
 }
 
-ew_plan 18
+ew_plan 19
 
 ew_load_rxe_lo
 mkdir -p "$CG/ewA" "$CG/ewB"
@@ -128,6 +129,10 @@ ew_check "3/monitor reported uid 65533's" \
 # --- 4. the flooders' own reports ----------------------------------------------------------
 ew_check "4/job B's denied-peer counter rose by exactly $NB" \
 	test "$(ew_ctr ewB denied-peer)" -eq $((B0 + NB))
+DB=$(ew_ctr ewB events-dropped)
+ew_diag "4/job B's reports dropped: $DB"
+ew_check "4/job B's events-dropped counter holds its dropped reports (1..$NB)" \
+	sh -c "[ '$DB' != none ] && [ '$DB' -ge 1 ] && [ '$DB' -le $NB ]"
 LB=$(lines "denied modify_qp: peer not allowed: job $BID ")
 LN=$(lines "denied modify_qp: no job: job 0 .* uid 65534 ")
 ew_diag "4/log lines: job B $LB, uid 65534 in no job $LN"

@@ -55,6 +55,7 @@ static const struct ew_attr_desc counters_attrs[] = {
 	[EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP] = { .name = "denied-foreign-qp" },
 	[EASTWEST_A_COUNTERS_DENIED_IWARP] = { .name = "denied-iwarp" },
 	[EASTWEST_A_COUNTERS_DENIED_KERNEL_ULP] = { .name = "denied-kernel-ulp" },
+	[EASTWEST_A_COUNTERS_EVENTS_DROPPED] = { .name = "events-dropped" },
 };
 
 static const struct ew_attr_set counters_set = EW_NLN_SET(counters_attrs);

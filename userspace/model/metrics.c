@@ -138,6 +138,10 @@ static void node_counters(const struct ew_counter_set *c, FILE *f)
 	family(f, "eastwest_psn_zero_total", "counter", "QP modifies that set a PSN of 0.");
 	fprintf(f, "eastwest_psn_zero_total %" PRIu64 "\n",
 		c->v[EASTWEST_A_COUNTERS_PSN_ZERO]);
+	family(f, "eastwest_events_dropped_total", "counter",
+	       "Denial reports neither logged nor sent to listeners (the report ring full, or their source over its share).");
+	fprintf(f, "eastwest_events_dropped_total %" PRIu64 "\n",
+		c->v[EASTWEST_A_COUNTERS_EVENTS_DROPPED]);
 }
 
 /* A per-job count (EW_JOB_QP_COUNT, EW_JOB_PEER_COUNT), of the jobs that have it. */

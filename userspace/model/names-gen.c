@@ -141,6 +141,7 @@ const char *const ew_counter_names[EASTWEST_A_COUNTERS_MAX + 1] = {
 	[EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP] = "denied_foreign_qp",
 	[EASTWEST_A_COUNTERS_DENIED_IWARP] = "denied_iwarp",
 	[EASTWEST_A_COUNTERS_DENIED_KERNEL_ULP] = "denied_kernel_ulp",
+	[EASTWEST_A_COUNTERS_EVENTS_DROPPED] = "events_dropped",
 };
 
 const uint16_t ew_reason_counter[EASTWEST_REASON_MAX + 1] = {

@@ -275,11 +275,12 @@ void ew_print_counters(const char *key, const struct ew_counter_set *c)
 			ew_print_u64(EW_JSON, ew_counter_names[i], NULL, c->v[i]);
 	ew_close_object();
 
-	ew_print_text(INDENT "allowed %llu audited %llu denied %llu psn-zero %llu\n",
+	ew_print_text(INDENT "allowed %llu audited %llu denied %llu psn-zero %llu events-dropped %llu\n",
 		      (unsigned long long)c->v[EASTWEST_A_COUNTERS_ALLOWED],
 		      (unsigned long long)c->v[EASTWEST_A_COUNTERS_AUDITED],
 		      (unsigned long long)c->v[EASTWEST_A_COUNTERS_DENIED],
-		      (unsigned long long)c->v[EASTWEST_A_COUNTERS_PSN_ZERO]);
+		      (unsigned long long)c->v[EASTWEST_A_COUNTERS_PSN_ZERO],
+		      (unsigned long long)c->v[EASTWEST_A_COUNTERS_EVENTS_DROPPED]);
 	for (r = EASTWEST_REASON_NO_JOB; r <= EASTWEST_REASON_MAX; r++) {
 		i = r - EASTWEST_REASON_NO_JOB;
 		if (!i)

@@ -826,7 +826,7 @@ static void test_config_stats_dev(void **state)
 			    "\"version\":\"0.1.0\",\"job_count\":0,\"peer_count\":0}\n");
 	assert_int_equal(RUN("job", "add", "a"), EW_OK);
 	assert_int_equal(RUN("stats"), EW_OK);
-	has(out, "global\n    allowed 2 audited 3 denied 4 psn-zero 14\n");
+	has(out, "global\n    allowed 2 audited 3 denied 4 psn-zero 14 events-dropped 22\n");
 	has(out, "job a id 1\n    allowed 102 ");
 	assert_int_equal(RUN("-j", "stats"), EW_OK);
 	has(out, "{\"global\":{\"allowed\":2,\"audited\":3,\"denied\":4,\"denied_no_job\":5,");

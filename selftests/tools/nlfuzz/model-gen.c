@@ -53,6 +53,7 @@ static const struct nf_attr counters_attrs[] = {
 	{ .type = EASTWEST_A_COUNTERS_DENIED_FOREIGN_QP, .set = "counters", .name = "denied-foreign-qp", .kind = NF_U64 },
 	{ .type = EASTWEST_A_COUNTERS_DENIED_IWARP, .set = "counters", .name = "denied-iwarp", .kind = NF_U64 },
 	{ .type = EASTWEST_A_COUNTERS_DENIED_KERNEL_ULP, .set = "counters", .name = "denied-kernel-ulp", .kind = NF_U64 },
+	{ .type = EASTWEST_A_COUNTERS_EVENTS_DROPPED, .set = "counters", .name = "events-dropped", .kind = NF_U64 },
 };
 const struct nf_set nf_set_counters = NF_SET(counters_attrs, "counters", EASTWEST_A_COUNTERS_MAX);
 
