@@ -448,6 +448,12 @@ ew_barrier() {
 	done
 }
 
+# ew_meet NAME [TIMEOUT]: ew_barrier, or give up the whole test (the other
+# node's run of it has failed or stopped).
+ew_meet() {
+	ew_barrier "$@" || ew_bail "barrier $1 failed"
+}
+
 # ew_wait_listen PORT [TIMEOUT]: wait until something listens on local TCP
 # PORT (default 30 s). A server node waits for its own server this way, then
 # meets the client node at a barrier.

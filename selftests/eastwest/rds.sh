@@ -45,10 +45,6 @@ ew_defer "ew_reap_all"
 
 NOBODY=$(ew_nobody_script "$EW_TMP")
 
-barrier() {
-	ew_barrier "$1" 180 || ew_bail "barrier $1 failed"
-}
-
 # The RDS end points: "recv ADDR PORT SECONDS" prints each message it
 # receives; "send FROM TO PORT MSG" binds FROM over the InfiniBand
 # transport and sends MSG to TO:PORT, keeping the socket 15 s. Exit 13 if
@@ -120,19 +116,19 @@ if [ "$EW_NODE" -eq 1 ]; then
 	RPID=$EW_BG_PID
 	ew_check "an RDS receiver on $EW_LOCAL_IP:$PORT (InfiniBand transport)" \
 		ew_wait_for 30 grep -qx listening "$EW_TMP/recv"
-	barrier listening
-	barrier sent-1
+	ew_meet listening 180
+	ew_meet sent-1 180
 	ew_check "1/it received root's message" \
 		ew_wait_for 20 grep -qx "received: from-root" "$EW_TMP/recv"
-	barrier sent-2
-	barrier sent-3
+	ew_meet sent-2 180
+	ew_meet sent-3 180
 	sleep 5
 	ew_reap "$RPID" 10 >/dev/null
 	ew_diag "$(cat "$EW_TMP/recv")"
 	ew_check "2-4/it received nothing from job A or from no job under default deny" \
 		sh -c "! grep -q -e from-job-a -e from-no-job '$EW_TMP/recv'"
 else
-	barrier listening
+	ew_meet listening 180
 	ew_expect_rc 0 "1/root in no job sends over RDS/IB to node 1" \
 		send / "" "$EW_TMP/s1" from-root
 	ew_check "1/a kernel RC QP of RDS's connection" ew_wait_for 20 has_kernel_qp
@@ -141,7 +137,7 @@ else
 	ew_expect_rc 13 "1/a process in no job naming it ($KQ) in a connect to node 1 is refused (EACCES)" \
 		sh -c "'$NOBODY' '$EW_TOP/selftests/tools/ew_cmmsg' connect-qpn '$EW_PEER_IP' 18799 probe '${KQ:-0}' >'$EW_TMP/k1' 2>&1"
 	ew_diag "1/$(cat "$EW_TMP/k1")"
-	barrier sent-1
+	ew_meet sent-1 180
 	before=$(ew_ctr ewA denied-kernel-ulp)
 	ew_dmesg_mark
 	send /ewA "$NOBODY" "$EW_TMP/s2" from-job-a
@@ -151,13 +147,13 @@ else
 	ew_check "2/counted as denied-kernel-ulp of job A" \
 		ew_ctr_grew ewA denied-kernel-ulp "$before"
 	ew_check "2/logged" ew_dmesg_wait "denied ulp_bind: "
-	barrier sent-2
+	ew_meet sent-2 180
 	ew_check "3/default deny" "$CTL" config set default deny
 	send / "$NOBODY" "$EW_TMP/s3" from-no-job
 	ew_diag "3/$(cat "$EW_TMP/s3")"
 	ew_check "3/a process in no job cannot either" \
 		grep -qx "bind: ENOPROTOOPT" "$EW_TMP/s3"
-	barrier sent-3
+	ew_meet sent-3 180
 	# rds_rdma stays; eastwest comes back and hooks it at its own load.
 	ew_check "4/eastwest unloads, rds_rdma stays" ew_unload
 	ew_dmesg_mark

@@ -52,10 +52,6 @@ ew_defer "ew_rmmod"
 ew_defer "pkill -x rping; pkill -x qperf; pkill -x tshark"
 ew_defer "for e in \$CM_TRACE; do echo 0 >\$TR/events/\$e/enable; done 2>/dev/null"
 
-barrier() {
-	ew_barrier "$1" 180 || ew_bail "barrier $1 failed"
-}
-
 # marker_count NAME: how often rping's payload shows in the capture: the
 # text every ping starts with, plus the run of letters it fills with.
 marker_count() {
@@ -100,11 +96,11 @@ rping_pair() {
 		ew_wait_for 30 cm_listening "$_a" ||
 			echo "rping server $_n does not listen"
 		echo "server listens on $(cm_listener_dev "$_a" "$RPING_PORT")"
-		barrier "$_n-listen"
+		ew_meet "$_n-listen" 180
 		wait "$_pid"
 		_rc=$(ew_rping_status "$_out" $?)
 	else
-		barrier "$_n-listen"
+		ew_meet "$_n-listen" 180
 		ew_in_cg "$_cg" timeout 120 rping -c -a "$_a" -p "$RPING_PORT" \
 			-C "$RCOUNT" -S "$RSIZE" -V -v >"$_out" 2>&1
 		_rc=$(ew_rping_status "$_out" $?)
@@ -114,7 +110,7 @@ rping_pair() {
 			_rc=1
 		fi
 	fi
-	barrier "$_n-done"
+	ew_meet "$_n-done" 180
 	sed 's/^/  /' "$_out" | tail -n 5
 	echo "rping exit $_rc"
 	[ "$_rc" -eq 0 ]
@@ -192,8 +188,8 @@ qperf_pair() {
 		ew_in_cg_bg "$_cg" timeout 300 stdbuf -oL qperf -lp "$QPERF_PORT" >"$_out" 2>&1
 		_pid=$EW_BG_PID
 		ew_wait_listen "$QPERF_PORT" || echo "qperf server $_n does not listen"
-		barrier "$_n-listen"
-		barrier "$_n-done"
+		ew_meet "$_n-listen" 180
+		ew_meet "$_n-done" 180
 		kill "$_pid" 2>/dev/null
 		wait "$_pid" 2>/dev/null
 		_rc=$(cat "$SHARE/$_n.rc" 2>/dev/null || echo missing)
@@ -202,7 +198,7 @@ qperf_pair() {
 		# A rejected connect: what the server and this kernel said.
 		[ "$_rc" = 0 ] || { sed 's/^/server: /' "$_out"; qperf_kernel_log; }
 	else
-		barrier "$_n-listen"
+		ew_meet "$_n-listen" 180
 		_try=1
 		while :; do
 			ew_in_cg "$_cg" timeout 240 qperf -lp "$QPERF_PORT" -cm1 -to 60 -t 3 \
@@ -227,7 +223,7 @@ qperf_pair() {
 		done
 		cp "$_out" "$SHARE/$_n.out"
 		echo "$_rc" >"$SHARE/$_n.rc"
-		barrier "$_n-done"
+		ew_meet "$_n-done" 180
 		cat "$_out"
 		QPERF_US=$(qperf_us "$_out")
 	fi
@@ -262,7 +258,7 @@ PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
 [ "$EW_NODE" -eq 0 ] && PLAIN_SRV=$EW_LOCAL_IP || PLAIN_SRV=$EW_PEER_IP
 
 # --- control: the capture sees clear text ---------------------------------------
-barrier plain-ready
+ew_meet plain-ready 180
 ew_capture_start plain
 ew_check "control: job P runs rping over plain eth0, $RCOUNT validated pings" \
 	rping_pair plain /ewcP "$PLAIN_SRV"
@@ -297,7 +293,7 @@ ew_expect_rc 13 "job M is refused over the plain GID" \
 	ew_in_cg /ewcM "$VERBS" rc-connect rxe0 "$PIDX" "$EW_PEER_IP" self
 ew_check "the kernel's path check: $MDEV to the peer is macsec" \
 	sh -c "'$CTL' -j path check dev $MDEV sgid-index $MIDX dst $SEC_PEER | grep -q macsec"
-barrier macsec-ready
+ew_meet macsec-ready 180
 ew_capture_start macsec
 ew_check "job M: rping over MACsec, $RCOUNT validated pings" \
 	rping_pair macsec /ewcM "$SEC_NET.1"
@@ -310,7 +306,7 @@ ew_check "and never rping's payload ($(marker_count macsec))" \
 	test "$(marker_count macsec)" -eq 0
 ew_check "and no clear RoCE, UDP 4791 ($(ew_frames macsec 'udp.port == 4791'))" \
 	test "$(ew_frames macsec 'udp.port == 4791')" -eq 0
-barrier macsec-done
+ew_meet macsec-done 180
 ew_check "path del dev eth0 removes the MACsec link" \
 	sh -c "'$CTL' path del dev eth0 && ! ip link show $MACSEC_IF >/dev/null 2>&1"
 ew_check "$MDEV went with it, rxe0 is still there" macsec_rxe_gone
@@ -321,7 +317,7 @@ ew_check "path add dev eth0 type ipsec" \
 	"$CTL" path add dev eth0 type ipsec key-file "$KEY" peer "$EW_PEER_IP"
 ew_check "job I requires ipsec" \
 	"$CTL" job add ewcI cgroup /ewcI peer "$EW_PEER_IP" encrypt ipsec
-barrier ipsec-ready
+ew_meet ipsec-ready 180
 ew_capture_start ipsec
 ew_check "job I: rping over IPsec, $RCOUNT validated pings" \
 	rping_pair ipsec /ewcI "$PLAIN_SRV"
@@ -334,6 +330,6 @@ ew_check "and never rping's payload ($(marker_count ipsec)) nor clear RoCE ($(ew
 	test "$(marker_count ipsec)" -eq 0 -a "$(ew_frames ipsec 'udp.port == 4791')" -eq 0
 ew_check "path del dev eth0 removes states and policies" \
 	sh -c "'$CTL' path del dev eth0 && ! ip xfrm state | grep -q 'proto esp'"
-barrier end
+ew_meet end 180
 
 ew_done

@@ -41,10 +41,6 @@ ew_defer "ew_reap_all"
 
 NOBODY=$(ew_nobody_script "$EW_TMP")
 
-barrier() {
-	ew_barrier "$1" 180 || ew_bail "barrier $1 failed"
-}
-
 # has FILE LINE / lacks FILE TEXT (what FILE has goes to the check's output).
 has() {
 	grep -qx "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
@@ -73,8 +69,8 @@ case_run() {
 		_lpid=$EW_BG_PID
 		ew_check "$1/a ${UD:+UD }listener ${LNAME:-in $2} on every address" \
 			ew_wait_for 10 grep -qx listening "$EW_TMP/l$1"
-		barrier "$1-listen"
-		barrier "$1-sent"
+		ew_meet "$1-listen" 180
+		ew_meet "$1-sent" 180
 		ew_reap "$_lpid" 10 >/dev/null
 		if [ "$4" = delivered ]; then
 			ew_check "$1/it received job A's request from node 0" \
@@ -84,10 +80,10 @@ case_run() {
 			ew_check "$1/counted as $CTR" ew_ctr_grew "$CJOB" "$CTR" "$_before"
 		fi
 	else
-		barrier "$1-listen"
+		ew_meet "$1-listen" 180
 		ew_expect_rc 0 "$1/job A's ${UD:+SIDR }request to node 1 is sent" \
 			send "$EW_TMP/c$1" "$3" "from-a-$1"
-		barrier "$1-sent"
+		ew_meet "$1-sent" 180
 		if [ "$4" = delivered ]; then
 			ew_check "$1/the client received the listener's reply" \
 				has "$EW_TMP/c$1" "rejected: from-listener-$1"

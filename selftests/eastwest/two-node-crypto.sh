@@ -49,10 +49,6 @@ ew_defer "'$CTL' path del dev eth0"
 ew_defer "ew_rmmod"
 ew_defer "pkill -f ibv_rc_pingpong; pkill -f ib_write_bw; pkill tshark"
 
-barrier() {
-	ew_barrier "$1" || ew_bail "barrier $1 failed"
-}
-
 show() {
 	sed 's/^/#   /' "$1"
 }
@@ -76,16 +72,16 @@ pingpong_pair() {
 			-p "$PORT" -n "$ITERS" -s "$SIZE" -c >"$PP_OUT" 2>&1
 		_pid=$EW_BG_PID
 		ew_wait_listen "$PORT" || ew_diag "server $_n does not listen"
-		barrier "$_n-listen"
+		ew_meet "$_n-listen"
 		wait "$_pid"
 		PP_RC=$?
 	else
-		barrier "$_n-listen"
+		ew_meet "$_n-listen"
 		ew_in_cg "$_cg" timeout "$PP_TIMEOUT" ibv_rc_pingpong -d "$_dev" -g "$_idx" \
 			-p "$PORT" -n "$ITERS" -s "$SIZE" -c "$EW_PEER_IP" >"$PP_OUT" 2>&1
 		PP_RC=$?
 	fi
-	barrier "$_n-done"
+	ew_meet "$_n-done"
 	[ "$PP_RC" -eq 0 ] && grep -q "^$ITERS iters" "$PP_OUT"
 }
 
@@ -98,16 +94,16 @@ write_bw() {
 			-s 65536 -n 200 -F --report_gbits >"$EW_TMP/$_n.bw" 2>&1
 		_pid=$EW_BG_PID
 		ew_wait_listen 18515 || ew_diag "ib_write_bw $_n does not listen"
-		barrier "$_n-listen"
+		ew_meet "$_n-listen"
 		wait "$_pid"
 		_rc=$?
 	else
-		barrier "$_n-listen"
+		ew_meet "$_n-listen"
 		ew_in_cg "$_wcg" timeout 180 ib_write_bw -d "$_dev" -x "$_idx" \
 			-s 65536 -n 200 -F --report_gbits "$EW_PEER_IP" >"$EW_TMP/$_n.bw" 2>&1
 		_rc=$?
 	fi
-	barrier "$_n-done"
+	ew_meet "$_n-done"
 	[ "$_rc" -eq 0 ] && grep -qE '^ *65536 +200 ' "$EW_TMP/$_n.bw"
 }
 
@@ -178,7 +174,7 @@ ew_check "job M requires macsec" \
 	"$CTL" job add ewM cgroup /ewM peer "$EW_PEER_IP" peer "$SEC_PEER" encrypt macsec
 ew_expect_rc 13 "job M is refused over the plain GID" \
 	ew_in_cg /ewM "$VERBS" rc-connect rxe0 "$PIDX" "$EW_PEER_IP" self
-barrier macsec-ready
+ew_meet macsec-ready
 ew_capture_start macsec
 ew_check "job M: rc_pingpong over MACsec, $ITERS checked round trips" \
 	pingpong_pair macsec rxem "$MIDX" /ewM
@@ -199,9 +195,9 @@ if [ "$EW_NODE" -eq 0 ]; then
 		-n "$ITERS" -s "$SIZE" -c >"$EW_TMP/rot.pp" 2>&1
 	ROT_PID=$EW_BG_PID
 	ew_wait_listen "$PORT"
-	barrier rot-listen
+	ew_meet rot-listen
 else
-	barrier rot-listen
+	ew_meet rot-listen
 	ew_in_cg_bg /ewM timeout 300 ibv_rc_pingpong -d rxem -g "$MIDX" -p "$PORT" \
 		-n "$ITERS" -s "$SIZE" -c "$EW_PEER_IP" >"$EW_TMP/rot.pp" 2>&1
 	ROT_PID=$EW_BG_PID
@@ -209,10 +205,10 @@ fi
 sleep 3
 ew_check "rotate epoch 1, stage rx (next receive SA installed)" \
 	"$CTL" path rotate dev eth0 key-file "$KEY" epoch 1 stage rx
-barrier rot-rx
+ew_meet rot-rx
 ew_check "rotate epoch 1, stage tx (sending with the new SA)" \
 	"$CTL" path rotate dev eth0 key-file "$KEY" epoch 1 stage tx
-barrier rot-tx
+ew_meet rot-tx
 sleep 2
 ew_check "rotate epoch 1, stage retire (old SAs removed)" \
 	"$CTL" path rotate dev eth0 key-file "$KEY" epoch 1 stage retire
@@ -224,7 +220,7 @@ ew_check "the transfer across the rotation completed, every buffer checked" \
 	sh -c "[ $rot_rc -eq 0 ] && grep -q '^$ITERS iters' '$EW_TMP/rot.pp'"
 ew_check "no frame failed MACsec validation during the rotation" \
 	test "$(macsec_rx_counter InPktsNotValid)" -eq "$before_bad"
-barrier rot-done
+ew_meet rot-done
 ITERS=$ITERS_SAVED
 
 # --- wrong key on one side --------------------------------------------------------
@@ -232,7 +228,7 @@ ITERS=$ITERS_SAVED
 if [ "$EW_NODE" -eq 1 ]; then K2=$WRONG; else K2=$KEY; fi
 ew_check "rotate to epoch 2 (node 1 with a wrong key)" \
 	"$CTL" path rotate dev eth0 key-file "$K2" epoch 2 stage all
-barrier wrong-key
+ew_meet wrong-key
 bad0=$(macsec_rx_counter InPktsNotValid)
 PP_TIMEOUT=40
 ew_check_not "wrong key: rc_pingpong gets nothing through (RC gives up)" \
@@ -243,7 +239,7 @@ ew_check "wrong key: MACsec counts invalid frames ($(macsec_rx_counter InPktsNot
 	test "$(macsec_rx_counter InPktsNotValid)" -gt "$bad0"
 ew_check "wrong key: no ping gets through the MACsec link" \
 	sh -c "! ping -c 2 -W 1 '$SEC_PEER' >/dev/null 2>&1"
-barrier wrong-key-done
+ew_meet wrong-key-done
 
 # --- MACsec with extended packet numbers -------------------------------------------
 rdma link delete rxem
@@ -256,7 +252,7 @@ ip neigh replace "$SEC_PEER" lladdr "$PEER_MAC" dev "$MACSEC_IF" nud permanent
 ew_check "the kernel's MACsec link uses GCM-AES-XPN-256" \
 	sh -c "ip macsec show '$MACSEC_IF' | grep -qi 'XPN-256'"
 MIDX=$(ew_wait_gid_index rxem "$SEC_IP")
-barrier xpn-ready
+ew_meet xpn-ready
 ew_check "job M: rc_pingpong over MACsec XPN, $ITERS checked round trips" \
 	pingpong_pair xpn rxem "$MIDX" /ewM
 rdma link delete rxem
@@ -272,7 +268,7 @@ ew_check "the kernel's path check: rxe0 to the peer is ipsec" \
 	sh -c "'$CTL' -j path check dev rxe0 sgid-index $PIDX dst $EW_PEER_IP | grep -q ipsec"
 ew_check "job I requires ipsec" \
 	"$CTL" job add ewI cgroup /ewI peer "$EW_PEER_IP" encrypt ipsec
-barrier ipsec-ready
+ew_meet ipsec-ready
 ew_capture_start ipsec
 ew_check "job I: rc_pingpong over IPsec, $ITERS checked round trips" \
 	pingpong_pair ipsec rxe0 "$PIDX" /ewI
@@ -284,6 +280,6 @@ ew_check "and never the payload pattern nor clear-text RoCE" \
 ew_check "job I: ib_write_bw over IPsec completes" write_bw ipsec-bw rxe0 "$PIDX" /ewI
 ew_check "path del removes states and policies" \
 	sh -c "'$CTL' path del dev eth0 && ! ip xfrm state | grep -q 'proto esp'"
-barrier end
+ew_meet end
 
 ew_done

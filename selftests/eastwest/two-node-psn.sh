@@ -37,10 +37,6 @@ ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "pkill -f 'ew_verbs rc-'"
 
-barrier() {
-	ew_barrier "$1" || ew_bail "barrier $1 failed"
-}
-
 # round NAME: job A's connection across the nodes, job B's injection from
 # node 1 into job A's QP on node 0, then job A's transfer. Output of job
 # A's end in $EW_TMP/NAME.peer (exit status in $EW_TMP/NAME.rc), of the
@@ -55,12 +51,12 @@ round() {
 	_pid=$!
 	ew_wait_for 30 grep -q '^qpn ' "$_f.peer"
 	sed -n 's/^qpn //p' "$_f.peer" >"$X/$1.qpn.$EW_NODE"
-	barrier "$1-qpn"
+	ew_meet "$1-qpn"
 	_far=$(cat "$X/$1.qpn.$((1 - EW_NODE))")
 	echo "$_far" >&3
 	ew_wait_for 30 grep -qx connected "$_f.peer" ||
 		ew_diag "job A's end did not connect: $(tr '\n' ' ' <"$_f.peer")"
-	barrier "$1-connected"
+	ew_meet "$1-connected"
 	if [ "$EW_NODE" -eq 1 ]; then
 		# Job B, on the node job A's QP on node 0 expects packets from.
 		ew_in_cg /ewB "$VERBS" rc-inject "$DEV" "$IDX" "$EW_PEER_IP" \
@@ -68,13 +64,13 @@ round() {
 		echo "rc $?" >>"$_f.inject"
 		sed 's/^/# injector: /' "$_f.inject"
 	fi
-	barrier "$1-injected"
+	ew_meet "$1-injected"
 	echo go >&3
 	wait "$_pid"
 	echo $? >"$_f.rc"
 	exec 3>&-
 	sed 's/^/# job A: /' "$_f.peer"
-	barrier "$1-done"
+	ew_meet "$1-done"
 }
 
 # injected NAME: job B's SEND was posted on node 1 (allowed: the peer rule
@@ -107,7 +103,7 @@ if [ "$EW_NODE" -eq 0 ]; then
 	mkdir -p "$X"
 	head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$X/cluster.key"
 fi
-barrier key
+ew_meet key
 cp "$X/cluster.key" "$EW_TMP/cluster.key"
 chmod 600 "$EW_TMP/cluster.key"
 ew_check "the cluster key file is on this node" test -s "$EW_TMP/cluster.key"
@@ -140,20 +136,20 @@ if [ "$EW_NODE" -eq 0 ]; then
 	ew_in_cg /ewA timeout 60 rping -s -a "$EW_LOCAL_IP" -C 5 -v >"$EW_TMP/rping" 2>&1 &
 	_rs=$!
 	sleep 2
-	barrier rping-listen
-	barrier rping-done
+	ew_meet rping-listen
+	ew_meet rping-done
 	wait $_rs
 	_rc=$(ew_rping_status "$EW_TMP/rping" $?)
 	ew_check "psn keyed: the rping server on node 0 answered 5 pings (exit $_rc)" \
 		test "$_rc" -eq 0
 else
-	barrier rping-listen
+	ew_meet rping-listen
 	ew_in_cg /ewA timeout 60 rping -c -a "$EW_PEER_IP" -C 5 -v >"$EW_TMP/rping" 2>&1
 	_rc=$(ew_rping_status "$EW_TMP/rping" $?)
 	ew_check "psn keyed: rping (rdma_cm) from node 1: 5 verified pings (exit $_rc)" \
 		sh -c "cat $EW_TMP/rping; [ $_rc -eq 0 ] &&
 			[ \$(grep -c 'ping data: rdma-ping-' $EW_TMP/rping) -eq 5 ]"
-	barrier rping-done
+	ew_meet rping-done
 fi
 
 # --- (2) ---------------------------------------------------------------------------

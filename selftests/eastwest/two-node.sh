@@ -42,11 +42,6 @@ ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer 'kill_bg'
 
-# barrier NAME: meet the other node, or give up the whole test.
-barrier() {
-	ew_barrier "$1" || ew_bail "barrier $1 failed"
-}
-
 # pingpong CGROUP SERVER_IP: an ibv_rc_pingpong client in CGROUP; never
 # longer than 60 s.
 pingpong() {
@@ -70,7 +65,7 @@ serve_listening() {
 	_pid=$EW_BG_PID
 	BG_PIDS="$BG_PIDS $_pid"
 	ew_wait_listen "$PORT" || ew_diag "server $1 does not listen"
-	barrier "$1-listen"
+	ew_meet "$1-listen"
 }
 
 # show FILE: a command's output as diagnostics.
@@ -99,11 +94,11 @@ same_job() {
 		wait "$_pid"
 		trips_ok $? "$EW_TMP/$_name.srv" server "node $((1 - EW_NODE))"
 	else
-		barrier "$_name-listen"
+		ew_meet "$_name-listen"
 		pingpong /ewA "$EW_PEER_IP" >"$EW_TMP/$_name.cli" 2>&1
 		trips_ok $? "$EW_TMP/$_name.cli" client "node $EW_PEER_IP"
 	fi
-	barrier "$_name-done"
+	ew_meet "$_name-done"
 }
 
 # cross_job NAME REFUSING_NODE: a job-B client on REFUSING_NODE tries the job-A
@@ -113,7 +108,7 @@ cross_job() {
 	_name=$1
 	if [ "$EW_NODE" -ne "$2" ]; then
 		serve_listening "$_name"
-		barrier "$_name-done"
+		ew_meet "$_name-done"
 		# The server accepted the TCP exchange and moved its own QP to
 		# RTR/RTS (job A may reach the other node), then waits for data
 		# that the refused client can never send.
@@ -132,7 +127,7 @@ cross_job() {
 
 	_before=$(ew_counter B denied_peer)
 	ew_dmesg_mark
-	barrier "$_name-listen"
+	ew_meet "$_name-listen"
 	pingpong /ewB "$EW_PEER_IP" >"$EW_TMP/$_name.cli" 2>&1
 	_rc=$?
 	if [ "$_rc" -ne 0 ] && grep -q 'Failed to modify QP to RTR' "$EW_TMP/$_name.cli"; then
@@ -153,7 +148,7 @@ cross_job() {
 	_qpnx=$(printf '0x%x' "${_qpn:-0x11}")
 	ew_check "kernel log: denied modify_qp: peer not allowed: job $BID ... dgid $EW_PEER_IP dqpn $_qpnx" \
 		ew_dmesg_wait "eastwest: denied modify_qp: peer not allowed: job $BID .* dgid (::ffff:)?$EW_PEER_IP dqpn $_qpnx( |\$)"
-	barrier "$_name-done"
+	ew_meet "$_name-done"
 }
 
 # monitor_saw FILE: FILE (eastwestctl -j monitor output) has an event of job
@@ -198,7 +193,7 @@ MON_PID=$!
 BG_PIDS="$BG_PIDS $MON_PID"
 ew_check "eastwestctl -j monitor runs in the background, in the events group" \
 	ew_monitor_wait "$MON_PID"
-barrier setup
+ew_meet setup
 
 # --- job A talks to itself across the link, both ways (2) ---------------------
 same_job a0 0
@@ -247,9 +242,9 @@ if [ "$EW_NODE" -eq 0 ]; then
 	_pid=$EW_BG_PID
 	BG_PIDS="$BG_PIDS $_pid"
 	ew_wait_listen "$PORT" || ew_diag "revocation server does not listen"
-	barrier rv-listen
+	ew_meet rv-listen
 else
-	barrier rv-listen
+	ew_meet rv-listen
 	ew_in_cg_bg /ewA timeout 120 stdbuf -oL ibv_rc_pingpong -d "$DEV" -g "$IDX" \
 		-p "$PORT" -n 1000000 "$EW_PEER_IP" >"$EW_TMP/rv.out" 2>&1
 	_pid=$EW_BG_PID
@@ -258,7 +253,7 @@ fi
 ew_check "job A traffic between the nodes runs" \
 	ew_wait_for 30 grep -q 'remote address' "$EW_TMP/rv.out"
 sleep 2
-barrier rv-running
+ew_meet rv-running
 ew_dmesg_mark
 ew_check "peer $EW_PEER_IP removed from job A during traffic" \
 	"$CTL" peer del A "$EW_PEER_IP"
@@ -268,10 +263,10 @@ ew_check "rc_pingpong stops with an error" sh -c "
 	while kill -0 $_pid 2>/dev/null && [ \$ew_n -lt 150 ]; do sleep 0.2; ew_n=\$((ew_n + 1)); done
 	! kill -0 $_pid 2>/dev/null && ! grep -q '^1000000 iters' '$EW_TMP/rv.out'"
 wait "$_pid" 2>/dev/null
-barrier rv-done
+ew_meet rv-done
 
 # --- end (1) ---------------------------------------------------------------------
-barrier end
+ew_meet end
 ew_check "eastwest.ko unloads" ew_unload
 
 ew_done
