@@ -1175,7 +1175,11 @@ static void notrace ew_hook_rds_laddr_check(unsigned long ip,
 					    struct ftrace_ops *ops,
 					    struct ftrace_regs *fregs)
 {
-	/* int rds_ib_laddr_check(net, addr, scope_id), from rds_bind() */
+	/*
+	 * int rds_ib_laddr_check(net, addr, scope_id), from rds_bind() and
+	 * from RDS's transport probe, which a first send to an address runs
+	 * too: those probes are refused and counted as well (A30).
+	 */
 	if (!(current->flags & PF_KTHREAD) &&
 	    ew_check_refused_to_policed(EASTWEST_OP_ULP_BIND, "rds",
 					EASTWEST_REASON_KERNEL_ULP))
@@ -1363,14 +1367,20 @@ struct ew_hook {
 	bool registered;
 };
 
+/*
+ * Every hook redirects the call (IPMODIFY: its registration fails if
+ * another owner redirects the function already) and keeps ftrace from
+ * being switched off while it is registered (PERMANENT).
+ */
+#define EW_HOOK_OPS(handler) {						\
+	.func = handler,						\
+	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT,	\
+}
+
 #define EW_HOOK(fn, handler) {						\
 	.name = #fn,							\
 	.addr = (unsigned long)fn,					\
-	.ops = {							\
-		.func = handler,					\
-		.flags = FTRACE_OPS_FL_IPMODIFY |			\
-			 FTRACE_OPS_FL_PERMANENT,			\
-	},								\
+	.ops = EW_HOOK_OPS(handler),					\
 }
 
 static struct ew_hook ew_hooks[] = {
@@ -1483,11 +1493,7 @@ struct ew_late_hook {
 	.func = fn,							\
 	.what = policed,						\
 	.present = is_present,						\
-	.ops = {							\
-		.func = handler,					\
-		.flags = FTRACE_OPS_FL_IPMODIFY |			\
-			 FTRACE_OPS_FL_PERMANENT,			\
-	},								\
+	.ops = EW_HOOK_OPS(handler),					\
 }
 
 static struct ew_late_hook ew_late_hooks[] = {
