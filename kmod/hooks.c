@@ -533,6 +533,11 @@ static void ew_cm_message_event(struct ew_event *ev, const struct rdma_cm_id *id
  * the kernel's whichever job asked for it. mlx5's reserved numbers belong
  * to no QP, so there a caller in no job may still name a number no QP
  * has, and still tell it from a job's QP (threat-model.md, A28).
+ *
+ * Another node's CM knows the sending device only by its node GUID, which
+ * twins share (ew_registry_next_twin(): soft-RoCE on a netdev and on its
+ * MACsec or VLAN link): the number must also be, on every twin with
+ * connections of the IB CM, no QP's or one the caller could name there.
  * Context: rcu_read_lock().
  */
 static u32 ew_cm_named_qp_reason(const struct rdma_cm_id *id,
@@ -540,19 +545,23 @@ static u32 ew_cm_named_qp_reason(const struct rdma_cm_id *id,
 				 const struct ew_job *job)
 {
 	struct ib_device *dev = id->device;
+	struct ew_dev *twin = NULL;
 	u32 qpn;
 
 	if (!param || id->qp_type == IB_QPT_UD ||
 	    !rdma_cap_ib_cm(dev, id->port_num))
 		return 0;
 	qpn = param->qp_num & 0xffffff;
-	if (job ? ew_restrack_qp_is_jobs(dev, qpn, job) :
-		  ew_restrack_qp_is_no_jobs(dev, qpn, true))
-		return 0;
-	if (!job && dev->ops.driver_id == RDMA_DRIVER_MLX5 &&
-	    !ew_restrack_qp_exists(dev, qpn))
-		return 0;
-	return EASTWEST_REASON_QP_OWNER;
+	if (!(job ? ew_restrack_qp_is_jobs(dev, qpn, job) :
+		    ew_restrack_qp_is_no_jobs(dev, qpn, true)) &&
+	    (job || dev->ops.driver_id != RDMA_DRIVER_MLX5 ||
+	     ew_restrack_qp_exists(dev, qpn)))
+		return EASTWEST_REASON_QP_OWNER;
+	while ((twin = ew_registry_next_twin(dev, twin)))
+		if (rdma_cap_ib_cm(twin->ibdev, rdma_start_port(twin->ibdev)) &&
+		    !ew_restrack_qp_none_or_callers(twin->ibdev, qpn, job))
+			return EASTWEST_REASON_QP_OWNER;
+	return 0;
 }
 
 /*

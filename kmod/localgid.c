@@ -502,6 +502,31 @@ bool ew_restrack_qp_is_no_jobs(struct ib_device *dev, u32 qpn, bool user)
 }
 
 /**
+ * ew_restrack_qp_none_or_callers() - whether QP @qpn of @dev does not
+ * exist, or the caller could name it: @job's, or for no job (@job NULL)
+ * a user QP of no job's
+ * @dev: a device of this node
+ * @qpn: the QP number
+ * @job: the caller's job, or NULL
+ *
+ * Context: rcu_read_lock(); atomic-safe (takes the restrack table lock).
+ */
+bool ew_restrack_qp_none_or_callers(struct ib_device *dev, u32 qpn,
+				    const struct ew_job *job)
+{
+	struct rdma_restrack_entry *res;
+	bool ok;
+
+	res = ew_restrack_get_qp_unhidden(dev, qpn);
+	if (IS_ERR(res))
+		return true;
+	ok = job ? ew_res_is_jobs(res, job) :
+		   ew_res_is_no_jobs(res) && res->user;
+	rdma_restrack_put(res);
+	return ok;
+}
+
+/**
  * ew_restrack_user_qps() - the next user QPs of a device, by the RDMA core's
  * own table
  * @dev: a registered device

@@ -52,6 +52,8 @@ bool ew_restrack_qp_is_jobs(struct ib_device *dev, u32 qpn,
 			    const struct ew_job *job);
 bool ew_restrack_qp_is_no_jobs(struct ib_device *dev, u32 qpn, bool user);
 bool ew_restrack_qp_exists(struct ib_device *dev, u32 qpn);
+bool ew_restrack_qp_none_or_callers(struct ib_device *dev, u32 qpn,
+				    const struct ew_job *job);
 unsigned int ew_restrack_user_qps(struct ib_device *dev, unsigned long *next,
 				  struct ew_core_qp *out, unsigned int max);
 struct ib_qp *ew_restrack_qp_hold(struct ib_device *dev, u32 qpn);

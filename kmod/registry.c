@@ -151,6 +151,11 @@ static void ew_dev_remove(struct ib_device *ibdev, void *client_data)
 	mutex_unlock(&ew_registry_mutex);
 
 	ib_unregister_event_handler(&dev->event_handler);
+	/*
+	 * Waits for RCU readers: none that found this device in the list
+	 * (ew_registry_next_twin()) or among the local GIDs still uses it
+	 * once this returns and the core may free it.
+	 */
 	ew_local_gids_forget(ibdev);
 	ew_src_cache_forget(ibdev);
 	pr_info("%s: unregistered\n", dev_name(&ibdev->dev));
@@ -189,6 +194,37 @@ void ew_registry_observe_qpn(struct ib_device *ibdev, u32 qpn)
 	last = atomic_xchg(&dev->qpn_last, qpn);
 	if (atomic_inc_return(&dev->qpn_observed) > 1 && qpn == last + 1)
 		atomic_inc(&dev->qpn_sequential);
+}
+
+/**
+ * ew_registry_next_twin() - the next registered device other than @ibdev
+ * that has @ibdev's node GUID
+ * @ibdev: a device
+ * @pos: the device last returned, or NULL for the first
+ *
+ * The IB CM tells connection ends apart by node GUID and QP number, and
+ * soft-RoCE takes a device's GUID from its netdev's MAC address, which an
+ * upper device (MACsec, VLAN, bond) shares with its lower one: an rxe on a
+ * netdev and one on its MACsec link number their QPs apart but are one
+ * device to another node's CM. A device whose registration failed is not
+ * in the list.
+ *
+ * Context: rcu_read_lock(); what it returns is valid until
+ * rcu_read_unlock() (ew_dev_remove() waits for readers).
+ * Return: the device, or NULL after the last one.
+ */
+struct ew_dev *ew_registry_next_twin(const struct ib_device *ibdev,
+				     struct ew_dev *pos)
+{
+	pos = pos ? list_next_or_null_rcu(&ew_devices, &pos->list,
+					  struct ew_dev, list) :
+		    list_first_or_null_rcu(&ew_devices, struct ew_dev, list);
+	for (; pos; pos = list_next_or_null_rcu(&ew_devices, &pos->list,
+						struct ew_dev, list))
+		if (pos->ibdev != ibdev &&
+		    pos->ibdev->node_guid == ibdev->node_guid)
+			return pos;
+	return NULL;
 }
 
 /**

@@ -33,6 +33,8 @@ void ew_registry_unregister_notifier(struct notifier_block *nb);
 int ew_registry_init(void);
 void ew_registry_exit(void);
 void ew_registry_observe_qpn(struct ib_device *ibdev, u32 qpn);
+struct ew_dev *ew_registry_next_twin(const struct ib_device *ibdev,
+				     struct ew_dev *pos);
 
 void ew_registry_lock(void);
 void ew_registry_unlock(void);
