@@ -32,9 +32,22 @@
 #      under another key, so it is a number no QP has to the check):
 #      refused; naming its own QP: sent. (A kernel QP of a live
 #      connection, named by a process in no job: rds.sh.)
+#   6. a twin device: soft-RoCE takes a device's node GUID from its
+#      netdev's MAC, so rxe1 on a second dummy with ewd0's MAC and address
+#      S1 has rxe0's GUID and numbers its own QPs (as an rxe on eth0 and
+#      one on its MACsec or VLAN link do). Job B's QP on rxe1 gets job A's
+#      client QP number (the fault build's fault_qpn_next: what sequential
+#      numbering or enough creates give an attacker); job B's connect to
+#      its own listener on S1 naming that QP, its own, must be refused
+#      (EACCES, denied-qp-owner): the CM would take the request for one
+#      from job A's client and end job A's connection; job A's pings go on.
+#      So must a process in no job's under default allow. Control: job B's
+#      connect from rxe1 naming a QP of its own whose number no twin has
+#      reaches its listener (status 28).
 # Against a module that does not judge the number (90fdc18), 3 prints
 # "status: 10" and job A's rping is disconnected; against one that lets a
-# number no QP has through (1965ba6), 3, 4 and 5 send it.
+# number no QP has through (1965ba6), 3, 4 and 5 send it. Against one that
+# checks the ID's device only (43c5130), 6's connects are sent.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -46,10 +59,17 @@ CMMSG=$EW_TOP/selftests/tools/ew_cmmsg
 ew_require_root
 ew_require_cmd rdma setpriv rping python3
 ew_require_built ctl cgroup rdma_cm selftests/tools/ew_cmmsg
+FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
+PARAM=/sys/module/eastwest/parameters/fault_qpn_next
+[ -f "$FAULT_KO" ] || ew_skip "no $FAULT_KO (selftests/vm/run builds it)"
+S1=10.85.0.1
+MAC=02:84:00:00:00:01
 
 ew_tmp_dir 755
 ew_defer "rmdir $CG/ewA $CG/ewB"
+ew_defer "ew_netdev_del ewd1"
 ew_defer "ew_netdev_del ewd0"
+ew_defer "rdma link delete rxe1"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_unload"
 ew_defer "ew_reap_all"
@@ -74,17 +94,31 @@ a_pings_on() {
 		! ew_gone "$RPC" && ! grep -qi 'disconnect' "$EW_TMP/rc"
 }
 
-# listen CGROUP OUT PORT: a listener that rejects, once it listens (its
-# pid in LPID).
+# listen CGROUP OUT PORT [ADDR]: a listener on ADDR (default S) that
+# rejects the first request, once it listens (its pid in LPID).
 listen() {
-	ew_start_bg "$2" "$1" "$NOBODY" "$CMMSG" listen "$S" "$3" reject from-listener
+	ew_start_bg "$2" "$1" "$NOBODY" "$CMMSG" listen "${4:-$S}" "$3" reject from-listener
 	LPID=$EW_BG_PID
 	ew_wait_for 10 grep -qx listening "$2"
 }
 
-# probe CGROUP OUT PORT QPN: a connect naming QPN; ew_cmmsg's status.
+# probe CGROUP OUT PORT QPN [ADDR]: a connect to ADDR (default S) naming
+# QPN; ew_cmmsg's status.
 probe() {
-	ew_in_cg "$1" "$NOBODY" "$CMMSG" connect-qpn "$S" "$3" probe "$4" >"$2" 2>&1
+	ew_in_cg "$1" "$NOBODY" "$CMMSG" connect-qpn "${5:-$S}" "$3" probe "$4" >"$2" 2>&1
+}
+
+# twin_probe CGROUP OUT PORT QPN: a connect to S1 (from rxe1) naming the
+# caller's own QP, which rxe1 numbers QPN.
+twin_probe() {
+	echo "$(($4))" >"$PARAM" && probe "$1" "$2" "$3" own "$S1"
+}
+
+# setup_twin: ewd1 with ewd0's MAC and S1, rxe1 on it.
+setup_twin() {
+	ew_dummy_add ewd1 "$S1/24" "$MAC" && ew_rxe_add rxe1 ewd1 &&
+		[ "$(cat /sys/class/infiniband/rxe1/node_guid)" = \
+		  "$(cat /sys/class/infiniband/$DEV/node_guid)" ]
 }
 
 # has FILE LINE: FILE has LINE (what it has goes to the check's output).
@@ -92,10 +126,10 @@ has() {
 	grep -qx "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
 }
 
-ew_plan 33
+ew_plan 49
 
-ew_check "eastwest.ko loads" ew_load
-ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
+ew_check "the fault build loads" ew_insmod "$FAULT_KO"
+ew_check "a dummy netdev with $S ($MAC)" ew_dummy_add ewd0 "$S/24" "$MAC"
 ew_check "$DEV on it" ew_rxe_add "$DEV" ewd0
 mkdir -p "$CG/ewA" "$CG/ewB"
 ew_check "jobs A and B, both allowed $S" \
@@ -177,6 +211,36 @@ ew_check "5/a listener in no job" listen / "$EW_TMP/l5c" 7407
 ew_expect_rc 0 "5/a connect in no job naming its own QP is sent" \
 	probe / "$EW_TMP/c5c" 7407 own
 ew_check "5/the listener in no job rejected it (status 28)" has "$EW_TMP/c5c" "status: 28"
+ew_reap "$LPID" 10 >/dev/null
+
+# --- 6. a twin device ------------------------------------------------------------
+ew_check "6/default deny" "$CTL" config set default deny
+ew_check "6/ewd1 with ewd0's MAC and $S1, rxe1 on it: $DEV's node GUID" setup_twin
+ew_check "6/job B may reach $S1" "$CTL" peer add ewB "$S1"
+I1=$(ew_wait_gid_index rxe1 "$S1" 20)
+ew_check "6/GID of $S1 on rxe1 (index ${I1:-none})" test -n "$I1"
+T=0x456
+ew_check "6/$T is no QP's number" sh -c \
+	"rdma -j res show qp | python3 -c 'import json, sys; sys.exit(any(r[\"lqpn\"] == $((T)) for r in json.load(sys.stdin)))'"
+ew_check "6/a listener in job B on $S1" listen /ewB "$EW_TMP/l6" 7408 "$S1"
+ew_expect_rc 0 "6/control: job B's connect from rxe1 naming its own QP $T is sent" \
+	twin_probe /ewB "$EW_TMP/c6" 7408 "$T"
+ew_check "6/its listener rejected it (status 28)" has "$EW_TMP/c6" "status: 28"
+ew_reap "$LPID" 10 >/dev/null
+ew_check "6/a listener in job B on $S1" listen /ewB "$EW_TMP/l6b" 7409 "$S1"
+before=$(ew_ctr ewB denied-qp-owner)
+ew_expect_rc 13 "6/job B's connect from rxe1 naming its own QP numbered $QA, as job A's client QP on $DEV, is refused (EACCES)" \
+	twin_probe /ewB "$EW_TMP/c6b" 7409 "$QA"
+ew_diag "6/$(cat "$EW_TMP/c6b")"
+ew_check "6/counted as denied-qp-owner of job B" ew_ctr_grew ewB denied-qp-owner "$before"
+ew_check "6/job A's pings go on" a_pings_on
+ew_reap "$LPID" 10 >/dev/null
+ew_check "6/default allow" "$CTL" config set default allow
+ew_check "6/a listener in no job on $S1" listen / "$EW_TMP/l6c" 7410 "$S1"
+ew_expect_rc 13 "6/a connect in no job from rxe1 naming its own QP numbered $QS, as job A's server QP, is refused (EACCES)" \
+	twin_probe / "$EW_TMP/c6c" 7410 "$QS"
+ew_diag "6/$(cat "$EW_TMP/c6c")"
+ew_check "6/job A's pings go on" a_pings_on
 ew_reap "$LPID" 10 >/dev/null
 
 kill "$RPC" "$RPS" 2>/dev/null
