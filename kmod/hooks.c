@@ -1133,9 +1133,11 @@ static void notrace ew_hook_detach_mcast(unsigned long ip,
 /*
  * An operation refused to every policed caller, whatever it asks: with
  * @reason to a job's process, as a process in no job to one under default
- * deny. @dev names what it was asked of, for the event.
+ * deny. @dev names what it was asked of, for the event. Unless @report, the
+ * refusal (or, in audit mode, the pass) is neither counted nor reported.
  */
-static bool ew_check_refused_to_policed(u32 op, const char *dev, u32 reason)
+static bool ew_check_refused_to_policed(u32 op, const char *dev, u32 reason,
+					bool report)
 {
 	struct ew_request req = { .op = op };
 	struct ew_event ev __uninitialized;
@@ -1147,8 +1149,12 @@ static bool ew_check_refused_to_policed(u32 op, const char *dev, u32 reason)
 		rcu_read_unlock();
 		return false;
 	}
-	ew_deny_event(&ev, op, dev, 0);
-	deny = ew_judge(&c, &req, c.job ? reason : 0, &ev);
+	if (report) {
+		ew_deny_event(&ev, op, dev, 0);
+		deny = ew_judge(&c, &req, c.job ? reason : 0, &ev);
+	} else {
+		deny = ew_verdict_of(&c, &req, c.job ? reason : 0).deny;
+	}
 	rcu_read_unlock();
 	return deny;
 }
@@ -1165,7 +1171,7 @@ static void notrace ew_hook_devx_create(unsigned long ip, unsigned long parent_i
 	 */
 	if ((bool)ew_hook_arg(fregs, 1) &&
 	    ew_check_refused_to_policed(EASTWEST_OP_DEVX_CONTEXT, "mlx5",
-					EASTWEST_REASON_DEVX))
+					EASTWEST_REASON_DEVX, true))
 		ew_hook_divert(fregs, ew_deny_int);
 }
 
@@ -1178,20 +1184,37 @@ static void notrace ew_hook_devx_create(unsigned long ip, unsigned long parent_i
  * process chose the transport or RDS picks one): it fails for policed
  * callers, so that a job's socket never gets the RDMA transport (RDS may
  * then pick TCP, which the network's own rules judge).
+ *
+ * RDS also asks every transport whether an address is its own in
+ * rds_trans_get_preferred(): at a bind that names no transport, to pick
+ * one, and at a socket's first send to an address, whether that is this
+ * node. Those probes are refused alike but are no request for RDMA: they
+ * are not counted or reported, or RDS over TCP would show as refusals.
  */
+static bool ew_rds_transport_probe(unsigned long parent_ip)
+{
+	static const char probe[] = "rds_trans_get_preferred";
+	char sym[sizeof(probe) + 1];
+
+	/*
+	 * The caller's name, " [rds]" cut off (or a ".part" the compiler
+	 * split off); its address without kallsyms, which is no probe.
+	 */
+	snprintf(sym, sizeof(sym), "%ps", (void *)parent_ip);
+	return !strncmp(sym, probe, sizeof(probe) - 1) &&
+	       strchr(" .", sym[sizeof(probe) - 1]);
+}
+
 static void notrace ew_hook_rds_laddr_check(unsigned long ip,
 					    unsigned long parent_ip,
 					    struct ftrace_ops *ops,
 					    struct ftrace_regs *fregs)
 {
-	/*
-	 * int rds_ib_laddr_check(net, addr, scope_id), from rds_bind() and
-	 * from RDS's transport probe, which a first send to an address runs
-	 * too: those probes are refused and counted as well (A30).
-	 */
+	/* int rds_ib_laddr_check(net, addr, scope_id) */
 	if (!(current->flags & PF_KTHREAD) &&
 	    ew_check_refused_to_policed(EASTWEST_OP_ULP_BIND, "rds",
-					EASTWEST_REASON_KERNEL_ULP))
+					EASTWEST_REASON_KERNEL_ULP,
+					!ew_rds_transport_probe(parent_ip)))
 		ew_hook_divert(fregs, ew_deny_int);
 }
 

@@ -19,11 +19,18 @@
 #      logged); node 1 receives nothing from it;
 #   3. default deny: a process in no job is refused the same way;
 #   4. eastwest unloaded and loaded again while rds_rdma stays: hooked at
-#      its load, job A's process is refused again.
+#      its load, job A's process is refused again;
+#   5. with rds_tcp loaded too, job A's process binds a socket naming no
+#      transport and sends to node 1: RDS asks each transport whether the
+#      address is its own (to pick one, and whether the destination is
+#      this node), gets TCP, and those questions are not counted as
+#      refusals (they are no request for RDMA).
 # rds_rdma is loaded after eastwest, which hooks it as it comes. Against a
 # module that leaves RDS alone (1965ba6), job A's process sent its message
 # and node 1 received it; against one that takes the kernel's QPs for no
-# job's (3c1352c), the connect naming the kernel's QP was sent.
+# job's (3c1352c), the connect naming the kernel's QP was sent; against
+# one that counts RDS's transport probes (e293ef1), 5's socket counted a
+# denied-kernel-ulp of job A.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -37,7 +44,7 @@ ew_require_built ctl cgroup selftests/tools/ew_cmmsg
 modprobe -n rds_rdma 2>/dev/null || ew_skip "no rds_rdma module"
 
 ew_tmp_dir 755
-ew_defer "modprobe -r rds_rdma rds"
+ew_defer "modprobe -r rds_tcp rds_rdma rds"
 ew_defer "rmdir $EW_CG/ewA"
 ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
@@ -61,6 +68,18 @@ def step(name, fn, *args):
         sys.exit(13 if e.errno == errno.EACCES else 12)
 
 s = step("socket", socket.socket, socket.AF_RDS, socket.SOCK_SEQPACKET, 0)
+if sys.argv[1] == "auto":
+    # No transport named: RDS picks one at bind.
+    step("bind", s.bind, (sys.argv[2], 0))
+    print("transport %d" % s.getsockopt(SOL_RDS, SO_RDS_TRANSPORT), flush=True)
+    s.setblocking(False)
+    try:
+        s.sendto(sys.argv[5].encode(), (sys.argv[3], int(sys.argv[4])))
+        print("sent", flush=True)
+    except OSError as e:
+        print("send: %s" % errno.errorcode.get(e.errno, e.errno), flush=True)
+    time.sleep(2)
+    sys.exit(0)
 step("transport", s.setsockopt, SOL_RDS, SO_RDS_TRANSPORT, RDS_TRANS_IB)
 if sys.argv[1] == "recv":
     step("bind", s.bind, (sys.argv[2], int(sys.argv[3])))
@@ -94,11 +113,17 @@ q = [r["lqpn"] for r in json.load(sys.stdin)
 print(q[0] if q else "")'
 }
 
+# ctr_is JOB NAME VALUE: counter NAME of JOB is still VALUE.
+ctr_is() {
+	_v=$(ew_ctr "$1" "$2")
+	[ "$_v" = "$3" ] || { echo "# $2 of $1: $3 before, $_v now" >&2; return 1; }
+}
+
 has_kernel_qp() {
 	[ -n "$(kernel_qpn)" ]
 }
 
-ew_plan $((EW_NODE ? 12 : 22))
+ew_plan $((EW_NODE ? 12 : 25))
 
 ew_load_rxe_eth0
 mkdir -p "$EW_CG/ewA"
@@ -164,6 +189,15 @@ else
 	send /ewA "$NOBODY" "$EW_TMP/s4" from-job-a-again
 	ew_check "4/job A's process still cannot bind over InfiniBand" \
 		grep -qx "bind: ENOPROTOOPT" "$EW_TMP/s4"
+	ew_check "5/rds_tcp loads" modprobe rds_tcp
+	before=$(ew_ctr ewA denied-kernel-ulp)
+	ew_in_cg /ewA "$NOBODY" timeout 30 python3 "$EW_TMP/rds.py" auto \
+		"$EW_LOCAL_IP" "$EW_PEER_IP" "$PORT" from-job-a-tcp >"$EW_TMP/s5" 2>&1
+	ew_diag "5/$(cat "$EW_TMP/s5")"
+	ew_check "5/job A's socket naming no transport gets TCP (2)" \
+		grep -qx "transport 2" "$EW_TMP/s5"
+	ew_check "5/RDS's transport probes were not counted as refusals" \
+		ctr_is ewA denied-kernel-ulp "$before"
 fi
 
 ew_reap_all
