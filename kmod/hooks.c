@@ -206,7 +206,13 @@ static void ew_event_from_path(struct ew_event *ev, const struct ew_path *p)
 	}
 }
 
-/* The verdict on @req, or on a request that failed for @internal_reason. */
+/*
+ * The verdict on @req, or on a request that failed for @internal_reason.
+ * A job's audit mode lets its own refusals through, but not qp-owner: that
+ * rule keeps the caller off another job's QP (a modify of it, a multicast
+ * join, a connection manager message naming it, which ends its connection
+ * at once), and what the other job loses no later enforcement gives back.
+ */
 static struct ew_verdict ew_verdict_of(const struct ew_caller *c,
 				       const struct ew_request *req,
 				       u32 internal_reason)
@@ -217,7 +223,8 @@ static struct ew_verdict ew_verdict_of(const struct ew_caller *c,
 		return ew_decide(&c->global, c->job, c->pol, req);
 	v.reason = internal_reason;
 	v.deny = c->global.mode == EASTWEST_MODE_ENFORCE &&
-		 !(c->pol && c->pol->mode == EASTWEST_MODE_AUDIT);
+		 (!(c->pol && c->pol->mode == EASTWEST_MODE_AUDIT) ||
+		  internal_reason == EASTWEST_REASON_QP_OWNER);
 	return v;
 }
 

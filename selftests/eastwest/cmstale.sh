@@ -44,10 +44,15 @@
 #      So must a process in no job's under default allow. Control: job B's
 #      connect from rxe1 naming a QP of its own whose number no twin has
 #      reaches its listener (status 28).
+#   7. job B in audit mode: its connect naming job A's client QP is refused
+#      all the same (qp-owner guards another job's QP; what a stale
+#      connection ends, no later enforcement gives back); job A's pings go
+#      on.
 # Against a module that does not judge the number (90fdc18), 3 prints
 # "status: 10" and job A's rping is disconnected; against one that lets a
 # number no QP has through (1965ba6), 3, 4 and 5 send it. Against one that
-# checks the ID's device only (43c5130), 6's connects are sent.
+# checks the ID's device only (43c5130), 6's connects are sent; against
+# one whose job audit mode lets qp-owner through (27b1df4), 7's is sent.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -126,7 +131,7 @@ has() {
 	grep -qx "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
 }
 
-ew_plan 49
+ew_plan 54
 
 ew_check "the fault build loads" ew_insmod "$FAULT_KO"
 ew_check "a dummy netdev with $S ($MAC)" ew_dummy_add ewd0 "$S/24" "$MAC"
@@ -241,6 +246,17 @@ ew_expect_rc 13 "6/a connect in no job from rxe1 naming its own QP numbered $QS,
 	twin_probe / "$EW_TMP/c6c" 7410 "$QS"
 ew_diag "6/$(cat "$EW_TMP/c6c")"
 ew_check "6/job A's pings go on" a_pings_on
+ew_reap "$LPID" 10 >/dev/null
+
+# --- 7. job B in audit mode -------------------------------------------------------
+ew_check "7/job B in audit mode" "$CTL" job set ewB mode audit
+ew_check "7/a listener in job B" listen /ewB "$EW_TMP/l7" 7411
+before=$(ew_ctr ewB denied-qp-owner)
+ew_expect_rc 13 "7/job B's connect naming job A's client QP $QA is refused all the same (EACCES)" \
+	probe /ewB "$EW_TMP/c7" 7411 "$QA"
+ew_diag "7/$(cat "$EW_TMP/c7")"
+ew_check "7/counted as denied-qp-owner of job B" ew_ctr_grew ewB denied-qp-owner "$before"
+ew_check "7/job A's pings go on" a_pings_on
 ew_reap "$LPID" 10 >/dev/null
 
 kill "$RPC" "$RPS" 2>/dev/null
