@@ -7,9 +7,10 @@
 # (cgroups /ewA and /ewB) share one soft-RoCE device on lo. A connection in
 # job A works; job B's attempt to inject into it with the victim's GID, QPN
 # and PSN (the NeVerMore attack) is refused and reported; so are processes
-# in no job, foreign source netdevs, foreign Q_Keys, raw packet QPs, UD QPs
-# of a job that did not opt in to them (ud off) and address handles to
-# strangers. Audit mode allows and counts instead.
+# in no job, foreign source netdevs (for QPs and address handles), foreign
+# Q_Keys, raw packet QPs (of a job, and of root in no job under default
+# deny), UD QPs of a job that did not opt in to them (ud off) and address
+# handles to strangers. Audit mode allows and counts instead.
 # Finally the module is unloaded with live QPs and the device deleted while
 # policies reference it.
 
@@ -36,7 +37,7 @@ revoked_since_mark() {
 
 ew_tmp_dir
 
-ew_plan 68
+ew_plan 72
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -152,9 +153,20 @@ ew_check "job B may reach $LOOP, but only from ewdum0" \
 ew_expect_rc 13 "job B's QP sourced from lo is refused (src-netdev)" \
 	ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
 ew_check "counted as denied-src-netdev" test "$(ew_counter ewB denied-src-netdev)" -ge 1
+ew_expect_rc 13 "job B's address handle sourced from lo is refused too (src-netdev)" \
+	ew_in_cg /ewB "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
 ew_check "job B's netdev rule switched to lo" "$CTL" job set ewB netdev lo
 ew_expect_rc 0 "now job B's QP from lo may connect" \
 	ew_in_cg /ewB "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self
+# An address handle to this node names no QP: refused as foreign-qp
+# whatever its source; the source check now passes.
+before=$(ew_counter ewB denied-src-netdev)
+before_f=$(ew_counter ewB denied-foreign-qp)
+ew_expect_rc 13 "its address handle from lo is refused only as foreign-qp (one to this node names no QP)" \
+	ew_in_cg /ewB "$VERBS" create-ah "$DEV" "$IDX" "$LOOP"
+ew_check "counted as denied-foreign-qp, not denied-src-netdev" \
+	test "$(ew_counter ewB denied-src-netdev)" -eq "$before" -a \
+		"$(ew_counter ewB denied-foreign-qp)" -eq $((before_f + 1))
 
 # --- Q_Key and QP type --------------------------------------------------------
 # A UD send's destination need not pass the kernel (rxe reads the address
@@ -175,6 +187,8 @@ ew_expect_rc 13 "a process in no job may not create a UD QP (default deny)" \
 	"$VERBS" ud-qkey "$DEV" 0x1234
 ew_check "it is refused at creation (no-job), not at its first modify" \
 	ew_dmesg_wait "denied create_qp: no job: job 0 "
+ew_expect_rc 13 "nor a RAW_PACKET QP, as root with CAP_NET_RAW (default deny)" \
+	"$VERBS" raw-qp "$DEV"
 ew_check "job A opts in to UD QPs (ud on)" "$CTL" job set ewA ud on
 ew_check "job show says ud on dc off" \
 	sh -c "'$CTL' job show ewA | grep -q ' ud on dc off'"
