@@ -119,6 +119,28 @@ twin_probe() {
 	echo "$(($4))" >"$PARAM" && probe "$1" "$2" "$3" own "$S1"
 }
 
+# refused_as_owner SECTION PORT ADDR PROBE QPN WHAT: a listener of job B on
+# ADDR:PORT; job B's connect there naming QPN (PROBE /ewB OUT PORT QPN) is
+# refused (EACCES), counted as denied-qp-owner of job B, and job A's pings
+# go on; 4 checks.
+refused_as_owner() {
+	ew_check "$1/a listener in job B on $3" listen /ewB "$EW_TMP/l$1" "$2" "$3"
+	_before=$(ew_ctr ewB denied-qp-owner)
+	ew_expect_rc 13 "$1/$6 is refused (EACCES)" "$4" /ewB "$EW_TMP/c$1" "$2" "$5"
+	ew_diag "$1/$(cat "$EW_TMP/c$1")"
+	ew_check "$1/counted as denied-qp-owner of job B" \
+		ew_ctr_grew ewB denied-qp-owner "$_before"
+	ew_check "$1/job A's pings go on" a_pings_on
+	unlisten
+}
+
+# unlisten: stop listener LPID, which was to receive nothing (it would print
+# and flush a request at once), without waiting for it to give up.
+unlisten() {
+	kill "$LPID" 2>/dev/null
+	ew_reap "$LPID" 10 >/dev/null
+}
+
 # setup_twin: ewd1 with ewd0's MAC and S1, rxe1 on it.
 setup_twin() {
 	ew_dummy_add ewd1 "$S1/24" "$MAC" && ew_rxe_add rxe1 ewd1 &&
@@ -178,7 +200,7 @@ ew_expect_rc 13 "3/job B's connect naming $F, no QP's number, is refused the sam
 	probe /ewB "$EW_TMP/c3b" 7403 "$F"
 ew_diag "3/$(cat "$EW_TMP/c3b")"
 ew_check "3/counted as denied-qp-owner of job B" ew_ctr_grew ewB denied-qp-owner "$before"
-ew_reap "$LPID" 10 >/dev/null
+unlisten
 ew_check "3/job B's listener received neither" sh -c "! grep -q '^request' '$EW_TMP/l3'"
 
 # --- 4. an accept naming job A's QP, or a number no QP has -------------------------
@@ -210,7 +232,7 @@ ew_expect_rc 13 "5/a connect in no job naming $F is refused the same way (EACCES
 	probe / "$EW_TMP/c5b" 7406 "$F"
 ew_expect_rc 13 "5/a connect in no job naming 1 (the GSI QP's number) is refused the same way (EACCES)" \
 	probe / "$EW_TMP/c5k" 7406 1
-ew_reap "$LPID" 10 >/dev/null
+unlisten
 ew_check "5/the listener in no job received none of them" sh -c "! grep -q '^request' '$EW_TMP/l5'"
 ew_check "5/a listener in no job" listen / "$EW_TMP/l5c" 7407
 ew_expect_rc 0 "5/a connect in no job naming its own QP is sent" \
@@ -232,32 +254,20 @@ ew_expect_rc 0 "6/control: job B's connect from rxe1 naming its own QP $T is sen
 	twin_probe /ewB "$EW_TMP/c6" 7408 "$T"
 ew_check "6/its listener rejected it (status 28)" has "$EW_TMP/c6" "status: 28"
 ew_reap "$LPID" 10 >/dev/null
-ew_check "6/a listener in job B on $S1" listen /ewB "$EW_TMP/l6b" 7409 "$S1"
-before=$(ew_ctr ewB denied-qp-owner)
-ew_expect_rc 13 "6/job B's connect from rxe1 naming its own QP numbered $QA, as job A's client QP on $DEV, is refused (EACCES)" \
-	twin_probe /ewB "$EW_TMP/c6b" 7409 "$QA"
-ew_diag "6/$(cat "$EW_TMP/c6b")"
-ew_check "6/counted as denied-qp-owner of job B" ew_ctr_grew ewB denied-qp-owner "$before"
-ew_check "6/job A's pings go on" a_pings_on
-ew_reap "$LPID" 10 >/dev/null
+refused_as_owner 6 7409 "$S1" twin_probe "$QA" \
+	"job B's connect from rxe1 naming its own QP numbered $QA, as job A's client QP on $DEV,"
 ew_check "6/default allow" "$CTL" config set default allow
 ew_check "6/a listener in no job on $S1" listen / "$EW_TMP/l6c" 7410 "$S1"
 ew_expect_rc 13 "6/a connect in no job from rxe1 naming its own QP numbered $QS, as job A's server QP, is refused (EACCES)" \
 	twin_probe / "$EW_TMP/c6c" 7410 "$QS"
 ew_diag "6/$(cat "$EW_TMP/c6c")"
 ew_check "6/job A's pings go on" a_pings_on
-ew_reap "$LPID" 10 >/dev/null
+unlisten
 
 # --- 7. job B in audit mode -------------------------------------------------------
 ew_check "7/job B in audit mode" "$CTL" job set ewB mode audit
-ew_check "7/a listener in job B" listen /ewB "$EW_TMP/l7" 7411
-before=$(ew_ctr ewB denied-qp-owner)
-ew_expect_rc 13 "7/job B's connect naming job A's client QP $QA is refused all the same (EACCES)" \
-	probe /ewB "$EW_TMP/c7" 7411 "$QA"
-ew_diag "7/$(cat "$EW_TMP/c7")"
-ew_check "7/counted as denied-qp-owner of job B" ew_ctr_grew ewB denied-qp-owner "$before"
-ew_check "7/job A's pings go on" a_pings_on
-ew_reap "$LPID" 10 >/dev/null
+refused_as_owner 7 7411 "$S" probe "$QA" \
+	"job B's connect naming job A's client QP $QA, all the same,"
 
 kill "$RPC" "$RPS" 2>/dev/null
 ew_check "no oops, warning or leak in the kernel log" sh -c \
