@@ -1140,30 +1140,30 @@ static void notrace ew_hook_detach_mcast(unsigned long ip,
 /*
  * An operation refused to every policed caller, whatever it asks: with
  * @reason to a job's process, as a process in no job to one under default
- * deny. @dev names what it was asked of, for the event. Unless @report, the
- * refusal (or, in audit mode, the pass) is neither counted nor reported.
+ * deny. @dev names what it was asked of, for the event. Unless
+ * @report_denial, a refusal is neither counted nor reported; what audit
+ * mode lets through always is (as audited).
  */
 static bool ew_check_refused_to_policed(u32 op, const char *dev, u32 reason,
-					bool report)
+					bool report_denial)
 {
 	struct ew_request req = { .op = op };
 	struct ew_event ev __uninitialized;
+	struct ew_verdict v;
 	struct ew_caller c;
-	bool deny;
 
 	rcu_read_lock();
 	if (!ew_caller_get_policed(&c)) {
 		rcu_read_unlock();
 		return false;
 	}
-	if (report) {
+	v = ew_verdict_of(&c, &req, c.job ? reason : 0);
+	if (report_denial || !v.deny) {
 		ew_deny_event(&ev, op, dev, 0);
-		deny = ew_judge(&c, &req, c.job ? reason : 0, &ev);
-	} else {
-		deny = ew_verdict_of(&c, &req, c.job ? reason : 0).deny;
+		ew_judge_report(&c, &req, v, &ev);
 	}
 	rcu_read_unlock();
-	return deny;
+	return v.deny;
 }
 
 static void notrace ew_hook_devx_create(unsigned long ip, unsigned long parent_ip,
@@ -1197,6 +1197,8 @@ static void notrace ew_hook_devx_create(unsigned long ip, unsigned long parent_i
  * one, and at a socket's first send to an address, whether that is this
  * node. Those probes are refused alike but are no request for RDMA: they
  * are not counted or reported, or RDS over TCP would show as refusals.
+ * In audit mode a probe that passes is reported (audited): the socket may
+ * then get the RDMA transport, which enforce would refuse it.
  */
 static bool ew_rds_transport_probe(unsigned long parent_ip)
 {

@@ -24,7 +24,8 @@
 #      transport and sends to node 1: RDS asks each transport whether the
 #      address is its own (to pick one, and whether the destination is
 #      this node), gets TCP, and those questions are not counted as
-#      refusals (they are no request for RDMA).
+#      refusals (they are no request for RDMA); in audit mode the socket
+#      gets InfiniBand, and that is reported as audited.
 # rds_rdma is loaded after eastwest, which hooks it as it comes. Against a
 # module that leaves RDS alone (1965ba6), job A's process sent its message
 # and node 1 received it; against one that takes the kernel's QPs for no
@@ -36,6 +37,8 @@
 
 DEV=rxe0
 PORT=18700
+# Section 5's sends: a port node 1 does not receive on.
+PORT5=18701
 
 ew_require_root
 ew_require_nodes 2
@@ -123,7 +126,7 @@ has_kernel_qp() {
 	[ -n "$(kernel_qpn)" ]
 }
 
-ew_plan $((EW_NODE ? 12 : 25))
+ew_plan $((EW_NODE ? 12 : 28))
 
 ew_load_rxe_eth0
 mkdir -p "$EW_CG/ewA"
@@ -192,12 +195,21 @@ else
 	ew_check "5/rds_tcp loads" modprobe rds_tcp
 	before=$(ew_ctr ewA denied-kernel-ulp)
 	ew_in_cg /ewA "$NOBODY" timeout 30 python3 "$EW_TMP/rds.py" auto \
-		"$EW_LOCAL_IP" "$EW_PEER_IP" "$PORT" from-job-a-tcp >"$EW_TMP/s5" 2>&1
+		"$EW_LOCAL_IP" "$EW_PEER_IP" "$PORT5" from-job-a-tcp >"$EW_TMP/s5" 2>&1
 	ew_diag "5/$(cat "$EW_TMP/s5")"
 	ew_check "5/job A's socket naming no transport gets TCP (2)" \
 		grep -qx "transport 2" "$EW_TMP/s5"
 	ew_check "5/RDS's transport probes were not counted as refusals" \
 		ctr_is ewA denied-kernel-ulp "$before"
+	ew_check "5/job A in audit mode" "$CTL" job set ewA mode audit
+	before=$(ew_ctr ewA audited)
+	ew_in_cg /ewA "$NOBODY" timeout 30 python3 "$EW_TMP/rds.py" auto \
+		"$EW_LOCAL_IP" "$EW_PEER_IP" "$PORT5" from-job-a-audit >"$EW_TMP/s5a" 2>&1
+	ew_diag "5/$(cat "$EW_TMP/s5a")"
+	ew_check "5/audit: the socket naming no transport gets InfiniBand (0)" \
+		grep -qx "transport 0" "$EW_TMP/s5a"
+	ew_check "5/audit: reported as audited (enforce would refuse it)" \
+		ew_ctr_grew ewA audited "$before"
 fi
 
 ew_reap_all
