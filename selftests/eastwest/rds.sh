@@ -116,6 +116,14 @@ q = [r["lqpn"] for r in json.load(sys.stdin)
 print(q[0] if q else "")'
 }
 
+# send_auto OUT MSG: job A's socket naming no transport binds node 0's
+# address and sends MSG to node 1's PORT5; what it said goes to OUT.
+send_auto() {
+	ew_in_cg /ewA "$NOBODY" timeout 30 python3 "$EW_TMP/rds.py" auto \
+		"$EW_LOCAL_IP" "$EW_PEER_IP" "$PORT5" "$2" >"$1" 2>&1
+	ew_diag "5/$(cat "$1")"
+}
+
 # ctr_is JOB NAME VALUE: counter NAME of JOB is still VALUE.
 ctr_is() {
 	_v=$(ew_ctr "$1" "$2")
@@ -194,18 +202,14 @@ else
 		grep -qx "bind: ENOPROTOOPT" "$EW_TMP/s4"
 	ew_check "5/rds_tcp loads" modprobe rds_tcp
 	before=$(ew_ctr ewA denied-kernel-ulp)
-	ew_in_cg /ewA "$NOBODY" timeout 30 python3 "$EW_TMP/rds.py" auto \
-		"$EW_LOCAL_IP" "$EW_PEER_IP" "$PORT5" from-job-a-tcp >"$EW_TMP/s5" 2>&1
-	ew_diag "5/$(cat "$EW_TMP/s5")"
+	send_auto "$EW_TMP/s5" from-job-a-tcp
 	ew_check "5/job A's socket naming no transport gets TCP (2)" \
 		grep -qx "transport 2" "$EW_TMP/s5"
 	ew_check "5/RDS's transport probes were not counted as refusals" \
 		ctr_is ewA denied-kernel-ulp "$before"
 	ew_check "5/job A in audit mode" "$CTL" job set ewA mode audit
 	before=$(ew_ctr ewA audited)
-	ew_in_cg /ewA "$NOBODY" timeout 30 python3 "$EW_TMP/rds.py" auto \
-		"$EW_LOCAL_IP" "$EW_PEER_IP" "$PORT5" from-job-a-audit >"$EW_TMP/s5a" 2>&1
-	ew_diag "5/$(cat "$EW_TMP/s5a")"
+	send_auto "$EW_TMP/s5a" from-job-a-audit
 	ew_check "5/audit: the socket naming no transport gets InfiniBand (0)" \
 		grep -qx "transport 0" "$EW_TMP/s5a"
 	ew_check "5/audit: reported as audited (enforce would refuse it)" \
