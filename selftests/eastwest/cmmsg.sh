@@ -100,6 +100,12 @@ connect() {
 	ew_in_cg "$1" "$NOBODY" "$CMMSG" "connect${UD:-}" "${CADDR:-$S}" "$3" "$4" \
 		${CFROM:+"$CFROM"} >"$2" 2>&1
 }
+# unlisten PID: stop a listener that was to receive nothing (it prints and
+# flushes a request at once) without waiting for it to give up.
+unlisten() {
+	kill "$1" 2>/dev/null
+	ew_reap "$1" 10 >/dev/null
+}
 # has FILE LINE: FILE has LINE (what it has goes to the check's output).
 has() {
 	grep -qx "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
@@ -133,7 +139,7 @@ request_refused() {
 	ew_check "$1/as denied-peer of job A" ew_ctr_grew ewA denied-peer "$_before"
 	ew_check "$1/logged as a refused cm_request of job $AID" \
 		ew_dmesg_wait "denied cm_request: [^:]*: job $AID "
-	ew_reap "$LPID" 2 >/dev/null
+	unlisten "$LPID"
 	ew_check "$1/job A's listener received nothing" lacks "$EW_TMP/l$1" "request:"
 	ew_check "$1/the client never received a reply from it" \
 		lacks "$EW_TMP/c$1" "from-a-listener"
@@ -192,7 +198,7 @@ foreign() {
 	ew_check "$1/a ${UD:+UD }listener ${LCG_NAME:-in $2}" \
 		listen "$2" "$EW_TMP/l$1" "$4" reject from-listener
 	ew_expect_rc 13 "$1/$5: refused (EACCES)" connect "$3" "$EW_TMP/c$1" "$4" "from-$1"
-	ew_reap "$LPID" 2 >/dev/null
+	unlisten "$LPID"
 	ew_check "$1/the listener received nothing" lacks "$EW_TMP/l$1" "request:"
 }
 
@@ -204,7 +210,7 @@ c_beside_d() {
 		connect /ewC "$EW_TMP/c$1" "$2" "from-$1"
 	ew_reap "$CPID" 20 >/dev/null
 	ew_check "$1/job C's listener received it" has "$EW_TMP/l$1" "request: from-$1"
-	ew_reap "$EW_BG_PID" 2 >/dev/null
+	unlisten "$EW_BG_PID"
 	ew_check "$1/job D's listener received nothing" lacks "$EW_TMP/l${1}d" "request:"
 }
 
@@ -238,7 +244,7 @@ ew_expect_rc 13 "2/job A's connect to $S (not its peer) is refused (EACCES)" \
 ew_check "2/counted as denied-peer of job A" ew_ctr_grew ewA denied-peer "$before_peer"
 ew_check "2/logged as a refused cm_message of job $AID" \
 	ew_dmesg_wait "denied cm_message: [^:]*: job $AID "
-ew_reap "$LPID" 2 >/dev/null
+unlisten "$LPID"
 ew_check "2/the listener received nothing" lacks "$EW_TMP/l2" "request:"
 
 # --- 3. requests to and answers of a listener in job A -----------------------------
@@ -255,7 +261,7 @@ delivered 5 /ewB /ewB 7311 "job B's SIDR request to job B's UD listener"
 ew_check "5/a UD listener in job A on $S" listen /ewA "$EW_TMP/l5b" 7312 reject from-listener
 ew_expect_rc 13 "5/job A's SIDR request to $S is refused (EACCES)" \
 	connect /ewA "$EW_TMP/c5b" 7312 from-a
-ew_reap "$LPID" 2 >/dev/null
+unlisten "$LPID"
 ew_check "5/the listener received nothing" lacks "$EW_TMP/l5b" "request:"
 request_refused 5r 7315
 answer_refused 5 accept 7313
@@ -279,7 +285,7 @@ _before=$(ew_ctr ewB denied-peer)
 ew_expect_rc 13 "6/job B's connect to $S with the path of a route to $S2 (not its peer) is refused (EACCES)" \
 	ew_in_cg /ewB "$NOBODY" "$CMMSG" connect-via "$S" 7321 from-b-via "$S2"
 ew_check "6/as denied-peer of job B" ew_ctr_grew ewB denied-peer "$_before"
-ew_reap "$LPID" 2 >/dev/null
+unlisten "$LPID"
 ew_check "6/the listener received nothing" lacks "$EW_TMP/l6b" "request:"
 ew_check "6/a listener in job B on every address" listen /ewB "$EW_TMP/l6c" 7323 reject from-listener
 ew_expect_rc 0 "6/control: job B's connect from $S to $S whose path record names $S as its source is sent" \
@@ -292,7 +298,7 @@ _before=$(ew_ctr ewA denied-internal)
 ew_expect_rc 13 "6/job A's connect from $S to $S2 whose path record claims $S2 (its peer) as its source is refused (EACCES)" \
 	ew_in_cg /ewA "$NOBODY" "$CMMSG" connect-claim "$S2" 7324 from-a-claim "$S" "$S2"
 ew_check "6/as denied-internal of job A" ew_ctr_grew ewA denied-internal "$_before"
-ew_reap "$LPID" 2 >/dev/null
+unlisten "$LPID"
 ew_check "6/job A's listener received nothing" lacks "$EW_TMP/l6d" "request:"
 LADDR=
 
@@ -368,7 +374,7 @@ ew_check "8e/a listener in job C on :: (IPv6 only)" \
 CPID=$LPID
 LADDR=0.0.0.0
 delivered 8e /ewD /ewD 7355 "job D's IPv4 connect to its own listener on 0.0.0.0, beside job C's on ::"
-ew_reap "$CPID" 2 >/dev/null
+unlisten "$CPID"
 ew_check "8e/job C's listener on :: received nothing" lacks "$EW_TMP/l8ec" "request:"
 LADDR=:: CADDR=$S6
 foreign 8f /ewC /ewD 7356 "job D's IPv6 connect to job C's listener on :: (IPv6 only)"
