@@ -360,6 +360,65 @@ expect "without the key file the keyed job is left out, the others restored, the
 	1 "slurm-7 static"
 expect_out "and the log names the job and the key file" "slurm-9.*$T/cluster.key"
 
+# ----------------------------------------------------------------------------
+# The admission gate follows the static policy's mode at reload as at start:
+# an audit-then-enforce rollout gets it without a restart.
+
+# policy_mode MODE: the static policy's config.mode.
+policy_mode() {
+	jq --arg m "$1" '.config.mode = $m' "$EW_POLICY" >"$EW_POLICY.new" &&
+		mv "$EW_POLICY.new" "$EW_POLICY"
+}
+# gate_log NAME WANT_RC PATTERN: the last action's exit code, and the
+# stand-in's log, its lines (one per call) joined by "|", matches PATTERN.
+gate_log() {
+	if [ "$rc" = "$2" ] && tr '\n' '|' <"$T/ctl.log" | grep -Eq -- "$3"; then
+		ok "$1"
+	else
+		not_ok "$1" "exit $rc, wanted $2; no match for '$3' in:" "$(cat "$T/ctl.log")" "$out"
+	fi
+}
+
+reset
+export EW_ADMISSION=attest
+policy static:/x
+policy_mode audit
+svc start
+gate_log "attest, audit at start: admission not required" 0 \
+	"config set admission-required off\|"
+: >"$T/ctl.log"
+policy_mode enforce
+svc reload
+gate_log "reload to enforce requires admission, before it applies the policy" 0 \
+	"config set admission-required on\|([^|]*\|)*apply "
+: >"$T/ctl.log"
+policy_mode audit
+svc reload
+gate_log "reload back to audit gives it up, after it applied the policy" 0 \
+	"apply [^|]*\|([^|]*\|)*config set admission-required off\|$"
+policy_mode enforce
+svc reload
+: >"$T/ctl.log"
+policy static:/x other:/x
+policy_mode audit
+svc reload
+gate_log "a reload to audit that fails keeps admission required" 1 "\|apply "
+if grep -q 'admission-required off' "$T/ctl.log"; then
+	not_ok "and it never set admission-required off" "$(cat "$T/ctl.log")"
+else
+	ok "and it never set admission-required off"
+fi
+: >"$T/ctl.log"
+policy static:/x
+EW_ADMISSION=bogus svc reload
+if [ "$rc" = 2 ] && [ ! -s "$T/ctl.log" ] && grep -q "EW_ADMISSION must be attest or none, not 'bogus'" <<<"$out"; then
+	ok "reload with a bad EW_ADMISSION: usage error, nothing done"
+else
+	not_ok "reload with a bad EW_ADMISSION: usage error, nothing done" "exit $rc" \
+		"$(cat "$T/ctl.log")" "$out"
+fi
+export EW_ADMISSION=none
+
 echo "1..$n"
 echo "service: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
