@@ -9,7 +9,10 @@
 # eastwestctl .deb's eastwest.service, enabled by its postinst, loads the
 # DKMS-built module and applies /etc/eastwest/policy.json; in enforce mode
 # (EW_ADMISSION=attest) no job connects until the node is admitted;
-# "systemctl reload" re-reads the policy and keeps run-time jobs;
+# "systemctl reload" re-reads the policy and keeps run-time jobs, and a
+# reload from audit to enforce requires admission again; the management
+# ACL comes back when nftables.service restarts or reloads (both flush
+# the ruleset);
 # "systemctl restart" with EW_UNLOAD_ON_STOP=yes reloads the module and
 # restores every job. Needs the .debs installed on the host
 # (scripts/test-packaging install, which scripts/run-tests runs as root).
@@ -74,7 +77,7 @@ jobs_are() {
 config_field() { "$CTL" -j config show | jq -r ".$1"; }
 connect_static() { ew_in_cg /ewboot.slice "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self; }
 
-ew_plan 21
+ew_plan 30
 
 ew_check "eastwest.service is enabled" systemctl is-enabled --quiet eastwest.service
 ew_check "eastwest.service is active after boot" systemctl is-active --quiet eastwest.service
@@ -86,6 +89,15 @@ ew_check "the journal has the service's report" sh -c \
 	"journalctl -b -u eastwest.service --no-pager | grep -q 'fabric closed until this node is admitted'"
 ew_check "eastwest-mgmt.service applied the management ACL at boot" sh -c \
 	"systemctl is-active --quiet eastwest-mgmt.service && nft list table inet eastwest_mgmt | grep -q 192.0.2.0/24"
+# nftables.service's start and reload run /etc/nftables.conf, which begins
+# with "flush ruleset"; the ACL's unit follows them.
+mgmt_acl() { nft list table inet eastwest_mgmt | grep -q 192.0.2.0/24; }
+ew_check "systemctl restart nftables (its start flushes the ruleset)" \
+	systemctl restart nftables.service
+ew_check "the management ACL is applied again" ew_wait_for 20 mgmt_acl
+ew_check "systemctl reload nftables (so does its reload)" \
+	systemctl reload nftables.service
+ew_check "the management ACL is applied again" ew_wait_for 20 mgmt_acl
 ew_check "eastwest-metrics.timer wrote the textfile metrics" \
 	ew_wait_for 60 grep -q '^eastwest_up 1' /var/lib/prometheus/node-exporter/eastwest.prom
 ew_check "the metrics report the boot job" \
@@ -107,6 +119,19 @@ ew_check "systemctl reload eastwest" systemctl reload eastwest.service
 ew_check "reload applied the new peer and kept the run-time job" sh -c "
 	'$CTL' -j peer show boot-static | grep -q 192.0.2.0/24 &&
 	test \"\$('$CTL' -j job show | jq -r '[.[].name] | sort | join(\" \")')\" = 'boot-static dyn'"
+
+# The audit-then-enforce rollout by reload: the admission gate follows.
+# policy_mode MODE: policy.json's mode set to MODE, then systemctl reload.
+policy_mode() {
+	jq --arg m "$1" '.config.mode = $m' /etc/eastwest/policy.json >/tmp/p.json &&
+		cp /tmp/p.json /etc/eastwest/policy.json && systemctl reload eastwest.service
+}
+required_is() { test "$(config_field admission_required)" = "$1"; }
+ew_check "reload to audit mode" policy_mode audit
+ew_check "admission is no longer required" required_is false
+ew_check "reload to enforce mode (the audit-then-enforce rollout)" policy_mode enforce
+ew_check "admission is required again" required_is true
+ew_expect_rc 0 "the node, admitted already, stays admitted: the static job connects" connect_static
 
 loads_before=$(dmesg | grep -c 'eastwest: version .* loaded' || :)
 ew_check "systemctl restart eastwest (EW_UNLOAD_ON_STOP=yes)" systemctl restart eastwest.service
