@@ -1476,12 +1476,12 @@ int eastwest_nl_config_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    (ew_nl_admin(skb) &&
 	     (nla_put_u32(msg, EASTWEST_A_CONFIG_PEER_COUNT, ew_peers_total()) ||
 	      ew_nl_put_counters(msg, EASTWEST_A_CONFIG_COUNTERS,
-				 ew_global_counters()))) ||
+				 ew_global_counters()) ||
+	      ew_nodes_put_revoked(msg, EASTWEST_A_CONFIG_REVOKED_NODE))) ||
 	    ew_fabric_put_physical(msg, EASTWEST_A_CONFIG_PHYSICAL_IFINDEX) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION, g.admission) ||
 	    nla_put_u8(msg, EASTWEST_A_CONFIG_ADMISSION_REQUIRED,
 		       g.admission_required) ||
-	    ew_nodes_put_revoked(msg, EASTWEST_A_CONFIG_REVOKED_NODE) ||
 	    nla_put_u32(msg, EASTWEST_A_CONFIG_ADMISSION_TTL, ew_admission_ttl_left()))
 		ret = -EMSGSIZE;
 	return ew_nl_reply(msg, hdr, info, ret);

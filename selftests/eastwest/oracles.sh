@@ -21,8 +21,9 @@
 #   3. its datagram to F: the counter it reads does not move either, and
 #      root's does not rise;
 #   4. root's own query still gives the counters; job A's UD QP is alive;
-#   5. uid 65534 reads the configuration without the node's counters and
-#      peer count, and the device without its QPN audit; root reads all.
+#   5. uid 65534 reads the configuration without the node's counters,
+#      peer count and revoked nodes, and the device without its QPN audit;
+#      root reads all.
 # Against a module that leaves them to everyone (1965ba6), the prober read
 # the counter rise by one for QA and not for F, and uid 65534 read the
 # counters, the peer count and the audit.
@@ -55,7 +56,7 @@ has() {
 	grep -qx "$2" "$1" || { sed 's/^/# /' "$1" >&2; return 1; }
 }
 
-ew_plan 18
+ew_plan 20
 
 ew_load_rxe_lo
 mkdir -p "$CG/ewA"
@@ -98,6 +99,12 @@ ew_check "4/job A's UD QP is alive" kill -0 "$APID"
 YNL_DIR=/usr/src/linux-source-6.12/tools/net/ynl
 SPEC=$EW_TOP/Documentation/netlink/specs/eastwest.yaml
 SCHEMA=/usr/src/linux-source-6.12/Documentation/netlink/genetlink-legacy.yaml
+ew_check "5/a node revoked (192.0.2.77)" "$CTL" node revoke 192.0.2.77
+"$NOBODY" "$CTL" node show >"$EW_TMP/n-nobody" 2>&1
+"$CTL" node show >"$EW_TMP/n-root" 2>&1
+ew_check "5/uid 65534's node show lists no revoked node; root's does" sh -c \
+	"! grep -q 192.0.2.77 '$EW_TMP/n-nobody' && grep -q '192.0.2.77 revoked' '$EW_TMP/n-root'"
+ew_diag "5/uid 65534: $(cat "$EW_TMP/n-nobody")"
 "$NOBODY" "$CTL" -j config show >"$EW_TMP/c-nobody" 2>&1
 "$CTL" -j config show >"$EW_TMP/c-root" 2>&1
 ew_check "5/uid 65534's config show has no peer count; root's has" sh -c \
@@ -108,10 +115,11 @@ if [ -f "$YNL_DIR/cli.py" ]; then
 		--do config-get >"$EW_TMP/y-nobody" 2>&1
 	python3 "$YNL_DIR/cli.py" --spec "$SPEC" --schema "$SCHEMA" \
 		--do config-get >"$EW_TMP/y-root" 2>&1
-	ew_check "5/uid 65534's config-get has no counters; root's has" sh -c \
-		"grep -q version '$EW_TMP/y-nobody' && ! grep -q counters '$EW_TMP/y-nobody' && grep -q \"'counters'\" '$EW_TMP/y-root'"
+	ew_check "5/uid 65534's config-get has no counters or revoked nodes; root's has" sh -c \
+		"grep -q version '$EW_TMP/y-nobody' && ! grep -Eq 'counters|revoked-node' '$EW_TMP/y-nobody' &&
+		 grep -q \"'counters'\" '$EW_TMP/y-root' && grep -q \"'revoked-node'\" '$EW_TMP/y-root'"
 else
-	ew_skip_one "5/uid 65534's config-get has no counters" "no YNL CLI"
+	ew_skip_one "5/uid 65534's config-get has no counters or revoked nodes" "no YNL CLI"
 fi
 "$NOBODY" "$CTL" -j dev show >"$EW_TMP/d-nobody" 2>&1
 "$CTL" -j dev show >"$EW_TMP/d-root" 2>&1
