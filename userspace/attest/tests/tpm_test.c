@@ -753,6 +753,38 @@ static void test_ima_log_hides_entry(void **state)
 }
 
 
+/* eastwest-verifier ARGS with its output in work/NAME.out and NAME.err: the exit status. */
+static int vrun(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int vrun(const char *name, const char *fmt, ...)
+{
+	char args[2048], *cmd;
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	cmd = ew_asprintf("%s %s >%s 2>%s", verifier, args, wpath("%s.out", name),
+			  wpath("%s.err", name));
+	st = system(cmd);
+	free(cmd);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* work/FILE holds @needle (printed when not). */
+static void assert_file_has(const char *file, const char *needle)
+{
+	struct ew_buf b = { 0 };
+
+	assert_int_equal(ewa_read_file(wpath("%s", file), &b), 0);
+	if (!memmem(b.data, b.len, needle, strlen(needle)))
+		fail_msg("%s does not say \"%s\": %.*s", file, needle, (int)b.len,
+			 (const char *)b.data);
+	ew_buf_free(&b);
+}
+
 /* --- key release bound to admission ------------------------------------ */
 
 static void write_key(const char *path, unsigned int mode, uint8_t key[32])
@@ -938,6 +970,107 @@ static void test_release_other_tpm(void **state)
 			 EWA_FAIL);
 }
 
+/*
+ * Enrollment through the binary into @sdir: challenge (with @opts, e.g.
+ * "node NAME"), activation on @tcti (NULL: $EW_TCTI), then confirm (with
+ * @confirm_opts, e.g. "replace NAME"): confirm's exit status, its output
+ * in work/confirm.out and confirm.err.
+ */
+static int enroll_via_binary(const char *sdir, const char *enrollment, const char *tcti,
+			     const char *opts, const char *confirm_opts)
+{
+	char t[256] = "";
+
+	if (tcti)
+		snprintf(t, sizeof(t), " tcti %s", tcti);
+	assert_int_equal(vrun("challenge", "enroll challenge enrollment %s out %s %s state %s",
+			      enrollment, wpath("m4-challenge.json"), opts ? opts : "", sdir), 0);
+	assert_int_equal(node("activate challenge %s out %s%s", wpath("m4-challenge.json"),
+			      wpath("m4-response.json"), t), EWA_OK);
+	return vrun("confirm", "enroll confirm response %s %s state %s", wpath("m4-response.json"),
+		    confirm_opts ? confirm_opts : "", sdir);
+}
+
+/*
+ * A second TPM reporting the first node's hostname (both run on this host)
+ * must not take over that node's record, nor may one AK hold two names.
+ */
+static void test_enroll_name_taken(void **state)
+{
+	const char *b = getenv("EW_TCTI_B");
+	struct ew_buf before = { 0 }, after = { 0 };
+	struct json_object *enr, *rec;
+	struct ewa_verify_input in = { 0 };
+	struct ewa_vstate st;
+	struct ewa_verdict v;
+	char sdir[512], rec_a[768], name[128], nonce[65];
+
+	(void)state;
+	if (!verifier || !b)
+		skip();
+	snprintf(sdir, sizeof(sdir), "%s", wpath("s-enroll-names"));
+	/* A, named after its hostname (no "node NAME"), as the docs allow. */
+	assert_int_equal(enroll_via_binary(sdir, wpath("enroll.json"), NULL, NULL, NULL), 0);
+	enr = ewa_json_load(wpath("enroll.json"));
+	assert_non_null(enr);
+	snprintf(name, sizeof(name), "%s", ewa_json_str(enr, "hostname"));
+	json_object_put(enr);
+	snprintf(rec_a, sizeof(rec_a), "%s/nodes/%s.json", sdir, name);
+	assert_int_equal(ewa_read_file(rec_a, &before), 0);
+
+	/* B says it is A: refused, and A's record is what it was. */
+	assert_int_equal(node("enroll out %s tcti %s", wpath("enroll-b.json"), b), EWA_OK);
+	assert_int_equal(enroll_via_binary(sdir, wpath("enroll-b.json"), b, NULL, NULL), 1);
+	assert_file_has("confirm.err", "already bound");
+	assert_file_has("confirm.err", name);
+	assert_file_has("confirm.err", "replace");
+	assert_int_equal(ewa_read_file(rec_a, &after), 0);
+	assert_int_equal(after.len, before.len);
+	assert_memory_equal(after.data, before.data, before.len);
+	ew_buf_free(&after);
+
+	/* A still attests under its name. */
+	fresh_nonce(nonce);
+	assert_int_equal(node("quote nonce %s out %s", nonce, wpath("q-names.json")), EWA_OK);
+	assert_int_equal(ewa_parse_nonce(nonce, in.nonce, &in.nonce_len), 0);
+	in.evidence = wpath("q-names.json");
+	in.enrollment = rec_a;
+	in.manifest = wpath("plain.signed");
+	in.pubkey = wpath("op.pub");
+	assert_int_equal(ewa_vstate_open(sdir, &st), 0);
+	in.state = &st;
+	ewa_verify(&in, &v);
+	ewa_vstate_close(&st);
+	print_reasons(&v);
+	assert_true(v.admit);
+	ewa_verdict_free(&v);
+
+	/* A's AK (and EK) under a second name: refused. */
+	assert_int_equal(enroll_via_binary(sdir, wpath("enroll.json"), NULL, "node second-name",
+					   NULL), 1);
+	assert_file_has("confirm.err", "already enrolled as node");
+	assert_file_has("confirm.err", name);
+	assert_int_equal(access(wpath("s-enroll-names/nodes/second-name.json"), F_OK), -1);
+
+	/* A again with its own keys: as before, bound anew. */
+	assert_int_equal(enroll_via_binary(sdir, wpath("enroll.json"), NULL, NULL, NULL), 0);
+
+	/* Replacing A on purpose takes naming it, exactly. */
+	assert_int_equal(enroll_via_binary(sdir, wpath("enroll-b.json"), b, NULL,
+					   "replace not-this-node"), 2);
+	assert_file_has("confirm.err", "not-this-node");
+	assert_int_equal(vrun("confirm", "enroll confirm response %s replace %s state %s",
+			      wpath("m4-response.json"), name, sdir), 0);
+	rec = ewa_json_load(rec_a);
+	enr = ewa_json_load(wpath("enroll-b.json"));
+	assert_non_null(rec);
+	assert_non_null(enr);
+	assert_string_equal(ewa_json_str(rec, "ak_name"), ewa_json_str(enr, "ak_name"));
+	json_object_put(rec);
+	json_object_put(enr);
+	ew_buf_free(&before);
+}
+
 /* --- periodic re-attestation ------------------------------------------------ */
 
 /* A verifier state whose inventory knows this node, for "serve". */
@@ -1047,6 +1180,73 @@ static void test_watch_fail_closed(void **state)
 	assert_int_equal(release("s-watch2", wpath("w2.rel"), 300, &r), 1);
 	assert_non_null(strstr(r.detail, "no-tpm"));
 	assert_refused(&r, "denied");
+}
+
+/*
+ * An operator's revocation holds through the node's next rounds (its watch
+ * re-attests every interval) until the operator lifts it.
+ */
+static void test_revoke_holds(void **state)
+{
+	struct ewa_release_result r;
+	struct ewa_verdict_rec vr;
+	struct ewa_vstate st;
+	char nodename[128], sdir[512], rec[768], r_ak[2 * EWA_NAME_MAX + 1];
+
+	(void)state;
+	if (!verifier)
+		skip();
+	snprintf(sdir, sizeof(sdir), "%s", serve_state("s-revoke", nodename, sizeof(nodename)));
+	snprintf(rec, sizeof(rec), "%s/nodes/%s.json", sdir, nodename);
+	assert_int_equal(node("watch rounds 1 timeout 20 verifier %s serve node %s manifest %s "
+			      "pubkey %s state %s", verifier, nodename, wpath("plain.signed"),
+			      wpath("op.pub"), sdir), EWA_OK);
+	assert_int_equal(release("s-revoke", wpath("rv.rel"), 300, &r), 0);
+	snprintf(r_ak, sizeof(r_ak), "%s", r.ak_name);
+	ewa_release_result_free(&r);
+
+	assert_int_equal(vrun("revoke", "revoke enrollment %s reason 'stolen disk' state %s",
+			      rec, sdir), 0);
+	/* The node's next round: denied, and key release with it. */
+	kernel_admitted = true;
+	assert_int_equal(node("watch rounds 1 timeout 20 verifier %s serve node %s manifest %s "
+			      "pubkey %s state %s", verifier, nodename, wpath("plain.signed"),
+			      wpath("op.pub"), sdir), EWA_FAIL);
+	assert_false(kernel_admitted);
+	assert_int_equal(release("s-revoke", wpath("rv.rel"), 300, &r), 1);
+	assert_non_null(strstr(r.detail, "operator-revoked: stolen disk"));
+	assert_refused(&r, "denied");
+	/* The round's deny is on record, for what reads the verdicts. */
+	assert_int_equal(ewa_vstate_open(sdir, &st), 0);
+	assert_int_equal(ewa_vstate_get_verdict(&st, r_ak, &vr), 1);
+	ewa_vstate_close(&st);
+	assert_false(vr.admit);
+	assert_string_equal(vr.reasons, "operator-revoked");
+
+	/* Lifting it: what is wrong is said so. */
+	assert_int_equal(vrun("unrevoke", "unrevoke state %s", sdir), 2);
+	assert_file_has("unrevoke.err", "enrollment");
+	assert_int_equal(vrun("unrevoke", "unrevoke node %s enrollment %s state %s", nodename, rec,
+			      sdir), 2);
+	assert_int_equal(vrun("unrevoke", "unrevoke node ../x state %s", sdir), 2);
+	assert_int_equal(vrun("unrevoke", "unrevoke node no-such-node state %s", sdir), 1);
+	assert_file_has("unrevoke.err", "no-such-node");
+	assert_file_has("unrevoke.err", "not enrolled");
+	assert_int_equal(vrun("unrevoke", "unrevoke enrollment %s state %s",
+			      wpath("no-such.json"), sdir), 1);
+	assert_file_has("unrevoke.err", "no-such.json");
+	assert_int_equal(vrun("unrevoke", "unrevoke node %s state %s", nodename, sdir), 0);
+	assert_file_has("unrevoke.out", nodename);
+	assert_int_equal(vrun("unrevoke", "unrevoke node %s state %s", nodename, sdir), 1);
+	assert_file_has("unrevoke.err", "not revoked");
+
+	/* Admitted again at the next round, and released. */
+	assert_int_equal(node("watch rounds 1 timeout 20 verifier %s serve node %s manifest %s "
+			      "pubkey %s state %s", verifier, nodename, wpath("plain.signed"),
+			      wpath("op.pub"), sdir), EWA_OK);
+	assert_true(kernel_admitted);
+	assert_int_equal(release("s-revoke", wpath("rv.rel"), 300, &r), 0);
+	ewa_release_result_free(&r);
 }
 
 /* --- eastwest-verifier serve, as a process ------------------------------ */
@@ -1270,8 +1470,10 @@ int main(void)
 		cmocka_unit_test(test_unknown_kernel),
 		cmocka_unit_test(test_release_refusals),
 		cmocka_unit_test(test_release_other_tpm),
+		cmocka_unit_test(test_enroll_name_taken),
 		cmocka_unit_test(test_watch_admit_and_revoke),
 		cmocka_unit_test(test_watch_fail_closed),
+		cmocka_unit_test(test_revoke_holds),
 		cmocka_unit_test(test_serve_evidence_limit),
 		cmocka_unit_test(test_serve_one_session_per_node),
 		cmocka_unit_test(test_serve_slow_node_holds_up_no_other),
