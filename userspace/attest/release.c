@@ -87,6 +87,7 @@ int ewa_release_key(const struct ewa_vstate *s, const struct ewa_release_args *a
 	uint8_t buf[sizeof(TPM2B_ID_OBJECT) + sizeof(TPM2B_ENCRYPTED_SECRET)];
 	struct ewa_keyrel rel = { 0 };
 	struct ewa_verdict_rec vr;
+	struct ewa_revoked_rec rv;
 	TPM2B_ENCRYPTED_SECRET enc;
 	TPM2B_PUBLIC ak, ek;
 	TPM2B_ID_OBJECT blob;
@@ -104,6 +105,18 @@ int ewa_release_key(const struct ewa_vstate *s, const struct ewa_release_args *a
 	if (ewa_public_name(&ak, name, &name_len))
 		return refuse(r, "not-bound", "%s: the AK has no SHA-256 name", a->enrollment);
 	r->ak_name = ewa_hex_dup(name, name_len);
+
+	/*
+	 * The revocation first: it holds whatever verdict followed it, so that
+	 * a stale or forged admit in verdicts/ cannot outlast the operator.
+	 */
+	found = ewa_vstate_get_revoked(s, r->ak_name, &rv);
+	if (found < 0)
+		return refuse(r, "state-error", "%s", ew_last_error());
+	if (found)
+		return refuse(r, "denied", "node %s was revoked by the operator at %s (%s); "
+			      "\"eastwest-verifier unrevoke\" lifts it", r->node, rv.at_utc,
+			      rv.reason);
 
 	found = ewa_vstate_get_verdict(s, r->ak_name, &vr);
 	if (found < 0)
@@ -174,29 +187,57 @@ void ewa_release_result_free(struct ewa_release_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int ewa_revoke_node(const struct ewa_vstate *s, const char *enrollment, const char *why_opt,
-		    char **ak_hex, char **node)
+/* The hex name of the AK of the node record @enrollment, and its node. */
+static int record_ak(const char *cmd, const char *enrollment, char **ak_hex, char **node)
 {
 	uint8_t name[EWA_NAME_MAX];
-	char why[512], *hostname = NULL, *reason;
+	char why[512], *hostname = NULL;
 	TPM2B_PUBLIC ak;
 	size_t len;
-	int ret;
 
 	*ak_hex = *node = NULL;
 	if (ewa_node_record_load(enrollment, &ak, node, &hostname, why, sizeof(why))) {
-		ew_err("revoke: %s", why);
+		ew_err("%s: %s", cmd, why);
 		return -1;
 	}
 	free(hostname);
 	if (ewa_public_name(&ak, name, &len)) {
-		ew_err("revoke: %s: the AK has no SHA-256 name", enrollment);
+		ew_err("%s: %s: the AK has no SHA-256 name", cmd, enrollment);
 		return -1;
 	}
 	*ak_hex = ewa_hex_dup(name, len);
+	return 0;
+}
+
+int ewa_revoke_node(const struct ewa_vstate *s, const char *enrollment, const char *why_opt,
+		    char **ak_hex, char **node)
+{
+	char *reason;
+	int ret;
+
+	if (record_ak("revoke", enrollment, ak_hex, node))
+		return -1;
 	reason = why_opt ? ew_asprintf("operator-revoked: %s", why_opt) :
 			   ew_strdup("operator-revoked");
-	ret = ewa_vstate_put_verdict(s, *ak_hex, *node, false, reason);
+	/*
+	 * The revocation itself, which every later verification reads, and a
+	 * deny in place of the last verdict for what reads only verdicts.
+	 */
+	ret = ewa_vstate_put_revoked(s, *ak_hex, *node, reason) ||
+	      ewa_vstate_put_verdict(s, *ak_hex, *node, false, reason);
 	free(reason);
 	return ret ? -1 : 0;
+}
+
+int ewa_unrevoke_node(const struct ewa_vstate *s, const char *enrollment, char **ak_hex,
+		      char **node)
+{
+	int ret;
+
+	if (record_ak("unrevoke", enrollment, ak_hex, node))
+		return -1;
+	ret = ewa_vstate_del_revoked(s, *ak_hex);
+	if (ret == 0)
+		ew_err("unrevoke: node %s (AK %s) is not revoked", *node, *ak_hex);
+	return ret == 1 ? 0 : -1;
 }

@@ -3,11 +3,12 @@
  * Key release bound to admission (the verifier's side): a path-protection
  * key file is wrapped to a node's TPM only if the state records an admit
  * verdict for the node's enrolled AK that is at most @max_age seconds old
- * and that no deny followed (the record holds the last verdict only).
+ * and that no deny followed (the record holds the last verdict only), and
+ * the operator has not revoked that AK.
  *
  * Refusal reasons (stable): not-bound (no usable node record), not-admitted
- * (no verdict yet), denied (the last verdict was a deny: a failed
- * attestation or an operator revocation), stale (the admit is older than
+ * (no verdict yet), denied (the operator revoked the node, or the last
+ * verdict was a deny), stale (the admit is older than
  * max-age, or from the future), key-invalid (the key file is unusable:
  * not a regular file, readable by group or other, empty or > 4096 bytes),
  * state-error, wrap-failed.
@@ -43,8 +44,14 @@ int ewa_release_key(const struct ewa_vstate *s, const struct ewa_release_args *a
 		    struct ewa_release_result *r);
 void ewa_release_result_free(struct ewa_release_result *r);
 
-/* Records an operator's deny for a node ("operator-revoked: @why"). */
+/*
+ * Revokes a node's AK ("operator-revoked: @why"): every verification of it
+ * denies (operator-revoked) and release refuses it until ewa_unrevoke_node().
+ */
 int ewa_revoke_node(const struct ewa_vstate *s, const char *enrollment, const char *why,
 		    char **ak_hex, char **node);
+/* Lifts that; the node is admitted again at its next passing verification. */
+int ewa_unrevoke_node(const struct ewa_vstate *s, const char *enrollment, char **ak_hex,
+		      char **node);
 
 #endif /* EWA_RELEASE_H */

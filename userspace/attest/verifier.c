@@ -15,7 +15,8 @@
  *   eastwest-verifier nonce
  *   eastwest-verifier [-j] release key FILE enrollment FILE out FILE
  *                     [max-age SEC] [state DIR]
- *   eastwest-verifier revoke enrollment FILE [reason TEXT] [state DIR]
+ *   eastwest-verifier revoke enrollment FILE|node NAME [reason TEXT] [state DIR]
+ *   eastwest-verifier unrevoke enrollment FILE|node NAME [state DIR]
  *   eastwest-verifier serve node NAME manifest FILE pubkey FILE [state DIR]
  *                     [timeout SEC] [max-evidence MIB]
  *
@@ -59,7 +60,8 @@ static void usage(FILE *f)
 		"       " PROG " nonce\n"
 		"       " PROG " [-j] release key FILE enrollment FILE out FILE\n"
 		"                         [max-age SEC] [state DIR]\n"
-		"       " PROG " revoke enrollment FILE [reason TEXT] [state DIR]\n"
+		"       " PROG " revoke enrollment FILE|node NAME [reason TEXT] [state DIR]\n"
+		"       " PROG " unrevoke enrollment FILE|node NAME [state DIR]\n"
 		"       " PROG " serve node NAME manifest FILE pubkey FILE [state DIR]\n"
 		"                         [timeout SEC] [max-evidence MIB]\n"
 		"state DIR defaults to $EW_VERIFIER_STATE, else " EWA_DEFAULT_STATE_DIR ".\n"
@@ -395,25 +397,87 @@ static int cmd_release(int argc, char *argv[])
 	return ret;
 }
 
+/* A revoke or unrevoke names its node by "enrollment FILE" or "node NAME". */
+static int record_usage(const char *cmd, const char *enrollment, const char *node)
+{
+	if (!enrollment == !node) {
+		ew_err("%s: give either \"enrollment FILE\" or \"node NAME\" (try \"" PROG
+		       " help\")", cmd);
+		return EWA_USAGE;
+	}
+	if (node && !ewa_node_name_ok(node)) {
+		ew_err("%s: node \"%s\": use letters, digits, '.', '_' and '-'", cmd, node);
+		return EWA_USAGE;
+	}
+	return EWA_OK;
+}
+
+/* That node record: FILE, or the inventory's DIR/nodes/NAME.json; NULL if none. */
+static char *record_path(const char *cmd, const char *enrollment, const char *node,
+			 const char *dir)
+{
+	char *path;
+
+	if (enrollment)
+		return ew_strdup(enrollment);
+	path = ew_asprintf("%s/nodes/%s.json", dir, node);
+	if (access(path, F_OK)) {
+		ew_err("%s: node %s is not enrolled in %s (no nodes/%s.json)", cmd, node, dir,
+		       node);
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
 static int cmd_revoke(int argc, char *argv[])
 {
-	static const char *const keys[] = { "enrollment", "reason", "state", NULL };
-	const char *vals[3] = { NULL };
+	static const char *const keys[] = { "enrollment", "node", "reason", "state", NULL };
+	const char *vals[4] = { NULL };
 	struct ewa_vstate st;
-	char *ak, *node;
+	char *ak = NULL, *node = NULL, *rec;
 	int ret;
 
 	ret = parse_kv(argc, argv, "revoke", keys, vals);
 	if (!ret)
-		ret = require("revoke", keys, vals, 1);
+		ret = record_usage("revoke", vals[0], vals[1]);
+	if (ret)
+		return ret;
+	if (ewa_vstate_open(state_dir(vals[3]), &st))
+		return EWA_FAIL;
+	rec = record_path("revoke", vals[0], vals[1], st.dir);
+	ret = !rec || ewa_revoke_node(&st, rec, vals[2], &ak, &node) ? EWA_FAIL : EWA_OK;
+	ewa_vstate_close(&st);
+	if (!ret)
+		printf("revoked node %s ak %s\n", node, ak);
+	free(rec);
+	free(ak);
+	free(node);
+	return ret;
+}
+
+static int cmd_unrevoke(int argc, char *argv[])
+{
+	static const char *const keys[] = { "enrollment", "node", "state", NULL };
+	const char *vals[3] = { NULL };
+	struct ewa_vstate st;
+	char *ak = NULL, *node = NULL, *rec;
+	int ret;
+
+	ret = parse_kv(argc, argv, "unrevoke", keys, vals);
+	if (!ret)
+		ret = record_usage("unrevoke", vals[0], vals[1]);
 	if (ret)
 		return ret;
 	if (ewa_vstate_open(state_dir(vals[2]), &st))
 		return EWA_FAIL;
-	ret = ewa_revoke_node(&st, vals[0], vals[1], &ak, &node) ? EWA_FAIL : EWA_OK;
+	rec = record_path("unrevoke", vals[0], vals[1], st.dir);
+	ret = !rec || ewa_unrevoke_node(&st, rec, &ak, &node) ? EWA_FAIL : EWA_OK;
 	ewa_vstate_close(&st);
 	if (!ret)
-		printf("revoked node %s ak %s\n", node, ak);
+		printf("unrevoked node %s ak %s: admitted again at its next passing "
+		       "attestation\n", node, ak);
+	free(rec);
 	free(ak);
 	free(node);
 	return ret;
@@ -624,6 +688,8 @@ int main(int argc, char *argv[])
 		ret = cmd_release(argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "revoke"))
 		ret = cmd_revoke(argc - 1, argv + 1);
+	else if (!strcmp(argv[0], "unrevoke"))
+		ret = cmd_unrevoke(argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "serve"))
 		ret = cmd_serve(argc - 1, argv + 1);
 	else if (!strcmp(argv[0], "help")) {

@@ -597,6 +597,26 @@ static void check_report(struct ctx *c)
 	}
 }
 
+/*
+ * Under the state's lock: an operator's revocation of the enrolled AK holds
+ * until the operator lifts it, however good the evidence; a revocation
+ * that cannot be read denies as well.
+ */
+static void check_revoked(struct ctx *c)
+{
+	struct ewa_revoked_rec rv;
+	int found;
+
+	if (!c->enrolled_ak)
+		return;
+	found = ewa_vstate_get_revoked(c->in->state, c->enrolled_ak, &rv);
+	if (found < 0)
+		deny(c->v, "state-error", "cannot read whether AK %s is revoked", c->enrolled_ak);
+	else if (found)
+		deny(c->v, "operator-revoked", "node %s was revoked by the operator at %s (%s); "
+		     "\"eastwest-verifier unrevoke\" lifts it", c->v->node, rv.at_utc, rv.reason);
+}
+
 /* The verdict, under the enrolled AK's name, for key release. */
 static void record_verdict(struct ctx *c)
 {
@@ -640,9 +660,11 @@ static void remember(struct ctx *c)
 
 /*
  * What depends on earlier verdicts, last and under the state's lock, held
- * for this alone: the manifest serial and the AK's last quote are compared
- * and, on an admit, replaced in one go (two verifications of one AK cannot
- * both accept a quote older than the other's); then the verdict is recorded.
+ * for this alone: the operator's revocation is read (a revoke or unrevoke
+ * lands either wholly before or wholly after), the manifest serial and the
+ * AK's last quote are compared and, on an admit, replaced in one go (two
+ * verifications of one AK cannot both accept a quote older than the
+ * other's); then the verdict is recorded.
  * Without the lock nothing is compared: a deny, recorded all the same.
  */
 static void commit(struct ctx *c)
@@ -653,6 +675,7 @@ static void commit(struct ctx *c)
 	if (st) {
 		locked = !ewa_vstate_lock(st);
 		if (locked) {
+			check_revoked(c);
 			check_serial(c);
 			check_replayed(c);
 		} else {

@@ -13,7 +13,7 @@
  * unknown-boot-digest, secure-boot-off, secure-boot-unproven, secure-boot-db,
  * ima-log-missing, ima-log-invalid, ima-replay-mismatch, ima-violation,
  * boot-aggregate-mismatch, unknown-module, unknown-measurement, report-invalid,
- * unknown-kernel, hostname-mismatch, state-error.
+ * unknown-kernel, hostname-mismatch, operator-revoked, state-error.
  */
 #ifndef EWA_VERIFY_H
 #define EWA_VERIFY_H

@@ -37,7 +37,8 @@ static int mkdir_p(const char *path)
 
 int ewa_vstate_open_unlocked(const char *dir, struct ewa_vstate *s)
 {
-	static const char *const subs[] = { "ak", "pending", "nodes", "verdicts", "sessions" };
+	static const char *const subs[] = { "ak", "pending", "nodes", "verdicts", "sessions",
+					    "revoked" };
 	char *p;
 	size_t i;
 
@@ -278,4 +279,58 @@ int ewa_vstate_get_verdict(const struct ewa_vstate *s, const char *ak_hex,
 	json_object_put(o);
 	free(path);
 	return found;
+}
+
+int ewa_vstate_put_revoked(const struct ewa_vstate *s, const char *ak_hex, const char *node,
+			   const char *reason)
+{
+	struct json_object *o = json_object_new_object();
+	char *path = ewa_vstate_path(s, "revoked", ak_hex), now[32];
+	int ret;
+
+	json_object_object_add(o, "node", node ? json_object_new_string(node) : NULL);
+	ewa_json_add_str(o, "reason", reason);
+	json_object_object_add(o, "at", json_object_new_uint64((uint64_t)time(NULL)));
+	ewa_utc_now(now, sizeof(now));
+	ewa_json_add_str(o, "at_utc", now);
+	ret = ewa_json_save(o, path, 0600);
+	json_object_put(o);
+	free(path);
+	return ret;
+}
+
+int ewa_vstate_get_revoked(const struct ewa_vstate *s, const char *ak_hex,
+			   struct ewa_revoked_rec *r)
+{
+	char *path = ewa_vstate_path(s, "revoked", ak_hex);
+	const char *utc, *reason;
+	struct json_object *o;
+	int found;
+
+	memset(r, 0, sizeof(*r));
+	o = load_if_any(path, &found);
+	if (found == 1) {
+		/* Whatever else the file holds, its presence is the revocation. */
+		utc = ewa_json_str(o, "at_utc");
+		reason = ewa_json_str(o, "reason");
+		snprintf(r->at_utc, sizeof(r->at_utc), "%s", utc ? utc : "?");
+		snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "operator-revoked");
+	}
+	json_object_put(o);
+	free(path);
+	return found;
+}
+
+int ewa_vstate_del_revoked(const struct ewa_vstate *s, const char *ak_hex)
+{
+	char *path = ewa_vstate_path(s, "revoked", ak_hex);
+	int ret = 1;
+
+	if (unlink(path)) {
+		ret = errno == ENOENT ? 0 : -1;
+		if (ret)
+			ew_err("%s: %s", path, strerror(errno));
+	}
+	free(path);
+	return ret;
 }

@@ -11,6 +11,9 @@
  *   DIR/nodes/NODE.json      the inventory: AKs bound to their EK and node
  *   DIR/verdicts/AKNAME.json the last verdict (admit or deny) for that AK,
  *                            with its time: key release needs a recent admit
+ *   DIR/revoked/AKNAME.json  the operator's revocation of that AK: every
+ *                            verification denies it and release refuses it
+ *                            until "unrevoke" removes the file
  */
 #ifndef EWA_VSTATE_H
 #define EWA_VSTATE_H
@@ -68,6 +71,19 @@ int ewa_vstate_put_verdict(const struct ewa_vstate *s, const char *ak_hex, const
 /* 1 found, 0 none yet, -1 unreadable. */
 int ewa_vstate_get_verdict(const struct ewa_vstate *s, const char *ak_hex,
 			   struct ewa_verdict_rec *r);
+/* An operator's revocation: it outlasts any verdict. */
+struct ewa_revoked_rec {
+	char at_utc[32];
+	char reason[512];	/* "operator-revoked" or "operator-revoked: TEXT" */
+};
+
+int ewa_vstate_put_revoked(const struct ewa_vstate *s, const char *ak_hex, const char *node,
+			   const char *reason);
+/* 1 revoked, 0 not, -1 unreadable (callers deny: fail closed). */
+int ewa_vstate_get_revoked(const struct ewa_vstate *s, const char *ak_hex,
+			   struct ewa_revoked_rec *r);
+/* 1 lifted, 0 was not revoked, -1 error. */
+int ewa_vstate_del_revoked(const struct ewa_vstate *s, const char *ak_hex);
 int ewa_vstate_get_serial(const struct ewa_vstate *s, uint64_t *serial);
 int ewa_vstate_put_serial(const struct ewa_vstate *s, uint64_t serial);
 
