@@ -3,6 +3,7 @@
  * Enrollment on the verifier: MakeCredential in software, then the
  * inventory record once the node's TPM proved it holds EK and AK.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,13 +192,91 @@ out:
 	return ret;
 }
 
-int ewa_enroll_confirm(const struct ewa_vstate *s, const char *response, const char *out)
+/*
+ * Whether @node may be bound to AK @ak_hex and EK @ek_sha: a name that the
+ * inventory binds to other keys is replaced only when the operator names it
+ * (@replace), as the node may have reported another node's hostname; and
+ * an AK or EK holds one name only, or verdicts earned under one name would
+ * release the keys of the other. Re-binding the same keys is allowed.
+ */
+static int check_inventory(const struct ewa_vstate *s, const char *node, const char *ak_hex,
+			   const char *ek_sha, const char *replace)
+{
+	char *dir = ewa_vstate_path(s, NULL, "nodes"), *path = NULL;
+	struct json_object *o = NULL;
+	const char *ak, *ek;
+	struct dirent *de;
+	DIR *d = NULL;
+	size_t n;
+	int ret = -1;
+
+	path = ewa_vstate_path(s, "nodes", node);
+	if (!access(path, F_OK) && !(replace && !strcmp(replace, node))) {
+		o = ewa_json_load(path);
+		ak = o ? ewa_json_str(o, "ak_name") : NULL;
+		ek = o ? ewa_json_str(o, "ek_sha256") : NULL;
+		if (!o || !ak || !ek) {
+			ew_err("enroll confirm: node %s: %s is unreadable; to replace it, give "
+			       "\"replace %s\"", node, path, node);
+			goto out;
+		}
+		if (strcmp(ak, ak_hex) || strcmp(ek, ek_sha)) {
+			ew_err("enroll confirm: node %s is already bound to AK %s (EK sha256 %s), "
+			       "not to AK %s (EK sha256 %s); if that node really is replaced (new "
+			       "TPM), give \"replace %s\"", node, ak, ek, ak_hex, ek_sha, node);
+			goto out;
+		}
+		json_object_put(o);
+		o = NULL;
+	}
+	d = opendir(dir);
+	if (!d) {
+		ew_err("enroll confirm: %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	while ((de = readdir(d))) {
+		n = strlen(de->d_name);
+		if (n <= 5 || strcmp(de->d_name + n - 5, ".json") ||
+		    (n - 5 == strlen(node) && !strncmp(de->d_name, node, n - 5)))
+			continue;
+		free(path);
+		path = ew_asprintf("%s/%s", dir, de->d_name);
+		o = ewa_json_load(path);
+		if (!o) {
+			ew_err("enroll confirm: %s is unreadable: cannot tell whether it holds "
+			       "this AK", path);
+			goto out;
+		}
+		ak = ewa_json_str(o, "ak_name");
+		ek = ewa_json_str(o, "ek_sha256");
+		if ((ak && !strcmp(ak, ak_hex)) || (ek && !strcmp(ek, ek_sha))) {
+			ew_err("enroll confirm: %s %s is already enrolled as node %.*s (%s); "
+			       "one TPM, one name: to rename that node, remove its record first",
+			       ak && !strcmp(ak, ak_hex) ? "AK" : "the EK of AK", ak_hex,
+			       (int)(n - 5), de->d_name, path);
+			goto out;
+		}
+		json_object_put(o);
+		o = NULL;
+	}
+	ret = 0;
+out:
+	if (d)
+		closedir(d);
+	json_object_put(o);
+	free(path);
+	free(dir);
+	return ret;
+}
+
+int ewa_enroll_confirm(const struct ewa_vstate *s, const char *response, const char *out,
+		       const char *replace)
 {
 	uint8_t name[EWA_NAME_MAX], secret[64], got[EWA_SHA256_LEN], want[EWA_SHA256_LEN];
 	struct json_object *r, *p = NULL, *rec = NULL;
 	char why[256], hex[2 * EWA_NAME_MAX + 1], now[32], *ppath = NULL, *npath = NULL;
 	size_t name_len, secret_len, want_len;
-	const char *node;
+	const char *node, *ek_sha;
 	int ret = -1, found;
 
 	r = ewa_json_load(response);
@@ -226,6 +305,17 @@ int ewa_enroll_confirm(const struct ewa_vstate *s, const char *response, const c
 		goto out;
 	}
 	node = ewa_json_str(p, "node");
+	ek_sha = ewa_json_str(p, "ek_sha256");
+	if (!node || !ewa_node_name_ok(node) || !ek_sha) {
+		ew_err("enroll confirm: %s is not a pending enrollment", ppath);
+		goto out;
+	}
+	if (replace && strcmp(replace, node)) {
+		ew_err("enroll confirm: replace %s: this response is for node %s", replace, node);
+		goto out;
+	}
+	if (check_inventory(s, node, hex, ek_sha, replace))
+		goto out;
 	rec = json_object_new_object();
 	ewa_json_add_str(rec, "format", EWA_NODE_FORMAT);
 	json_object_object_add(rec, "version", json_object_new_int(EWA_ENROLL_VERSION));

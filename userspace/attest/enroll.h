@@ -21,8 +21,13 @@ struct ewa_challenge_args {
 };
 
 int ewa_enroll_challenge(const struct ewa_vstate *s, const struct ewa_challenge_args *a);
-/* Writes the node record to the inventory and to @out when given. */
-int ewa_enroll_confirm(const struct ewa_vstate *s, const char *response, const char *out);
+/*
+ * Writes the node record to the inventory and to @out when given. Refused
+ * when the node's name is bound to another AK or EK, unless @replace names
+ * that node, and when the AK or EK is enrolled under another name.
+ */
+int ewa_enroll_confirm(const struct ewa_vstate *s, const char *response, const char *out,
+		       const char *replace);
 
 /* The AK of a node record ("eastwest-node"); -1 with @why if not bound. */
 int ewa_node_record_load(const char *path, TPM2B_PUBLIC *ak, char **node, char **hostname,

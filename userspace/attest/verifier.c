@@ -7,7 +7,8 @@
  *                     manifest FILE pubkey FILE [state DIR]
  *   eastwest-verifier enroll challenge enrollment FILE out FILE [node NAME]
  *                     [ek-ca FILE] [state DIR]
- *   eastwest-verifier enroll confirm response FILE [out FILE] [state DIR]
+ *   eastwest-verifier enroll confirm response FILE [out FILE] [replace NAME]
+ *                     [state DIR]
  *   eastwest-verifier manifest keygen key FILE pub FILE
  *   eastwest-verifier manifest sign in FILE key FILE out FILE
  *   eastwest-verifier manifest show in FILE pubkey FILE
@@ -52,7 +53,8 @@ static void usage(FILE *f)
 		"                         manifest FILE pubkey FILE [state DIR]\n"
 		"       " PROG " enroll challenge enrollment FILE out FILE [node NAME]\n"
 		"                         [ek-ca FILE] [state DIR]\n"
-		"       " PROG " enroll confirm response FILE [out FILE] [state DIR]\n"
+		"       " PROG " enroll confirm response FILE [out FILE] [replace NAME]\n"
+		"                         [state DIR]\n"
 		"       " PROG " manifest keygen key FILE pub FILE\n"
 		"       " PROG " manifest sign in FILE key FILE out FILE\n"
 		"       " PROG " manifest show in FILE pubkey FILE\n"
@@ -195,7 +197,7 @@ static int cmd_verify(int argc, char *argv[])
 static int cmd_enroll(int argc, char *argv[])
 {
 	static const char *const ckeys[] = { "enrollment", "out", "node", "ek-ca", "state", NULL };
-	static const char *const fkeys[] = { "response", "out", "state", NULL };
+	static const char *const fkeys[] = { "response", "out", "state", "replace", NULL };
 	const char *vals[5] = { NULL };
 	struct ewa_vstate st;
 	int ret;
@@ -224,9 +226,14 @@ static int cmd_enroll(int argc, char *argv[])
 			ret = require("enroll confirm", fkeys, vals, 1);
 		if (ret)
 			return ret;
+		if (vals[3] && !ewa_node_name_ok(vals[3])) {
+			ew_err("enroll confirm: replace \"%s\": use letters, digits, '.', '_' and '-'",
+			       vals[3]);
+			return EWA_USAGE;
+		}
 		if (ewa_vstate_open(state_dir(vals[2]), &st))
 			return EWA_FAIL;
-		ret = ewa_enroll_confirm(&st, vals[0], vals[1]) ? EWA_FAIL : EWA_OK;
+		ret = ewa_enroll_confirm(&st, vals[0], vals[1], vals[3]) ? EWA_FAIL : EWA_OK;
 		ewa_vstate_close(&st);
 		return ret;
 	}

@@ -309,7 +309,7 @@ int main(int argc, char *argv[])
 	if (ewa_vstate_open(p("enroll-state"), &st) || ewa_enroll_challenge(&st, &ca) ||
 	    node("activate", "challenge", p("challenge.json"), "out", p("response.json"),
 		 NULL, NULL, NULL) ||
-	    ewa_enroll_confirm(&st, p("response.json"), p("node.json")))
+	    ewa_enroll_confirm(&st, p("response.json"), p("node.json"), NULL))
 		return 1;
 	ewa_vstate_close(&st);
 	printf("%-34s %9.2f ms\n", "challenge + activate + confirm", (now() - t0) * 1e3);

@@ -186,7 +186,7 @@ static void test_enroll_and_activate(void **state)
 	assert_int_equal(ewa_enroll_challenge(&st, &a), 0);
 	assert_int_equal(node("activate challenge %s out %s", wpath("challenge.json"),
 			      wpath("response.json")), EWA_OK);
-	assert_int_equal(ewa_enroll_confirm(&st, wpath("response.json"), wpath("node.json")), 0);
+	assert_int_equal(ewa_enroll_confirm(&st, wpath("response.json"), wpath("node.json"), NULL), 0);
 	ewa_vstate_close(&st);
 	rec = ewa_json_load(wpath("node.json"));
 	assert_non_null(rec);
@@ -219,7 +219,7 @@ static void test_activation_refusals(void **state)
 	free(s);
 	assert_int_equal(ewa_json_save(r, wpath("response2.json"), 0644), 0);
 	json_object_put(r);
-	assert_int_equal(ewa_enroll_confirm(&st, wpath("response2.json"), NULL), -1);
+	assert_int_equal(ewa_enroll_confirm(&st, wpath("response2.json"), NULL, NULL), -1);
 	assert_non_null(strstr(ew_last_error(), "not in the same TPM"));
 	ewa_vstate_close(&st);
 
@@ -1057,7 +1057,7 @@ static void test_enroll_name_taken(void **state)
 
 	/* Replacing A on purpose takes naming it, exactly. */
 	assert_int_equal(enroll_via_binary(sdir, wpath("enroll-b.json"), b, NULL,
-					   "replace not-this-node"), 2);
+					   "replace not-this-node"), 1);
 	assert_file_has("confirm.err", "not-this-node");
 	assert_int_equal(vrun("confirm", "enroll confirm response %s replace %s state %s",
 			      wpath("m4-response.json"), name, sdir), 0);
