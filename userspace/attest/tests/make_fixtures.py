@@ -10,6 +10,13 @@ independently of the C code:
                      shim/grub/kernel in PCR 4, grub's command line (8) and
                      kernel (9), MokList (14)
   uefi-sboff.bin     the same with SecureBoot=0
+  uefi-late-sb.bin   uefi-sboff.bin plus what root can add after boot: a
+                     SecureBoot=1 variable event in PCR 7 (extended from
+                     user space: locality 0 may extend PCRs 0-15)
+  uefi-late-db.bin   uefi.bin plus a db variable event in PCR 7 holding a
+                     certificate the firmware's db lacks
+  uefi-twice.bin     SecureBoot measured twice before PCR 7's separator
+  uefi-nosep.bin     PCR 7 without a separator
   ima.bin            IMA binary list (ima-ng, ima-sig) under the modules-only
                      policy: boot_aggregate over PCRs 0-9, the three modules
   ima-kinds.bin      one entry of each kind the verifier tells apart (not
@@ -35,8 +42,14 @@ EFI_GLOBAL = bytes.fromhex("61dfe48bca93d211aa0d00e098032b8c")  # 8be4df61-93ca-
 EFI_IMAGE_SECURITY = bytes.fromhex("cbb219d73a3d9645a3bcdad00e67656f")  # d719b2cb-... db, dbx
 EFI_CERT_X509 = bytes.fromhex("a159c0a5e494a74a87b5ab155c2bf072")
 EFI_CERT_SHA256 = bytes.fromhex("2616c4c14c509240aca941f936934328")
+SHIM_LOCK = bytes.fromhex("50ab5d6046e00043abb63dd810dd8b23")  # 605dab50-e046-4300-...
+EV_SEPARATOR = 0x4
+EV_EFI_VARIABLE_DRIVER_CONFIG = 0x80000001
+EV_EFI_VARIABLE_AUTHORITY = 0x800000E0
 # Stand-ins for the DER of two db certificates (the parser hashes the bytes).
 DB_CERTS = [b"fixture certificate A" * 20, b"fixture certificate B" * 30]
+# One more, in no firmware's db: what an attacker's db event would add.
+EXTRA_CERT = b"certificate the firmware does not trust" * 10
 
 
 def signature_list(sig_type, entries):
@@ -46,9 +59,9 @@ def signature_list(sig_type, entries):
     return sig_type + struct.pack("<III", 28 + len(body), 0, size) + body
 
 
-def db_data():
+def db_data(certs=DB_CERTS):
     # One list per certificate (sizes differ), and a list of SHA-256 hashes.
-    return b"".join(signature_list(EFI_CERT_X509, [c]) for c in DB_CERTS) + \
+    return b"".join(signature_list(EFI_CERT_X509, [c]) for c in certs) + \
         signature_list(EFI_CERT_SHA256, [sha256(b"an allowed image")])
 MODULES = [
     ("ib_core", "kernel/drivers/infiniband/core/ib_core.ko"),
@@ -101,22 +114,41 @@ def uefi_var(name, data, guid=EFI_GLOBAL):
     return guid + struct.pack("<QQ", len(name), len(data)) + uname + data
 
 
-def uefi_log(bank, secure_boot):
+def uefi_log(bank, secure_boot, twice=False, pcr7_separator=True):
     log = spec_id_event()
     log += event2(0, 0x8, "fixture firmware 1.0".encode("utf-16-le"), bank=bank)
     log += event2(0, 0x80000008, struct.pack("<QQ", 0xFF000000, 0x100000),
                   digest256=sha256(b"firmware volume"), bank=bank)
-    log += event2(7, 0x80000001, uefi_var("SecureBoot", bytes([secure_boot])), bank=bank)
+    sb = uefi_var("SecureBoot", bytes([secure_boot]))
+    log += event2(7, EV_EFI_VARIABLE_DRIVER_CONFIG, sb, bank=bank)
     for name in ("PK", "KEK"):
-        log += event2(7, 0x80000001, uefi_var(name, sha256(name.encode()) * 3), bank=bank)
-    log += event2(7, 0x80000001, uefi_var("db", db_data(), EFI_IMAGE_SECURITY), bank=bank)
-    log += event2(7, 0x80000001, uefi_var("dbx", sha256(b"dbx") * 3, EFI_IMAGE_SECURITY),
+        log += event2(7, EV_EFI_VARIABLE_DRIVER_CONFIG,
+                      uefi_var(name, sha256(name.encode()) * 3), bank=bank)
+    log += event2(7, EV_EFI_VARIABLE_DRIVER_CONFIG, uefi_var("db", db_data(), EFI_IMAGE_SECURITY),
                   bank=bank)
+    log += event2(7, EV_EFI_VARIABLE_DRIVER_CONFIG,
+                  uefi_var("dbx", sha256(b"dbx") * 3, EFI_IMAGE_SECURITY), bank=bank)
+    if twice:
+        log += event2(7, EV_EFI_VARIABLE_DRIVER_CONFIG, sb, bank=bank)
     log += event2(4, 0x80000007, b"Calling EFI Application from Boot Option", bank=bank)
     for i in range(0, 8):
-        log += event2(i, 0x4, b"\0\0\0\0", bank=bank)
+        if i != 7 or pcr7_separator:
+            log += event2(i, EV_SEPARATOR, b"\0\0\0\0", bank=bank)
     apps = []
+    # What the firmware and shim put into PCR 7 after its separator (TCG PC
+    # Client PFP; shim's tpm_measure_variable): the db entry that verified
+    # shim, shim's SbatLevel, and shim's own certificate that verified grub
+    # and the kernel -- all EV_EFI_VARIABLE_AUTHORITY.
+    authority = {
+        b"shimx64.efi": uefi_var("db", bytes(range(16)) + DB_CERTS[0], EFI_IMAGE_SECURITY),
+        b"grubx64.efi": uefi_var("SbatLevel", b"sbat,1,2021030218\n", SHIM_LOCK),
+    }
     for app in (b"shimx64.efi", b"grubx64.efi", b"vmlinuz-" + RELEASE.encode()):
+        if app in authority:
+            log += event2(7, EV_EFI_VARIABLE_AUTHORITY, authority[app], bank=bank)
+        if app == b"grubx64.efi":
+            log += event2(7, EV_EFI_VARIABLE_AUTHORITY,
+                          uefi_var("Shim", b"shim's vendor certificate", SHIM_LOCK), bank=bank)
         authenticode = sha256(b"authenticode of " + app)
         apps.append(authenticode.hex())
         # UEFI_IMAGE_LOAD_EVENT: location, length, link-time address, device path length
@@ -182,7 +214,22 @@ def main():
     bank = Bank()
     log, apps = uefi_log(bank, 1)
     write(os.path.join(out, "uefi.bin"), log)
-    write(os.path.join(out, "uefi-sboff.bin"), uefi_log(Bank(), 0)[0])
+    sboff_bank = Bank()
+    sboff = uefi_log(sboff_bank, 0)[0]
+    write(os.path.join(out, "uefi-sboff.bin"), sboff)
+    # Root on a node booted with Secure Boot off extends PCR 7 itself and
+    # appends the matching event: the replay still matches the TPM.
+    late_sb = Bank()
+    write(os.path.join(out, "uefi-late-sb.bin"),
+          sboff + event2(7, EV_EFI_VARIABLE_DRIVER_CONFIG, uefi_var("SecureBoot", b"\x01"),
+                         bank=late_sb))
+    late_db = Bank()
+    write(os.path.join(out, "uefi-late-db.bin"),
+          log + event2(7, EV_EFI_VARIABLE_DRIVER_CONFIG,
+                       uefi_var("db", db_data(DB_CERTS + [EXTRA_CERT]), EFI_IMAGE_SECURITY),
+                       bank=late_db))
+    write(os.path.join(out, "uefi-twice.bin"), uefi_log(Bank(), 1, twice=True)[0])
+    write(os.path.join(out, "uefi-nosep.bin"), uefi_log(Bank(), 1, pcr7_separator=False)[0])
 
     aggregate = sha256(b"".join(bank.pcr[i] for i in range(10)))
     ima = ima_entry("boot_aggregate", aggregate, bank=bank)
@@ -236,6 +283,10 @@ def main():
         "boot_aggregate": aggregate.hex(),
         "boot_apps": apps,
         "db_certs": [sha256(c).hex() for c in DB_CERTS],
+        "extra_db_cert": sha256(EXTRA_CERT).hex(),
+        "sboff_extends": sboff_bank.extends,
+        "late_sb_extend": late_sb.extends,
+        "late_db_extend": late_db.extends,
         "modules": {n: {"path": p, "sha256": d.hex()} for n, (p, d) in mods.items()},
         "ima_entries": 1 + len(MODULES),
     }
