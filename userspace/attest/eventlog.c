@@ -212,23 +212,96 @@ static bool is_var(const struct ewa_uefi_event *ev, const uint8_t guid[16], cons
 }
 
 /*
- * The last measurement of a PCR 7 variable, its data checked against its
- * digest: 1 found, 0 not measured, -1 (and @why) the data is not what was
- * extended.
+ * The Secure Boot configuration the firmware measures into PCR 7 (TCG PC
+ * Client PFP): each of these once, as EV_EFI_VARIABLE_DRIVER_CONFIG,
+ * before PCR 7's EV_SEPARATOR. After the separator the firmware and shim
+ * measure only image verification (EV_EFI_VARIABLE_AUTHORITY: the db
+ * entry that verified an image, shim's SbatLevel and certificates), which
+ * no fact is read from.
  */
-static int last_var(const struct ewa_uefi_log *log, const uint8_t guid[16], const char *name,
-		    const uint8_t **val, uint64_t *val_len, char *why, size_t whylen)
+static const struct {
+	const uint8_t *guid;
+	const char *name;
+} sb_vars[] = {
+	{ efi_global_guid, "SecureBoot" },
+	{ efi_global_guid, "PK" },
+	{ efi_global_guid, "KEK" },
+	{ efi_image_security_guid, "db" },
+	{ efi_image_security_guid, "dbx" },
+};
+
+#define N_SB_VARS	(sizeof(sb_vars) / sizeof(sb_vars[0]))
+
+int ewa_uefi_sb_config_check(const struct ewa_uefi_log *log, char *why, size_t whylen)
 {
-	uint8_t digest[EWA_SHA256_LEN];
+	bool seen[N_SB_VARS] = { false }, separated = false, any = false;
 	const uint8_t *v;
 	uint64_t vlen;
-	int found = 0;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < log->n; i++) {
 		const struct ewa_uefi_event *ev = &log->v[i];
 
-		if (!is_var(ev, guid, name, &v, &vlen))
+		if (ev->pcr != 7 || ev->type == EWA_EV_NO_ACTION)
+			continue;
+		any = true;
+		if (ev->type == EWA_EV_SEPARATOR) {
+			separated = true;
+			continue;
+		}
+		if (ev->type != EWA_EV_EFI_VARIABLE_DRIVER_CONFIG)
+			continue;
+		/*
+		 * The boot's policy is fixed at the separator: a variable
+		 * event after it was extended later, by anyone with the TPM
+		 * (locality 0 may extend PCR 7), whatever its name.
+		 */
+		if (separated) {
+			snprintf(why, whylen,
+				 "event %zu: a Secure Boot variable event in PCR 7 after its "
+				 "separator (extended after the firmware's measurement)", i + 1);
+			return -1;
+		}
+		for (j = 0; j < N_SB_VARS; j++) {
+			if (!is_var(ev, sb_vars[j].guid, sb_vars[j].name, &v, &vlen))
+				continue;
+			if (seen[j]) {
+				snprintf(why, whylen,
+					 "event %zu: %s measured twice before PCR 7's separator",
+					 i + 1, sb_vars[j].name);
+				return -1;
+			}
+			seen[j] = true;
+		}
+	}
+	if (any && !separated) {
+		snprintf(why, whylen, "PCR 7 has no separator: its Secure Boot configuration "
+			 "cannot be told from later extends");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The measurement of a PCR 7 variable before PCR 7's separator (the only
+ * one: ewa_uefi_sb_config_check), its data checked against its digest:
+ * 1 found, 0 not measured, -1 (and @why) the log's PCR 7 is not as the
+ * firmware measures it, or the data is not what was extended.
+ */
+static int config_var(const struct ewa_uefi_log *log, const uint8_t guid[16], const char *name,
+		      const uint8_t **val, uint64_t *val_len, char *why, size_t whylen)
+{
+	uint8_t digest[EWA_SHA256_LEN];
+	size_t i;
+
+	if (ewa_uefi_sb_config_check(log, why, whylen))
+		return -1;
+	for (i = 0; i < log->n; i++) {
+		const struct ewa_uefi_event *ev = &log->v[i];
+
+		if (ev->pcr == 7 && ev->type == EWA_EV_SEPARATOR)
+			break;
+		if (!is_var(ev, guid, name, val, val_len))
 			continue;
 		ewa_sha256(ev->data, ev->data_len, digest);
 		if (memcmp(digest, ev->sha256, EWA_SHA256_LEN)) {
@@ -237,11 +310,9 @@ static int last_var(const struct ewa_uefi_log *log, const uint8_t guid[16], cons
 				 i + 1, name);
 			return -1;
 		}
-		*val = v;
-		*val_len = vlen;
-		found = 1;
+		return 1;
 	}
-	return found;
+	return 0;
 }
 
 int ewa_uefi_secure_boot(const struct ewa_uefi_log *log, enum ewa_secure_boot *sb,
@@ -252,7 +323,7 @@ int ewa_uefi_secure_boot(const struct ewa_uefi_log *log, enum ewa_secure_boot *s
 	int found;
 
 	*sb = EWA_SB_UNKNOWN;
-	found = last_var(log, efi_global_guid, "SecureBoot", &val, &val_len, why, whylen);
+	found = config_var(log, efi_global_guid, "SecureBoot", &val, &val_len, why, whylen);
 	if (found < 0)
 		return -1;
 	if (found)
@@ -271,7 +342,7 @@ int ewa_uefi_db_certs(const struct ewa_uefi_log *log, bool *found,
 	*found = false;
 	*certs = NULL;
 	*n = 0;
-	got = last_var(log, efi_image_security_guid, "db", &p, &left, why, whylen);
+	got = config_var(log, efi_image_security_guid, "db", &p, &left, why, whylen);
 	if (got <= 0)
 		return got;
 	*found = true;

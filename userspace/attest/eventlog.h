@@ -29,6 +29,7 @@
 #define EWA_EV_EFI_VARIABLE_DRIVER_CONFIG	0x80000001
 #define EWA_EV_EFI_BOOT_SERVICES_APPLICATION	0x80000003
 #define EWA_EV_EFI_ACTION			0x80000007
+#define EWA_EV_EFI_VARIABLE_AUTHORITY		0x800000e0
 
 #define EWA_UEFI_MAX_EVENTS	(1U << 16)
 #define EWA_UEFI_MAX_EVENT_DATA	(16U << 20)
@@ -59,17 +60,26 @@ int ewa_uefi_parse(const uint8_t *p, size_t len, struct ewa_uefi_log *log,
 /* Replays from the reset values: zero, PCR 0 with the startup locality. */
 void ewa_uefi_replay(const struct ewa_uefi_log *log, struct ewa_pcrbank *bank);
 /*
- * The SecureBoot variable measured into PCR 7. Its event data must hash to
- * its digest (otherwise -1 and @why): the replay only vouches for digests.
+ * PCR 7 as the firmware measures it: SecureBoot, PK, KEK, db and dbx each
+ * at most once, before PCR 7's EV_SEPARATOR; no EV_EFI_VARIABLE_DRIVER_CONFIG
+ * after it (root can extend PCR 7 and log such an event itself), and a
+ * separator. 0, or -1 and @why: no Secure Boot fact can be read from @log.
+ */
+int ewa_uefi_sb_config_check(const struct ewa_uefi_log *log, char *why, size_t whylen);
+/*
+ * The SecureBoot variable measured into PCR 7 before its separator. -1 and
+ * @why if ewa_uefi_sb_config_check() refuses the log, or the event data
+ * does not hash to its digest (the replay only vouches for digests).
  */
 int ewa_uefi_secure_boot(const struct ewa_uefi_log *log, enum ewa_secure_boot *sb,
 			 char *why, size_t whylen);
 /*
- * The X.509 certificates in the Secure Boot signature database (db, the
- * last measurement of it in PCR 7): the SHA-256 of each certificate's DER
- * into a new array *@certs of *@n (free() it). *@found is false when the
- * log measures no db. -1 and @why if the db's data does not hash to its
- * digest or is not a list of EFI_SIGNATURE_LISTs.
+ * The X.509 certificates in the Secure Boot signature database (db, as
+ * measured into PCR 7 before its separator): the SHA-256 of each
+ * certificate's DER into a new array *@certs of *@n (free() it). *@found
+ * is false when the log measures no db. -1 and @why if
+ * ewa_uefi_sb_config_check() refuses the log, or the db's data does not
+ * hash to its digest or is not a list of EFI_SIGNATURE_LISTs.
  */
 int ewa_uefi_db_certs(const struct ewa_uefi_log *log, bool *found,
 		      uint8_t (**certs)[EWA_SHA256_LEN], size_t *n, char *why, size_t whylen);

@@ -430,7 +430,8 @@ static void check_replay(struct ctx *c)
 /*
  * The expected db: every certificate the manifest lists must be in the
  * signature database the firmware measured into PCR 7 (a replayed log
- * only; the db's data must hash to its digest).
+ * whose PCR 7 configuration the caller checked; the db's data must hash to
+ * its digest).
  */
 static void check_db(struct ctx *c)
 {
@@ -439,8 +440,6 @@ static void check_db(struct ctx *c)
 	char why[256], hex[65];
 	bool found = false;
 
-	if (!c->have_uefi)
-		return;
 	if (ewa_uefi_db_certs(&c->uefi, &found, &certs, &n, why, sizeof(why))) {
 		deny(c->v, "uefi-log-invalid", "%s", why);
 		return;
@@ -469,27 +468,30 @@ static void check_db(struct ctx *c)
 static void check_uefi_contents(struct ctx *c)
 {
 	enum ewa_secure_boot sb = EWA_SB_UNKNOWN;
+	bool pcr7 = c->have_uefi;
 	char why[256], hex[65];
 	size_t i;
 
-	if (c->have_uefi) {
-		if (ewa_uefi_secure_boot(&c->uefi, &sb, why, sizeof(why))) {
-			deny(c->v, "uefi-log-invalid", "%s", why);
-			sb = EWA_SB_UNKNOWN;
-		}
-		for (i = 0; c->have_manifest && i < c->uefi.n; i++) {
-			const struct ewa_uefi_event *e = &c->uefi.v[i];
+	if (pcr7 && ewa_uefi_sb_config_check(&c->uefi, why, sizeof(why))) {
+		deny(c->v, "secure-boot-config-invalid", "%s", why);
+		pcr7 = false;
+	}
+	if (pcr7 && ewa_uefi_secure_boot(&c->uefi, &sb, why, sizeof(why))) {
+		deny(c->v, "uefi-log-invalid", "%s", why);
+		sb = EWA_SB_UNKNOWN;
+	}
+	for (i = 0; c->have_uefi && c->have_manifest && i < c->uefi.n; i++) {
+		const struct ewa_uefi_event *e = &c->uefi.v[i];
 
-			if (e->pcr == 4 && e->type == EWA_EV_EFI_BOOT_SERVICES_APPLICATION &&
-			    !ewa_manifest_boot_digest(&c->m, e->sha256))
-				deny(c->v, "unknown-boot-digest",
-				     "boot application %s (PCR 4, event %zu) is not in manifest serial %llu",
-				     hex32(e->sha256, hex), i + 1,
-				     (unsigned long long)c->m.serial);
-		}
+		if (e->pcr == 4 && e->type == EWA_EV_EFI_BOOT_SERVICES_APPLICATION &&
+		    !ewa_manifest_boot_digest(&c->m, e->sha256))
+			deny(c->v, "unknown-boot-digest",
+			     "boot application %s (PCR 4, event %zu) is not in manifest serial %llu",
+			     hex32(e->sha256, hex), i + 1, (unsigned long long)c->m.serial);
 	}
 	c->v->secure_boot = sb == EWA_SB_ON ? "on" : sb == EWA_SB_OFF ? "off" : "unknown";
-	check_db(c);
+	if (pcr7)
+		check_db(c);
 	if (c->have_manifest && !c->m.require_secure_boot)
 		return;
 	if (sb == EWA_SB_OFF)

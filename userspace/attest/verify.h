@@ -11,6 +11,7 @@
  * pcr-selection, pcr-digest-mismatch, pcr-not-quoted, pcr-mismatch,
  * uefi-log-missing, uefi-log-invalid, uefi-replay-mismatch,
  * unknown-boot-digest, secure-boot-off, secure-boot-unproven, secure-boot-db,
+ * secure-boot-config-invalid,
  * ima-log-missing, ima-log-invalid, ima-replay-mismatch, ima-violation,
  * boot-aggregate-mismatch, unknown-module, unknown-measurement, report-invalid,
  * unknown-kernel, hostname-mismatch, operator-revoked, state-error.

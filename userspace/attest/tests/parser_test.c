@@ -214,6 +214,64 @@ static void test_uefi_secure_boot_off_and_forged(void **state)
 	ew_buf_free(&b);
 }
 
+/* Whether @name's Secure Boot facts are refused, and why. */
+static void assert_sb_facts_refused(const char *name, const char *why_part)
+{
+	uint8_t (*certs)[EWA_SHA256_LEN];
+	enum ewa_secure_boot sb;
+	struct ewa_uefi_log log;
+	struct ew_buf b;
+	char why[256];
+	bool found;
+	size_t n;
+
+	fixture_read(name, &b);
+	assert_int_equal(ewa_uefi_parse(b.data, b.len, &log, why, sizeof(why)), 0);
+	if (ewa_uefi_secure_boot(&log, &sb, why, sizeof(why)) != -1)
+		fail_msg("%s: SecureBoot read as %d, expected a refusal", name, sb);
+	if (!strstr(why, why_part))
+		fail_msg("%s: \"%s\" does not say \"%s\"", name, why, why_part);
+	if (ewa_uefi_db_certs(&log, &found, &certs, &n, why, sizeof(why)) != -1)
+		fail_msg("%s: db read (%zu certificates), expected a refusal", name, n);
+	assert_null(certs);
+	ewa_uefi_free(&log);
+	ew_buf_free(&b);
+}
+
+/*
+ * The firmware measures its Secure Boot configuration into PCR 7 once,
+ * before PCR 7's separator; what follows is image verification
+ * (EV_EFI_VARIABLE_AUTHORITY: the firmware's, shim's SbatLevel and its own
+ * certificate, all in uefi.bin, which reads fine). A variable event after
+ * the separator is an extend from user space; one measured twice, or a
+ * PCR 7 without a separator, leaves no way to tell.
+ */
+static void test_uefi_secure_boot_config_order(void **state)
+{
+	enum ewa_secure_boot sb;
+	struct ewa_uefi_log log;
+	struct ew_buf b;
+	char why[256];
+	size_t i, authority = 0;
+
+	(void)state;
+	fixture_read("uefi.bin", &b);
+	assert_int_equal(ewa_uefi_parse(b.data, b.len, &log, why, sizeof(why)), 0);
+	for (i = 0; i < log.n; i++)
+		if (log.v[i].pcr == 7 && log.v[i].type == EWA_EV_EFI_VARIABLE_AUTHORITY)
+			authority++;
+	assert_int_equal(authority, 3);
+	assert_int_equal(ewa_uefi_secure_boot(&log, &sb, why, sizeof(why)), 0);
+	assert_int_equal(sb, EWA_SB_ON);
+	ewa_uefi_free(&log);
+	ew_buf_free(&b);
+
+	assert_sb_facts_refused("uefi-late-sb.bin", "after");
+	assert_sb_facts_refused("uefi-late-db.bin", "after");
+	assert_sb_facts_refused("uefi-twice.bin", "twice");
+	assert_sb_facts_refused("uefi-nosep.bin", "separator");
+}
+
 /* The db's X.509 certificates, as make_fixtures.py hashed them; a broken list. */
 static void test_uefi_db_certs(void **state)
 {
@@ -528,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_uefi_replay_matches_python),
 		cmocka_unit_test(test_uefi_secure_boot_off_and_forged),
 		cmocka_unit_test(test_uefi_db_certs),
+		cmocka_unit_test(test_uefi_secure_boot_config_order),
 		cmocka_unit_test(test_uefi_truncated_and_corrupt),
 		cmocka_unit_test(test_codec),
 		cmocka_unit_test(test_json_duplicate_keys),

@@ -97,21 +97,28 @@ static void make_state(const char *name)
 	mkdir(wpath("%s", name), 0700);
 }
 
-static void verify(const char *evidence, const char *nonce, const char *manifest,
-		   const char *state, struct ewa_verdict *v)
+/* As node @enrollment (a node record from "enroll confirm"). */
+static void verify_as(const char *enrollment, const char *evidence, const char *nonce,
+		      const char *manifest, const char *state, struct ewa_verdict *v)
 {
 	struct ewa_verify_input in = { 0 };
 	struct ewa_vstate st;
 
 	assert_int_equal(ewa_parse_nonce(nonce, in.nonce, &in.nonce_len), 0);
 	in.evidence = evidence;
-	in.enrollment = wpath("node.json");
+	in.enrollment = enrollment;
 	in.manifest = manifest;
 	in.pubkey = wpath("op.pub");
 	assert_int_equal(ewa_vstate_open(wpath("%s", state), &st), 0);
 	in.state = &st;
 	ewa_verify(&in, v);
 	ewa_vstate_close(&st);
+}
+
+static void verify(const char *evidence, const char *nonce, const char *manifest,
+		   const char *state, struct ewa_verdict *v)
+{
+	verify_as(wpath("node.json"), evidence, nonce, manifest, state, v);
 }
 
 static void print_reasons(const struct ewa_verdict *v)
@@ -575,8 +582,11 @@ static void test_no_handle_leak(void **state)
 	assert_int_equal(sessions, 0);
 }
 
-/* Extends the swtpm's PCRs as firmware and IMA would have, from expected.json. */
-static void extend_from(struct json_object *exp, const char *key)
+/*
+ * Extends the PCRs of the swtpm @tcti as firmware and IMA would have (or
+ * as root can, from user space), from expected.json.
+ */
+static void extend_tpm(const char *tcti, struct json_object *exp, const char *key)
 {
 	struct json_object *list = json_object_object_get(exp, key);
 	char why[256];
@@ -584,7 +594,7 @@ static void extend_from(struct json_object *exp, const char *key)
 	size_t i, len;
 
 	assert_non_null(list);
-	assert_int_equal(ewa_tpm_open(getenv("EW_TCTI"), &t, why, sizeof(why)), 0);
+	assert_int_equal(ewa_tpm_open(tcti, &t, why, sizeof(why)), 0);
 	for (i = 0; i < json_object_array_length(list); i++) {
 		struct json_object *e = json_object_array_get_idx(list, i);
 		TPML_DIGEST_VALUES d = { .count = 1 };
@@ -600,6 +610,11 @@ static void extend_from(struct json_object *exp, const char *key)
 			fail_msg("PCR_Extend %d: %s", pcr, Tss2_RC_Decode(rc));
 	}
 	ewa_tpm_close(&t);
+}
+
+static void extend_from(struct json_object *exp, const char *key)
+{
+	extend_tpm(getenv("EW_TCTI"), exp, key);
 }
 
 static void quote_fixture(const char *nonce, const char *out, const char *ima)
@@ -1453,6 +1468,222 @@ static void test_serve_slow_node_holds_up_no_other(void **state)
 	assert_true(kernel_admitted);
 }
 
+/* --- firmware facts the node itself could have measured ------------------ */
+
+/*
+ * A manifest for the fixture node (its kernel, modules and boot
+ * applications) requiring @require; its db: the fixture's certificates,
+ * plus the one no firmware trusts with @extra_db, none without @db.
+ */
+static void sign_fixture_manifest(const char *out, const char *require, bool db, bool extra_db)
+{
+	struct json_object *exp = fixture_expected(), *m, *a, *mods, *it;
+	struct json_object_iterator i, end;
+	char *plain = ew_asprintf("%s.json", out);
+	size_t k;
+
+	m = json_object_new_object();
+	json_object_object_add(m, "format", json_object_new_string("eastwest-manifest"));
+	json_object_object_add(m, "version", json_object_new_int(1));
+	json_object_object_add(m, "serial", json_object_new_int(7));
+	it = json_tokener_parse(require);
+	assert_non_null(it);
+	json_object_object_add(m, "require", it);
+	a = json_object_new_array();
+	json_object_array_add(a, json_object_new_string(ewa_json_str(exp, "release")));
+	json_object_object_add(m, "kernels", a);
+	a = json_object_new_array();
+	mods = json_object_object_get(exp, "modules");
+	end = json_object_iter_end(mods);
+	for (i = json_object_iter_begin(mods); !json_object_iter_equal(&i, &end);
+	     json_object_iter_next(&i)) {
+		it = json_object_new_object();
+		json_object_object_add(it, "name",
+				       json_object_new_string(json_object_iter_peek_name(&i)));
+		json_object_object_add(it, "sha256", json_object_get(json_object_object_get(
+			json_object_iter_peek_value(&i), "sha256")));
+		json_object_array_add(a, it);
+	}
+	json_object_object_add(m, "modules", a);
+	json_object_object_add(m, "boot_digests",
+			       json_object_get(json_object_object_get(exp, "boot_apps")));
+	if (db) {
+		a = json_object_new_array();
+		it = json_object_object_get(exp, "db_certs");
+		for (k = 0; k < json_object_array_length(it); k++)
+			json_object_array_add(a, json_object_get(json_object_array_get_idx(it, k)));
+		if (extra_db)
+			json_object_array_add(a, json_object_get(json_object_object_get(
+				exp, "extra_db_cert")));
+		json_object_object_add(m, "secure_boot_db", a);
+	}
+	assert_int_equal(ewa_json_save(m, plain, 0644), 0);
+	assert_int_equal(ewa_manifest_sign(plain, wpath("op.key"), out), 0);
+	json_object_put(m);
+	json_object_put(exp);
+	free(plain);
+}
+
+/* A quote of @pcrs by the swtpm @tcti with the fixture node and firmware log @log. */
+static void quote_log(const char *tcti, const char *pcrs, const char *log, const char *nonce,
+		      const char *out)
+{
+	char *root = fixture_path("root"), *ulog = fixture_path(log);
+
+	assert_int_equal(node("quote nonce %s out %s pcrs %s tcti %s root %s ima-log none "
+			      "event-log %s", nonce, out, pcrs, tcti, root, ulog), EWA_OK);
+	free(root);
+	free(ulog);
+}
+
+/* Verified in a state of its own: each verdict stands alone. */
+static void verify_fresh(const char *enrollment, const char *evidence, const char *nonce,
+			 const char *manifest, struct ewa_verdict *v)
+{
+	static unsigned int n;
+	char name[32];
+
+	snprintf(name, sizeof(name), "s-fw%u", ++n);
+	make_state(name);
+	verify_as(enrollment, evidence, nonce, manifest, name, v);
+}
+
+#define PCRS_FIRMWARE	"0-9,14"
+#define REQ_SB(sb)	"{\"ima\":false,\"uefi_event_log\":true,\"secure_boot\":" sb "," \
+			"\"pcrs\":[0,1,2,3,4,5,6,7,14]}"
+
+/*
+ * Node B's TPM (the second swtpm, its PCRs untouched so far) enrolled as a
+ * node of its own, its PCRs extended as firmware with Secure Boot off
+ * would have.
+ */
+static bool node_b_booted_sb_off(void)
+{
+	const char *b = getenv("EW_TCTI_B");
+	struct ewa_challenge_args a = { 0 };
+	struct json_object *exp;
+	struct ewa_vstate st;
+
+	if (!b)
+		return false;
+	assert_int_equal(node("enroll out %s tcti %s", wpath("enroll-sb.json"), b), EWA_OK);
+	a.enrollment = wpath("enroll-sb.json");
+	a.out = wpath("challenge-sb.json");
+	assert_int_equal(ewa_vstate_open(wpath("enroll-state-sb"), &st), 0);
+	assert_int_equal(ewa_enroll_challenge(&st, &a), 0);
+	assert_int_equal(node("activate challenge %s out %s tcti %s", wpath("challenge-sb.json"),
+			      wpath("response-sb.json"), b), EWA_OK);
+	assert_int_equal(ewa_enroll_confirm(&st, wpath("response-sb.json"), wpath("node-b.json")),
+			 0);
+	ewa_vstate_close(&st);
+	exp = fixture_expected();
+	extend_tpm(b, exp, "sboff_extends");
+	json_object_put(exp);
+	return true;
+}
+
+/*
+ * Root on a node booted with Secure Boot off extends PCR 7 from user space
+ * (locality 0 may extend PCRs 0-15) with a SecureBoot=1 variable event and
+ * appends that event to the log it sends: the replay matches the quote.
+ * The firmware measures its Secure Boot configuration before PCR 7's
+ * separator, so such an event after it is no measurement of the boot.
+ */
+static void test_late_secure_boot_event(void **state)
+{
+	const char *b = getenv("EW_TCTI_B");
+	struct json_object *exp;
+	struct ewa_verdict v;
+	char nonce[65];
+
+	(void)state;
+	if (!node_b_booted_sb_off())
+		skip();
+	sign_fixture_manifest(wpath("sb-on.signed"), REQ_SB("true"), false, false);
+	sign_fixture_manifest(wpath("sb-any.signed"), REQ_SB("false"), false, false);
+
+	/* Control: the honest log is denied Secure Boot, and otherwise admitted. */
+	fresh_nonce(nonce);
+	quote_log(b, PCRS_FIRMWARE, "uefi-sboff.bin", nonce, wpath("q-sboff.json"));
+	verify_fresh(wpath("node-b.json"), wpath("q-sboff.json"), nonce, wpath("sb-on.signed"), &v);
+	assert_denied(&v, "secure-boot-off");
+	assert_int_equal(v.n_reasons, 1);
+	ewa_verdict_free(&v);
+	verify_fresh(wpath("node-b.json"), wpath("q-sboff.json"), nonce, wpath("sb-any.signed"),
+		     &v);
+	print_reasons(&v);
+	assert_true(v.admit);
+	assert_string_equal(v.secure_boot, "off");
+	ewa_verdict_free(&v);
+
+	/* The attack. */
+	exp = fixture_expected();
+	extend_tpm(b, exp, "late_sb_extend");
+	json_object_put(exp);
+	fresh_nonce(nonce);
+	quote_log(b, PCRS_FIRMWARE, "uefi-late-sb.bin", nonce, wpath("q-late-sb.json"));
+	verify_fresh(wpath("node-b.json"), wpath("q-late-sb.json"), nonce, wpath("sb-on.signed"),
+		     &v);
+	if (v.admit)
+		fail_msg("Secure Boot off plus a SecureBoot=1 event root appended to PCR 7: "
+			 "admitted, secure_boot %s", v.secure_boot);
+	assert_denied(&v, "secure-boot-config-invalid");
+	assert_string_not_equal(v.secure_boot, "on");
+	ewa_verdict_free(&v);
+	/* Not even where Secure Boot is not required: the log lies about PCR 7. */
+	verify_fresh(wpath("node-b.json"), wpath("q-late-sb.json"), nonce, wpath("sb-any.signed"),
+		     &v);
+	assert_denied(&v, "secure-boot-config-invalid");
+	ewa_verdict_free(&v);
+}
+
+/*
+ * The same with the db: the firmware's db lacks a certificate the manifest
+ * expects; root appends a db event that holds it, and extends PCR 7 to
+ * match. This node's TPM (A) holds the Secure Boot on log's PCRs
+ * (test_fixture_logs_admit), and its db, with shim's and the firmware's
+ * EV_EFI_VARIABLE_AUTHORITY events after PCR 7's separator.
+ */
+static void test_late_db_event(void **state)
+{
+	const char *a = getenv("EW_TCTI");
+	struct json_object *exp;
+	struct ewa_verdict v;
+	char nonce[65];
+
+	(void)state;
+	sign_fixture_manifest(wpath("db.signed"), REQ_SB("true"), true, false);
+	sign_fixture_manifest(wpath("db-extra.signed"), REQ_SB("false"), true, true);
+
+	/* Control: the firmware's db as it is admits, and lacks the extra one. */
+	fresh_nonce(nonce);
+	quote_log(a, PCRS_FIRMWARE, "uefi.bin", nonce, wpath("q-db.json"));
+	verify_fresh(wpath("node.json"), wpath("q-db.json"), nonce, wpath("db.signed"), &v);
+	print_reasons(&v);
+	assert_true(v.admit);
+	assert_string_equal(v.secure_boot, "on");
+	assert_int_equal(v.db_certs, 2);
+	ewa_verdict_free(&v);
+	verify_fresh(wpath("node.json"), wpath("q-db.json"), nonce, wpath("db-extra.signed"), &v);
+	assert_denied(&v, "secure-boot-db");
+	assert_int_equal(v.n_reasons, 1);
+	ewa_verdict_free(&v);
+
+	/* The attack. */
+	exp = fixture_expected();
+	extend_from(exp, "late_db_extend");
+	json_object_put(exp);
+	fresh_nonce(nonce);
+	quote_log(a, PCRS_FIRMWARE, "uefi-late-db.bin", nonce, wpath("q-late-db.json"));
+	verify_fresh(wpath("node.json"), wpath("q-late-db.json"), nonce, wpath("db-extra.signed"),
+		     &v);
+	if (v.admit)
+		fail_msg("a db event root appended to PCR 7 with the certificate the manifest "
+			 "expects: admitted, db_certs %zu", v.db_certs);
+	assert_denied(&v, "secure-boot-config-invalid");
+	ewa_verdict_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1483,6 +1714,8 @@ int main(void)
 		cmocka_unit_test(test_module_any_name),
 		cmocka_unit_test(test_unknown_module),
 		cmocka_unit_test(test_ima_log_hides_entry),
+		cmocka_unit_test(test_late_db_event),
+		cmocka_unit_test(test_late_secure_boot_event),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
