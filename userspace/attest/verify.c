@@ -428,10 +428,30 @@ static void check_replay(struct ctx *c)
 }
 
 /*
+ * What the UEFI log says about @pcr is believed only if @pcr was quoted and
+ * the log replays to it (check_replay drops a log that does not): a PCR
+ * left out of the quote is compared with nothing, and its events could be
+ * anything.
+ */
+static bool uefi_pcr_proven(const struct ctx *c, unsigned int pcr)
+{
+	return c->have_uefi && (c->quoted & (1U << pcr));
+}
+
+/* A fact the manifest needs from @pcr, which the node left out of its quote. */
+static void deny_unquoted(struct ctx *c, unsigned int pcr, const char *what)
+{
+	if (c->have_manifest && (c->m.require_pcrs & (1U << pcr)))
+		return;		/* check_required_and_golden said so */
+	deny(c->v, "pcr-not-quoted", "PCR %u is not quoted: %s in the UEFI event log are unproven",
+	     pcr, what);
+}
+
+/*
  * The expected db: every certificate the manifest lists must be in the
- * signature database the firmware measured into PCR 7 (a replayed log
- * whose PCR 7 configuration the caller checked; the db's data must hash to
- * its digest).
+ * signature database the firmware measured into PCR 7 (PCR 7 proven and
+ * its configuration checked by the caller; the db's data must hash to its
+ * digest).
  */
 static void check_db(struct ctx *c)
 {
@@ -467,11 +487,16 @@ static void check_db(struct ctx *c)
 
 static void check_uefi_contents(struct ctx *c)
 {
+	bool need_sb = !c->have_manifest || c->m.require_secure_boot;
+	bool need_db = c->have_manifest && c->m.n_db_certs;
+	bool need_boot = c->have_manifest && (c->m.require_uefi_log || c->m.n_boot_digests);
+	bool pcr7 = uefi_pcr_proven(c, 7);
 	enum ewa_secure_boot sb = EWA_SB_UNKNOWN;
-	bool pcr7 = c->have_uefi;
 	char why[256], hex[65];
 	size_t i;
 
+	if (c->have_uefi && !pcr7 && (need_sb || need_db))
+		deny_unquoted(c, 7, "Secure Boot and db");
 	if (pcr7 && ewa_uefi_sb_config_check(&c->uefi, why, sizeof(why))) {
 		deny(c->v, "secure-boot-config-invalid", "%s", why);
 		pcr7 = false;
@@ -480,19 +505,25 @@ static void check_uefi_contents(struct ctx *c)
 		deny(c->v, "uefi-log-invalid", "%s", why);
 		sb = EWA_SB_UNKNOWN;
 	}
-	for (i = 0; c->have_uefi && c->have_manifest && i < c->uefi.n; i++) {
-		const struct ewa_uefi_event *e = &c->uefi.v[i];
+	if (c->have_uefi && c->have_manifest && !uefi_pcr_proven(c, 4)) {
+		if (need_boot)
+			deny_unquoted(c, 4, "the boot applications");
+	} else if (c->have_uefi && c->have_manifest) {
+		for (i = 0; i < c->uefi.n; i++) {
+			const struct ewa_uefi_event *e = &c->uefi.v[i];
 
-		if (e->pcr == 4 && e->type == EWA_EV_EFI_BOOT_SERVICES_APPLICATION &&
-		    !ewa_manifest_boot_digest(&c->m, e->sha256))
-			deny(c->v, "unknown-boot-digest",
-			     "boot application %s (PCR 4, event %zu) is not in manifest serial %llu",
-			     hex32(e->sha256, hex), i + 1, (unsigned long long)c->m.serial);
+			if (e->pcr == 4 && e->type == EWA_EV_EFI_BOOT_SERVICES_APPLICATION &&
+			    !ewa_manifest_boot_digest(&c->m, e->sha256))
+				deny(c->v, "unknown-boot-digest",
+				     "boot application %s (PCR 4, event %zu) is not in manifest serial %llu",
+				     hex32(e->sha256, hex), i + 1,
+				     (unsigned long long)c->m.serial);
+		}
 	}
 	c->v->secure_boot = sb == EWA_SB_ON ? "on" : sb == EWA_SB_OFF ? "off" : "unknown";
 	if (pcr7)
 		check_db(c);
-	if (c->have_manifest && !c->m.require_secure_boot)
+	if (!need_sb)
 		return;
 	if (sb == EWA_SB_OFF)
 		deny(c->v, "secure-boot-off", "the UEFI event log measures SecureBoot = 0");

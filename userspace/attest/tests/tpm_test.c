@@ -1548,6 +1548,18 @@ static void verify_fresh(const char *enrollment, const char *evidence, const cha
 	verify_as(enrollment, evidence, nonce, manifest, name, v);
 }
 
+/* A denial with a @check reason whose detail names @what. */
+static void assert_reason(const struct ewa_verdict *v, const char *check, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < v->n_reasons; i++)
+		if (!strcmp(v->reasons[i].check, check) && strstr(v->reasons[i].detail, what))
+			return;
+	ewa_verdict_print(v, stderr);
+	fail_msg("expected a %s reason naming \"%s\"", check, what);
+}
+
 #define PCRS_FIRMWARE	"0-9,14"
 #define REQ_SB(sb)	"{\"ima\":false,\"uefi_event_log\":true,\"secure_boot\":" sb "," \
 			"\"pcrs\":[0,1,2,3,4,5,6,7,14]}"
@@ -1684,6 +1696,47 @@ static void test_late_db_event(void **state)
 	ewa_verdict_free(&v);
 }
 
+/*
+ * Facts from the firmware log count only if their PCR was quoted: a node
+ * quoting PCR 10 alone sends a forged log (Secure Boot on, the expected db
+ * and boot applications) that nothing compares. The manifest does not
+ * list require.pcrs, as a hand-written one may not.
+ */
+static void test_firmware_facts_need_their_pcrs(void **state)
+{
+	const char *b = getenv("EW_TCTI_B");
+	struct ewa_verdict v;
+	char nonce[65];
+
+	(void)state;
+	if (!b)
+		skip();
+	sign_fixture_manifest(wpath("nopcrs.signed"),
+			      "{\"ima\":false,\"uefi_event_log\":true,\"secure_boot\":true}",
+			      true, false);
+	sign_fixture_manifest(wpath("nopcrs-boot.signed"),
+			      "{\"ima\":false,\"uefi_event_log\":true,\"secure_boot\":false}",
+			      false, false);
+	fresh_nonce(nonce);
+	quote_log(b, "10", "uefi.bin", nonce, wpath("q-pcr10.json"));
+	verify_fresh(wpath("node-b.json"), wpath("q-pcr10.json"), nonce, wpath("nopcrs.signed"),
+		     &v);
+	if (v.admit)
+		fail_msg("PCR 10 quoted alone with a forged firmware log: admitted, "
+			 "secure_boot %s, db_certs %zu", v.secure_boot, v.db_certs);
+	assert_reason(&v, "pcr-not-quoted", "PCR 7");
+	assert_reason(&v, "pcr-not-quoted", "PCR 4");
+	assert_string_not_equal(v.secure_boot, "on");
+	ewa_verdict_free(&v);
+	/* Boot applications alone. */
+	verify_fresh(wpath("node-b.json"), wpath("q-pcr10.json"), nonce,
+		     wpath("nopcrs-boot.signed"), &v);
+	if (v.admit)
+		fail_msg("PCR 10 quoted alone, boot applications from a forged log: admitted");
+	assert_reason(&v, "pcr-not-quoted", "PCR 4");
+	ewa_verdict_free(&v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1716,6 +1769,7 @@ int main(void)
 		cmocka_unit_test(test_ima_log_hides_entry),
 		cmocka_unit_test(test_late_db_event),
 		cmocka_unit_test(test_late_secure_boot_event),
+		cmocka_unit_test(test_firmware_facts_need_their_pcrs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
