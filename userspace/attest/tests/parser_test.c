@@ -272,6 +272,45 @@ static void test_uefi_secure_boot_config_order(void **state)
 	assert_sb_facts_refused("uefi-nosep.bin", "separator");
 }
 
+/*
+ * A real log (OVMF with Secure Boot and Microsoft's keys, Debian's shim,
+ * grub and kernel; the event-log fuzzer's seed, from secureboot.sh): its
+ * PCR 7 after the separator holds image verification only, and it reads
+ * as Secure Boot on with its db.
+ */
+static void test_uefi_ovmf_shim_log(void **state)
+{
+	const char *dir = getenv("EW_VM_FIXTURES");
+	uint8_t (*certs)[EWA_SHA256_LEN];
+	enum ewa_secure_boot sb;
+	struct ewa_uefi_log log;
+	size_t i, n, authority = 0;
+	struct ew_buf b = { 0 };
+	char why[256], *p;
+	bool found;
+
+	(void)state;
+	if (!dir)
+		skip();
+	p = ew_asprintf("%s/../../fuzz/corpus/eventlog/ovmf-secureboot-shim-grub.bin", dir);
+	assert_int_equal(ewa_read_file(p, &b), 0);
+	free(p);
+	assert_int_equal(ewa_uefi_parse(b.data, b.len, &log, why, sizeof(why)), 0);
+	for (i = 0; i < log.n; i++)
+		if (log.v[i].pcr == 7 && log.v[i].type == EWA_EV_EFI_VARIABLE_AUTHORITY)
+			authority++;
+	assert_int_equal(authority, 3);
+	assert_int_equal(ewa_uefi_sb_config_check(&log, why, sizeof(why)), 0);
+	assert_int_equal(ewa_uefi_secure_boot(&log, &sb, why, sizeof(why)), 0);
+	assert_int_equal(sb, EWA_SB_ON);
+	assert_int_equal(ewa_uefi_db_certs(&log, &found, &certs, &n, why, sizeof(why)), 0);
+	assert_true(found);
+	assert_int_equal(n, 2);
+	free(certs);
+	ewa_uefi_free(&log);
+	ew_buf_free(&b);
+}
+
 /* The db's X.509 certificates, as make_fixtures.py hashed them; a broken list. */
 static void test_uefi_db_certs(void **state)
 {
@@ -587,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_uefi_secure_boot_off_and_forged),
 		cmocka_unit_test(test_uefi_db_certs),
 		cmocka_unit_test(test_uefi_secure_boot_config_order),
+		cmocka_unit_test(test_uefi_ovmf_shim_log),
 		cmocka_unit_test(test_uefi_truncated_and_corrupt),
 		cmocka_unit_test(test_codec),
 		cmocka_unit_test(test_json_duplicate_keys),
