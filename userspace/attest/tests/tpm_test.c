@@ -1585,8 +1585,8 @@ static bool node_b_booted_sb_off(void)
 	assert_int_equal(ewa_enroll_challenge(&st, &a), 0);
 	assert_int_equal(node("activate challenge %s out %s tcti %s", wpath("challenge-sb.json"),
 			      wpath("response-sb.json"), b), EWA_OK);
-	assert_int_equal(ewa_enroll_confirm(&st, wpath("response-sb.json"), wpath("node-b.json")),
-			 0);
+	assert_int_equal(ewa_enroll_confirm(&st, wpath("response-sb.json"), wpath("node-b.json"),
+					    NULL), 0);
 	ewa_vstate_close(&st);
 	exp = fixture_expected();
 	extend_tpm(b, exp, "sboff_extends");
