@@ -11,7 +11,7 @@
  * below it, that port's GID table must have room for one entry per GID
  * type it has (RoCE v1 and v2 on mlx5, v2 only on rxe), and the address
  * must not be on the node already. The address
- * is recorded in STATE_DIR/JOB.addr before it is added, so that poststop,
+ * is recorded in STATE_DIR/JOB@addr before it is added, so that poststop,
  * or a failing createRuntime, removes exactly what was made.
  *
  * EW_SYSFS (default /sys) is where sysfs is read and EW_GID_TIMEOUT how
@@ -382,7 +382,25 @@ static bool gid_wait(const struct port *ports, int n, const char *gid,
 
 static bool state_path(const char *state_dir, const char *job, char *path, size_t len)
 {
-	return pathf(path, len, "%s/%s.addr", state_dir, job);
+	return pathf(path, len, "%s/%s" EWOCI_ADDR_SUFFIX, state_dir, job);
+}
+
+/*
+ * Hooks before the '@' kept the record as STATE_DIR/JOB.addr, a name that
+ * is also the claim of the container whose id is JOB's and ".addr". The
+ * addresses they made are still found there, but only a file that reads
+ * as a record ("NETDEV ADDR/LEN") is one: a claim holds an id, which has
+ * no blank.
+ */
+static bool old_record(const char *state_dir, const char *job, char *path, size_t len)
+{
+	char line[256], netdev[32], text[INET6_ADDRSTRLEN + 8];
+	struct stat st;
+
+	return pathf(path, len, "%s/%s.addr", state_dir, job) &&
+	       !lstat(path, &st) && S_ISREG(st.st_mode) &&
+	       !read_line(path, line, sizeof(line)) &&
+	       sscanf(line, "%31s %53s", netdev, text) == 2;
 }
 
 /* Remove the address of state file @path; 0 if it is gone. */
@@ -539,8 +557,11 @@ int ewoci_jobaddr_down(const char *state_dir, const char *job)
 		ew_err("job %s: state dir path too long", job);
 		return EWOCI_ADDR;
 	}
-	if (lstat(path, &st))
+	if (lstat(path, &st)) {
+		if (old_record(state_dir, job, path, sizeof(path)))
+			return addr_remove(path, job);
 		return EWOCI_OK;
+	}
 	/*
 	 * Empty: the hook was stopped between creating the record and writing
 	 * it, so before the address was added (the record comes first).

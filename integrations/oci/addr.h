@@ -13,6 +13,11 @@
 
 /* Bits of the container id in the address: the EWOCI_ID_CHARS hex digits. */
 #define EWOCI_ADDR_ID_BITS	48
+/*
+ * The address record of job JOB is STATE_DIR/JOB@addr: '@' is in no
+ * container id, so no job name (no claim) is ever that.
+ */
+#define EWOCI_ADDR_SUFFIX	"@addr"
 /* How long to wait for the address's GID to appear or go, in seconds. */
 #define EWOCI_GID_TIMEOUT	10
 

@@ -11,12 +11,16 @@
  * A claim appears whole: the id is written to a file of this process's
  * own, which is then linked to the name (exclusive, as creating it was);
  * so an empty claim, which a hook killed between creating and writing it
- * left before, is stale and replaced. The state dir is on tmpfs (/run): it
- * goes at reboot, as the jobs do.
+ * left before, is stale and replaced. That file is DIR/NAME@new.XXXXXX, a
+ * name of its own each time ('@' is in no job name, so it is never a
+ * claim or an address record, NAME@addr): one a killed hook left is in
+ * nobody's way. The state dir is on tmpfs (/run): it goes at reboot, as
+ * the jobs do.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -102,8 +106,8 @@ int ewoci_claim_owner(const char *dir, const char *job, char *owner, size_t len)
  * @dir: the state dir (created, mode 0700, if missing)
  * @job: the job name
  * @id: the container id
- * @owner: on -EEXIST, the container holding the claim
- * @len: size of @owner
+ * @owner: on -EEXIST, the container holding the claim ("" otherwise)
+ * @len: size of @owner (at least 1)
  *
  * Return: 0, -EEXIST if the name is claimed already, or another -errno.
  */
@@ -114,14 +118,16 @@ int ewoci_claim_take(const char *dir, const char *job, const char *id,
 	size_t n = strlen(id);
 	int fd, ret, tries;
 
+	owner[0] = '\0';
 	ret = make_dirs(dir);
 	if (ret)
 		return ret;
 	ret = claim_path(dir, job, path, sizeof(path));
 	if (ret)
 		return ret;
-	snprintf(tmp, sizeof(tmp), "%s.%ld.new", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	snprintf(tmp, sizeof(tmp), "%s@new.XXXXXX", path);
+	/* mkostemp() makes it 0600, exclusively, under a name no one else has. */
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	errno = 0;

@@ -33,7 +33,7 @@ static int claim_error(const struct ewoci_opts *o, const char *job,
 {
 	if (err == -EEXIST)
 		ew_err("job name %s is taken by container %s (ids that share their first %d characters?): container %s not started",
-			  job, owner, EWOCI_ID_CHARS, id);
+			  job, *owner ? owner : "(unknown)", EWOCI_ID_CHARS, id);
 	else if (err == -EPERM)
 		ew_err("state dir %s is not root's or is writable by others: refusing to use it",
 			  o->state_dir);
@@ -66,7 +66,7 @@ int ewoci_create(const struct ewoci_opts *o)
 {
 	struct ew_strv words = { 0 }, args = { 0 };
 	struct ewoci_jobaddr ja = { 0 };
-	char job[64], cg[PATH_MAX], owner[1100];
+	char job[64], cg[PATH_MAX], owner[1100] = "";
 	struct ewoci_state st;
 	int ret, status, err;
 	size_t i;

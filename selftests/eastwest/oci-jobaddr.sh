@@ -180,7 +180,7 @@ job_ok() {
 
 # record_ok ID: the hook's record of container ID's address.
 record_ok() {
-	_r=$(cat "$STATE/oci-$1.addr") || return 1
+	_r=$(cat "$STATE/oci-$1@addr") || return 1
 	echo "record: $_r"
 	[ "$_r" = "$VLAN $(addr_of "$1")/64" ]
 }
@@ -216,7 +216,7 @@ gone() {
 	[ "$(gid_count "$(gid_of "$1")")" -eq 0 ] || _left="$_left its GID;"
 	! oci_job_of "$1" >/dev/null 2>&1 || _left="$_left job oci-$1;"
 	[ ! -e "$STATE/oci-$1" ] || _left="$_left claim;"
-	[ ! -e "$STATE/oci-$1.addr" ] || _left="$_left address record;"
+	[ ! -e "$STATE/oci-$1@addr" ] || _left="$_left address record;"
 	! runc --root "$RUNC_ROOT" state "$1" >/dev/null 2>&1 || _left="$_left runc container;"
 	[ -z "$_left" ] || {
 		echo "left:$_left"

@@ -173,6 +173,19 @@ ctl_not_called "  the other container's job is left alone"
 verdict "  and so is its claim" [ -e "$STATE/oci-0123456789ab" ]
 rm -f "$STATE/oci-0123456789ab"
 
+# Container abc.addr's claim is no address record of container abc.
+claim oci-abc abc
+claim oci-abc.addr abc.addr
+FAKE_JOBS='[{"name":"oci-abc"},{"name":"oci-abc.addr"}]' \
+	run 0 "poststop of abc while a container abc.addr runs: exit 0" "$(state abc)" poststop
+expect "$LOG" '^job del oci-abc$' "  deletes abc's job"
+verdict "  and drops abc's claim" [ ! -e "$STATE/oci-abc" ]
+verdict "  and leaves abc.addr's" [ -e "$STATE/oci-abc.addr" ]
+FAKE_JOBS='[{"name":"oci-abc.addr"}]' \
+	run 0 "poststop of abc.addr: exit 0" "$(state abc.addr)" poststop
+expect "$LOG" '^job del oci-abc.addr$' "  deletes its job"
+verdict "  and drops its claim" [ ! -e "$STATE/oci-abc.addr" ]
+
 claim oci-c2 c2
 FAKE_JOBS='[{"id":1,"name":"other"}]' \
 	run 0 "poststop when the job is gone already: exit 0" "$(state c2)" poststop

@@ -308,6 +308,21 @@ static void test_claims(void **unused)
 	assert_int_equal(ewoci_claim_owner(dir, "oci-c3", owner, sizeof(owner)), 0);
 	assert_string_equal(owner, "c3");
 	assert_int_equal(ewoci_claim_drop(dir, "oci-c3"), 0);
+	/*
+	 * A file a hook killed before it linked its claim left, under the
+	 * name this process's would have had: no claim, and no holder.
+	 */
+	snprintf(path, sizeof(path), "%s/oci-c4.%ld.new", dir, (long)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "c9\n", 3), 3);
+	close(fd);
+	snprintf(owner, sizeof(owner), "SENTINEL");
+	assert_int_equal(ewoci_claim_take(dir, "oci-c4", "c4", owner, sizeof(owner)), 0);
+	assert_int_equal(ewoci_claim_owner(dir, "oci-c4", owner, sizeof(owner)), 0);
+	assert_string_equal(owner, "c4");
+	assert_int_equal(ewoci_claim_drop(dir, "oci-c4"), 0);
+	unlink(path);
 	/* A state dir others can write to is not trusted. */
 	assert_int_equal(chmod(dir, 0777), 0);
 	assert_int_equal(ewoci_claim_take(dir, "oci-c2", "c2", owner, sizeof(owner)), -EPERM);
@@ -524,15 +539,21 @@ static int gids_with(const char *gid)
 	return n;
 }
 
-/* Nothing of the container's address is left: no address, GID or record. */
-static void assert_nothing_left(void)
+/* Is there an address record of job @job in the state dir? */
+static bool record_exists(const char *job)
 {
 	char path[512];
 
+	snprintf(path, sizeof(path), "%s/%s" EWOCI_ADDR_SUFFIX, fstate, job);
+	return !access(path, F_OK);
+}
+
+/* Nothing of the container's address is left: no address, GID or record. */
+static void assert_nothing_left(void)
+{
 	assert_false(fake_has("addrs", "fd00"));
 	assert_int_equal(gids_with("fd00"), 0);
-	snprintf(path, sizeof(path), "%s/oci-3f4e1c2a9b8d.addr", fstate);
-	assert_int_not_equal(access(path, F_OK), 0);
+	assert_false(record_exists("oci-3f4e1c2a9b8d"));
 }
 
 static char fipdir[256], old_path[4096];
@@ -618,8 +639,7 @@ static void test_jobaddr_updown(void **unused)
 	assert_true(fake_has("addrs", "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64"));
 	assert_true(fake_has("log", "ip -6 addr add fd00:a:0:1:0:3f4e:1c2a:9b8d/64 dev ewv100 nodad"));
 	assert_int_equal(gids_with(gid), 2);
-	snprintf(path, sizeof(path), "%s/oci-3f4e1c2a9b8d.addr", fstate);
-	assert_int_equal(access(path, F_OK), 0);
+	assert_true(record_exists("oci-3f4e1c2a9b8d"));
 	assert_int_equal(ewoci_jobaddr_down(fstate, "oci-3f4e1c2a9b8d"), EWOCI_OK);
 	assert_nothing_left();
 	/* Again: nothing to do. */
@@ -755,6 +775,8 @@ static void create_env(void)
 	fake_reset();
 	/* Each test from a clean state dir, whatever the one before left. */
 	assert_int_equal(ewoci_claim_drop(fstate, CJOB), 0);
+	snprintf(path, sizeof(path), "%s/" CJOB EWOCI_ADDR_SUFFIX, fstate);
+	unlink(path);
 	snprintf(path, sizeof(path), "%s/" CJOB ".addr", fstate);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/a/templates", tmpdir);
@@ -767,10 +789,7 @@ static void create_env(void)
 
 static bool addr_record(void)
 {
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/" CJOB ".addr", fstate);
-	return !access(path, F_OK);
+	return record_exists(CJOB);
 }
 
 /* What poststop leaves: nothing, no claim. */
@@ -913,6 +932,48 @@ static void test_addr_record_empty(void **unused)
 	poststop_finishes();
 }
 
+/*
+ * A file a hook killed before it linked its claim left, named as this
+ * process's would be: the container starts.
+ */
+static void test_create_stale_tmp(void **unused)
+{
+	char path[512];
+	int ret;
+
+	(void)unused;
+	create_env();
+	snprintf(path, sizeof(path), "%s/" CJOB ".%ld.new", fstate, (long)getpid());
+	write_file(path, "someone\n", 0600);
+	ret = stage(true);
+	unlink(path);
+	assert_int_equal(ret, EWOCI_OK);
+	assert_true(claimed());
+	fake_file("ctl-jobs", "[{\"name\":\"" CJOB "\"}]\n");
+	assert_int_equal(stage(false), EWOCI_OK);
+	fake_unlink("ctl-jobs");
+	poststop_finishes();
+}
+
+/*
+ * The record of an address an older hook made (STATE_DIR/JOB.addr): its
+ * poststop removes the address and the record.
+ */
+static void test_addr_record_old_name(void **unused)
+{
+	char owner[64], path[512];
+
+	(void)unused;
+	create_env();
+	assert_int_equal(ewoci_claim_take(fstate, CJOB, CID, owner, sizeof(owner)), 0);
+	snprintf(path, sizeof(path), "%s/" CJOB ".addr", fstate);
+	write_file(path, "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64\n", 0644);
+	fake_file("addrs", "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64\n");
+	poststop_finishes();
+	assert_true(fake_has("log", "ip -6 addr del fd00:a:0:1:0:3f4e:1c2a:9b8d/64 dev ewv100"));
+	assert_int_not_equal(access(path, F_OK), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -936,6 +997,8 @@ int main(void)
 		cmocka_unit_test(test_create_ctl_killed),
 		cmocka_unit_test(test_create_after_failed_poststop),
 		cmocka_unit_test(test_addr_record_empty),
+		cmocka_unit_test(test_create_stale_tmp),
+		cmocka_unit_test(test_addr_record_old_name),
 	};
 
 	/* The hook's messages, as main.c sets them up. */
