@@ -12,7 +12,9 @@
  * type it has (RoCE v1 and v2 on mlx5, v2 only on rxe), and the address
  * must not be on the node already. The address
  * is recorded in STATE_DIR/JOB@addr before it is added, so that poststop,
- * or a failing createRuntime, removes exactly what was made.
+ * or a failing createRuntime, removes exactly what was made. If "ip addr
+ * add" fails, nothing was added (ip adds atomically): whatever address is
+ * there then is another's, and only the record goes.
  *
  * EW_SYSFS (default /sys) is where sysfs is read and EW_GID_TIMEOUT how
  * long to wait for a GID, for the unit tests.
@@ -109,18 +111,24 @@ int ewoci_jobaddr_prefix(const char *text, struct ewoci_jobaddr *ja,
  * @id: the container id (its first 12 characters are the job name's)
  * @out: the address
  *
- * Return: 0, or -EINVAL if the id does not start with 12 hex digits.
+ * Only lower case: the job name (and so the claim, which serialises the
+ * hooks of one name) is the id's characters as they are, and "AB" and
+ * "ab" would give two names one address. Runtimes make lower-case ids.
+ *
+ * Return: 0, or -EINVAL if the id does not start with 12 lower-case hex
+ * digits.
  */
 int ewoci_jobaddr_of(const struct ewoci_jobaddr *ja, const char *id,
 		     struct in6_addr *out)
 {
 	const size_t bytes = EWOCI_ADDR_ID_BITS / 8;
-	size_t n;
+	size_t i, n;
 
 	*out = ja->prefix;
-	/* strnlen() first: ew_unhex_n() reads both digits of a pair. */
-	if (strnlen(id, 2 * bytes) < 2 * bytes ||
-	    ew_unhex_n(id, 2 * bytes, out->s6_addr + 16 - bytes, bytes, &n))
+	for (i = 0; i < 2 * bytes; i++)
+		if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'f')))
+			return -EINVAL;
+	if (ew_unhex_n(id, 2 * bytes, out->s6_addr + 16 - bytes, bytes, &n))
 		return -EINVAL;
 	return 0;
 }
@@ -471,7 +479,7 @@ int ewoci_jobaddr_up(const struct ewoci_jobaddr *ja, const char *state_dir,
 	FILE *f;
 
 	if (ewoci_jobaddr_of(ja, id, &a)) {
-		ew_err("container %s: the id does not start with %d hex digits: no address",
+		ew_err("container %s: the id does not start with %d lower-case hex digits: no address",
 			  id, EWOCI_ID_CHARS);
 		return EWOCI_ADDR;
 	}
@@ -527,8 +535,18 @@ int ewoci_jobaddr_up(const struct ewoci_jobaddr *ja, const char *state_dir,
 	}
 	snprintf(text + strlen(text), sizeof(text) - strlen(text), "/%u", ja->len);
 	if (run_ip(args, out, sizeof(out))) {
-		ew_err("job %s: ip -6 addr add %s dev %s failed: %s", job, text, ja->netdev, out);
-		addr_remove(path, job);
+		/*
+		 * Nothing was added: an address there now is another's (a
+		 * hook of the same address that added it since the check).
+		 * It stays; only the record goes.
+		 */
+		if (strstr(out, "File exists"))
+			ew_err("job %s: %s was put on the node by someone else meanwhile: not taking it, and leaving it",
+				  job, text);
+		else
+			ew_err("job %s: ip -6 addr add %s dev %s failed: %s", job, text, ja->netdev, out);
+		if (unlink(path))
+			ew_warn("job %s: cannot remove %s: %s", job, path, strerror(errno));
 		return EWOCI_ADDR;
 	}
 	if (!gid_wait(ports, n, gid, ja->netdev, true)) {

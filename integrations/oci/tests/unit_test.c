@@ -457,9 +457,15 @@ static void test_jobaddr_of(void **unused)
 	assert_string_equal(text, "fd00:a:0:1:0:3f4e:1c2a:9b8d");
 	ewoci_gid_text(&a, gid, sizeof(gid));
 	assert_string_equal(gid, "fd00:000a:0000:0001:0000:3f4e:1c2a:9b8d");
-	assert_int_equal(ewoci_jobaddr_of(&ja, "FFFFFFFFFFFF", &a), 0);
+	assert_int_equal(ewoci_jobaddr_of(&ja, "ffffffffffff", &a), 0);
 	inet_ntop(AF_INET6, &a, text, sizeof(text));
 	assert_string_equal(text, "fd00:a:0:1:0:ffff:ffff:ffff");
+	/*
+	 * Upper case would give ids with two job names (and claims) one
+	 * address: refused.
+	 */
+	assert_int_equal(ewoci_jobaddr_of(&ja, "FFFFFFFFFFFF", &a), -EINVAL);
+	assert_int_equal(ewoci_jobaddr_of(&ja, "3f4e1c2a9B8d", &a), -EINVAL);
 	/* Ids that are not 12 hex digits give no address. */
 	assert_int_equal(ewoci_jobaddr_of(&ja, "3f4e1c2a9b8", &a), -EINVAL);
 	assert_int_equal(ewoci_jobaddr_of(&ja, "my-container", &a), -EINVAL);
@@ -496,9 +502,9 @@ static void fake_reset(void)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/nogid", fip);
 	unlink(path);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		static const char *const ctl[] = {
-			"faildel", "ctl.log", "ctl-add", "ctl-add-killed", "ctl-jobs"
+			"faildel", "ctl.log", "ctl-add", "ctl-add-killed", "ctl-jobs", "racer"
 		};
 
 		snprintf(path, sizeof(path), "%s/%s", fip, ctl[i]);
@@ -555,6 +561,8 @@ static void assert_nothing_left(void)
 	assert_int_equal(gids_with("fd00"), 0);
 	assert_false(record_exists("oci-3f4e1c2a9b8d"));
 }
+
+static void fake_file(const char *name, const char *text);
 
 static char fipdir[256], old_path[4096];
 
@@ -694,9 +702,25 @@ static void test_jobaddr_updown(void **unused)
 	assert_nothing_left();
 	fake_reset();
 
-	/* An id that is not hex. */
+	/* An id that is not hex, or not lower case. */
 	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-my-container", "my-container"), EWOCI_ADDR);
 	assert_nothing_left();
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3F4E1C2A9B8D", "3F4E1C2A9B8D0123"), EWOCI_ADDR);
+	assert_false(fake_has("log", "addr add"));
+	assert_nothing_left();
+
+	/*
+	 * Another hook adds the same address between the check and ip's add,
+	 * which fails with "File exists": that address is not this hook's,
+	 * it stays; only the record goes.
+	 */
+	fake_file("racer", "");
+	assert_int_equal(ewoci_jobaddr_up(&ja, fstate, "oci-3f4e1c2a9b8d", id), EWOCI_ADDR);
+	assert_true(fake_has("log", "ip -6 addr add fd00:a:0:1:0:3f4e:1c2a:9b8d/64"));
+	assert_false(fake_has("log", "addr del"));
+	assert_true(fake_has("addrs", "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64"));
+	assert_false(record_exists("oci-3f4e1c2a9b8d"));
+	fake_reset();
 	fake_env_end();
 }
 
@@ -724,8 +748,8 @@ int __wrap_ewoci_cgroup_check_fresh(const char *path, int pid)
 #define CID	"3f4e1c2a9b8d0123456789abcdef"
 #define CJOB	"oci-3f4e1c2a9b8d"
 
-/* Run a stage (createRuntime: @create) with the OCI state of container CID. */
-static int stage(bool create)
+/* Run a stage (createRuntime: @create) with the OCI state of container @id. */
+static int stage_of(bool create, const char *id)
 {
 	struct ewoci_opts o = { .state_dir = fstate };
 	char path[512], tdir[192];
@@ -734,13 +758,23 @@ static int stage(bool create)
 	snprintf(tdir, sizeof(tdir), "%s/a/templates", tmpdir);
 	o.templates = tdir;
 	snprintf(path, sizeof(path), "%s/a/ocistate", tmpdir);
-	write_file(path, create ?
-		   "{\"id\":\"" CID "\",\"pid\":1,\"annotations\":{\"eastwest.io/job\":\"own\"}}" :
-		   "{\"id\":\"" CID "\"}", 0644);
+	{
+		char text[256];
+
+		snprintf(text, sizeof(text), create ?
+			 "{\"id\":\"%s\",\"pid\":1,\"annotations\":{\"eastwest.io/job\":\"own\"}}" :
+			 "{\"id\":\"%s\"}", id);
+		write_file(path, text, 0644);
+	}
 	assert_non_null(freopen(path, "r", stdin));
 	ret = create ? ewoci_create(&o) : ewoci_remove(&o);
 	fflush(stderr);
 	return ret;
+}
+
+static int stage(bool create)
+{
+	return stage_of(create, CID);
 }
 
 static bool claimed(void)
@@ -778,6 +812,9 @@ static void create_env(void)
 	snprintf(path, sizeof(path), "%s/" CJOB EWOCI_ADDR_SUFFIX, fstate);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/" CJOB ".addr", fstate);
+	unlink(path);
+	assert_int_equal(ewoci_claim_drop(fstate, "oci-3F4E1C2A9B8D"), 0);
+	snprintf(path, sizeof(path), "%s/oci-3F4E1C2A9B8D" EWOCI_ADDR_SUFFIX, fstate);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/a/templates", tmpdir);
 	if (mkdir(path, 0755))
@@ -933,6 +970,44 @@ static void test_addr_record_empty(void **unused)
 }
 
 /*
+ * Container B, whose id is A's with its hex digits in upper case, starts
+ * while A's hook adds A's address (ip's add fails for B with "File
+ * exists"): B is refused, and A's address, job and claim stay.
+ */
+#define CID_UPPER	"3F4E1C2A9B8D0123456789abcdef"
+
+static void test_create_case_twin(void **unused)
+{
+	char owner[64];
+
+	(void)unused;
+	create_env();
+	assert_int_equal(stage(true), EWOCI_OK);
+	assert_true(claimed());
+	/* A's address is on the node: B is refused at the check already. */
+	assert_int_equal(stage_of(true, CID_UPPER), EWOCI_ADDR);
+	assert_true(fake_has("addrs", "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64"));
+	/* In the race, ip tells B: refused, A's address untouched. */
+	fake_file("addrs", "");
+	fake_file("log", "");
+	fake_file("racer", "");
+	assert_int_equal(stage_of(true, CID_UPPER), EWOCI_ADDR);
+	assert_false(fake_has("log", "addr del"));
+	assert_false(fake_has("log", "addr add"));
+	assert_false(fake_has("ctl.log", "job add oci-3F4E1C2A9B8D"));
+	assert_int_equal(ewoci_claim_owner(fstate, "oci-3F4E1C2A9B8D", owner, sizeof(owner)), -ENOENT);
+	assert_true(claimed());
+	assert_true(addr_record());
+	fake_unlink("racer");
+	fake_file("addrs", "ewv100 fd00:a:0:1:0:3f4e:1c2a:9b8d/64\n");
+	fake_file("ctl-jobs", "[{\"name\":\"" CJOB "\"}]\n");
+	assert_int_equal(stage(false), EWOCI_OK);
+	assert_true(fake_has("ctl.log", "job del " CJOB));
+	fake_unlink("ctl-jobs");
+	poststop_finishes();
+}
+
+/*
  * A file a hook killed before it linked its claim left, named as this
  * process's would be: the container starts.
  */
@@ -997,6 +1072,7 @@ int main(void)
 		cmocka_unit_test(test_create_ctl_killed),
 		cmocka_unit_test(test_create_after_failed_poststop),
 		cmocka_unit_test(test_addr_record_empty),
+		cmocka_unit_test(test_create_case_twin),
 		cmocka_unit_test(test_create_stale_tmp),
 		cmocka_unit_test(test_addr_record_old_name),
 	};
