@@ -401,8 +401,9 @@ gids_reset() {
 }
 # ip: the node's IPv6 addresses are the lines "DEV ADDR/LEN" of $T/addrs;
 # "addr add" also fills two GID entries (as the core does: RoCE v1 and v2)
-# unless $T/nogid exists, and fails as $T/ipfail says; "addr del" empties
-# them again.
+# unless $T/nogid exists, and fails as $T/ipfail says, or, if $T/ipracer
+# exists, adds the address as something else would just before and fails
+# with "File exists"; "addr del" empties them again.
 cat >"$T/bin/ip" <<EOF
 #!/bin/sh
 echo "ip \$*" >>"$T/ip.log"
@@ -418,6 +419,11 @@ case "\$*" in
 	exit 0 ;;
 "-6 addr add "*)
 	if [ -f "$T/ipfail" ]; then cat "$T/ipfail" >&2; exit 2; fi
+	if [ -f "$T/ipracer" ]; then
+		echo "\$6 \$4" >>"$T/addrs"
+		echo "RTNETLINK answers: File exists" >&2
+		exit 2
+	fi
 	echo "\$6 \$4" >>"$T/addrs"
 	[ ! -f "$T/nogid" ] || exit 0
 	g=\$(exploded "\${4%/*}")
@@ -549,6 +555,24 @@ hook "job address: ip refuses the address: exit 8, no job" 8 "job del slurm-42" 
 out_has "ip refuses" "ip -6 addr add $A1/64 dev eth0.100 failed: RTNETLINK answers: File exists"
 rm -f "$T/ipfail"
 nothing_left "ip refuses"
+
+# Something else adds the address between the check and ip's add: the
+# prolog added nothing, so it removes nothing.
+: >"$T/ip.log"
+: >"$T/ipracer"
+hook "job address: added by another meanwhile: exit 8, no job" 8 "job del slurm-42" slurm-prolog
+rm -f "$T/ipracer"
+if ! grep -q "addr del" "$T/ip.log" && grep -qx "eth0.100 $A1/64" "$T/addrs"; then
+	ok "job address: ... and the other's address is left"
+else
+	not_ok "job address: ... and the other's address is left" "$(cat "$T/addrs" "$T/ip.log")"
+fi
+if [ ! -e "$T/state/42" ]; then
+	ok "job address: ... and no record is left"
+else
+	not_ok "job address: ... and no record is left" "$(cat "$T/state/42")"
+fi
+gids_reset
 
 : >"$T/nogid"
 hook "job address: its GID never appears: exit 8, no job" 8 "job del slurm-42" slurm-prolog
