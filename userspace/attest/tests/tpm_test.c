@@ -14,16 +14,20 @@
 
 #include "helpers.h"
 
+#include <openssl/core_names.h>
+#include <openssl/ec.h>
 #include <tss2/tss2_rc.h>
 
 #include "../ewctl.h"
 #include "attest.h"
+#include "credential.h"
 #include "enroll.h"
 #include "keyrel.h"
 #include "manifest.h"
 #include "nodeside.h"
 #include "release.h"
 #include "tpm.h"
+#include "tpmcheck.h"
 #include "verify.h"
 
 
@@ -238,6 +242,75 @@ static void test_activation_refusals(void **state)
 	assert_int_equal(node("activate challenge %s out %s", wpath("challenge3.json"),
 			      wpath("response3.json")), EWA_FAIL);
 	assert_non_null(strstr(ew_last_error(), "another AK"));
+}
+
+/*
+ * Enrollment takes a successful TPM2_ActivateCredential as proof that the
+ * AK's private key is in the EK's TPM. A software key in the AK's public
+ * shape passes every check the verifier makes (ewa_check_ak_public only
+ * reads attribute bits), and TPM2_LoadExternal loads that public area, so
+ * the TPM itself is the only barrier: ActivateCredential needs the ADMIN
+ * role of the object, and a public-only object's authValue and authPolicy
+ * are never available (TPM_RC_AUTH_UNAVAILABLE). The genuine AK, same EK,
+ * same path, is the control.
+ */
+static void test_software_ak_cannot_activate(void **state)
+{
+	struct ewa_key ek, ak, soft = { .handle = ESYS_TR_NONE };
+	uint8_t secret[32], point[65], name[EWA_NAME_MAX_KDF];
+	TPM2B_DIGEST *cred = NULL;
+	TPM2B_ENCRYPTED_SECRET enc;
+	TPM2B_ID_OBJECT blob;
+	size_t plen, nlen;
+	TPM2B_PUBLIC pub;
+	EVP_PKEY *key;
+	struct ewa_tpm t;
+	char why[256];
+
+	(void)state;
+	memset(secret, 0x5a, sizeof(secret));
+	assert_int_equal(ewa_tpm_open(getenv("EW_TCTI"), &t, why, sizeof(why)), 0);
+	assert_int_equal(ewa_tpm_load_ek(&t, &ek), 0);
+	assert_int_equal(ewa_tpm_load_ak(&t, &ak), 0);
+	assert_int_equal(ewa_make_credential(ek.pub, ak.name->name, ak.name->size, secret,
+					     sizeof(secret), &blob, &enc, why, sizeof(why)), 0);
+	assert_int_equal(ewa_tpm_activate(&t, &ek, &ak, &blob, &enc, &cred), 0);
+	assert_memory_equal(cred->buffer, secret, sizeof(secret));
+	free(cred);
+	cred = NULL;
+
+	/* The AK's public area with the point of a key OpenSSL generated. */
+	key = EVP_EC_gen("P-256");
+	assert_non_null(key);
+	assert_int_equal(EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_PUB_KEY, point,
+							 sizeof(point), &plen), 1);
+	assert_int_equal(plen, 65);
+	EVP_PKEY_free(key);
+	pub = *ak.pub;
+	pub.publicArea.unique.ecc.x.size = 32;
+	memcpy(pub.publicArea.unique.ecc.x.buffer, point + 1, 32);
+	pub.publicArea.unique.ecc.y.size = 32;
+	memcpy(pub.publicArea.unique.ecc.y.buffer, point + 33, 32);
+	assert_int_equal(ewa_check_ak_public(&pub, why, sizeof(why)), 0);
+	assert_int_equal(ewa_public_name(&pub, name, &nlen), 0);
+
+	assert_int_equal(Esys_LoadExternal(t.esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+					   NULL, &pub, ESYS_TR_RH_OWNER, &soft.handle), 0);
+	soft.transient = true;
+	/* The credential really is addressed to the loaded object. */
+	assert_int_equal(Esys_TR_GetName(t.esys, soft.handle, &soft.name), 0);
+	assert_int_equal(soft.name->size, nlen);
+	assert_memory_equal(soft.name->name, name, nlen);
+	assert_int_equal(ewa_make_credential(ek.pub, name, nlen, secret, sizeof(secret), &blob,
+					     &enc, why, sizeof(why)), 0);
+	assert_int_equal(ewa_tpm_activate(&t, &ek, &soft, &blob, &enc, &cred), -1);
+	assert_null(cred);
+	assert_non_null(strstr(ew_last_error(), Tss2_RC_Decode(TPM2_RC_AUTH_UNAVAILABLE)));
+
+	ewa_tpm_release(&t, &soft);
+	ewa_tpm_release(&t, &ak);
+	ewa_tpm_release(&t, &ek);
+	ewa_tpm_close(&t);
 }
 
 static void test_quote_verify_admit(void **state)
@@ -1742,6 +1815,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_enroll_and_activate),
 		cmocka_unit_test(test_activation_refusals),
+		cmocka_unit_test(test_software_ak_cannot_activate),
 		cmocka_unit_test(test_quote_verify_admit),
 		cmocka_unit_test(test_verifier_exit_codes),
 		cmocka_unit_test(test_release_after_admit),
