@@ -6,6 +6,7 @@
 #include "ewctl.h"
 #include "io/ipc.h"
 #include "io/output.h"
+#include "model/diff.h"
 #include "model/jobspec.h"
 #include "model/print.h"
 
@@ -63,20 +64,24 @@ out:
 }
 
 /*
- * The attributes go in one job-set message, all or nothing; peers given
- * follow in peer-add and peer-del messages. If one of those is refused,
- * the job is taken back to the state read before (ew_plan_undo()): it
- * never keeps a mix of the old and the new settings, nor more peers than
- * either list.
+ * The attributes go in one job-set message, all or nothing. Peers given
+ * are replaced around it, narrow before widening: the peers the job
+ * loses go first, then the attributes (new cgroups included), then the
+ * peers it gains, so that a job never gains cgroups holding peers it is
+ * to lose. If a request is refused, the job is taken back to the state
+ * read before (ew_plan_undo()): it never keeps a mix of the old and the
+ * new settings, nor more peers than either list.
  */
 static int job_set(int argc, char *argv[])
 {
 	struct ew_state before = { 0 };
 	struct ew_undo undo = { .before = &before };
+	struct ew_peers add = { 0 }, del = { 0 };
 	struct ew_jobref ref;
 	struct ew_job_desc job;
 	struct ewnl *nl;
 	char what[80], where[96];
+	size_t done;
 	uint32_t id;
 	int ret;
 
@@ -92,18 +97,31 @@ static int job_set(int argc, char *argv[])
 		ret = ewnl_report(nl, "job set %s", what);
 		goto out;
 	}
+	if (job.present & EW_JOB_PEERS)
+		ew_peers_diff(&job.peers, &before.jobs[0].peers, &add, &del);
+	if (del.n && ew_ipc_peers(nl, EASTWEST_CMD_PEER_DEL, id, &del, &done)) {
+		ret = ewnl_report(nl, "job set %s: peers", what);
+		goto undo;
+	}
 	if ((job.present & EW_JOB_SETTABLE) &&
 	    ew_ipc_job_set(nl, id, &job, job.present & EW_JOB_SETTABLE)) {
 		ret = ewnl_report(nl, "job set %s", what);
-		goto out;
+		if (!del.n)
+			goto out;
+		goto undo;
 	}
-	if ((job.present & EW_JOB_PEERS) && ew_ipc_peers_replace(nl, id, &job.peers)) {
+	if (add.n && ew_ipc_peers(nl, EASTWEST_CMD_PEER_ADD, id, &add, &done)) {
 		ret = ewnl_report(nl, "job set %s: peers", what);
-		snprintf(where, sizeof(where), "job set %s", what);
-		undo.job = id;
-		ew_plan_undo(nl, &undo, where);
+		goto undo;
 	}
+	goto out;
+undo:
+	snprintf(where, sizeof(where), "job set %s", what);
+	undo.job = id;
+	ew_plan_undo(nl, &undo, where);
 out:
+	ew_peers_free(&add);
+	ew_peers_free(&del);
 	ew_state_free(&before);
 	ew_job_free(&job);
 	return ret;

@@ -747,7 +747,11 @@ int ew_ipc_peer_get(struct ewnl *nl, uint32_t id, const struct ew_peer_addr *add
 	return ret;
 }
 
-/* Makes the peers of job @id exactly @want (sorted): peer-add, then peer-del. */
+/*
+ * Makes the peers of job @id exactly @want (sorted): peer-del, then
+ * peer-add, so that stopped between the two the job has only the peers
+ * both lists have, never both lists.
+ */
 int ew_ipc_peers_replace(struct ewnl *nl, uint32_t id, struct ew_peers *want)
 {
 	struct ew_peers have = { 0 }, add = { 0 }, del = { 0 };
@@ -758,9 +762,9 @@ int ew_ipc_peers_replace(struct ewnl *nl, uint32_t id, struct ew_peers *want)
 	if (ret)
 		goto out;
 	ew_peers_diff(want, &have, &add, &del);
-	ret = ew_ipc_peers(nl, EASTWEST_CMD_PEER_ADD, id, &add, &done);
+	ret = ew_ipc_peers(nl, EASTWEST_CMD_PEER_DEL, id, &del, &done);
 	if (!ret)
-		ret = ew_ipc_peers(nl, EASTWEST_CMD_PEER_DEL, id, &del, &done);
+		ret = ew_ipc_peers(nl, EASTWEST_CMD_PEER_ADD, id, &add, &done);
 out:
 	ew_peers_free(&have);
 	ew_peers_free(&add);

@@ -10,19 +10,38 @@
  * recreated (ids cannot change); an unmatched current job is deleted, an
  * unmatched desired one created.
  *
- * Order of the steps:
- *   1. job-del      frees names, ids and cgroups first;
- *   2. job-set      of jobs that lose cgroups (with only the cgroups they
- *                   keep, if they also gain some), so that a cgroup moving
- *                   between two jobs is released before it is bound again;
- *   3. job-set      of the other changes, peer-add then peer-del per job;
- *   4. job-new      with all peers;
- *   5. config-set   so that a stricter mode or default action applies once
- *                   the jobs are in place;
- *   6. job-del      of jobs with keyed PSNs whose names and cgroups no
- *                   desired job takes: the kernel never reports a PSN key,
- *                   so such a job cannot be created again, and a plan
- *                   refused before this step can be undone whole.
+ * Order of the steps: narrow before widening. Every state between two
+ * steps lets a process (by its cgroup) reach at most the peers the state
+ * before lets it reach, or at most those the desired state lets it: never
+ * the union, and never what neither lets it, wherever a run stops.
+ *   1. config-set   of what makes the node stricter (mode enforce,
+ *                   default deny);
+ *   2. peer-del     of every job that loses peers;
+ *   3. job-set      of jobs that lose cgroups, with only the cgroups they
+ *                   keep (and their other changes but a rename), so that a
+ *                   cgroup moving between two jobs is released before it is
+ *                   bound again;
+ *   4. job-del      of jobs whose name or cgroups a desired job takes;
+ *   5. job-set      of the other changes and the cgroups gained, then
+ *                   peer-add, per job: a job changes its settings and gains
+ *                   cgroups holding only the peers both lists have;
+ *   6. job-new      with all peers;
+ *   7. job-del      of the jobs that free nothing (but keyed ones): until
+ *                   then their processes keep the rights they had, and a
+ *                   run refused before this step revokes none of their QPs;
+ *   8. config-set   of what makes the node looser (mode audit, default
+ *                   allow), once the jobs are in place;
+ *   9. job-del      of jobs with keyed PSNs that free nothing: the kernel
+ *                   never reports a PSN key, so such a job cannot be
+ *                   created again, and a plan refused before this step can
+ *                   be undone whole.
+ * What no order can avoid: between steps 3 and 5 a cgroup that moves to
+ * another job, and between steps 4 and 6 the cgroups of a job deleted to
+ * free its name or cgroups for a new job, are in no job, and get the
+ * default action. Under default allow they may then reach any peer. The
+ * two steps are as close as the kernel's one-cgroup-one-job rule allows;
+ * a policy that needs no such window gives every job its own name and
+ * cgroups, or runs under default deny.
  * Applying the plan and diffing again gives an empty plan. The plan from
  * the state after some of its steps back to the state before undoes them.
  */
@@ -263,49 +282,99 @@ static size_t find_have(const struct ew_state *have, const size_t *idx,
 }
 
 /*
- * Whether the unmatched job @h is deleted last (step 6): it has keyed PSNs,
- * and no desired job takes its name (in @want_by_name) or a cgroup of it
- * (in @cgroups, every desired job's).
+ * Whether the unmatched job @h must be deleted early, to make room: a
+ * desired job takes its name (in @want_by_name) or a cgroup of it (in
+ * @cgroups, every desired job's).
  */
-static bool delete_last(const struct ew_state *want, const size_t *want_by_name,
-			const struct ew_job_desc *cgroups, const struct ew_job_desc *h)
+static bool makes_room(const struct ew_state *want, const size_t *want_by_name,
+		       const struct ew_job_desc *cgroups, const struct ew_job_desc *h)
 {
 	size_t k;
 
-	if (h->psn != EASTWEST_PSN_KEYED ||
-	    find_have(want, want_by_name, h, have_cmp_name) < want->n_jobs)
-		return false;
+	if (find_have(want, want_by_name, h, have_cmp_name) < want->n_jobs)
+		return true;
 	for (k = 0; k < h->n_cgroups; k++)
 		if (has_cgroup(cgroups, h->cgroups[k].path))
-			return false;
-	return true;
+			return true;
+	return false;
 }
 
-/* The unmatched jobs of @have that delete_last() keeps for step 6. */
-static bool *keyed_deletions(const struct ew_state *want, const struct ew_state *have,
-			     const bool *taken)
+/* The unmatched jobs of @have that makes_room() deletes early. */
+static bool *room_deletions(const struct ew_state *want, const struct ew_state *have,
+			    const bool *taken)
 {
 	struct ew_job_desc cgroups;
 	size_t i, k, *by_name;
-	bool *last = NULL;
+	bool *room;
 
-	for (i = 0; i < have->n_jobs; i++)
-		if (!taken[i] && have->jobs[i].psn == EASTWEST_PSN_KEYED)
-			break;
-	if (i == have->n_jobs)
-		return NULL;
 	ew_job_init(&cgroups);
 	for (i = 0; i < want->n_jobs; i++)
 		for (k = 0; k < want->jobs[i].n_cgroups; k++)
 			ew_job_add_cgroup(&cgroups, want->jobs[i].cgroups[k].path, 0);
 	ew_job_normalize(&cgroups);
 	by_name = sorted_have(want, have_cmp_name);
-	last = ew_calloc(have->n_jobs, sizeof(*last));
+	room = ew_calloc(have->n_jobs ? have->n_jobs : 1, sizeof(*room));
 	for (i = 0; i < have->n_jobs; i++)
-		last[i] = !taken[i] && delete_last(want, by_name, &cgroups, &have->jobs[i]);
+		room[i] = !taken[i] && makes_room(want, by_name, &cgroups, &have->jobs[i]);
 	free(by_name);
 	ew_job_free(&cgroups);
-	return last;
+	return room;
+}
+
+/*
+ * What a job-set of step 3 leaves to step 5: the cgroups gained, and a
+ * rename with the PSN settings (a key is bound to the job's name).
+ */
+static uint32_t late_bits(const struct ew_job_desc *w, const struct ew_job_desc *h)
+{
+	uint32_t mask = EW_JOB_CGROUPS;
+
+	if (strcmp(w->name, h->name))
+		mask |= EW_JOB_NAME | EW_JOB_PSN | EW_JOB_PSN_KEY;
+	return mask;
+}
+
+/*
+ * The configuration step: of the attributes that change, those that make
+ * the node stricter (@stricter: mode enforce, default deny) or the others.
+ */
+static void add_config(const struct ew_state *want, const struct ew_state *have,
+		       struct ew_plan *plan, bool stricter)
+{
+	const struct ew_config *w = &want->config, *h = &have->config;
+	uint32_t mask = 0;
+	struct ew_step *s;
+
+	if (!want->has_config)
+		return;
+	if ((w->present & EW_CFG_MODE) &&
+	    (!(h->present & EW_CFG_MODE) || w->mode != h->mode) &&
+	    (w->mode == EASTWEST_MODE_ENFORCE) == stricter)
+		mask |= EW_CFG_MODE;
+	if ((w->present & EW_CFG_DEFAULT) &&
+	    (!(h->present & EW_CFG_DEFAULT) || w->default_action != h->default_action) &&
+	    (w->default_action == EASTWEST_DEFAULT_ACTION_DENY) == stricter)
+		mask |= EW_CFG_DEFAULT;
+	if (!mask)
+		return;
+	s = add_step(plan, EW_STEP_CONFIG_SET, 0, "");
+	s->mask = mask;
+	s->config = *w;
+}
+
+/* The unmatched jobs of @have in @which that are (not) @keyed. */
+static void add_deletions(const struct ew_state *have, const bool *taken, const bool *room,
+			  bool early, int keyed, struct ew_plan *plan)
+{
+	size_t j;
+
+	for (j = 0; j < have->n_jobs; j++) {
+		if (taken[j] || room[j] != early)
+			continue;
+		if (keyed >= 0 && (have->jobs[j].psn == EASTWEST_PSN_KEYED) != keyed)
+			continue;
+		add_step(plan, EW_STEP_JOB_DEL, have->jobs[j].id, have->jobs[j].name);
+	}
 }
 
 /**
@@ -322,15 +391,19 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 {
 	ssize_t *pair = NULL;		/* want index -> have index, or -1 */
 	bool *taken = NULL;		/* have index is paired */
-	bool *last = NULL;		/* have index is deleted in step 6 */
+	bool *room = NULL;		/* have index is deleted in step 4 */
+	struct ew_peers *adds = NULL;	/* want index -> peers to add */
 	size_t *by_id, *by_name;	/* have indexes sorted by id, by name */
 	size_t i, j;
 
+	/* 1. A stricter configuration. */
+	add_config(want, have, plan, true);
 	if (!want->has_jobs)
 		goto config;
 
-	pair = ew_calloc(want->n_jobs, sizeof(*pair));
-	taken = ew_calloc(have->n_jobs, sizeof(*taken));
+	pair = ew_calloc(want->n_jobs ? want->n_jobs : 1, sizeof(*pair));
+	taken = ew_calloc(have->n_jobs ? have->n_jobs : 1, sizeof(*taken));
+	adds = ew_calloc(want->n_jobs ? want->n_jobs : 1, sizeof(*adds));
 	by_id = sorted_have(have, have_cmp_id);
 	by_name = sorted_have(have, have_cmp_name);
 	for (i = 0; i < want->n_jobs; i++) {
@@ -356,51 +429,57 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 	}
 	free(by_id);
 	free(by_name);
+	room = room_deletions(want, have, taken);
 
-	/* 1. Deletions, but those of step 6. */
-	last = keyed_deletions(want, have, taken);
-	for (j = 0; j < have->n_jobs; j++)
-		if (!taken[j] && !(last && last[j]))
-			add_step(plan, EW_STEP_JOB_DEL, have->jobs[j].id,
-				 have->jobs[j].name);
-
-	/* 2. Jobs that release cgroups. */
+	/* 2. Peers that jobs lose. */
 	for (i = 0; i < want->n_jobs; i++) {
-		const struct ew_job_desc *w = &want->jobs[i], *h;
-		uint32_t mask;
+		struct ew_peers del = { 0 };
 
 		if (pair[i] < 0)
 			continue;
-		h = &have->jobs[pair[i]];
-		mask = ew_job_diff(w, h);
-		if (!(mask & EW_JOB_CGROUPS) || !cgroups_beyond(h, w))
-			continue;
-		add_set(plan, w, h, mask, cgroups_beyond(w, h) ? h : NULL);
+		ew_peers_diff(&want->jobs[i].peers, &have->jobs[pair[i]].peers, &adds[i], &del);
+		add_peers(plan, EW_STEP_PEER_DEL, &want->jobs[i], have->jobs[pair[i]].id, &del);
 	}
 
-	/* 3. Other changes, and peers. */
+	/*
+	 * 3. Jobs that lose cgroups: only the cgroups they keep, and the
+	 * other settings (their peers are now those both lists have) but a
+	 * new name, which a job deleted in step 4 may hold, and the PSN key
+	 * that goes with it.
+	 */
 	for (i = 0; i < want->n_jobs; i++) {
 		const struct ew_job_desc *w = &want->jobs[i], *h;
-		struct ew_peers add = { 0 }, del = { 0 };
+
+		if (pair[i] < 0)
+			continue;
+		h = &have->jobs[pair[i]];
+		if (cgroups_beyond(h, w))
+			add_set(plan, w, h, (ew_job_diff(w, h) & ~late_bits(w, h)) | EW_JOB_CGROUPS,
+				h);
+	}
+
+	/* 4. Deletions that free a name or a cgroup a desired job takes. */
+	add_deletions(have, taken, room, true, -1, plan);
+
+	/* 5. The other changes and the cgroups gained, then the peers gained. */
+	for (i = 0; i < want->n_jobs; i++) {
+		const struct ew_job_desc *w = &want->jobs[i], *h;
 		uint32_t mask;
 
 		if (pair[i] < 0)
 			continue;
 		h = &have->jobs[pair[i]];
 		mask = ew_job_diff(w, h);
-		if ((mask & EW_JOB_CGROUPS) && cgroups_beyond(h, w)) {
-			/* Done in 2; what is left: the cgroups it gains. */
-			if (cgroups_beyond(w, h))
-				add_set(plan, w, h, EW_JOB_CGROUPS, NULL);
-		} else if (mask) {
+		if (cgroups_beyond(h, w))
+			mask &= late_bits(w, h);
+		if (!cgroups_beyond(w, h))
+			mask &= ~EW_JOB_CGROUPS;
+		if (mask)
 			add_set(plan, w, h, mask, NULL);
-		}
-		ew_peers_diff(&w->peers, &h->peers, &add, &del);
-		add_peers(plan, EW_STEP_PEER_ADD, w, h->id, &add);
-		add_peers(plan, EW_STEP_PEER_DEL, w, h->id, &del);
+		add_peers(plan, EW_STEP_PEER_ADD, w, h->id, &adds[i]);
 	}
 
-	/* 4. New jobs. */
+	/* 6. New jobs. */
 	for (i = 0; i < want->n_jobs; i++) {
 		struct ew_step *s;
 
@@ -409,35 +488,21 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 		s = add_step(plan, EW_STEP_JOB_NEW, want->jobs[i].id, want->jobs[i].name);
 		s->src = &want->jobs[i];
 	}
-	free(pair);
-	free(taken);
+
+	/* 7. Deletions that free nothing, but of keyed jobs. */
+	add_deletions(have, taken, room, false, false, plan);
 
 config:
-	/* 5. Configuration. */
-	if (want->has_config) {
-		const struct ew_config *w = &want->config, *h = &have->config;
-		uint32_t mask = 0;
+	/* 8. A looser configuration. */
+	add_config(want, have, plan, false);
 
-		if ((w->present & EW_CFG_MODE) &&
-		    (!(h->present & EW_CFG_MODE) || w->mode != h->mode))
-			mask |= EW_CFG_MODE;
-		if ((w->present & EW_CFG_DEFAULT) &&
-		    (!(h->present & EW_CFG_DEFAULT) ||
-		     w->default_action != h->default_action))
-			mask |= EW_CFG_DEFAULT;
-		if (mask) {
-			struct ew_step *s = add_step(plan, EW_STEP_CONFIG_SET, 0, "");
-
-			s->mask = mask;
-			s->config = *w;
-		}
-	}
-
-	/* 6. Deletions that cannot be undone. */
-	for (j = 0; last && j < have->n_jobs; j++)
-		if (last[j])
-			add_step(plan, EW_STEP_JOB_DEL, have->jobs[j].id, have->jobs[j].name);
-	free(last);
+	/* 9. Deletions that cannot be undone. */
+	if (want->has_jobs)
+		add_deletions(have, taken, room, false, true, plan);
+	free(pair);
+	free(taken);
+	free(room);
+	free(adds);
 }
 
 /**

@@ -99,6 +99,111 @@ static struct ew_job_desc *by_id(struct ew_state *st, uint32_t id)
 	return j;
 }
 
+/*
+ * Narrow before widening: after every step, what a process (by its cgroup)
+ * may reach is at most what the state before the plan lets it, or at most
+ * what the desired state lets it: never the union. Audit (of the node or of the job) lets it reach every peer, a cgroup
+ * in no job gets the default action. Set by run(); NULL: not checked.
+ */
+static const struct ew_state *narrow_old, *narrow_want;
+static struct ew_config narrow_want_cfg;
+
+static bool reaches(const struct ew_state *st, const struct ew_config *cfg, const char *cg,
+		    const struct ew_peer_addr *p)
+{
+	size_t i, k;
+
+	if (cfg->mode == EASTWEST_MODE_AUDIT)
+		return true;
+	for (i = 0; i < st->n_jobs; i++) {
+		const struct ew_job_desc *j = &st->jobs[i];
+
+		for (k = 0; k < j->n_cgroups; k++)
+			if (!strcmp(j->cgroups[k].path, cg))
+				break;
+		if (k == j->n_cgroups)
+			continue;
+		if (j->mode == EASTWEST_MODE_AUDIT)
+			return true;
+		for (k = 0; k < j->peers.n; k++)
+			if (!ew_peer_cmp(&j->peers.v[k], p))
+				return true;
+		return false;
+	}
+	return cfg->default_action == EASTWEST_DEFAULT_ACTION_ALLOW;
+}
+
+static void check_cgroup_narrow(const struct ew_state *mid, const char *cg, size_t step)
+{
+	const struct ew_state *states[] = { narrow_old, narrow_want, mid };
+	const struct ew_state *want = narrow_want->has_jobs ? narrow_want : narrow_old;
+	const struct ew_peer_addr *beyond_old = NULL, *beyond_new = NULL;
+	char buf[EW_PEER_STRLEN], buf2[EW_PEER_STRLEN];
+	struct ew_peer_addr other;
+	const char *why;
+	size_t s, i, k;
+
+	assert_int_equal(ew_peer_parse("203.0.113.99", &other, &why), 0);
+	for (s = 0; s < EW_ARRAY_SIZE(states); s++) {
+		for (i = 0; i <= states[s]->n_jobs; i++) {
+			const struct ew_peers *ps = i < states[s]->n_jobs ?
+				&states[s]->jobs[i].peers : NULL;
+
+			for (k = 0; k < (ps ? ps->n : 1); k++) {
+				const struct ew_peer_addr *p = ps ? &ps->v[k] : &other;
+
+				if (!reaches(mid, &mid->config, cg, p))
+					continue;
+				if (!reaches(narrow_old, &narrow_old->config, cg, p))
+					beyond_old = p;
+				if (!reaches(want, &narrow_want_cfg, cg, p))
+					beyond_new = p;
+			}
+		}
+	}
+	if (beyond_old && beyond_new)
+		fail_msg("after step %zu, cgroup %s reaches %s, which the old policy does not "
+			 "let it, and %s, which the new one does not", step + 1, cg,
+			 ew_peer_format(beyond_old, buf, sizeof(buf)),
+			 ew_peer_format(beyond_new, buf2, sizeof(buf2)));
+}
+
+static void check_narrow(const struct ew_state *mid, size_t step)
+{
+	const struct ew_state *states[] = { narrow_old, narrow_want, mid };
+	size_t s, i, k;
+
+	if (!narrow_old)
+		return;
+	check_cgroup_narrow(mid, "/nojob", step);
+	for (s = 0; s < EW_ARRAY_SIZE(states); s++)
+		for (i = 0; i < states[s]->n_jobs; i++)
+			for (k = 0; k < states[s]->jobs[i].n_cgroups; k++)
+				check_cgroup_narrow(mid, states[s]->jobs[i].cgroups[k].path, step);
+}
+
+/* A copy of @src's jobs (names, ids, modes, cgroups, peers) and config. */
+static void copy_state(struct ew_state *dst, const struct ew_state *src)
+{
+	size_t i, k;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->has_jobs = src->has_jobs;
+	dst->has_config = src->has_config;
+	dst->config = src->config;
+	for (i = 0; i < src->n_jobs; i++) {
+		struct ew_job_desc *j = ew_state_add_job(dst);
+
+		j->id = src->jobs[i].id;
+		strcpy(j->name, src->jobs[i].name);
+		j->mode = src->jobs[i].mode;
+		for (k = 0; k < src->jobs[i].n_cgroups; k++)
+			ew_job_add_cgroup(j, src->jobs[i].cgroups[k].path, 0);
+		for (k = 0; k < src->jobs[i].peers.n; k++)
+			ew_peers_add(&j->peers, &src->jobs[i].peers.v[k]);
+	}
+}
+
 static void kernel(struct ew_state *have, const struct ew_plan *plan)
 {
 	uint32_t next_id = 1000;
@@ -174,6 +279,7 @@ static void kernel(struct ew_state *have, const struct ew_plan *plan)
 			break;
 		}
 		check_unique(have);
+		check_narrow(have, s);
 	}
 	normalize(have);
 }
@@ -185,6 +291,8 @@ static void run(struct ew_state *want, struct ew_state *have, struct ew_plan *pl
 	struct ew_plan again = { 0 };
 	size_t i;
 
+	struct ew_state old;
+
 	normalize(want);
 	normalize(have);
 	ew_plan_build(want, have, plan);
@@ -193,7 +301,17 @@ static void run(struct ew_state *want, struct ew_state *have, struct ew_plan *pl
 	for (i = 0; i < n_ops; i++)
 		if (plan->steps[i].op != ops[i])
 			fail_msg("step %zu is op %d, wanted %d", i, plan->steps[i].op, ops[i]);
+	copy_state(&old, have);
+	narrow_old = &old;
+	narrow_want = want;
+	narrow_want_cfg = have->config;
+	if (want->has_config && (want->config.present & EW_CFG_MODE))
+		narrow_want_cfg.mode = want->config.mode;
+	if (want->has_config && (want->config.present & EW_CFG_DEFAULT))
+		narrow_want_cfg.default_action = want->config.default_action;
 	kernel(have, plan);
+	narrow_old = narrow_want = NULL;
+	ew_state_free(&old);
 	ew_plan_build(want, have, &again);
 	if (again.n)
 		fail_msg("not idempotent: %zu more steps (first op %d)", again.n,
@@ -229,10 +347,10 @@ static void test_create_and_delete(void **state)
 	job(&want, 7, "b");
 	job(&have, 3, "old");
 	have.has_jobs = true;
-	run(&want, &have, &plan, OPS(EW_STEP_JOB_DEL, EW_STEP_JOB_NEW, EW_STEP_JOB_NEW));
-	assert_int_equal(plan.steps[0].id, 3);
-	assert_string_equal(plan.steps[0].name, "old");
-	assert_ptr_equal(plan.steps[1].src, &want.jobs[0]);
+	run(&want, &have, &plan, OPS(EW_STEP_JOB_NEW, EW_STEP_JOB_NEW, EW_STEP_JOB_DEL));
+	assert_int_equal(plan.steps[2].id, 3);
+	assert_string_equal(plan.steps[2].name, "old");
+	assert_ptr_equal(plan.steps[0].src, &want.jobs[0]);
 	assert_int_equal(have.n_jobs, 2);
 	assert_non_null(ew_state_find_id(&have, 7));
 	ew_plan_free(&plan);
@@ -310,14 +428,14 @@ static void test_peers(void **state)
 	peer(h, "10.0.0.1");
 	peer(h, "10.0.0.3");
 	peer(h, "fe80::/64");
-	run(&want, &have, &plan, OPS(EW_STEP_PEER_ADD, EW_STEP_PEER_DEL));
-	assert_int_equal(plan.steps[0].peers.n, 2);
-	assert_string_equal(ew_peer_format(&plan.steps[0].peers.v[0], buf, sizeof(buf)),
-			    "10.0.0.2/32");
-	assert_string_equal(ew_peer_format(&plan.steps[0].peers.v[1], buf, sizeof(buf)),
-			    "lid:5");
-	assert_int_equal(plan.steps[1].peers.n, 1);
+	run(&want, &have, &plan, OPS(EW_STEP_PEER_DEL, EW_STEP_PEER_ADD));
+	assert_int_equal(plan.steps[1].peers.n, 2);
 	assert_string_equal(ew_peer_format(&plan.steps[1].peers.v[0], buf, sizeof(buf)),
+			    "10.0.0.2/32");
+	assert_string_equal(ew_peer_format(&plan.steps[1].peers.v[1], buf, sizeof(buf)),
+			    "lid:5");
+	assert_int_equal(plan.steps[0].peers.n, 1);
+	assert_string_equal(ew_peer_format(&plan.steps[0].peers.v[0], buf, sizeof(buf)),
 			    "10.0.0.3/32");
 	ew_plan_free(&plan);
 	ew_state_free(&want);
@@ -348,7 +466,7 @@ static void test_many_peers(void **state)
 		if (i < 149000)
 			ew_peers_add(&h->peers, &p);
 	}
-	run(&want, &have, &plan, OPS(EW_STEP_PEER_ADD, EW_STEP_PEER_DEL));
+	run(&want, &have, &plan, OPS(EW_STEP_PEER_DEL, EW_STEP_PEER_ADD));
 	assert_int_equal(plan.steps[0].peers.n, 1000);
 	assert_int_equal(plan.steps[1].peers.n, 1000);
 	assert_int_equal(have.jobs[0].peers.n, 149000);
@@ -501,12 +619,12 @@ static void test_config_and_scope(void **state)
 	assert_int_equal(have.n_jobs, 1);
 	ew_plan_free(&plan);
 
-	/* The config comes last. */
+	/* A stricter default comes first; the job freeing nothing goes last. */
 	want.config.present |= EW_CFG_DEFAULT;
 	job(&want, 0, "a");
-	run(&want, &have, &plan, OPS(EW_STEP_JOB_DEL, EW_STEP_JOB_NEW,
-				     EW_STEP_CONFIG_SET));
-	assert_int_equal(plan.steps[2].mask, EW_CFG_DEFAULT);
+	run(&want, &have, &plan, OPS(EW_STEP_CONFIG_SET, EW_STEP_JOB_NEW,
+				     EW_STEP_JOB_DEL));
+	assert_int_equal(plan.steps[0].mask, EW_CFG_DEFAULT);
 	ew_plan_free(&plan);
 	ew_state_free(&want);
 	ew_state_free(&have);
@@ -555,12 +673,12 @@ static void test_keyed_last(void **state)
 	want.has_config = true;
 	want.config.present = EW_CFG_MODE;
 	want.config.mode = EASTWEST_MODE_AUDIT;
-	run(&want, &have, &plan, OPS(EW_STEP_JOB_DEL, EW_STEP_JOB_DEL, EW_STEP_JOB_DEL,
-				      EW_STEP_JOB_NEW, EW_STEP_JOB_NEW, EW_STEP_CONFIG_SET,
+	run(&want, &have, &plan, OPS(EW_STEP_JOB_DEL, EW_STEP_JOB_DEL, EW_STEP_JOB_NEW,
+				      EW_STEP_JOB_NEW, EW_STEP_JOB_DEL, EW_STEP_CONFIG_SET,
 				      EW_STEP_JOB_DEL));
 	assert_string_equal(plan.steps[0].name, "k2");
 	assert_string_equal(plan.steps[1].name, "k3");
-	assert_string_equal(plan.steps[2].name, "x");
+	assert_string_equal(plan.steps[4].name, "x");
 	assert_string_equal(plan.steps[6].name, "k1");
 	for (i = 0; i < plan.n; i++)
 		assert_null(ew_step_refused(&plan.steps[i]));
@@ -585,6 +703,97 @@ static void test_keyed_last(void **state)
 	ew_state_free(&want);
 	ew_state_free(&have);
 	ew_state_free(&before);
+}
+
+/*
+ * Narrow before widening (run() checks every state between the steps): a
+ * job loses peers before it gains any, and gains a cgroup only once it
+ * lost them; a stricter configuration comes first, a looser one last.
+ */
+static void test_narrow_first(void **state)
+{
+	struct ew_state want = { 0 }, have = { 0 };
+	struct ew_plan plan = { 0 };
+	struct ew_job_desc *j;
+
+	(void)state;
+	/* One job's peers replaced. */
+	j = job(&want, 0, "a");
+	ew_job_add_cgroup(j, "/x", 0);
+	peer(j, "10.0.0.2");
+	j = job(&have, 1, "a");
+	ew_job_add_cgroup(j, "/x", 0);
+	peer(j, "10.0.0.1");
+	run(&want, &have, &plan, OPS(EW_STEP_PEER_DEL, EW_STEP_PEER_ADD));
+	ew_plan_free(&plan);
+	ew_state_free(&want);
+	ew_state_free(&have);
+
+	/* A job gains a cgroup and changes peers. */
+	j = job(&want, 0, "a");
+	ew_job_add_cgroup(j, "/x", 0);
+	ew_job_add_cgroup(j, "/y", 0);
+	peer(j, "10.0.0.2");
+	j = job(&have, 1, "a");
+	ew_job_add_cgroup(j, "/x", 0);
+	peer(j, "10.0.0.1");
+	run(&want, &have, &plan, OPS(EW_STEP_PEER_DEL, EW_STEP_JOB_SET, EW_STEP_PEER_ADD));
+	ew_plan_free(&plan);
+	ew_state_free(&want);
+	ew_state_free(&have);
+
+	/* a and b swap cgroups and peers: the same rights before and after. */
+	j = job(&want, 0, "a");
+	ew_job_add_cgroup(j, "/y", 0);
+	peer(j, "10.0.0.2");
+	j = job(&want, 0, "b");
+	ew_job_add_cgroup(j, "/x", 0);
+	peer(j, "10.0.0.1");
+	j = job(&have, 1, "a");
+	ew_job_add_cgroup(j, "/x", 0);
+	peer(j, "10.0.0.1");
+	j = job(&have, 2, "b");
+	ew_job_add_cgroup(j, "/y", 0);
+	peer(j, "10.0.0.2");
+	run(&want, &have, &plan, OPS(EW_STEP_PEER_DEL, EW_STEP_PEER_DEL, EW_STEP_JOB_SET,
+				     EW_STEP_JOB_SET, EW_STEP_JOB_SET, EW_STEP_PEER_ADD,
+				     EW_STEP_JOB_SET, EW_STEP_PEER_ADD));
+	ew_plan_free(&plan);
+	ew_state_free(&want);
+	ew_state_free(&have);
+
+	/*
+	 * Default allow to deny, a job deleted: the default changes first,
+	 * so the deleted job's cgroup never reaches every peer; a job the
+	 * plan needs no room from is deleted after the other changes.
+	 */
+	have.has_config = true;
+	have.config.present = EW_CFG_MODE | EW_CFG_DEFAULT;
+	have.config.default_action = EASTWEST_DEFAULT_ACTION_ALLOW;
+	j = job(&have, 1, "old");
+	ew_job_add_cgroup(j, "/z", 0);
+	peer(j, "10.0.0.3");
+	peer(job(&have, 2, "a"), "10.0.0.1");
+	peer(job(&want, 0, "a"), "10.0.0.2");
+	want.has_config = true;
+	want.config.present = EW_CFG_DEFAULT;
+	want.config.default_action = EASTWEST_DEFAULT_ACTION_DENY;
+	run(&want, &have, &plan, OPS(EW_STEP_CONFIG_SET, EW_STEP_PEER_DEL, EW_STEP_PEER_ADD,
+				     EW_STEP_JOB_DEL));
+	ew_plan_free(&plan);
+
+	/* And back: deny to allow comes after every job change. */
+	ew_state_free(&want);
+	j = job(&want, 0, "old");
+	ew_job_add_cgroup(j, "/z", 0);
+	peer(j, "10.0.0.3");
+	want.has_config = true;
+	want.config.present = EW_CFG_DEFAULT;
+	want.config.default_action = EASTWEST_DEFAULT_ACTION_ALLOW;
+	run(&want, &have, &plan, OPS(EW_STEP_JOB_NEW, EW_STEP_JOB_DEL, EW_STEP_CONFIG_SET));
+	ew_plan_free(&plan);
+	ew_state_free(&want);
+	ew_state_free(&have);
 }
 
 static void test_peers_diff(void **state)
@@ -622,6 +831,7 @@ int main(void)
 		cmocka_unit_test(test_config_and_scope),
 		cmocka_unit_test(test_keyed_last),
 		cmocka_unit_test(test_peers_diff),
+		cmocka_unit_test(test_narrow_first),
 	};
 
 	ew_quiet = true;
