@@ -142,10 +142,11 @@ uint32_t ew_job_diff(const struct ew_job_desc *want, const struct ew_job_desc *h
 	if (want->dc != have->dc)
 		mask |= EW_JOB_DC;
 	/*
-	 * The kernel never reports the key: it is sent with a change of
-	 * mode (a new key for a keyed job: job set NAME psn-key or psn-keyfile).
+	 * The kernel never reports the key, so whether it changed (a new
+	 * psn_key, a rotated psn_keyfile, a rename the key is bound to)
+	 * cannot be told: a key given is always sent.
 	 */
-	if (want->psn != have->psn)
+	if (want->psn != have->psn || (want->present & EW_JOB_PSN_KEY))
 		mask |= EW_JOB_PSN | (want->present & EW_JOB_PSN_KEY);
 	if (!cgroups_equal(want, have))
 		mask |= EW_JOB_CGROUPS;

@@ -750,6 +750,37 @@ static void test_apply_keyed_psn(void **state)
 }
 
 /*
+ * A new key for a job that is keyed already: sent, though the PSN setting
+ * is the same (the kernel never reports the key), and with a rename.
+ */
+static void test_apply_rekey(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+
+	(void)state;
+	close(mkstemp(path));
+	assert_int_equal(RUN("job", "add", "k", "cgroup", "/x", "psn", "keyed", "psn-key",
+			     "00112233445566778899aabbccddeeff"), EW_OK);
+	test_write_file(path, "{\"jobs\": [{\"name\": \"k\", \"cgroups\": [\"/x\"], "
+			"\"psn\": \"keyed\", \"psn_key\": \"ffeeddccbbaa99887766554433221100\"}]}");
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_SET], 1);
+	assert_int_equal(fake.st.jobs[0].psn_key[0], 0xff);
+	assert_int_equal(RUN("apply", "--dry-run", "-f", path), EW_OK);
+	has(out, "job set id 1 psn keyed psn-key (secret) # k\n");
+
+	test_write_file(path, "{\"jobs\": [{\"name\": \"k2\", \"id\": 1, \"cgroups\": [\"/x\"], "
+			"\"psn\": \"keyed\", \"psn_key\": \"00112233445566778899aabbccddeeff\"}]}");
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_SET], 1);
+	assert_string_equal(fake.st.jobs[0].name, "k2");
+	assert_int_equal(fake.st.jobs[0].psn_key[0], 0x00);
+	unlink(path);
+}
+
+/*
  * A PSN key by value in a policy file that other users may read: refused
  * before anything is sent, as a key file of that mode would be; the same
  * file of mode 0600 applies.
@@ -1105,6 +1136,7 @@ int main(void)
 		cmocka_unit_test_setup(test_apply_psn_key_mode, setup),
 		cmocka_unit_test_setup(test_psn_key_stdin, setup),
 		cmocka_unit_test_setup(test_apply_keyed_psn, reset),
+		cmocka_unit_test_setup(test_apply_rekey, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),
