@@ -28,6 +28,7 @@
 #include "cmd/subcommands.h"
 #include "ewctl.h"
 #include "io/ipc.h"
+#include "io/lock.h"
 #include "io/output.h"
 #include "model/diff.h"
 #include "model/parse.h"
@@ -532,6 +533,13 @@ static int apply_run(int argc, char *argv[])
 	ret = ew_connect(&nl);
 	if (ret)
 		goto out;
+	/* From the state read to the last step (or the undo): see lock.c. */
+	if (!dry_run) {
+		snprintf(err, sizeof(err), "apply %s", file);
+		ret = ew_node_lock_or_say(err);
+		if (ret)
+			goto out;
+	}
 	if (ew_ipc_state(nl, &have, want.has_jobs)) {
 		ret = ewnl_report(nl, "apply %s: reading the current state", file);
 		goto out;

@@ -5,6 +5,7 @@
 #include "cmd/subcommands.h"
 #include "ewctl.h"
 #include "io/ipc.h"
+#include "io/lock.h"
 #include "io/output.h"
 #include "model/diff.h"
 #include "model/jobspec.h"
@@ -90,6 +91,10 @@ static int job_set(int argc, char *argv[])
 		return ret;
 	ew_jobref_str(&ref, what, sizeof(what));
 	ret = ew_connect(&nl);
+	if (ret)
+		goto out;
+	snprintf(where, sizeof(where), "job set %s", what);
+	ret = ew_node_lock_or_say(where);
 	if (ret)
 		goto out;
 	if (ew_ipc_job_id(nl, &ref, &id) ||

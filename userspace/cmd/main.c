@@ -16,6 +16,7 @@
 
 #include "cmd/subcommands.h"
 #include "ewctl.h"
+#include "io/lock.h"
 
 static const struct {
 	const char *name;
@@ -78,12 +79,22 @@ static int help(int argc, char *argv[])
 static int dispatch(int argc, char *argv[])
 {
 	size_t i;
+	int ret;
 
 	if (!strcmp(argv[0], "help"))
 		return help(argc - 1, argv + 1);
-	for (i = 0; i < EW_ARRAY_SIZE(objects); i++)
-		if (!strcmp(argv[0], objects[i].name))
-			return objects[i].fn(argc - 1, argv + 1);
+	for (i = 0; i < EW_ARRAY_SIZE(objects); i++) {
+		if (strcmp(argv[0], objects[i].name))
+			continue;
+		ret = objects[i].fn(argc - 1, argv + 1);
+		/*
+		 * Each command (each batch line) releases the node lock it
+		 * took: none is held while another program runs (attest runs
+		 * eastwest-attest, which runs eastwestctl).
+		 */
+		ew_node_unlock();
+		return ret;
+	}
 	ew_err("unknown object \"%s\" (try \"" EW_PROG " help\")", argv[0]);
 	return EW_USAGE;
 }

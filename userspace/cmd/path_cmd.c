@@ -8,6 +8,7 @@
 #include "cmd/path.h"
 #include "cmd/subcommands.h"
 #include "ewctl.h"
+#include "io/lock.h"
 #include "model/pathspec.h"
 
 void path_usage(FILE *f)
@@ -43,7 +44,12 @@ static int path_run(uint32_t verb, int (*fn)(const struct ew_path_spec *spec),
 	ret = ew_pathspec_parse(verb, argc, argv, &spec);
 	if (ret)
 		return ret;
-	ret = fn(&spec);
+	/* What changes links, SAs and policies holds the node lock: see lock.c. */
+	if (verb == EW_PATH_ADD || verb == EW_PATH_DEL || verb == EW_PATH_ROTATE)
+		ret = ew_node_lock_or_say(verb == EW_PATH_ADD ? "path add" :
+					  verb == EW_PATH_DEL ? "path del" : "path rotate");
+	if (!ret)
+		ret = fn(&spec);
 	ew_pathspec_free(&spec);
 	return ret;
 }

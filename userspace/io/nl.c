@@ -30,6 +30,7 @@
 #include <linux/eastwest.h>
 
 #include "ewctl.h"
+#include "io/lock.h"
 #include "io/nl.h"
 #include "io/nlnames.h"
 
@@ -271,6 +272,25 @@ static int run(struct ewnl *nl, uint32_t seq, uint16_t type, bool dump,
 	}
 }
 
+/* Whether @req, of the eastwest family, changes the node. */
+static bool changes_node(const struct ewnl *nl, const struct nlmsghdr *req)
+{
+	if (req->nlmsg_type != nl->family || (req->nlmsg_flags & NLM_F_DUMP))
+		return false;
+	switch (nl->cmd) {
+	case EASTWEST_CMD_JOB_NEW:
+	case EASTWEST_CMD_JOB_SET:
+	case EASTWEST_CMD_JOB_DEL:
+	case EASTWEST_CMD_PEER_ADD:
+	case EASTWEST_CMD_PEER_DEL:
+	case EASTWEST_CMD_CONFIG_SET:
+	case EASTWEST_CMD_FABRIC_SET:
+	case EASTWEST_CMD_NODE_SET:
+		return true;
+	}
+	return false;
+}
+
 static int send_req(struct ewnl *nl, struct nlmsghdr *req)
 {
 	req->nlmsg_seq = ++nl->seq;
@@ -341,6 +361,19 @@ int ewnl_do(struct ewnl *nl, struct nlmsghdr *req, ewnl_cb cb, void *data)
 	bool intr = false;
 	int ret;
 
+	/*
+	 * A change takes the node lock if the command did not (one that
+	 * reads the state it changes takes it before reading).
+	 */
+	if (changes_node(nl, req) && !ew_node_locked()) {
+		char why[sizeof(nl->err.msg)];
+
+		if (ew_node_lock(why, sizeof(why))) {
+			set_err(nl, EWOULDBLOCK);
+			snprintf(nl->err.msg, sizeof(nl->err.msg), "%s", why);
+			return -EWOULDBLOCK;
+		}
+	}
 	ret = send_req(nl, req);
 	if (ret)
 		return ret;

@@ -8,6 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 
 #include "helpers.h"
 
@@ -16,6 +19,7 @@
 int ew_main(int argc, char *argv[]);
 
 static char out[1 << 22], err[1 << 16];
+static char lock_path[] = "/tmp/ewctl-e2e-lock.XXXXXX";
 
 static void slurp_fd(int fd, char *buf, size_t len)
 {
@@ -750,6 +754,64 @@ static void test_apply_keyed_psn(void **state)
 }
 
 /*
+ * The node lock: held by another process (here another open file of the
+ * same lock), a command that changes the node waits, then fails saying
+ * which lock, having changed nothing; a read-only command does not wait.
+ */
+static void test_node_lock(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX", want[256];
+	int fd, status, pfd[2];
+	pid_t pid;
+
+	(void)state;
+	test_temp_file(path, "{\"jobs\": [{\"name\": \"a\"}]}");
+	fd = open(lock_path, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	snprintf(want, sizeof(want), "another eastwestctl holds the lock %s (waited 1 s): "
+		 "nothing was changed\n", lock_path);
+	memset(fake.msgs, 0, sizeof(fake.msgs));
+	assert_int_equal(RUN("job", "add", "a"), EW_FAIL);
+	has(err, "job add a: ");
+	has(err, want);
+	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+	has(err, "apply ");
+	has(err, want);
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_GET], 0);
+	assert_int_equal(RUN("job", "set", "a", "mode", "audit"), EW_FAIL);
+	has(err, want);
+	assert_int_equal(fake.st.n_jobs, 0);
+	assert_int_equal(fake.msgs[EASTWEST_CMD_JOB_NEW], 0);
+	assert_int_equal(RUN("job", "show"), EW_OK);
+	assert_int_equal(RUN("apply", "--dry-run", "-f", path), EW_OK);
+	has(out, "job add a");
+	close(fd);
+
+	/* Held for a while: the writer waits for it, then runs. */
+	assert_int_equal(pipe(pfd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		fd = open(lock_path, O_RDWR | O_CLOEXEC);
+		if (fd < 0 || flock(fd, LOCK_EX) || write(pfd[1], "x", 1) != 1)
+			_exit(1);
+		poll(NULL, 0, 500);
+		_exit(0);
+	}
+	close(pfd[1]);
+	assert_int_equal(read(pfd[0], want, 1), 1);	/* the child holds it */
+	close(pfd[0]);
+	setenv("EASTWEST_LOCK_WAIT", "5", 1);
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	setenv("EASTWEST_LOCK_WAIT", "1", 1);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && !WEXITSTATUS(status));
+	assert_int_equal(fake.st.n_jobs, 1);
+	unlink(path);
+}
+
+/*
  * A new key for a job that is keyed already: sent, though the PSN setting
  * is the same (the kernel never reports the key), and with a rename.
  */
@@ -1137,6 +1199,7 @@ int main(void)
 		cmocka_unit_test_setup(test_psn_key_stdin, setup),
 		cmocka_unit_test_setup(test_apply_keyed_psn, reset),
 		cmocka_unit_test_setup(test_apply_rekey, reset),
+		cmocka_unit_test_setup(test_node_lock, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),
@@ -1147,6 +1210,7 @@ int main(void)
 	};
 	/* The tests run in userspace/, where the program is built. */
 	char *attest = realpath("attest/eastwest-attest", NULL);
+	int ret;
 
 	if (!attest) {
 		fprintf(stderr, "e2e: attest/eastwest-attest: %s\n", strerror(errno));
@@ -1154,6 +1218,12 @@ int main(void)
 	}
 	setenv("EASTWEST_ATTEST", attest, 1);
 	free(attest);
+	/* A lock of the tests' own, not the node's. */
+	close(mkstemp(lock_path));
+	setenv("EASTWEST_LOCK", lock_path, 1);
+	setenv("EASTWEST_LOCK_WAIT", "1", 1);
 
-	return cmocka_run_group_tests_name("e2e", tests, setup, teardown);
+	ret = cmocka_run_group_tests_name("e2e", tests, setup, teardown);
+	unlink(lock_path);
+	return ret;
 }
