@@ -7,6 +7,17 @@
  * prolog's job add) never interleave, and the undo of one never reverts
  * what the other did. Read-only commands take none.
  *
+ * While it holds the lock the command blocks SIGINT, SIGTERM, SIGHUP and
+ * SIGPIPE: an operator's Ctrl-C or a hook timeout's SIGTERM cannot stop it
+ * between two steps, or in the middle of its undo, with the node
+ * half-way. A signal that arrived meanwhile is delivered when the lock is
+ * released, after the command's output is flushed, and ends the process
+ * as it would have (its action: by default, killed by it, exit status
+ * 128 + N in a shell; an ignored SIGHUP stays ignored). SIGKILL cannot be
+ * blocked: a run killed by it leaves the steps it sent, each of them
+ * narrowing before the ones that widen (diff.c), and the lock goes with
+ * the process.
+ *
  * The lock is released after each command (each line of a batch), so a
  * command never holds it while another program runs: eastwest-attest,
  * the hooks and eastwest-service run eastwestctl, and would wait for it.
@@ -27,6 +38,7 @@
 #include "io/lock.h"
 
 static int lock_fd = -1;
+static sigset_t saved_mask;
 
 static void on_alarm(int sig)
 {
@@ -101,6 +113,7 @@ int ew_node_lock(char *why, size_t len)
 {
 	const char *path = getenv("EASTWEST_LOCK");
 	unsigned int secs = lock_wait();
+	sigset_t block;
 	int fd, ret;
 
 	if (lock_fd >= 0)
@@ -125,6 +138,13 @@ int ew_node_lock(char *why, size_t len)
 		close(fd);
 		return EW_FAIL;
 	}
+	/* Waiting for the lock could be interrupted; the run cannot. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &block, &saved_mask);
 	lock_fd = fd;
 	return EW_OK;
 }
@@ -140,13 +160,21 @@ int ew_node_lock_or_say(const char *what)
 	return EW_FAIL;
 }
 
-/* ew_node_unlock() - release the node lock */
+/*
+ * ew_node_unlock() - release the node lock, then take a signal held off
+ *
+ * The output is flushed first: a signal that ends the process now loses
+ * nothing the command printed.
+ */
 void ew_node_unlock(void)
 {
 	if (lock_fd < 0)
 		return;
+	fflush(stdout);
+	fflush(stderr);
 	close(lock_fd);
 	lock_fd = -1;
+	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 }
 
 bool ew_node_locked(void)

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/wait.h>
 
@@ -753,6 +754,73 @@ static void test_apply_keyed_psn(void **state)
 	unlink(path);
 }
 
+static volatile sig_atomic_t term_seen;
+static int term_changes;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	term_seen = 1;
+	term_changes = fake.changes;
+}
+
+/*
+ * SIGTERM (a hook's timeout, an operator's kill) in the middle of a run:
+ * held off until the run is done, the undo of a refused step included,
+ * then delivered (here to a handler that notes how many changes were
+ * sent by then; by default it ends the process).
+ */
+static void test_signal_deferred(void **state)
+{
+	static char before[1 << 14], after[1 << 14];
+	struct sigaction sa = { .sa_handler = on_term }, old;
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+
+	(void)state;
+	close(mkstemp(path));
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, &old);
+
+	mixed_setup(path);
+	term_seen = 0;
+	fake.changes = 0;
+	fake.signal_change = 1;
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	has(out, "applied 8 steps");
+	assert_true(term_seen);
+	assert_int_equal(term_changes, 8);
+
+	/* A refused step: the undo runs to its end before the signal. */
+	fake_reset();
+	mixed_setup(path);
+	snapshot(before, sizeof(before));
+	term_seen = 0;
+	fake.changes = 0;
+	fake.signal_change = 1;
+	fake.fail_change = 3;
+	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+	has(err, "rolled back 2 steps: the node is as it was\n");
+	assert_true(term_seen);
+	assert_int_equal(term_changes, fake.changes);
+	assert_true(term_changes > 3);
+	fake.signal_change = fake.fail_change = 0;
+	snapshot(after, sizeof(after));
+	assert_string_equal(after, before);
+
+	/* job set: peer-del, job-set, peer-add, then the signal. */
+	fake_reset();
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "10.0.0.1"), EW_OK);
+	term_seen = 0;
+	fake.changes = 0;
+	fake.signal_change = 1;
+	assert_int_equal(RUN("job", "set", "a", "cgroup", "/y", "peer", "10.0.0.2"), EW_OK);
+	assert_true(term_seen);
+	assert_int_equal(term_changes, 3);
+
+	sigaction(SIGTERM, &old, NULL);
+	unlink(path);
+}
+
 /*
  * The node lock: held by another process (here another open file of the
  * same lock), a command that changes the node waits, then fails saying
@@ -1200,6 +1268,7 @@ int main(void)
 		cmocka_unit_test_setup(test_apply_keyed_psn, reset),
 		cmocka_unit_test_setup(test_apply_rekey, reset),
 		cmocka_unit_test_setup(test_node_lock, reset),
+		cmocka_unit_test_setup(test_signal_deferred, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),

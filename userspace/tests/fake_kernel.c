@@ -883,6 +883,8 @@ ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t l
 		ack(req, EINVAL, "refused by the test", 0, 0);
 		return (ssize_t)len;
 	}
+	if (change(g->cmd) && fake.signal_change && fake.changes == fake.signal_change)
+		raise(SIGTERM);
 	switch (g->cmd) {
 	case EASTWEST_CMD_JOB_GET:
 		job_get(req, dump);

@@ -17,6 +17,7 @@ struct fake {
 	int fail_cmd;		/* refuse this command with EINVAL */
 	int fail_change;	/* refuse the Nth change (from 1), once */
 	int changes;		/* changes asked for (refused ones too) */
+	int signal_change;	/* raise SIGTERM when the Nth change arrives */
 	int events;		/* deny-ntf events sent on subscription */
 	bool unload;		/* then a CTRL_CMD_DELFAMILY */
 	bool sigterm;		/* raise SIGTERM when the events are read */
