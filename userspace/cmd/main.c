@@ -161,15 +161,22 @@ static int batch(const char *file)
 	char *line = NULL, **argv = NULL;
 	size_t lcap = 0, acap = 0;
 	int argc, ret = EW_OK;
+	ssize_t n;
 
 	if (!f) {
 		ew_err("%s: %s", file, strerror(errno));
 		return EW_USAGE;
 	}
 	ew_batch_stdin = f == stdin;
-	while (!ret && getline(&line, &lcap, f) > 0) {
+	while (!ret && (n = getline(&line, &lcap, f)) > 0) {
 		lineno++;
 		ew_set_location(name, lineno);
+		/* split() would stop at it, and the rest of the line be lost. */
+		if (memchr(line, '\0', (size_t)n)) {
+			ew_err("NUL byte");
+			ret = EW_USAGE;
+			break;
+		}
 		ret = split(line, &argv, &argc, &acap);
 		if (!ret && argc > 0) {
 			ret = dispatch(argc, argv);

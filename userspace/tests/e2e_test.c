@@ -1035,6 +1035,27 @@ static void test_batch(void **state)
 	unlink(path);
 }
 
+/*
+ * A NUL byte in a batch line is refused like any other parse error of the
+ * line: not cut there, the rest of the line lost.
+ */
+static void test_batch_nul(void **state)
+{
+	static const char text[] = "job add a peer 10.0.0.1\0 peer 10.0.0.2 mode audit\n";
+	char path[] = "/tmp/ewctl-e2e.XXXXXX", want[128];
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(RUN("-b", path), EW_USAGE);
+	snprintf(want, sizeof(want), "%s:1: NUL byte\n", path);
+	has(err, want);
+	assert_int_equal(fake.st.n_jobs, 0);
+	unlink(path);
+}
+
 /* The attestation commands' errors name the batch line like every other. */
 static void test_batch_attest_error(void **state)
 {
@@ -1271,6 +1292,7 @@ int main(void)
 		cmocka_unit_test_setup(test_signal_deferred, reset),
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
+		cmocka_unit_test_setup(test_batch_nul, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),
 		cmocka_unit_test_setup(test_attest_runs_its_program, reset),
 		cmocka_unit_test_setup(test_monitor, reset),
