@@ -72,8 +72,10 @@ static void make_dir(const char *path)
 	if (!slash || slash == dir)
 		return;
 	*slash = '\0';
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return;		/* open() says what is wrong */
+	/* 0755 whatever the umask: readers of /run/eastwest need to look in. */
+	if (!mkdir(dir, 0755))
+		chmod(dir, 0755);
+	/* Else open() says what is wrong, if anything is. */
 }
 
 /*
