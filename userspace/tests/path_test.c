@@ -4,7 +4,8 @@
  * vectors of eastwest's key derivation (what every node must compute; the
  * same values come out of selftests/tools/ew_kdf.py, an independent
  * implementation), key file checks, the grammar, the auto chooser and the
- * RoCE MTU arithmetic.
+ * RoCE MTU arithmetic, and the record of transmit keys this node has sent
+ * with (io/txkeys.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include "helpers.h"
 
 #include "io/keys.h"
+#include "io/txkeys.h"
 #include "model/pathspec.h"
 
 #define ARGS(...) ((char *[]){ __VA_ARGS__, NULL })
@@ -495,6 +497,103 @@ static void test_roce_mtu(void **state)
 	assert_int_equal(ew_roce_mtu(576, EW_ESP_OVERHEAD, false), 256);
 }
 
+
+/*
+ * The transmit key record: a key recorded once is refused ever after (and
+ * across processes: it is on disk), whichever path or epoch it came from;
+ * the record names no key; the directory and files are root-only; state
+ * that cannot be read or written refuses instead of letting a key through.
+ */
+static void test_txkeys(void **state)
+{
+	struct ew_macsec_keys m0, m1;
+	struct ew_esp_keys e0;
+	struct ew_txkey_prev prev;
+	struct ew_secret s;
+	uint8_t sci[8] = { 0x02, 0, 0, 0, 0, 0x0a, 0, 1 };
+	uint8_t id0[EW_TXKEY_ID_LEN], id1[EW_TXKEY_ID_LEN], ide[EW_TXKEY_ID_LEN];
+	uint8_t a[16] = { [10] = 0xff, [11] = 0xff, 10, 1, 0, 1 };
+	uint8_t b[16] = { [10] = 0xff, [11] = 0xff, 10, 1, 0, 2 };
+	char dir[128], file[256], why[256], buf[512];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	(void)state;
+	assert_int_equal(ew_secret_parse((const uint8_t *)"000102030405060708090a0b0c0d0e0f"
+					 "101112131415161718191a1b1c1d1e1f\n", 65, &s,
+					 why, sizeof(why)), 0);
+	assert_int_equal(ew_kdf_macsec(&s, sci, 0, &m0), 0);
+	assert_int_equal(ew_kdf_macsec(&s, sci, 1, &m1), 0);
+	assert_int_equal(ew_kdf_esp(&s, a, b, 0, &e0), 0);
+	assert_int_equal(ew_txkey_id(m0.sak, sizeof(m0.sak), id0), 0);
+	assert_int_equal(ew_txkey_id(m1.sak, sizeof(m1.sak), id1), 0);
+	assert_int_equal(ew_txkey_id(e0.key, EW_ESP_KEY_LEN, ide), 0);
+	assert_memory_not_equal(id0, id1, sizeof(id0));
+	assert_memory_not_equal(id0, ide, sizeof(id0));
+
+	/* a directory of this test's own, created on first use */
+	snprintf(dir, sizeof(dir), "%s/state", tmpdir);
+	assert_int_equal(setenv(EW_STATE_DIR_ENV, dir, 1), 0);
+	assert_int_equal(ew_txkey_seen(id0, &prev, why, sizeof(why)), 0);
+	assert_int_equal(ew_txkey_record(id0, "macsec ew-x epoch 0", &prev, why, sizeof(why)), 0);
+	assert_int_equal(ew_txkey_seen(id0, &prev, why, sizeof(why)), 1);
+	assert_string_equal(prev.what, "macsec ew-x epoch 0");
+	assert_true(prev.since > 0 && prev.since <= time(NULL));
+	assert_int_equal(ew_txkey_record(id0, "again", &prev, why, sizeof(why)), -EEXIST);
+	assert_string_equal(prev.what, "macsec ew-x epoch 0");
+	/* another epoch's key, and an ESP key, are new */
+	assert_int_equal(ew_txkey_seen(id1, &prev, why, sizeof(why)), 0);
+	assert_int_equal(ew_txkey_record(id1, "macsec ew-x epoch 1", &prev, why, sizeof(why)), 0);
+	assert_int_equal(ew_txkey_record(ide, "esp epoch 0", &prev, why, sizeof(why)), 0);
+
+	/* root-only, and no file holds a key, its KI or its SPI */
+	snprintf(file, sizeof(file), "%s/tx-keys", dir);
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	snprintf(file, sizeof(file), "%s/tx-keys/", dir);
+	for (n = 0; n < EW_TXKEY_ID_LEN; n++)
+		snprintf(file + strlen(file), 3, "%02x", id0[n]);
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	fd = open(file, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	assert_true(n > 0);
+	buf[n] = 0;
+	assert_null(memmem(buf, (size_t)n, m0.sak, 4));
+	assert_null(memmem(buf, (size_t)n, m0.ki, 4));
+
+	/* a record from an earlier run (another process) is found too */
+	assert_int_equal(ew_txkey_seen(ide, &prev, why, sizeof(why)), 1);
+	assert_string_equal(prev.what, "esp epoch 0");
+
+	/* fail closed: a state directory others may write to, or none possible */
+	assert_int_equal(chmod(file, 0644), 0);
+	snprintf(file, sizeof(file), "%s/tx-keys", dir);
+	assert_int_equal(chmod(file, 0755), 0);
+	assert_true(ew_txkey_seen(id0, &prev, why, sizeof(why)) < 0);
+	assert_non_null(strstr(why, "0755"));
+	assert_true(ew_txkey_record(id1, "x", &prev, why, sizeof(why)) < 0);
+	assert_int_equal(chmod(file, 0700), 0);
+	snprintf(file, sizeof(file), "%s/key-as-dir", tmpdir);
+	fd = open(file, O_WRONLY | O_CREAT, 0600);
+	close(fd);
+	assert_int_equal(setenv(EW_STATE_DIR_ENV, file, 1), 0);
+	assert_true(ew_txkey_seen(id0, &prev, why, sizeof(why)) < 0);
+	assert_non_null(strstr(why, file));
+	assert_true(ew_txkey_record(id0, "x", &prev, why, sizeof(why)) < 0);
+	assert_int_equal(setenv(EW_STATE_DIR_ENV, "relative/dir", 1), 0);
+	assert_true(ew_txkey_record(id0, "x", &prev, why, sizeof(why)) < 0);
+	unsetenv(EW_STATE_DIR_ENV);
+	assert_string_equal(ew_state_dir(), EW_STATE_DIR_DEFAULT);
+	ew_wipe(&m0, sizeof(m0));
+	ew_wipe(&m1, sizeof(m1));
+	ew_wipe(&e0, sizeof(e0));
+	ew_secret_free(&s);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -520,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_mac_and_names),
 		cmocka_unit_test(test_chooser),
 		cmocka_unit_test(test_roce_mtu),
+		cmocka_unit_test(test_txkeys),
 	};
 
 	return cmocka_run_group_tests_name("path", tests, setup, teardown);
