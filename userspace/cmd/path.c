@@ -331,8 +331,8 @@ static int macsec_add(struct add_ctx *c, uint32_t offload)
 	struct ew_macsec_link_cfg cfg = { 0 };
 	struct ew_link_info lower, li, old;
 	uint8_t (*macs)[6] = NULL;
-	uint8_t an = (uint8_t)(spec->epoch % 4), sci[8];
-	char name[IF_NAMESIZE], abuf[EW_PEER_STRLEN], mbuf[24];
+	uint8_t an = (uint8_t)(spec->epoch % 4), sci[8], txsci[8];
+	char name[IF_NAMESIZE], abuf[EW_PEER_STRLEN], mbuf[24], who[IF_NAMESIZE + 4];
 	bool xpn = spec->cipher == EW_CIPHER_GCM_AES_XPN_256, found;
 	uint8_t mode = offload == EW_OFL_MAC ? MACSEC_OFFLOAD_MAC :
 		       offload == EW_OFL_PHY ? MACSEC_OFFLOAD_PHY : MACSEC_OFFLOAD_OFF;
@@ -403,6 +403,15 @@ static int macsec_add(struct add_ctx *c, uint32_t offload)
 		}
 	}
 
+	/* A transmit key never sent with, on an SCI no other link has. */
+	sci_of(lower.mac, txsci);
+	snprintf(who, sizeof(who), "dev %s", spec->dev);
+	ret = ew_path_sci_unique(c->rt, spec->dev, txsci);
+	if (!ret)
+		ret = ew_path_txkey_macsec("add", who, &c->secret, txsci, spec->epoch, true);
+	if (ret)
+		goto out;
+
 	cfg.lower = c->ifindex;
 	cfg.name = name;
 	cfg.cipher_id = xpn ? MACSEC_CIPHER_ID_GCM_AES_XPN_256 : MACSEC_CIPHER_ID_GCM_AES_256;
@@ -439,6 +448,12 @@ static int macsec_add(struct add_ctx *c, uint32_t offload)
 			goto undo;
 		}
 		ew_msecy_free(&y);
+	}
+	if (memcmp(li.sci, txsci, 8)) {
+		ew_err("path add: %s: the kernel gave sci %s, not the one whose key was recorded",
+		       name, ew_sci_format(li.sci, mbuf, sizeof(mbuf)));
+		ret = EW_FAIL;
+		goto undo;
 	}
 	if (ew_kdf_macsec(&c->secret, li.sci, spec->epoch, &k)) {
 		ew_err("path add: key derivation failed");
@@ -719,6 +734,18 @@ static int ipsec_add(struct add_ctx *c, uint32_t offload)
 			}
 		}
 	}
+	/*
+	 * Outbound keys never sent with: all looked up, then each recorded,
+	 * before any SA exists (a job's are not recorded: path_txkey.c).
+	 */
+	for (i = 0; !spec->job && i < spec->n_peers; i++)
+		if (ew_path_txkey_esp("add", &c->secret, local, spec->peers[i].addr,
+				      spec->epoch, false))
+			goto out;
+	for (i = 0; !spec->job && i < spec->n_peers; i++)
+		if (ew_path_txkey_esp("add", &c->secret, local, spec->peers[i].addr,
+				      spec->epoch, true))
+			goto out;
 
 	for (i = 0; i < spec->n_peers; i++) {
 		const uint8_t *peer = spec->peers[i].addr;
@@ -1031,6 +1058,10 @@ static int macsec_rotate(struct rot_ctx *c, const struct ew_link_info *li)
 	if (ew_macsec_get(c->ms, (uint32_t)li->ifindex, &y))
 		return ewnl_report(c->ms, "path rotate: %s", li->name);
 	ret = EW_FAIL;
+	/* A new transmit key: refused before stage rx changes anything. */
+	if (c->stage[EW_STAGE_TX] && !y.tx[an].present &&
+	    ew_path_txkey_macsec("rotate", li->name, &c->secret, y.sci, c->spec->epoch, false))
+		goto out;
 	if (c->stage[EW_STAGE_RX]) {
 		for (i = 0; i < y.n_rx; i++) {
 			ew_sci_format(y.rx[i].sci, sci, sizeof(sci));
@@ -1061,6 +1092,9 @@ static int macsec_rotate(struct rot_ctx *c, const struct ew_link_info *li)
 			goto out;
 		}
 		if (!y.tx[an].present) {
+			if (ew_path_txkey_macsec("rotate", li->name, &c->secret, y.sci,
+						 c->spec->epoch, true))
+				goto out;
 			if (ew_kdf_macsec(&c->secret, y.sci, c->spec->epoch, &k))
 				goto out;
 			err = ew_macsec_add_txsa(c->ms, (uint32_t)li->ifindex, an, y.xpn, &k);
@@ -1118,6 +1152,33 @@ out:
 	return ret;
 }
 
+/*
+ * Before any stage changes anything: no outbound key of the epoch that
+ * stage tx would install was sent with before (path_txkey.c).
+ */
+static int rotate_txkeys_unused(struct rot_ctx *c, const struct ew_xfrm_dump *d)
+{
+	uint32_t reqid = ew_path_reqid(c->ifindex);
+	struct ew_esp_keys k;
+	size_t i;
+
+	for (i = 0; i < d->n_sp; i++) {
+		const struct ew_esp_sp *sp = &d->sp[i];
+
+		if (sp->block || sp->reqid != reqid || sp->dir != EW_DIR_OUT)
+			continue;
+		if (ew_kdf_esp(&c->secret, sp->src, sp->dst, c->spec->epoch, &k))
+			return EW_FAIL;
+		ew_wipe(k.key, sizeof(k.key));
+		if (find_sa(d, sp->dst, k.spi))
+			continue;	/* installed already: stage tx adds nothing */
+		if (ew_path_txkey_esp("rotate", &c->secret, sp->src, sp->dst, c->spec->epoch,
+				      false))
+			return EW_FAIL;
+	}
+	return EW_OK;
+}
+
 static int ipsec_rotate(struct rot_ctx *c, const struct ew_xfrm_dump *d)
 {
 	uint32_t reqid = spec_reqid(c->spec, c->ifindex), epoch = c->spec->epoch;
@@ -1125,6 +1186,8 @@ static int ipsec_rotate(struct rot_ctx *c, const struct ew_xfrm_dump *d)
 	size_t i, j, n = 0;
 	int err;
 
+	if (c->stage[EW_STAGE_TX] && !c->spec->job && rotate_txkeys_unused(c, d))
+		return EW_FAIL;
 	/* The peers: our outbound ESP policies, local -> peer. */
 	for (i = 0; i < d->n_sp; i++) {
 		const struct ew_esp_sp *sp = &d->sp[i];
@@ -1153,6 +1216,11 @@ static int ipsec_rotate(struct rot_ctx *c, const struct ew_xfrm_dump *d)
 			if (find_sa(d, dst, k.spi)) {
 				ew_wipe(&k, sizeof(k));
 				continue;	/* this stage ran already */
+			}
+			if (dir == EW_DIR_OUT && !c->spec->job &&
+			    ew_path_txkey_esp("rotate", &c->secret, src, dst, epoch, true)) {
+				ew_wipe(&k, sizeof(k));
+				return EW_FAIL;
 			}
 			fill_sa(&sa, src, dst, k.spi, reqid,
 				old && old->window ? old->window : EW_REPLAY_WINDOW_DEFAULT,

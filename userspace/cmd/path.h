@@ -34,6 +34,14 @@ bool ew_path_declared(struct ewnl *nl, int ifindex);
 uint32_t ew_path_reqid(int ifindex);
 uint32_t ew_path_reqid_job(int ifindex);
 
+/* path_txkey.c: never send with a key twice, never two links on one SCI. */
+struct ew_secret;
+int ew_path_txkey_macsec(const char *verb, const char *who, const struct ew_secret *s,
+			 const uint8_t sci[8], uint32_t epoch, bool record);
+int ew_path_txkey_esp(const char *verb, const struct ew_secret *s, const uint8_t src[16],
+		      const uint8_t dst[16], uint32_t epoch, bool record);
+int ew_path_sci_unique(struct nl_sock *rt, const char *dev, const uint8_t sci[8]);
+
 int ew_path_add(const struct ew_path_spec *spec);
 int ew_path_del(const struct ew_path_spec *spec);
 int ew_path_rotate(const struct ew_path_spec *spec);

@@ -162,6 +162,33 @@ int ew_link_macsec_on(struct nl_sock *sk, int lower, struct ew_link_info *li,
 	return each_link(sk, pick_macsec_on, &m);
 }
 
+struct by_sci {
+	const uint8_t *sci;
+	struct ew_link_info *li;
+	bool *found;
+};
+
+static bool pick_by_sci(const struct ew_link_info *cur, void *arg)
+{
+	struct by_sci *b = arg;
+
+	if (!cur->is_macsec || !cur->ours || memcmp(cur->sci, b->sci, 8))
+		return true;
+	*b->li = *cur;
+	*b->found = true;
+	return false;
+}
+
+/* eastwestctl's macsec link that sends with @sci, if any. */
+int ew_link_macsec_sci(struct nl_sock *sk, const uint8_t sci[8], struct ew_link_info *li,
+		       bool *found)
+{
+	struct by_sci b = { .sci = sci, .li = li, .found = found };
+
+	*found = false;
+	return each_link(sk, pick_by_sci, &b);
+}
+
 struct lowers {
 	int *v;
 	size_t max, *n;

@@ -46,6 +46,8 @@ const char *ew_nlerr(int err);
 int ew_link_get(struct nl_sock *sk, int ifindex, struct ew_link_info *li);
 int ew_link_macsec_on(struct nl_sock *sk, int lower, struct ew_link_info *li,
 		      bool *found);
+int ew_link_macsec_sci(struct nl_sock *sk, const uint8_t sci[8], struct ew_link_info *li,
+		       bool *found);
 int ew_macsec_lowers(struct nl_sock *sk, int *lowers, size_t max, size_t *n);
 int ew_macsec_link_add(struct nl_sock *sk, const struct ew_macsec_link_cfg *cfg,
 		       struct ew_link_info *li);
