@@ -171,6 +171,19 @@ ew_tmp_dir() {
 	ew_defer "rm -rf $EW_TMP"
 }
 
+# Where eastwestctl records the transmit keys it installed (path add and
+# rotate refuse them ever after): a directory of this test's own, so that no
+# test is refused a key another test used, none leaves records behind, and
+# none reads the host's /var/lib/eastwest (the VM shares the host's root).
+if [ -z "${EASTWEST_STATE_DIR:-}" ]; then
+	EASTWEST_STATE_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ew-state.XXXXXX") ||
+		{ echo "Bail out! mktemp failed"; exit 1; }
+	export EASTWEST_STATE_DIR
+	ew_cleanups="rm -rf $EASTWEST_STATE_DIR
+$ew_cleanups"
+	trap _ew_run_cleanups EXIT
+fi
+
 _ew_run_cleanups() {
 	_ew_status=$?
 	trap - EXIT

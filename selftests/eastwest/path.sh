@@ -83,6 +83,8 @@ peer_sa() {
 	$PX ip xfrm state add src "$1" dst "$2" proto esp spi "$3" mode transport \
 		flag esn replay-window 128 aead 'rfc4106(gcm(aes))' "0x$4" 128
 }
+# tx_ki: the key identifier of the macsec link's transmit SA (ip macsec show)
+tx_ki() { ip macsec show $MS | awk '/TXSC/ { t = 1; next } /RXSC/ { t = 0 } t && / key / { sub(/.* key /, ""); print $1; exit }'; }
 xfrm_state() { ip xfrm state | grep -E '^src|proto|enc|aead' ; ip xfrm policy | grep -E '^src|dir|tmpl|action'; }
 
 # --- the key files -----------------------------------------------------------
@@ -168,6 +170,9 @@ ew_check "ip: macsec link with gcm-aes-256, icv 16, encrypt on, replay on, stric
 ew_check "ip: tx sa 0 and rx sc of the peer's SCI" \
 	sh -c "ip macsec show $MS | grep -q '0: PN 1, state on' && ip macsec show $MS | grep -q 'RXSC: $SCI_B'"
 ew_check "ip: 10.2.0.1/24 on $MS" sh -c "ip -br addr show $MS | grep -q 10.2.0.1/24"
+KI0=$(tx_ki)
+ew_check "ip: the tx KI is the epoch 0 one ew_kdf.py derives" \
+	test "$KI0" = "$($KDF macsec "$KEY" "$SCI_A" 0 | awk '{print $2}')"
 
 # the far end, by hand, with the independently derived keys
 peer_macsec_sa() { # EPOCH -> sets PTX (peer's own tx sa), PRX (its rx sa for us)
@@ -227,6 +232,18 @@ ew_check "ping with both on epoch 1" ping -c 2 -W 3 10.2.0.2
 ew_expect_rc 0 "rotate stage retire" "$CTL" path rotate dev $A key-file "$KEY" epoch 1 stage retire
 ew_check "ip: an 0 gone from tx and rx" sh -c "! ip macsec show $MS | grep -q ' 0: PN'"
 ew_check "ping after retire" ping -c 2 -W 3 10.2.0.2
+# back to epoch 0: receiving with its key again is allowed, sending is not
+ew_expect_rc 0 "rotate back to epoch 0, stage rx: allowed (receiving repeats no nonce)" \
+	"$CTL" path rotate dev $A key-file "$KEY" epoch 0 stage rx
+macsec_state >"$T/m4"
+ew_expect_rc 1 "rotate back to epoch 0, stage tx: refused (the tx key was sent with before)" \
+	"$CTL" path rotate dev $A key-file "$KEY" epoch 0 stage tx
+ew_check "names the link, the epoch and what to do" \
+	out_has "$MS: epoch 0: .*sent with on this node before.*since .*new epoch"
+macsec_state >"$T/m5"
+ew_check "the refused stage tx changed nothing" same "$T/m4" "$T/m5"
+ew_expect_rc 0 "retire drops the epoch 0 rx sa again" \
+	"$CTL" path rotate dev $A key-file "$KEY" epoch 1 stage retire
 ew_expect_rc 1 "retire of an epoch never sent with" \
 	"$CTL" path rotate dev $A key-file "$KEY" epoch 2 stage retire
 ew_check "says run tx first" out_has 'run stage tx for epoch 2 first'
@@ -235,12 +252,58 @@ ew_check "the macsec link is gone" sh -c "! ip link show $MS 2>/dev/null"
 ew_expect_rc 1 "path del again: nothing to delete" "$CTL" path del dev $A
 $PX ip link del ms0
 
+# re-adding: never again with a transmit key this node sent with
+macsec_state >"$T/m6"
+ew_expect_rc 1 "path add again at epoch 0 after path del: refused" \
+	"$CTL" path add dev $A type macsec key-file "$KEY" peer 10.1.0.2 lladdr "$MAC_B"
+ew_check "says which path and epoch, since when, and to move to a new epoch" \
+	out_has "path add: dev $A: epoch 0: the MACsec transmit key of sci $SCI_A was sent with on this node before \(since [0-9-]+ [0-9:]+ UTC.*new epoch"
+ew_check "and created nothing" sh -c "! ip link show $MS 2>/dev/null"
+ew_expect_rc 1 "path add at epoch 1 (rotated to, then deleted): refused too" \
+	"$CTL" path add dev $A type macsec key-file "$KEY" epoch 1 peer 10.1.0.2 lladdr "$MAC_B"
+macsec_state >"$T/m7"
+ew_check "refused re-adds changed no macsec state" same "$T/m6" "$T/m7"
+ew_expect_rc 0 "path add at a new epoch (2)" \
+	"$CTL" path add dev $A type macsec key-file "$KEY" epoch 2 peer 10.1.0.2 lladdr "$MAC_B"
+KI2=$(tx_ki)
+ew_check "the new install's tx KI (hence SAK) differs from the first's" \
+	sh -c "[ -n '$KI2' ] && [ '$KI2' != '$KI0' ]"
+ew_check "and is epoch 2's" test "$KI2" = "$($KDF macsec "$KEY" "$SCI_A" 2 | awk '{print $2}')"
+ew_check "state dir 0700, records 0600, none names a key" \
+	sh -c "[ \$(stat -c %a '$EASTWEST_STATE_DIR/tx-keys') = 700 ] && [ -z \"\$(find '$EASTWEST_STATE_DIR/tx-keys' -type f ! -perm 600)\" ] && ! grep -rqi '$KI0\\|$KI2' '$EASTWEST_STATE_DIR/tx-keys'"
+ew_expect_rc 0 "path del" "$CTL" path del dev $A
+
+# fail closed: a state directory that cannot be written refuses the add
+ew_expect_rc 1 "path add with an unusable state directory: refused" \
+	env EASTWEST_STATE_DIR="$KEY" "$CTL" path add dev $A type macsec key-file "$KEY" epoch 9 \
+		peer 10.1.0.2 lladdr "$MAC_B"
+ew_check "says it cannot record the key" out_has "cannot record .*$KEY"
+ew_check "and created nothing" sh -c "! ip link show $MS 2>/dev/null"
+
+# VLANs of one NIC share its MAC, so their macsec links would share the SCI
+# and the SAK: the second is refused
+ip link add link $A name $A.100 type vlan id 100 && ip link add link $A name $A.200 type vlan id 200 &&
+	ip addr add 10.3.0.1/24 dev $A.100 && ip addr add 10.4.0.1/24 dev $A.200 &&
+	ip link set $A.100 up && ip link set $A.200 up || ew_not_ok "VLANs on $A"
+ew_defer "ip link del $A.100; ip link del $A.200"
+if ew_wait_for 10 sh -c "'$CTL' dev show | grep -q 'netdev $A.200'"; then
+	ew_expect_rc 0 "macsec on VLAN $A.100" \
+		"$CTL" path add dev $A.100 type macsec key-file "$KEY" epoch 20 peer 10.3.0.2 lladdr "$MAC_B"
+	ew_expect_rc 1 "macsec on VLAN $A.200 (same MAC, hence same SCI): refused" \
+		"$CTL" path add dev $A.200 type macsec key-file "$KEY" epoch 21 peer 10.4.0.2 lladdr "$MAC_B"
+	ew_check "names the other link" out_has "sci $SCI_A.*ew-$A.100"
+	ew_check "created nothing on $A.200" sh -c "! ip link show ew-$A.200 2>/dev/null"
+	ew_expect_rc 0 "path del dev $A.100" "$CTL" path del dev $A.100
+else
+	ew_not_ok "rxe0 has no GID on the VLANs"
+fi
+
 # rollback: a failure after the link exists (IPv6 address refused) leaves nothing
 old=$(cat /proc/sys/net/ipv6/conf/default/disable_ipv6 2>/dev/null)
 if [ -n "$old" ]; then
 	echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
 	ew_expect_rc 1 "macsec add failing on its last step" \
-		"$CTL" path add dev $A type macsec key-file "$KEY" local fd00::1/64 peer fd00::2 lladdr "$MAC_B"
+		"$CTL" path add dev $A type macsec key-file "$KEY" epoch 3 local fd00::1/64 peer fd00::2 lladdr "$MAC_B"
 	echo "$old" >/proc/sys/net/ipv6/conf/default/disable_ipv6
 	ew_check "rolled back: no macsec link left" sh -c "! ip link show $MS 2>/dev/null"
 fi
@@ -320,9 +383,27 @@ udp_echo
 ew_check "UDP round trip on epoch 1" udp_ask || xfrm_diag
 wait
 ew_check "sent with the epoch 1 state" test "$(sa_packets "" "$AB1_SPI")" -gt 0
+xfrm_state >"$T/x6"
+ew_expect_rc 1 "rotate back to epoch 0, stage tx: refused" \
+	"$CTL" path rotate dev $A key-file "$KEY" epoch 0 stage tx
+ew_check "names the peer, the epoch and what to do" \
+	out_has "peer 10.1.0.2: epoch 0: .*SPI $AB_SPI.*sent with on this node before.*new epoch"
+xfrm_state >"$T/x7"
+ew_check "and changed nothing" same "$T/x6" "$T/x7"
 ew_expect_rc 0 "path del" "$CTL" path del dev $A
 ew_check "prints what it deleted" out_has 'deleted 2 ESP states and 4 policies'
 ew_check "no state or policy left" sh -c "[ -z \"\$(ip xfrm state)\" ] && [ -z \"\$(ip xfrm policy)\" ]"
+ew_expect_rc 1 "path add type ipsec again at epoch 0: refused" \
+	"$CTL" path add dev $A type ipsec key-file "$KEY" peer 10.1.0.2
+ew_check "says which peer and epoch, and to move to a new epoch" \
+	out_has "peer 10.1.0.2: epoch 0: the ESP transmit key of SPI $AB_SPI was sent with on this node before.*new epoch"
+ew_check "and added nothing" sh -c "[ -z \"\$(ip xfrm state)\" ] && [ -z \"\$(ip xfrm policy)\" ]"
+set -- $($KDF esp "$KEY" 10.1.0.1 10.1.0.2 2); AB2_KEY=$1 AB2_SPI=$2
+ew_expect_rc 0 "path add type ipsec at a new epoch (2)" \
+	"$CTL" path add dev $A type ipsec key-file "$KEY" epoch 2 peer 10.1.0.2
+ew_check "outbound SPI and key are epoch 2's, not epoch 0's" \
+	sh -c "[ '$AB2_SPI' != '$AB_SPI' ] && [ '$AB2_KEY' != '$AB_KEY' ] && ip xfrm state | grep -q 'spi $AB2_SPI' && ! ip xfrm state | grep -q 'spi $AB_SPI' && ip xfrm state | grep -q '0x$AB2_KEY'"
+ew_expect_rc 0 "path del" "$CTL" path del dev $A
 
 # --- the kernel's view (path-get, fabric-set), if this module has them ---------
 "$CTL" path physical dev $A on >"$EW_OUT" 2>&1

@@ -245,8 +245,10 @@ ew_meet wrong-key-done
 rdma link delete rxem
 ew_check "path del removes the MACsec link" \
 	sh -c "'$CTL' path del dev eth0 && ! ip link show '$MACSEC_IF' >/dev/null 2>&1"
-ew_check "path add type macsec cipher gcm-aes-xpn-256" \
-	"$CTL" path add dev eth0 type macsec cipher gcm-aes-xpn-256 key-file "$KEY" \
+# A new epoch: this node sent with epochs 0 to 2 already, and the SAK does
+# not depend on the cipher, so re-adding at any of them is refused.
+ew_check "path add type macsec cipher gcm-aes-xpn-256 at a new epoch" \
+	"$CTL" path add dev eth0 type macsec cipher gcm-aes-xpn-256 key-file "$KEY" epoch 3 \
 		local "$SEC_IP/24" peer "$SEC_PEER" lladdr "$PEER_MAC" rxe rxem
 ip neigh replace "$SEC_PEER" lladdr "$PEER_MAC" dev "$MACSEC_IF" nud permanent
 ew_check "the kernel's MACsec link uses GCM-AES-XPN-256" \
