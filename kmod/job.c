@@ -17,6 +17,7 @@
  */
 
 #include <linux/cgroup.h>
+#include <linux/ctype.h>
 #include <linux/hashtable.h>
 #include <linux/module.h>
 #include <linux/netlink.h>
@@ -139,6 +140,34 @@ int ew_job_spec_add_cgroup(struct ew_job_spec *spec, const char *path,
 struct ew_job *ew_job_find(u32 id)
 {
 	return xa_load(&ew_jobs_by_id, id);
+}
+
+/**
+ * ew_job_name_check() - whether @name may name a job
+ * @name: a NUL-terminated name
+ *
+ * The grammar eastwestctl, its policy files and the orchestrator hooks
+ * read and write names in: 1..63 characters of [A-Za-z0-9_.:@+=-], not
+ * starting with '-' (an option to the tools), not "id" (their "id N"
+ * reference). A name outside it, made by another netlink client, could
+ * not be named, deleted or saved and restored by the tools.
+ *
+ * Return: NULL, or what is wrong with the name.
+ */
+const char *ew_job_name_check(const char *name)
+{
+	const char *p;
+
+	if (!*name)
+		return "job name is empty";
+	if (name[0] == '-')
+		return "job name must not start with '-'";
+	if (!strcmp(name, "id"))
+		return "job name \"id\" is reserved";
+	for (p = name; *p; p++)
+		if (!isalnum(*p) && !strchr("_.:@+=-", *p))
+			return "job names may only contain letters, digits and _ . : @ + = -";
+	return NULL;
 }
 
 static u32 ew_job_name_hash(const char *name)

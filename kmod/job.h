@@ -148,6 +148,7 @@ void ew_job_spec_release(struct ew_job_spec *spec);
 int ew_job_spec_add_cgroup(struct ew_job_spec *spec, const char *path,
 			   struct netlink_ext_ack *extack);
 
+const char *ew_job_name_check(const char *name);
 struct ew_job *ew_job_find(u32 id);
 struct ew_job *ew_job_find_by_name(const char *name);
 struct ew_job *ew_job_lookup_by_cgroup(struct cgroup *cgrp, u64 *cgid);

@@ -247,15 +247,20 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 
 	if (attrs[EASTWEST_A_JOB_ID])
 		spec->id = nla_get_u32(attrs[EASTWEST_A_JOB_ID]);
-	if (attrs[EASTWEST_A_JOB_NAME]) {
-		if (!nla_len(attrs[EASTWEST_A_JOB_NAME]) ||
-		    !*(char *)nla_data(attrs[EASTWEST_A_JOB_NAME])) {
-			NL_SET_ERR_MSG_ATTR(extack, attrs[EASTWEST_A_JOB_NAME],
-					    "job name is empty");
+	attr = attrs[EASTWEST_A_JOB_NAME];
+	if (attr) {
+		const char *why = NULL;
+
+		/* The policy bounds the length and wants a final NUL. */
+		if (strnlen(nla_data(attr), nla_len(attr)) + 1 != nla_len(attr))
+			why = "job name has a NUL byte inside";
+		nla_strscpy(spec->name, attr, sizeof(spec->name));
+		why = why ?: ew_job_name_check(spec->name);
+		if (why) {
+			NL_SET_BAD_ATTR(extack, attr);
+			NL_SET_ERR_MSG_FMT_MOD(extack, "%s", why);
 			return -EINVAL;
 		}
-		nla_strscpy(spec->name, attrs[EASTWEST_A_JOB_NAME],
-			    sizeof(spec->name));
 		spec->has_name = true;
 	}
 	ew_nl_opt_u32(attrs[EASTWEST_A_JOB_MODE], &spec->mode, &spec->has_mode);

@@ -889,6 +889,23 @@ static void ew_test_keyed_psn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a_to_b & ~0xffffffU, 0U);
 }
 
+/* Job names: the tools' grammar, nothing they could not name again. */
+static void ew_test_job_name_grammar(struct kunit *test)
+{
+	static const char * const good[] = {
+		"a", "slurm-4242", "oci-3f4e5d6c7b8a", "job_42.step-1:x@y+z=w", "ID",
+	};
+	static const char * const bad[] = {
+		"", "a b", "a\nb", "-x", "id", "a/b", "tab\tx", "\xc3\xa9",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++)
+		KUNIT_EXPECT_NULL_MSG(test, ew_job_name_check(good[i]), "%s", good[i]);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_NOT_NULL_MSG(test, ew_job_name_check(bad[i]), "%s", bad[i]);
+}
+
 static struct kunit_case ew_policy_cases[] = {
 	KUNIT_CASE_PARAM(ew_test_pkey, ew_pkey_gen_params),
 	KUNIT_CASE_PARAM(ew_test_src, ew_src_gen_params),
@@ -901,6 +918,7 @@ static struct kunit_case ew_policy_cases[] = {
 	KUNIT_CASE(ew_test_peer_job_scoped),
 	KUNIT_CASE(ew_test_peer_prefix_bits),
 	KUNIT_CASE(ew_test_job_names_and_ids),
+	KUNIT_CASE(ew_test_job_name_grammar),
 	KUNIT_CASE(ew_test_peer_list_order),
 	KUNIT_CASE(ew_test_job_rename_and_order),
 	KUNIT_CASE(ew_test_job_change_swaps_policy),

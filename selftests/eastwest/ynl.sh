@@ -66,7 +66,7 @@ EOF
 ew_tmp_dir
 mkdir -p "$CG/ewy"
 
-ew_plan 29
+ew_plan 35
 
 ew_check "eastwest.ko loads" ew_load
 
@@ -113,6 +113,22 @@ expect_fail_msg "a record whose padding is not zero refused, its attribute named
 	--do peer-add --json '{"job-id": 42, "peer-recs": ["00000000000000000000ffff0a09030180000100"]}'
 ew_check "nothing of that request was added" \
 	sh -c "! '$CTL' peer show ynl-job | grep -qx 10.9.3.1/32"
+
+# Job names in the tools' grammar only: a job another client named outside
+# it could not be named, deleted, saved or restored by eastwestctl.
+expect_fail_msg "job-new named with a space refused, the attribute named" \
+	"may only contain.*bad-attr.*[.]name|[.]name.*may only contain" \
+	--do job-new --json '{"name": "a b"}'
+expect_fail_msg "job-new named with a newline refused" "may only contain" \
+	--do job-new --json '{"name": "a\nb"}'
+expect_fail_msg "job-new named \"id\" refused" "\"id\" is reserved" \
+	--do job-new --json '{"name": "id"}'
+expect_fail_msg "job-new named \"-x\" refused" "must not start with '-'" \
+	--do job-new --json '{"name": "-x"}'
+expect_fail_msg "job-set renaming job 42 to \"a/b\" refused" "may only contain" \
+	--do job-set --json '{"id": 42, "name": "a/b"}'
+ew_check "none of them was made, job 42 keeps its name" sh -c \
+	"'$CTL' -j job show | python3 -c 'import json, sys; n = sorted(j[\"name\"] for j in json.load(sys.stdin)); sys.exit(n != [\"ynl-job\"])'"
 
 # The UD/DC opt-ins: 0 or 1, refused otherwise with the attribute named.
 ew_check "job-set ud 1 through the YNL CLI" \
