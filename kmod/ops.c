@@ -15,7 +15,9 @@
  * - A job whose rules were changed, or that lost peers, has each of its
  *   live QPs judged again by the new rules (ew_qp_revalidate_job()), after
  *   they are published; a refused change or removal judges nothing.
- *   Added peers only allow more: nothing to re-judge.
+ *   Added peers only allow more: nothing to re-judge, unless the add
+ *   failed: a batch's peers are published one by one, so a decision may
+ *   have read one that the failure then took back.
  * - Revoking other nodes re-judges every live QP (ew_qp_revalidate_all());
  *   admitting them again allows more.
  * - Setting the global mode from audit to enforce re-judges every live QP
@@ -107,20 +109,27 @@ void ew_op_job_delete(struct ew_job *job)
 }
 
 /**
- * ew_op_peers_add() - add peers to a job (all or none)
+ * ew_op_peers_add() - add peers to a job (all or none); a failed add
+ * re-judges the job's live QPs
  * @job: the job
  * @batch: the parsed peers
  * @failed_at: the index of the peer that could not be added
  *
  * Context: ew_config_lock held.
- * Return: 0, or ew_peers_add()'s error (nothing added).
+ * Return: 0, or ew_peers_add()'s error (nothing added, and nothing that a
+ * decision read of the batch in the meantime stays).
  */
 int ew_op_peers_add(struct ew_job *job, const struct ew_peer_batch *batch,
 		    unsigned int *failed_at)
 {
+	int ret;
+
 	lockdep_assert_held(&ew_config_lock);
 	ew_jobs_changed();
-	return ew_peers_add(job, batch, failed_at);
+	ret = ew_peers_add(job, batch, failed_at);
+	if (ret)
+		ew_qp_revalidate_job(job);
+	return ret;
 }
 
 /**
