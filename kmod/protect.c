@@ -217,6 +217,32 @@ u32 ew_netdev_offload_caps(struct net_device *ndev)
 	return caps;
 }
 
+#ifdef CONFIG_XFRM
+/*
+ * The AEADs that encrypt. Not every AEAD does: rfc4543(gcm(aes)) (GMAC,
+ * the "null encryption with AES-GMAC" of RFC 4543) only authenticates, and
+ * a path under it carries the payload in clear text.
+ */
+static const char * const ew_encrypting_aeads[] = {
+	"rfc4106(gcm(aes))",
+	"rfc4309(ccm(aes))",
+	"rfc7539esp(chacha20,poly1305)",
+};
+
+static bool ew_xfrm_encrypts(const struct xfrm_state *x)
+{
+	unsigned int i;
+
+	if (x->aead) {
+		for (i = 0; i < ARRAY_SIZE(ew_encrypting_aeads); i++)
+			if (!strcmp(x->aead->alg_name, ew_encrypting_aeads[i]))
+				return true;
+		return false;
+	}
+	return x->ealg && strcmp(x->ealg->alg_name, "ecb(cipher_null)");
+}
+#endif
+
 /* Does an XFRM bundle encrypt with ESP, in a way that reaches the wire? */
 static void ew_dst_protection(struct dst_entry *dst, bool soft,
 			      struct ew_protection *prot)
@@ -227,8 +253,7 @@ static void ew_dst_protection(struct dst_entry *dst, bool soft,
 
 		if (x->id.proto != IPPROTO_ESP || x->km.state != XFRM_STATE_VALID)
 			continue;
-		if (!x->aead &&
-		    !(x->ealg && strcmp(x->ealg->alg_name, "ecb(cipher_null)")))
+		if (!ew_xfrm_encrypts(x))
 			continue;
 		if (!soft && x->xso.type != XFRM_DEV_OFFLOAD_PACKET)
 			continue;

@@ -102,6 +102,15 @@ xfrm_protect() {
 		tmpl src "$PLAIN" dst "$PLAIN_PEER" proto esp reqid 7 mode transport
 }
 
+# The same with GMAC (RFC 4543): ESP that authenticates, and encrypts
+# nothing.
+xfrm_gmac() {
+	ip xfrm state add src "$PLAIN" dst "$PLAIN_PEER" proto esp spi 0x1002 \
+		reqid 8 mode transport aead 'rfc4543(gcm(aes))' "$ESPKEY" 128 &&
+	ip xfrm policy add src "$PLAIN/32" dst "$PLAIN_PEER/32" proto udp dir out \
+		tmpl src "$PLAIN" dst "$PLAIN_PEER" proto esp reqid 8 mode transport
+}
+
 xfrm_unprotect() {
 	ip xfrm policy flush && ip xfrm state flush
 }
@@ -112,7 +121,7 @@ hold() {
 	ew_wait_for 20 grep -q connected "$5"
 }
 
-ew_plan 43
+ew_plan 47
 
 ew_check "eastwest.ko loads" ew_load
 ip netns add ewp
@@ -180,6 +189,12 @@ ew_expect_rc 13 "encrypt ipsec: refused without an ESP policy" \
 	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
 ew_expect_rc 13 "encrypt ipsec: MACsec is not IPsec" \
 	ew_in_cg /ewI "$VERBS" rc-connect ewrxe1 "$S" "$SEC_PEER" self
+ew_check "an integrity-only ESP state (GMAC) and its policy added" xfrm_gmac
+ew_check "path-get: GMAC encrypts nothing: no protection" \
+	test -z "$(protection ewrxe0 "$P" "$PLAIN_PEER")"
+ew_expect_rc 13 "encrypt ipsec: refused over the path under GMAC" \
+	ew_in_cg /ewI "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
+ew_check "the GMAC state and policy deleted" xfrm_unprotect
 ew_check "ESP transport state and port-less UDP policy added" xfrm_protect
 ew_check "path-get: the plain path is now ipsec" \
 	test "$(protection ewrxe0 "$P" "$PLAIN_PEER")" = ipsec
