@@ -419,6 +419,31 @@ else
 fi
 export EW_ADMISSION=none
 
+# ----------------------------------------------------------------------------
+# A state file a crash left empty, or one that cannot be read: the static
+# policy is applied all the same, and the operator is told.
+
+reset
+policy static:/x
+mkdir -p "$(dirname "$EW_STATE")"
+: >"$EW_STATE"
+svc start
+expect "start with an empty state file applies the static policy" 0 "static"
+expect_out "and says the state file is empty" "state.json is empty"
+reset
+policy static:/x
+mkdir -p "$(dirname "$EW_STATE")"
+echo '{"jobs": [' >"$EW_STATE"
+svc start
+expect "start with a state file that is not JSON applies the static policy" 0 "static"
+expect_out "and says where the file went" "not a policy file: moved to $EW_STATE.bad."
+if [ ! -e "$EW_STATE" ] && ls "$EW_STATE".bad.* >/dev/null 2>&1; then
+	ok "the unreadable file is kept aside"
+else
+	not_ok "the unreadable file is kept aside" "$(ls -la "$(dirname "$EW_STATE")")"
+fi
+rm -f "$EW_STATE".bad.*
+
 echo "1..$n"
 echo "service: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
