@@ -17,7 +17,6 @@
  */
 
 #include <linux/cgroup.h>
-#include <linux/ctype.h>
 #include <linux/hashtable.h>
 #include <linux/module.h>
 #include <linux/netlink.h>
@@ -164,8 +163,10 @@ const char *ew_job_name_check(const char *name)
 		return "job name must not start with '-'";
 	if (!strcmp(name, "id"))
 		return "job name \"id\" is reserved";
+	/* ASCII ranges: the kernel's isalnum() takes Latin-1 letters too. */
 	for (p = name; *p; p++)
-		if (!isalnum(*p) && !strchr("_.:@+=-", *p))
+		if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
+		    !(*p >= '0' && *p <= '9') && !strchr("_.:@+=-", *p))
 			return "job names may only contain letters, digits and _ . : @ + = -";
 	return NULL;
 }

@@ -897,6 +897,7 @@ static void ew_test_job_name_grammar(struct kunit *test)
 	};
 	static const char * const bad[] = {
 		"", "a b", "a\nb", "-x", "id", "a/b", "tab\tx", "\xc3\xa9",
+		"caf\xe9", "\xc0\xc9",	/* Latin-1 letters to the kernel's isalnum() */
 	};
 	unsigned int i;
 
