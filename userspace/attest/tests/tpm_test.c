@@ -1072,10 +1072,10 @@ static int enroll_via_binary(const char *sdir, const char *enrollment, const cha
 	if (tcti)
 		snprintf(t, sizeof(t), " tcti %s", tcti);
 	assert_int_equal(vrun("challenge", "enroll challenge enrollment %s out %s %s state %s",
-			      enrollment, wpath("m4-challenge.json"), opts ? opts : "", sdir), 0);
-	assert_int_equal(node("activate challenge %s out %s%s", wpath("m4-challenge.json"),
-			      wpath("m4-response.json"), t), EWA_OK);
-	return vrun("confirm", "enroll confirm response %s %s state %s", wpath("m4-response.json"),
+			      enrollment, wpath("taken-challenge.json"), opts ? opts : "", sdir), 0);
+	assert_int_equal(node("activate challenge %s out %s%s", wpath("taken-challenge.json"),
+			      wpath("taken-response.json"), t), EWA_OK);
+	return vrun("confirm", "enroll confirm response %s %s state %s", wpath("taken-response.json"),
 		    confirm_opts ? confirm_opts : "", sdir);
 }
 
@@ -1148,7 +1148,7 @@ static void test_enroll_name_taken(void **state)
 					   "replace not-this-node"), 1);
 	assert_file_has("confirm.err", "not-this-node");
 	assert_int_equal(vrun("confirm", "enroll confirm response %s replace %s state %s",
-			      wpath("m4-response.json"), name, sdir), 0);
+			      wpath("taken-response.json"), name, sdir), 0);
 	rec = ewa_json_load(rec_a);
 	enr = ewa_json_load(wpath("enroll-b.json"));
 	assert_non_null(rec);
