@@ -20,7 +20,11 @@
 # holds for a connect by a process in no job when default deny begins. Each case
 # also checks that the change returned while the connect was still held
 # (no "connected" yet); a control case with no change shows the held
-# connect stays up and is not revoked. Last, the sweep of connected QPs
+# connect stays up and is not revoked. Under global audit mode a connect
+# its job's rules refuse is let through, and a QP destroyed while it is
+# held (any process's destroy moves the policy sequence) must not have it
+# revoked when it lands: audit touches nothing (against 010530e the
+# commit's re-check revoked it). Last, the sweep of connected QPs
 # without records is held (fault_sweep_delay_ms) with a no-job QP's modify
 # lock: its owner's RESET must wait for it.
 
@@ -46,12 +50,13 @@ ew_defer "rdma link delete $DEV"
 ew_defer "ew_rmmod"
 ew_defer "ew_reap_all"
 
-# job_fresh: job ewR with the one peer 127.0.0.1, admission open.
+# job_fresh: job ewR with the one peer 127.0.0.1 (HELD_PEER if set),
+# admission open.
 job_fresh() {
 	"$CTL" job del ewR >/dev/null 2>&1
 	"$CTL" node admit "$LOOP" >/dev/null 2>&1
 	"$CTL" config set admission-required off >/dev/null 2>&1
-	"$CTL" job add ewR cgroup /ewR peer "$LOOP" >/dev/null
+	"$CTL" job add ewR cgroup /ewR peer "${HELD_PEER:-$LOOP}" >/dev/null
 }
 
 # held NAME WANT CHANGE...: a connect of job ewR (of cgroup HELD_CG if set,
@@ -158,7 +163,13 @@ sweep_reset() {
 	[ "$_ok" = 1 ]
 }
 
-ew_plan 12
+# qp_made_and_destroyed: a QP of this process (root, no job) made and,
+# as the process exits, destroyed; its one modify's verdict does not matter.
+qp_made_and_destroyed() {
+	"$VERBS" claim-state "$DEV" rc reset init | grep -q '^qpn 0x'
+}
+
+ew_plan 13
 
 mkdir -p "$CG/ewR"
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -169,6 +180,14 @@ ew_check "the fault build loads" ew_load
 ew_check "it has fault_modify_delay_ms" test -w "$FP/fault_modify_delay_ms"
 
 ew_check "control: a held connect with no change stays connected" held control kept
+# Global audit: the connect its job refuses (no peer 127.0.0.1) is let
+# through; a process in no job destroys a QP of its own meanwhile.
+"$CTL" config set mode audit >/dev/null
+HELD_PEER=192.0.2.1
+ew_check "global audit: a QP destroyed while a refused connect is held: kept" \
+	held audit-destroy kept qp_made_and_destroyed
+unset HELD_PEER
+"$CTL" config set mode enforce >/dev/null
 ew_check "peer del while a connect is held: revoked when it lands" \
 	held peer-del revoked "$CTL" peer del ewR "$LOOP"
 ew_check "job set (other peers) while a connect is held: revoked when it lands" \

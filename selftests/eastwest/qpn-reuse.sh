@@ -33,14 +33,22 @@
 #      or QP_FATAL), not by the pass;
 #   6. job A in audit mode: job B's QP takes X's number; Y, now aimed at
 #      another job's QP, is reported ("would be revoked"), never revoked,
-#      and no pass runs.
+#      and no pass runs;
+#   7. Y busy: job A's connected Y asks for a new address vector, and that
+#      modify is held under Y's modify lock (as a MAC resolution that never
+#      ends would hold it); X is destroyed and job B's QP takes its number
+#      to INIT. The pass hands Y's revocation to the modify holding its
+#      lock: job B's INIT returns only once Y is in ERR, not while Y can
+#      still send into job B's QP.
 # Against a module without the revocation pass, 1 and 2 print "not ok";
 # against one whose destroy does not move the policy sequence, 5 does;
 # with the counting filter by hash that the index replaced, the counts of 2
 # and 4 do (20 passes each, 6.12); with the pass started by any record
 # aimed at the number (c38d3e4), 3's count does (1); with the pass's
-# locality check blind to audit mode (1e84810), 6 does (Y revoked). The function tracer patches
-# kernel text: hence its own boot under single-threaded TCG (ew-tcg).
+# locality check blind to audit mode (1e84810), 6 does (Y revoked); with an
+# INIT that did not wait for a revocation handed to a busy lock (010530e),
+# 7 does (Y still in RTS when job B's INIT returned). The function tracer
+# patches kernel text: hence its own boot under single-threaded TCG (ew-tcg).
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -185,7 +193,7 @@ import json, sys
 print(" ".join(str(r["lqpn"]) for r in json.load(sys.stdin)))')
 }
 
-ew_plan 43
+ew_plan 49
 
 ew_check "fault build loads" ew_insmod "$FAULT_KO"
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -194,8 +202,8 @@ ew_check "GID of $LOOP found (index ${IDX:-none})" test -n "$IDX"
 mkdir -p "$CG/ewA" "$CG/ewB" "$CG/ewN"
 ew_check "jobs A and B may both reach $LOOP" sh -c \
 	"'$CTL' job add ewA cgroup /ewA peer $LOOP && '$CTL' job add ewB cgroup /ewB peer $LOOP"
-mkfifo "$EW_TMP/hold"
-exec 3<>"$EW_TMP/hold"
+mkfifo "$EW_TMP/hold" "$EW_TMP/holdy"
+exec 3<>"$EW_TMP/hold" 4<>"$EW_TMP/holdy"
 ew_dmesg_mark
 
 # 1. Job B takes X's number.
@@ -292,6 +300,34 @@ ew_check "audit: logged as a revocation audit mode held back" \
 	ew_dmesg_wait "qpn $(printf 0x%x "${Y:-0}") would be revoked"
 ew_check "audit: no revocation pass ran (${PASSES:-?})" test "${PASSES:-1}" -eq 0
 kill "$CPID" "$YPID"
+ew_reap "$CPID" 10
+ew_reap "$YPID" 10
+
+# 7. Job A's Y busy (a modify held under its lock) while its number is taken.
+ew_check "busy: job A set to enforce mode again" "$CTL" job set ewA mode enforce
+x_at_init busy
+YOUT=$EW_TMP/y.busy
+EW_BG_STDIN=$EW_TMP/holdy
+ew_start_bg "$YOUT" /ewA $NOBODY "$VERBS" rts-av-change "$DEV" "$IDX" "$LOOP" "${X:-0}" "$LOOP" 90 wait
+YPID=$EW_BG_PID
+EW_BG_STDIN=
+ew_check "busy: job A's QP Y connected to X (qpn ${X:-none})" ew_wait_for 60 grep -qx connected "$YOUT"
+Y=$(qpn_of "$YPID")
+# Held for 25 s: the destroy and the claim take a few seconds under TCG.
+echo 25000 >"$FP/fault_modify_delay_ms"
+echo go >&4
+ew_check "busy: Y's new address vector is held under Y's modify lock" \
+	ew_wait_for 20 grep -qx 1 "$FP/fault_modify_held"
+echo 0 >"$FP/fault_modify_delay_ms"
+kill "$XPID"
+ew_reap "$XPID" 10
+claim busy /ewB
+rdma res show qp link "$DEV/1" lqpn "${Y:-0}" >"$EW_TMP/ystate" 2>&1
+ew_diag "busy: when job B's INIT returned: $(cat "$EW_TMP/ystate")"
+ew_check "busy: when job B's QP (qpn ${X:-?}) reached INIT, Y (qpn ${Y:-?}) was in ERR" \
+	grep -q "state ERR" "$EW_TMP/ystate"
+ew_check "busy: Y had QP_FATAL" ew_wait_for 40 grep -qx revoked "$YOUT"
+echo go >&3
 ew_reap "$CPID" 10
 ew_reap "$YPID" 10
 

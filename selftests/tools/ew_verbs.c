@@ -73,10 +73,11 @@
  *       FROM->TO (RTR->RTS: SQ_PSN, plus the RC timers; RC to RTR is not
  *       supported: use rc-connect). Prints "claim ...: OK|ERRNO" and, if it
  *       succeeded, the state the QP reports ("state now: RTS").
- *   ew_verbs rts-av-change DEV GID_INDEX DGID DQPN DGID2 SECONDS
- *       rc-hold's connection, "connected", then one RTS->RTS modify with
- *       IBV_QP_AV towards DGID2: "av-change: OK|ERRNO"; then waits like
- *       rc-hold: "revoked" (exit 0) or exit 3
+ *   ew_verbs rts-av-change DEV GID_INDEX DGID DQPN DGID2 SECONDS [wait]
+ *       rc-hold's connection, "connected", then (with "wait", after a line
+ *       from stdin) one RTS->RTS modify with IBV_QP_AV towards DGID2:
+ *       "av-change: OK|ERRNO"; then waits like rc-hold: "revoked" (exit 0)
+ *       or exit 3
  *   ew_verbs rc-stepwise DEV GID_INDEX DGID DQPN [reset]
  *       create an RC QP, RESET->INIT, print "init: OK"; read a line from
  *       stdin (or EOF), INIT->RTR towards DGID/DQPN (PSN 0), "rtr: OK|ERRNO";
@@ -849,9 +850,23 @@ static int claim_state(struct ctx *c, const char *type_s, const char *from_s,
 	return ret == EACCES ? EXIT_REFUSED : 1;
 }
 
-/* Connect, then try to move the live QP to another destination. */
+/* Block until a line (or EOF) arrives on stdin. */
+static void wait_line(void)
+{
+	char line[64];
+
+	if (!fgets(line, sizeof(line), stdin))
+		clearerr(stdin);
+}
+
+/*
+ * Connect, go to RTS, then (after a line on stdin if @wait) ask for
+ * RTS->RTS with a new address vector to @dgid2_s ("av-change: OK|ERRNO"),
+ * then wait for the module to revoke the QP.
+ */
 static int rts_av_change(struct ctx *c, int gid_index, const char *dgid_s,
-			 uint32_t dqpn, const char *dgid2_s, int seconds)
+			 uint32_t dqpn, const char *dgid2_s, int seconds,
+			 bool wait)
 {
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTS,
@@ -868,18 +883,11 @@ static int rts_av_change(struct ctx *c, int gid_index, const char *dgid_s,
 	ret = rc_connect_say(c, gid_index, dgid_s, dqpn);
 	if (ret)
 		return ret;
+	if (wait)
+		wait_line();
 	ret = ibv_modify_qp(c->qp, &attr, IBV_QP_STATE | IBV_QP_AV);
 	say("av-change: %s\n", err_name(ret));
 	return wait_revoked(c, &c->qp, 1, seconds);
-}
-
-/* Block until a line (or EOF) arrives on stdin. */
-static void wait_line(void)
-{
-	char line[64];
-
-	if (!fgets(line, sizeof(line), stdin))
-		clearerr(stdin);
 }
 
 /*
@@ -1921,9 +1929,10 @@ int main(int argc, char **argv)
 		return rc_pair_revive(&c, num(argv[3]), num(argv[4]));
 	if (!strcmp(argv[1], "claim-state") && argc == 6)
 		return claim_state(&c, argv[3], argv[4], argv[5]);
-	if (!strcmp(argv[1], "rts-av-change") && argc == 8)
+	if (!strcmp(argv[1], "rts-av-change") &&
+	    (argc == 8 || (argc == 9 && !strcmp(argv[8], "wait"))))
 		return rts_av_change(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
-				     argv[6], num(argv[7]));
+				     argv[6], num(argv[7]), argc == 9);
 	if (!strcmp(argv[1], "rc-stepwise") &&
 	    (argc == 6 || (argc == 7 && !strcmp(argv[6], "reset"))))
 		return rc_stepwise(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
