@@ -927,10 +927,14 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 
 	/*
 	 * A QP brought to INIT may carry the number of a destroyed one: first
-	 * revoke what other jobs aimed at that one (a tracked QP skips it).
+	 * revoke what other jobs aimed at that one, and wait until it is in
+	 * the error state (a tracked QP skips it).
 	 */
-	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT)
-		ew_qp_revalidate_local(real);
+	if ((mask & IB_QP_STATE) && attr->qp_state == IB_QPS_INIT) {
+		ret = ew_qp_revalidate_local(real);
+		if (ret)
+			goto out;
+	}
 	ew_qp_modify_lock(real, &t);
 	ew_qp_change_start(real, &chg, mask, attr->qp_state);
 	if (ew_check_modify_qp(real, attr, mask, &chg)) {
@@ -950,6 +954,7 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 	}
 	ew_qp_change_release(&chg);
 	ew_qp_modify_unlock(&t);
+out:
 	/* Taken by the hook; not a tail call: the hook must see us as caller. */
 	module_put(THIS_MODULE);
 	return ret;

@@ -72,9 +72,11 @@
  * records of its QP on that list before it lets go
  * (ew_qp_modify_unlock()), under the same lock as the hand-over, so no
  * record is left behind, and a revoked QP waits for at most the one
- * modify under way on it. The sweep of QPs without records skips, before
- * taking any lock, the QPs that are tracked or whose owner is not
- * enforced, which are all but the ones it revokes.
+ * modify under way on it. Meanwhile that QP can still send: what must not
+ * start before it is in the error state waits for it (a QP reusing the
+ * number it aims at: "Local destinations that go away"). The sweep of QPs
+ * without records skips, before taking any lock, the QPs that are tracked
+ * or whose owner is not enforced, which are all but the ones it revokes.
  *
  * DOC: Revocation - a revoker collects the records it takes in one pass
  * over the table, marking each `revoking` and linking it on a private list
@@ -83,7 +85,8 @@
  * revoke event; the log gets one line per revocation and per-QP lines only
  * up to a rate limit (10,000 QPs of a deleted job must not flush the
  * kernel log). A pass runs again until it finds nothing: QPs tracked while
- * the revoker worked are caught too. In audit mode nothing is touched.
+ * the revoker worked are caught too. In audit mode nothing is touched,
+ * nor by the re-check of "Decisions in flight".
  *
  * DOC: Decisions in flight - a modify decides on the rules it read, and
  * records its QP after the driver applied it; a narrowing change (peer or
@@ -217,7 +220,13 @@ static bool ew_revokers_stopped;
  * the local records by destination QPN, ew_qp_local_idx, tells in one
  * bucket), those aimed at it are checked again and revoked if the number
  * is now another job's: no QP that reuses a number can be connected
- * before that. A QP that is already tracked skips the pass (its record was
+ * before that. The INIT also waits until no record aimed at the number is
+ * still being revoked: a revocation handed to the holder of a busy modify
+ * lock (see "Busy modify locks"), or taken by another pass that has not
+ * reached it yet, leaves the old QP able to send until it is done, for as
+ * long as its owner keeps that lock busy (ew_qp_revoked_wait, woken as
+ * each revocation ends; the wait is interruptible). A QP that is already
+ * tracked skips the pass (its record was
  * made by an INIT that ran it, a reset drops the record, and a QP keeps
  * its number). A kernel QP reusing the number is not checked (kernel QPs
  * never pass the hooks).
@@ -232,6 +241,8 @@ static bool ew_revokers_stopped;
  * what aimed at its number). Under ew_qp_lock.
  */
 static DEFINE_HASHTABLE(ew_qp_local_idx, EW_QP_LOCAL_BITS);
+/* Woken whenever a record stops being `revoking` (ew_qp_revoke_locked()). */
+static DECLARE_WAIT_QUEUE_HEAD(ew_qp_revoked_wait);
 static struct kmem_cache *ew_qp_cache;
 /* The per-QP revocation lines; each revocation also logs a summary. */
 static DEFINE_RATELIMIT_STATE(ew_revoke_log_rs, 5 * HZ, 10);
@@ -634,6 +645,12 @@ static bool ew_qp_doom_if_refused_locked(struct ew_qp *rec)
 	reason = ew_qp_recheck(rec, false);
 	if (!reason)
 		return false;
+	/* The node in audit mode: reported, never revoked, as by a pass. */
+	if (READ_ONCE(ew_global.mode) == EASTWEST_MODE_AUDIT) {
+		pr_info_ratelimited("audit: job %u: qpn 0x%x would be revoked\n",
+				    rec->job_id, rec->qpn);
+		return false;
+	}
 	rec->revoking = true;
 	rec->reason = reason;
 	return true;
@@ -1344,6 +1361,14 @@ static void ew_qp_leave_refused_groups(struct ew_qp *rec)
  * Context: the QP's modify lock held.
  * Return: false if there was nothing left to revoke (the QP was reset).
  */
+/* A record stopped being `revoking`: wake INITs waiting for that. */
+static void ew_qp_revoked_wake(void)
+{
+	/* Full barrier, then a look: pairs with the waiter's queueing. */
+	if (wq_has_sleeper(&ew_qp_revoked_wait))
+		wake_up_all(&ew_qp_revoked_wait);
+}
+
 static bool ew_qp_revoke_locked(struct ew_qp *rec)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
@@ -1362,6 +1387,7 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 		list_del_init(&rec->revoke_node);
 		spin_unlock(&ew_qp_lock);
 		ew_qp_free(rec);
+		ew_qp_revoked_wake();
 		return false;
 	}
 	qp = rec->qp;
@@ -1399,6 +1425,7 @@ static bool ew_qp_revoke_locked(struct ew_qp *rec)
 	rec->revoking = false;
 	ew_qp_count(rec->job_id, -1);
 	spin_unlock(&ew_qp_lock);
+	ew_qp_revoked_wake();
 	/* It may wait for room in the events ring. */
 	ew_event_report_wait(&ev);
 	return true;
@@ -1592,6 +1619,23 @@ unsigned int ew_qp_revalidate_all(void)
 	return ew_qp_revoke(&sel);
 }
 
+/* Whether a record aimed at QP @qpn of this node is being revoked. */
+static bool ew_qp_local_revoking(u32 qpn)
+{
+	struct ew_qp *rec;
+	bool busy = false;
+
+	spin_lock(&ew_qp_lock);
+	hash_for_each_possible(ew_qp_local_idx, rec, local_node, qpn) {
+		if (rec->req.dest_qpn == qpn && rec->revoking) {
+			busy = true;
+			break;
+		}
+	}
+	spin_unlock(&ew_qp_lock);
+	return busy;
+}
+
 /**
  * ew_qp_revalidate_local() - a QP of this node comes up: revoke the QPs
  * aimed at its number that are not of its job
@@ -1603,19 +1647,21 @@ unsigned int ew_qp_revalidate_all(void)
  * that the new QP's owner may keep (its own job's) start no pass either,
  * so a process cycling its QP through RESET and INIT under a connection of
  * its own does not make the node scan every record. One hold of
- * ew_qp_lock answers these questions.
+ * ew_qp_lock answers these questions. Then it waits until no record aimed
+ * at the number is being revoked (see "Local destinations that go away").
  *
  * Context: process context, sleeps; holds no modify lock.
+ * Return: 0, or -ERESTARTSYS if a signal came while it waited.
  */
-void ew_qp_revalidate_local(struct ib_qp *qp)
+int ew_qp_revalidate_local(struct ib_qp *qp)
 {
 	struct ew_revoke_sel sel = { .local = true, .local_qpn = qp->qp_num };
+	bool aimed = false, revoking = false;
 	u32 qpn = qp->qp_num;
-	bool aimed = false;
 	struct ew_qp *rec;
 
 	if (!READ_ONCE(ew_qp_n_records))
-		return;
+		return 0;
 	spin_lock(&ew_qp_lock);
 	/*
 	 * Not before its modify lock: a record of a QP whose destroy is under
@@ -1624,12 +1670,15 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
 	rec = ew_qp_find(qp);
 	if (rec && !rec->dying) {
 		spin_unlock(&ew_qp_lock);
-		return;
+		return 0;
 	}
 	/* Only a record the new owner's QP is foreign to starts the pass. */
 	hash_for_each_possible(ew_qp_local_idx, rec, local_node, qpn) {
-		if (rec->req.dest_qpn == qpn && !rec->revoked &&
-		    !rec->revoking && !rec->dying && ew_qp_recheck_local(rec)) {
+		if (rec->req.dest_qpn != qpn || rec->revoked || rec->dying)
+			continue;
+		if (rec->revoking) {
+			revoking = true;
+		} else if (ew_qp_recheck_local(rec)) {
 			aimed = true;
 			break;
 		}
@@ -1637,6 +1686,11 @@ void ew_qp_revalidate_local(struct ib_qp *qp)
 	spin_unlock(&ew_qp_lock);
 	if (aimed)
 		ew_qp_revoke(&sel);
+	if (!aimed && !revoking)
+		return 0;
+	/* Until the old QPs are in the error state, not just collected. */
+	return wait_event_interruptible(ew_qp_revoked_wait,
+					!ew_qp_local_revoking(qpn));
 }
 
 /*

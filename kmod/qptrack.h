@@ -98,7 +98,7 @@ unsigned int ew_qp_revoke_job(u32 job_id);
 unsigned int ew_qp_revalidate_job(struct ew_job *job);
 unsigned int ew_qp_revalidate_all(void);
 unsigned int ew_qp_revoke_unrecorded(void);
-void ew_qp_revalidate_local(struct ib_qp *qp);
+int ew_qp_revalidate_local(struct ib_qp *qp);
 int ew_qptrack_init(void);
 void ew_qptrack_stop(void);
 void ew_qptrack_exit(void);
