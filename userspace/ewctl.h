@@ -28,6 +28,7 @@ enum ew_exit {
 	EW_NOTAVAIL = 4,	/* the eastwest family is not available */
 	EW_NOENT = 5,		/* no such job or peer entry (ENOENT) */
 	EW_CHANGED = 6,		/* apply --expect: the node's jobs changed meanwhile */
+	EW_PARTIAL = 7,		/* failed part-way: the changes made before stay */
 };
 
 /*

@@ -276,15 +276,20 @@ static int read_part(struct ewnl *nl, const struct ew_undo *u, struct ew_state *
  * kernel never reports. An undo step refused goes on to the next; then the
  * state is read again, and if it is not as before, the steps that would
  * restore it are printed, as a dry run prints a plan (JSON: {"restore":
- * [...]}).
+ * [...]}). Jobs and settings restored are not QPs restored: a QP that a
+ * step (or an undo step) revoked stays revoked, and the messages say so.
  *
- * Return: true if the node (or the job) is as it was.
+ * Return: EW_UNDO_NOTHING if the touched jobs and settings were as before
+ * (nothing to undo), EW_UNDO_RESTORED once they are again, else
+ * EW_UNDO_LEFT (the state could not be read either).
  */
-bool ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char *what)
+enum ew_undone ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char *what)
 {
-	const char *whom = u->job ? "the job" : "the node";
+	const char *whom = u->job ? "the job's settings and peers are" :
+				    "the jobs and settings are";
 	struct ew_plan undo = { 0 }, left = { 0 };
 	struct ew_state part = *u->before, now;
+	enum ew_undone ret = EW_UNDO_LEFT;
 	char step[160];
 	const char *why;
 	size_t i;
@@ -298,6 +303,10 @@ bool ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char *what)
 	}
 	ew_plan_build(&part, &now, &undo);
 	ew_state_free(&now);
+	if (!undo.n) {
+		ret = EW_UNDO_NOTHING;
+		goto out;
+	}
 	for (i = 0; i < undo.n; i++) {
 		step_what(&undo.steps[i], step, sizeof(step));
 		why = ew_step_refused(&undo.steps[i]);
@@ -308,30 +317,51 @@ bool ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char *what)
 			ewnl_report(nl, "%s: rolling back: %s", what, step);
 	}
 	if (read_part(nl, u, &now)) {
-		ewnl_report(nl, "%s: rolled back %zu steps: reading the state after them",
-			    what, undo.n);
-		left.n = 1;
+		ewnl_report(nl, "%s: not rolled back: %zu step%s sent: reading the state after them",
+			    what, undo.n, undo.n == 1 ? "" : "s");
 		goto out;
 	}
 	ew_plan_build(&part, &now, &left);
 	ew_state_free(&now);
-	if (!left.n && undo.n)
-		ew_err("%s: rolled back %zu step%s: %s is as it was", what, undo.n,
-		       undo.n == 1 ? "" : "s", whom);
-	if (left.n) {
-		ew_err("%s: not rolled back: %s is not as it was: %zu step%s printed would restore it",
-		       what, whom, left.n, left.n == 1 ? "" : "s");
-		ew_open_object(NULL);
-		print_steps(&left, "restore");
-		ew_close_object();
+	if (!left.n) {
+		ew_err("%s: rolled back %zu step%s: %s as they were; live QPs that the run revoked stay revoked",
+		       what, undo.n, undo.n == 1 ? "" : "s", whom);
+		ret = EW_UNDO_RESTORED;
+		goto out;
 	}
+	ew_err("%s: not rolled back: %s is not as it was: %zu step%s printed would restore it",
+	       what, u->job ? "the job" : "the node", left.n, left.n == 1 ? "" : "s");
+	ew_open_object(NULL);
+	print_steps(&left, "restore");
+	ew_close_object();
 out:
 	/* The jobs are @u->before's. */
 	free(part.jobs);
 	ew_plan_free(&undo);
-	i = left.n;
 	ew_plan_free(&left);
-	return !i;
+	return ret;
+}
+
+/**
+ * ew_undo_exit() - the exit status of a command refused part-way
+ * @undone: what ew_plan_undo() found
+ * @refused: the exit status of the refused request (ewnl_report())
+ *
+ * Return: @refused if nothing had changed (its meaning holds: 5, "no such
+ * object", changed nothing), EW_FAIL once the undo restored the jobs and
+ * settings, EW_PARTIAL when changes stay.
+ */
+int ew_undo_exit(enum ew_undone undone, int refused)
+{
+	switch (undone) {
+	case EW_UNDO_NOTHING:
+		return refused;
+	case EW_UNDO_RESTORED:
+		return EW_FAIL;
+	case EW_UNDO_LEFT:
+		break;
+	}
+	return EW_PARTIAL;
 }
 
 /*
@@ -339,7 +369,8 @@ out:
  * "plan": [...]}, or in text the steps of a dry run and a summary. A step
  * the kernel would surely refuse fails the plan before the first request.
  * A refused step stops the run, and the steps before it are undone from
- * @have, the state the plan was built from (ew_plan_undo()).
+ * @have, the state the plan was built from (ew_plan_undo()); the exit
+ * status says what is left (ew_undo_exit()).
  */
 static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const struct ew_state *have,
 		      bool with_peers, const char *file, bool dry_run)
@@ -367,8 +398,7 @@ static int apply_plan(struct ewnl *nl, const struct ew_plan *plan, const struct 
 				  step_what(&plan->steps[i], what, sizeof(what)), i);
 		snprintf(where, sizeof(where), "apply %s", file);
 		undo.n = i + 1;
-		ew_plan_undo(nl, &undo, where);
-		return ret;
+		return ew_undo_exit(ew_plan_undo(nl, &undo, where), ret);
 	}
 	ew_open_object(NULL);
 	ew_print_on_off(EW_JSON, "dry_run", NULL, dry_run);

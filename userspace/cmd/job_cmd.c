@@ -123,7 +123,7 @@ static int job_set(int argc, char *argv[])
 undo:
 	snprintf(where, sizeof(where), "job set %s", what);
 	undo.job = id;
-	ew_plan_undo(nl, &undo, where);
+	ret = ew_undo_exit(ew_plan_undo(nl, &undo, where), ret);
 out:
 	ew_peers_free(&add);
 	ew_peers_free(&del);

@@ -55,7 +55,9 @@ static void usage(FILE *f, bool all)
 	}
 	fprintf(f, "\nExit status: 0 success, 1 the kernel refused or the operation failed,\n"
 		"2 usage or parse error (nothing sent), 3 permission denied,\n"
-		"4 eastwest not available, 5 no such job or peer entry.\n");
+		"4 eastwest not available, 5 no such job or peer entry,\n"
+		"6 apply --expect: the node changed meanwhile, 7 failed part-way: the\n"
+		"changes made before the failure stay (the message says which).\n");
 }
 
 static int help(int argc, char *argv[])

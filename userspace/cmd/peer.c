@@ -49,13 +49,15 @@ static int peer_change(uint8_t cmd, const char *verb, int argc, char *argv[])
 		ret = ewnl_report(nl, "peer %s %s", verb, what);
 		goto out;
 	}
+	/* Messages of EW_PEER_CHUNK peers: those sent before a refused one stay. */
 	if (ew_ipc_peers(nl, cmd, id, &peers, &done)) {
-		if (done)
-			ret = ewnl_report(nl, "peer %s %s (%zu of %zu peers were %s)",
-					  verb, what, done, peers.n,
-					  cmd == EASTWEST_CMD_PEER_ADD ? "added" : "removed");
-		else
-			ret = ewnl_report(nl, "peer %s %s", verb, what);
+		ret = ewnl_report(nl, "peer %s %s", verb, what);
+		if (done) {
+			ew_err("peer %s %s: failed part-way: %zu of %zu peers were %s, and stay so",
+			       verb, what, done, peers.n,
+			       cmd == EASTWEST_CMD_PEER_ADD ? "added" : "removed");
+			ret = EW_PARTIAL;
+		}
 	}
 out:
 	ew_peers_free(&peers);

@@ -90,6 +90,14 @@ struct ew_undo {
 	bool with_peers;	/* before has every job's peers */
 };
 
-bool ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char *what);
+/* What ew_plan_undo() found. */
+enum ew_undone {
+	EW_UNDO_NOTHING,	/* nothing had changed: nothing to undo */
+	EW_UNDO_RESTORED,	/* the jobs and settings are as they were */
+	EW_UNDO_LEFT,		/* not as they were, or unknown: changes stay */
+};
+
+enum ew_undone ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char *what);
+int ew_undo_exit(enum ew_undone undone, int refused);
 
 #endif /* EW_SUBCOMMANDS_H */

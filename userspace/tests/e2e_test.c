@@ -326,7 +326,8 @@ static void test_show_apply_roundtrip(void **state)
 	fake.fail_change = 3;
 	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
 	has(err, ": step 3 of 5 (job add n1) failed, 2 applied before it: refused by the test\n");
-	has(err, ": rolled back 2 steps: the node is as it was\n");
+	has(err, ": rolled back 2 steps: the jobs and settings are as they were; "
+	    "live QPs that the run revoked stay revoked\n");
 	assert_string_equal(out, "");
 	assert_int_equal(RUN("apply", "-f", path), EW_OK);
 	assert_string_equal(out, "applied 5 steps: jobs 2 added, 1 changed, 1 deleted; "
@@ -619,7 +620,7 @@ static void test_apply_rollback_refused(void **state)
 	assert_int_equal(RUN("job", "add", "b", "cgroup", "/y"), EW_OK);
 	test_temp_file(path, "{\"jobs\": [{\"name\": \"a\", \"id\": 5}, {\"name\": \"c\"}]}");
 	fake.fail_cmd = EASTWEST_CMD_JOB_NEW;
-	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+	assert_int_equal(RUN("apply", "-f", path), EW_PARTIAL);
 	has(err, "step 2 of 4 (job add a) failed, 1 applied before it: refused by the test\n");
 	has(err, "rolling back: job add a: refused by the test\n");
 	has(err, "not rolled back: the node is not as it was: 1 step printed would restore it\n");
@@ -630,6 +631,71 @@ static void test_apply_rollback_refused(void **state)
 	assert_int_equal(RUN("job", "show"), EW_OK);
 	has(out, "job b id 2 ");
 	assert_int_equal(fake.st.n_jobs, 1);
+	unlink(path);
+}
+
+/*
+ * The exit status of a refused apply says what is left: a refused first
+ * step changed nothing and keeps the kernel's reason (5 for ENOENT); a
+ * later one is 1 once the undo restored the jobs and settings, and 7 when
+ * it could not. The message does not claim the node is as it was: QPs
+ * revoked meanwhile are not brought back.
+ */
+static void test_apply_exit_status(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	FILE *f;
+	int n;
+
+	(void)state;
+	test_temp_file(path, "{\"jobs\": [{\"name\": \"b\", \"cgroups\": [\"/y\"], "
+		       "\"mode\": \"audit\"}, {\"name\": \"k\"}]}");
+	for (n = 1; n <= 3; n++) {
+		fake_reset();
+		assert_int_equal(RUN("job", "add", "a", "cgroup", "/x"), EW_OK);
+		assert_int_equal(RUN("job", "add", "b", "cgroup", "/y"), EW_OK);
+		fake.changes = 0;
+		fake.fail_change = n;
+		fake.fail_errno = ENOENT;
+		assert_int_equal(RUN("apply", "-f", path), n == 1 ? EW_NOENT : EW_FAIL);
+		if (n > 1) {
+			has(err, "rolled back ");
+			has(err, "live QPs");
+			assert_null(strstr(err, "is as it was"));
+		}
+		fake.fail_change = 0;
+		assert_int_equal(RUN("job", "show", "b"), EW_OK);
+		has(out, "mode enforce");
+		assert_int_equal(RUN("job", "show", "a"), EW_OK);
+		assert_int_equal(RUN("job", "show", "k"), EW_NOENT);
+	}
+
+	/* The undo refused too: 7, whatever the refusal's errno. */
+	fake_reset();
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "10.0.0.1"), EW_OK);
+	assert_int_equal(RUN("job", "add", "b", "cgroup", "/y"), EW_OK);
+	test_write_file(path, "{\"jobs\": [{\"name\": \"a\", \"id\": 5}, {\"name\": \"c\"}]}");
+	fake.fail_cmd = EASTWEST_CMD_JOB_NEW;
+	fake.fail_errno = ENOENT;
+	assert_int_equal(RUN("apply", "-f", path), EW_PARTIAL);
+	has(err, "not rolled back");
+	fake.fail_cmd = 0;
+	unlink(path);
+
+	/* peer add in messages of 2000 peers: the second refused, 7. */
+	fake_reset();
+	assert_int_equal(RUN("job", "add", "a"), EW_OK);
+	close(mkstemp(path));
+	f = fopen(path, "w");
+	for (n = 0; n < 3000; n++)
+		fprintf(f, "10.%d.%d.0/24\n", n / 256, n % 256);
+	fclose(f);
+	fake.changes = 0;
+	fake.fail_change = 2;
+	fake.fail_errno = ENOENT;
+	assert_int_equal(RUN("peer", "add", "a", "file", path), EW_PARTIAL);
+	has(err, "2000 of 3000 peers were added");
+	assert_int_equal(fake.st.jobs[0].peers.n, 2000);
 	unlink(path);
 }
 
@@ -669,7 +735,7 @@ static void test_job_set_rollback(void **state)
 	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "10.0.0.1"), EW_OK);
 	fake.fail_cmd = EASTWEST_CMD_PEER_ADD;
 	assert_int_equal(RUN("job", "set", "a", "mode", "audit", "cgroup", "/y",
-			     "peer", "10.0.0.2"), EW_FAIL);
+			     "peer", "10.0.0.2"), EW_PARTIAL);
 	has(err, "job set a: peers: refused by the test\n");
 	has(err, "rolling back: peer add a (id 1), 1 peers: refused by the test\n");
 	has(err, "not rolled back: the job is not as it was: 1 step printed would restore it\n");
@@ -729,7 +795,7 @@ static void test_apply_keyed_psn(void **state)
 			"{\"name\": \"a\"}, {\"name\": \"n\"}]}");
 	fake.changes = 0;
 	fake.fail_change = 3;
-	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+	assert_int_equal(RUN("apply", "-f", path), EW_PARTIAL);
 	fake.fail_change = 0;
 	has(err, "step 3 of 3 (job add n) failed, 2 applied before it: refused by the test\n");
 	has(err, "rolling back: job add k: keyed PSNs need a psn-key, which the kernel "
@@ -799,7 +865,8 @@ static void test_signal_deferred(void **state)
 	fake.signal_change = 1;
 	fake.fail_change = 3;
 	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
-	has(err, "rolled back 2 steps: the node is as it was\n");
+	has(err, "rolled back 2 steps: the jobs and settings are as they were; "
+	    "live QPs that the run revoked stay revoked\n");
 	assert_true(term_seen);
 	assert_int_equal(term_changes, fake.changes);
 	assert_true(term_changes > 3);
@@ -1283,6 +1350,7 @@ int main(void)
 		cmocka_unit_test_setup(test_help_exit_status, reset),
 		cmocka_unit_test_setup(test_apply_rollback, reset),
 		cmocka_unit_test_setup(test_apply_rollback_refused, reset),
+		cmocka_unit_test_setup(test_apply_exit_status, reset),
 		cmocka_unit_test_setup(test_job_set_rollback, reset),
 		cmocka_unit_test_setup(test_apply_psn_key_mode, setup),
 		cmocka_unit_test_setup(test_psn_key_stdin, setup),

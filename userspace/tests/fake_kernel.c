@@ -521,6 +521,17 @@ static void job_set(const struct nlmsghdr *req)
 	ack(req, 0, NULL, 0, 0);
 }
 
+/* Job @id deleted by another program meanwhile (an epilog). */
+static void gone(uint32_t id)
+{
+	struct ew_job_desc *j = find(id, NULL);
+
+	if (!j)
+		return;
+	ew_job_free(j);
+	*j = fake.st.jobs[--fake.st.n_jobs];
+}
+
 static void job_del(const struct nlmsghdr *req)
 {
 	struct ew_job_desc *j = find_req(req);
@@ -878,9 +889,11 @@ ssize_t mnl_socket_sendto(const struct mnl_socket *nl, const void *buf, size_t l
 		ack(req, EPERM, NULL, 0, 0);
 		return (ssize_t)len;
 	}
+	if (change(g->cmd) && fake.gone_change && fake.changes + 1 == fake.gone_change)
+		gone(fake.gone_id);
 	if (fake.fail_cmd == g->cmd ||
 	    (change(g->cmd) && ++fake.changes == fake.fail_change)) {
-		ack(req, EINVAL, "refused by the test", 0, 0);
+		ack(req, fake.fail_errno ? fake.fail_errno : EINVAL, "refused by the test", 0, 0);
 		return (ssize_t)len;
 	}
 	if (change(g->cmd) && fake.signal_change && fake.changes == fake.signal_change)

@@ -16,6 +16,9 @@ struct fake {
 	int dump_intr;		/* flag this many dumps NLM_F_DUMP_INTR */
 	int fail_cmd;		/* refuse this command with EINVAL */
 	int fail_change;	/* refuse the Nth change (from 1), once */
+	int fail_errno;		/* with this errno (0: EINVAL) */
+	int gone_change;	/* when the Nth change arrives, first delete */
+	uint32_t gone_id;	/* this job (another program's job del) */
 	int changes;		/* changes asked for (refused ones too) */
 	int signal_change;	/* raise SIGTERM when the Nth change arrives */
 	int events;		/* deny-ntf events sent on subscription */
