@@ -32,6 +32,15 @@ enum ew_exit {
 };
 
 /*
+ * Requests that changed something, counted where they are sent: the
+ * module's change requests; rtnetlink, macsec, xfrm and RDMA netlink
+ * changes; nftables changes; transmit key records; and eastwest-attest
+ * runs (it changes the module through eastwestctl, another process). Batch
+ * mode tells by it whether a line changed the node.
+ */
+extern unsigned long ew_changes;
+
+/*
  * Reads all of PATH ("-": stdin) into *text (malloc'd, NUL-terminated past
  * *len) and *len. EW_OK, or EW_USAGE after a message: cannot open or read
  * it, or it has more than max_bytes.

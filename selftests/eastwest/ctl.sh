@@ -113,7 +113,7 @@ ew_check "the no-job denial is counted" \
 
 # --- batch mode ----------------------------------------------------------------------
 printf '# comment\njob add b1 peer 10.1.0.1\njob add b2 peer 10.1.0.300\njob add b3\n' >"$EW_TMP/batch"
-ew_expect_rc 2 "batch stops at the bad line" "$CTL" -b "$EW_TMP/batch"
+ew_expect_rc 7 "batch stops at the bad line, after line 2 changed the node" "$CTL" -b "$EW_TMP/batch"
 ew_check "and names line 3 of the file" out_has 'batch:3:|line 3'
 ew_check "b1 was added, b3 was not" \
 	sh -c "'$CTL' job show b1 >/dev/null && ! '$CTL' job show b3 >/dev/null 2>&1"

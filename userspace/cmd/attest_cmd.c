@@ -92,6 +92,8 @@ int attest_main(int argc, char *argv[])
 	free(prog);
 	if (status < 0 || status == EW_RUN_NOT_FOUND)
 		return EW_FAIL;
+	/* It may have changed the module, through another eastwestctl. */
+	ew_changes++;
 	return status > 128 ? EW_FAIL : status;
 }
 

@@ -18,6 +18,8 @@
 #include "ewctl.h"
 #include "io/lock.h"
 
+#define EW_BATCH_MAX (256 * 1024 * 1024)
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char *argv[]);
@@ -155,46 +157,95 @@ static int split(char *line, char ***argvp, int *argcp, size_t *cap)
 	return EW_OK;
 }
 
-static int batch(const char *file)
-{
-	FILE *f = strcmp(file, "-") ? fopen(file, "re") : stdin;
-	const char *name = strcmp(file, "-") ? file : "stdin";
-	unsigned long lineno = 0;
-	char *line = NULL, **argv = NULL;
-	size_t lcap = 0, acap = 0;
-	int argc, ret = EW_OK;
-	ssize_t n;
+/* A batch line, split into words (in the batch's buffer). */
+struct batch_line {
+	unsigned long lineno;
+	int argc;
+	char **argv;
+};
 
-	if (!f) {
-		ew_err("%s: %s", file, strerror(errno));
-		return EW_USAGE;
-	}
-	ew_batch_stdin = f == stdin;
-	while (!ret && (n = getline(&line, &lcap, f)) > 0) {
-		lineno++;
+/*
+ * Splits all of @text (@len bytes, NUL-terminated past them) into @lines,
+ * in place, before any line runs: a NUL byte or an unterminated quote on
+ * any line is a usage error, and nothing was sent. Empty and comment lines
+ * are left out.
+ */
+static int batch_split(char *text, size_t len, const char *name,
+		       struct batch_line **lines, size_t *n)
+{
+	unsigned long lineno = 0;
+	size_t cap = 0, acap;
+	char *p = text, *nl;
+	int ret = EW_OK;
+
+	*n = 0;
+	while (!ret && p < text + len) {
+		struct batch_line l = { 0 };
+
+		l.lineno = ++lineno;
+		nl = memchr(p, '\n', (size_t)(text + len - p));
+		if (!nl)
+			nl = text + len;
 		ew_set_location(name, lineno);
 		/* split() would stop at it, and the rest of the line be lost. */
-		if (memchr(line, '\0', (size_t)n)) {
+		if (memchr(p, '\0', (size_t)(nl - p))) {
 			ew_err("NUL byte");
 			ret = EW_USAGE;
 			break;
 		}
-		ret = split(line, &argv, &argc, &acap);
-		if (!ret && argc > 0) {
-			ret = dispatch(argc, argv);
-			fflush(stdout);
+		*nl = '\0';
+		acap = 0;
+		ret = split(p, &l.argv, &l.argc, &acap);
+		p = nl + 1;
+		if (ret || !l.argc) {
+			free(l.argv);
+			continue;
 		}
+		EW_GROW(*lines, *n, cap);
+		(*lines)[(*n)++] = l;
 	}
-	if (!ret && ferror(f)) {
-		ew_err("read error");
-		ret = EW_USAGE;
+	ew_set_location(NULL, 0);
+	return ret;
+}
+
+/*
+ * Runs the lines of @file in order, up to the first that fails. The whole
+ * file is read and split first (batch_split()). A line that fails after
+ * earlier lines changed something (ew_changes) exits EW_PARTIAL: the
+ * statuses that say nothing was changed (2, 3, 5, 6) would be false.
+ */
+static int batch(const char *file)
+{
+	const char *name = strcmp(file, "-") ? file : "stdin";
+	struct batch_line *lines = NULL;
+	unsigned long start;
+	size_t len, n = 0, i;
+	int ret;
+	char *text;
+
+	ret = ew_read_file(file, EW_BATCH_MAX, &text, &len);
+	if (ret)
+		return ret;
+	ret = batch_split(text, len, name, &lines, &n);
+	ew_batch_stdin = !strcmp(file, "-");
+	start = ew_changes;
+	for (i = 0; !ret && i < n; i++) {
+		bool earlier = ew_changes != start;
+
+		ew_set_location(name, lines[i].lineno);
+		ret = dispatch(lines[i].argc, lines[i].argv);
+		fflush(stdout);
+		if (ret && ret != EW_PARTIAL && earlier) {
+			ew_err("failed after earlier lines changed the node: their changes stay");
+			ret = EW_PARTIAL;
+		}
 	}
 	ew_set_location(NULL, 0);
 	ew_batch_stdin = false;
-	free(argv);
-	free(line);
-	if (f != stdin)
-		fclose(f);
+	for (i = 0; i < n; i++)
+		free(lines[i].argv);
+	free(lines);
+	free(text);
 	return ret;
 }
 

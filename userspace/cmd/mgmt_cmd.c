@@ -134,8 +134,11 @@ static int nft_run(struct nft_ctx *nft, const char *cmds, const char *what,
 	const char *msg;
 	char *line, *save, *copy;
 
-	if (!nft_run_cmd_from_buffer(nft, cmds))
+	if (!nft_run_cmd_from_buffer(nft, cmds)) {
+		if (change)
+			ew_changes++;
 		return EW_OK;
+	}
 	msg = nft_ctx_get_error_buffer(nft);
 	ew_err("%s: nftables refused it%s", what, change ? ", nothing was changed" : "");
 	copy = ew_strdup(msg ? msg : "");

@@ -34,10 +34,15 @@ void path_usage(FILE *f)
 		"every node derives from the key file and the job's name.\n");
 }
 
-/* Parses VERB's arguments into a spec, then runs FN on it. */
+/*
+ * Parses VERB's arguments into a spec, then runs FN on it. add undoes what
+ * it did before a failure; del and rotate do not, so one that fails after
+ * a change exits EW_PARTIAL: 3 or 5 would say nothing was changed.
+ */
 static int path_run(uint32_t verb, int (*fn)(const struct ew_path_spec *spec),
 		    int argc, char *argv[])
 {
+	unsigned long changes = ew_changes;
 	struct ew_path_spec spec;
 	int ret;
 
@@ -50,6 +55,12 @@ static int path_run(uint32_t verb, int (*fn)(const struct ew_path_spec *spec),
 					  verb == EW_PATH_DEL ? "path del" : "path rotate");
 	if (!ret)
 		ret = fn(&spec);
+	if (ret && ret != EW_PARTIAL && ew_changes != changes &&
+	    (verb == EW_PATH_DEL || verb == EW_PATH_ROTATE)) {
+		ew_err("path %s: failed part-way: what was changed before the failure stays",
+		       verb == EW_PATH_DEL ? "del" : "rotate");
+		ret = EW_PARTIAL;
+	}
 	ew_pathspec_free(&spec);
 	return ret;
 }

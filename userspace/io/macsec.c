@@ -77,12 +77,22 @@ static void put_sa(struct nlmsghdr *nlh, uint8_t an, bool xpn,
 }
 
 /* Sends @nlh and wipes the request buffer: it held a key. */
+/* Every request but the dump changes the link: counted in ew_changes. */
+static int change(struct ewnl *ms, struct nlmsghdr *nlh)
+{
+	int ret = ewnl_do(ms, nlh, NULL, NULL);
+
+	if (!ret)
+		ew_changes++;
+	return ret;
+}
+
 static int send_wipe(struct ewnl *ms, struct nlmsghdr *nlh)
 {
 	size_t len = nlh->nlmsg_len;
 	int ret;
 
-	ret = ewnl_do(ms, nlh, NULL, NULL);
+	ret = change(ms, nlh);
 	ew_wipe(ms->sbuf, len);
 	return ret;
 }
@@ -101,7 +111,7 @@ int ew_macsec_add_rxsc(struct ewnl *ms, uint32_t ifindex, const uint8_t sci[8])
 	struct nlmsghdr *nlh = req(ms, MACSEC_CMD_ADD_RXSC, ifindex);
 
 	put_rxsc(nlh, sci, true);
-	return ewnl_do(ms, nlh, NULL, NULL);
+	return change(ms, nlh);
 }
 
 int ew_macsec_add_rxsa(struct ewnl *ms, uint32_t ifindex, const uint8_t sci[8],
@@ -126,7 +136,7 @@ int ew_macsec_upd_offload(struct ewnl *ms, uint32_t ifindex, uint8_t offload)
 
 	mnl_attr_put_u8(nlh, MACSEC_OFFLOAD_ATTR_TYPE, offload);
 	mnl_attr_nest_end(nlh, nest);
-	return ewnl_do(ms, nlh, NULL, NULL);
+	return change(ms, nlh);
 }
 
 /* An SA's AN and its active flag, for UPD_TXSA / UPD_RXSA. */
@@ -146,12 +156,12 @@ int ew_macsec_del_txsa(struct ewnl *ms, uint32_t ifindex, uint8_t an)
 	int ret;
 
 	put_sa_active(nlh, an, false);
-	ret = ewnl_do(ms, nlh, NULL, NULL);
+	ret = change(ms, nlh);
 	if (ret)
 		return ret;
 	nlh = req(ms, MACSEC_CMD_DEL_TXSA, ifindex);
 	put_sa(nlh, an, false, NULL);
-	return ewnl_do(ms, nlh, NULL, NULL);
+	return change(ms, nlh);
 }
 
 int ew_macsec_del_rxsa(struct ewnl *ms, uint32_t ifindex, const uint8_t sci[8],
@@ -162,13 +172,13 @@ int ew_macsec_del_rxsa(struct ewnl *ms, uint32_t ifindex, const uint8_t sci[8],
 
 	put_rxsc(nlh, sci, false);
 	put_sa_active(nlh, an, false);
-	ret = ewnl_do(ms, nlh, NULL, NULL);
+	ret = change(ms, nlh);
 	if (ret)
 		return ret;
 	nlh = req(ms, MACSEC_CMD_DEL_RXSA, ifindex);
 	put_rxsc(nlh, sci, false);
 	put_sa(nlh, an, false, NULL);
-	return ewnl_do(ms, nlh, NULL, NULL);
+	return change(ms, nlh);
 }
 
 /* Dump parsing: unknown attributes are skipped, sizes are checked. */

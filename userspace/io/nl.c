@@ -377,7 +377,10 @@ int ewnl_do(struct ewnl *nl, struct nlmsghdr *req, ewnl_cb cb, void *data)
 	ret = send_req(nl, req);
 	if (ret)
 		return ret;
-	return run(nl, req->nlmsg_seq, nl->family, false, cb, data, &intr);
+	ret = run(nl, req->nlmsg_seq, nl->family, false, cb, data, &intr);
+	if (!ret && changes_node(nl, req))
+		ew_changes++;
+	return ret;
 }
 
 /**

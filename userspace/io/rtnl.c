@@ -236,6 +236,7 @@ int ew_macsec_link_add(struct nl_sock *sk, const struct ew_macsec_link_cfg *cfg,
 	rtnl_link_put(link);
 	if (ret)
 		return ret;
+	ew_changes++;
 
 	ret = rtnl_link_get_kernel(sk, 0, cfg->name, &got);
 	if (ret)
@@ -276,6 +277,8 @@ static int link_change(struct nl_sock *sk, int ifindex, struct rtnl_link *chg)
 		rtnl_link_put(orig);
 	}
 	rtnl_link_put(chg);
+	if (!ret)
+		ew_changes++;
 	return ret;
 }
 
@@ -308,6 +311,8 @@ int ew_link_del(struct nl_sock *sk, int ifindex)
 	rtnl_link_set_ifindex(link, ifindex);
 	ret = rtnl_link_delete(sk, link);
 	rtnl_link_put(link);
+	if (!ret)
+		ew_changes++;
 	return ret;
 }
 
@@ -334,6 +339,8 @@ int ew_addr_add(struct nl_sock *sk, int ifindex, const uint8_t addr[16], uint8_t
 	ret = rtnl_addr_set_local(ra, a);
 	if (!ret)
 		ret = rtnl_addr_add(sk, ra, NLM_F_CREATE | NLM_F_EXCL);
+	if (!ret)
+		ew_changes++;
 out:
 	nl_addr_put(a);
 	rtnl_addr_put(ra);

@@ -259,7 +259,10 @@ int ew_rxe_add(const char *name, const char *netdev)
 	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_LINK_TYPE, "rxe");
 	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_NDEV_NAME, netdev);
 	ret = talk(nlh, NULL, NULL);
-	return ret ? ret : wait_sysfs(name, true);
+	if (ret)
+		return ret;
+	ew_changes++;
+	return wait_sysfs(name, true);
 }
 
 int ew_rxe_del(const char *name)
@@ -278,5 +281,8 @@ int ew_rxe_del(const char *name)
 	nlh = req(buf, RDMA_NLDEV_CMD_DELLINK, NLM_F_ACK);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, f.index);
 	ret = talk(nlh, NULL, NULL);
-	return ret ? ret : wait_sysfs(name, false);
+	if (ret)
+		return ret;
+	ew_changes++;
+	return wait_sysfs(name, false);
 }

@@ -277,6 +277,7 @@ int ew_txkey_record(const uint8_t id[EW_TXKEY_ID_LEN], const char *what,
 	 * follows fails: failing leaves a record without a key, never a key
 	 * without a record.
 	 */
+	ew_changes++;
 	len = snprintf(line, sizeof(line), "%lld %s\n", (long long)time(NULL), what);
 	if (len < 0 || (size_t)len >= sizeof(line))
 		len = (int)strlen(line);

@@ -23,6 +23,8 @@ static void size_str(size_t n, char *buf, size_t len)
 		snprintf(buf, len, "%zu bytes", n);
 }
 
+unsigned long ew_changes;
+
 int ew_read_file(const char *path, size_t max_bytes, char **text, size_t *len)
 {
 	FILE *f;

@@ -120,6 +120,8 @@ int ew_xfrm_sa_add(struct nl_sock *sk, const struct ew_esp_sa *in,
 	if (in->offload_ifindex)
 		xfrmnl_sa_set_user_offload(sa, (int)in->offload_ifindex, in->offload_flags);
 	ret = xfrmnl_sa_add(sk, sa, NLM_F_CREATE | NLM_F_EXCL);
+	if (!ret)
+		ew_changes++;
 out:
 	xfrmnl_ltime_cfg_put(lt);
 	nl_addr_put(src);
@@ -139,6 +141,8 @@ int ew_xfrm_sa_del(struct nl_sock *sk, const uint8_t dst[16], uint32_t spi)
 		xfrmnl_sa_set_spi(sa, spi);
 		xfrmnl_sa_set_proto(sa, IPPROTO_ESP);
 		ret = xfrmnl_sa_delete(sk, sa, 0);
+		if (!ret)
+			ew_changes++;
 	}
 	nl_addr_put(d);
 	xfrmnl_sa_put(sa);
@@ -242,6 +246,8 @@ int ew_xfrm_sp_add(struct nl_sock *sk, const struct ew_esp_sp *in, bool update,
 	ret = nl_send_auto_complete(sk, msg);
 	if (ret >= 0)
 		ret = nl_wait_for_ack(sk);
+	if (!ret)
+		ew_changes++;
 out:
 	if (msg)
 		nlmsg_free(msg);
@@ -265,6 +271,8 @@ int ew_xfrm_sp_del(struct nl_sock *sk, const struct ew_esp_sp *in)
 		xfrmnl_sp_set_sel(sp, sel);
 		xfrmnl_sp_set_dir(sp, (unsigned int)in->dir);
 		ret = xfrmnl_sp_delete(sk, sp, 0);
+		if (!ret)
+			ew_changes++;
 	}
 	if (sel)
 		xfrmnl_sel_put(sel);

@@ -1094,11 +1094,54 @@ static void test_batch(void **state)
 	(void)state;
 	test_temp_file(path, "# setup\njob add a id 5\n\npeer add id 5 10.0.0.1 'lid:4' # trailing\n"
 		       "job add a\njob add never\n");
-	assert_int_equal(RUN("-b", path), EW_FAIL);
+	assert_int_equal(RUN("-b", path), EW_PARTIAL);
 	has(err, ":5: job add a: job name already in use (attribute name)\n");
 	assert_int_equal(fake.st.n_jobs, 1);
 	assert_int_equal(fake.st.jobs[0].peers.n, 2);
 	assert_string_equal(out, "5\n");
+	unlink(path);
+}
+
+/*
+ * A batch is read and split whole before its first line runs, so a syntax
+ * error anywhere changes nothing (2). A line that fails after earlier lines
+ * changed something exits 7, whatever its own status; after lines that
+ * changed nothing (reads, an apply with nothing to do), its own.
+ */
+static void test_batch_partial(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX", pol[] = "/tmp/ewctl-e2e.XXXXXX";
+	char text[256];
+
+	(void)state;
+	test_temp_file(path, "job add a\njob add b peer 10.0.0.1 peer 'lid:4\njob add c\n");
+	assert_int_equal(RUN("-b", path), EW_USAGE);
+	has(err, ":2: unterminated quote\n");
+	assert_int_equal(fake.st.n_jobs, 0);
+
+	test_write_file(path, "job add a\njob del nosuch\njob add never\n");
+	assert_int_equal(RUN("-b", path), EW_PARTIAL);
+	has(err, ":2: job del nosuch: ");
+	has(err, ":2: failed after earlier lines changed the node: their changes stay\n");
+	assert_int_equal(fake.st.n_jobs, 1);
+
+	/* The command's own parse error: 2 would say nothing was sent. */
+	test_write_file(path, "job del a\njob add b peer 10.0.0.300\n");
+	assert_int_equal(RUN("-b", path), EW_PARTIAL);
+	assert_int_equal(fake.st.n_jobs, 0);
+
+	/* Reads and an apply with nothing to do change nothing. */
+	test_temp_file(pol, "{\"jobs\": []}");
+	snprintf(text, sizeof(text), "job show\nshow\napply -f %s\njob del nosuch\n", pol);
+	test_write_file(path, text);
+	assert_int_equal(RUN("-b", path), EW_NOENT);
+	assert_null(strstr(err, "earlier lines"));
+
+	/* A refused first line: its own status. */
+	test_write_file(path, "job del nosuch\njob add a\n");
+	assert_int_equal(RUN("-b", path), EW_NOENT);
+	assert_int_equal(fake.st.n_jobs, 0);
+	unlink(pol);
 	unlink(path);
 }
 
@@ -1361,6 +1404,7 @@ int main(void)
 		cmocka_unit_test_setup(test_config_stats_dev, reset),
 		cmocka_unit_test_setup(test_batch, reset),
 		cmocka_unit_test_setup(test_batch_nul, reset),
+		cmocka_unit_test_setup(test_batch_partial, reset),
 		cmocka_unit_test_setup(test_batch_attest_error, reset),
 		cmocka_unit_test_setup(test_attest_runs_its_program, reset),
 		cmocka_unit_test_setup(test_monitor, reset),
