@@ -263,6 +263,40 @@ static int read_part(struct ewnl *nl, const struct ew_undo *u, struct ew_state *
 	return ret;
 }
 
+/* Whether a step sent before the refused one deleted job @id. */
+static bool deleted_by_run(const struct ew_undo *u, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; u->plan && i + 1 < u->n; i++)
+		if (u->plan->steps[i].op == EW_STEP_JOB_DEL && u->plan->steps[i].id == id)
+			return true;
+	return false;
+}
+
+/*
+ * Leaves out of @part (the state to go back to) the jobs gone from @now
+ * that no step of the run deleted: another program (a Slurm epilog, an OCI
+ * poststop) deleted them meanwhile, and the undo must not bring them back.
+ */
+static void keep_deleted(struct ew_state *part, const struct ew_state *now,
+			 const struct ew_undo *u, const char *what)
+{
+	const struct ew_job_desc *j;
+	size_t i, o = 0;
+
+	for (i = 0; i < part->n_jobs; i++) {
+		j = &part->jobs[i];
+		if (!ew_state_find_id(now, j->id) && !deleted_by_run(u, j->id)) {
+			ew_err("%s: rolling back: job %s (id %u) was deleted meanwhile, not by this run: not created again",
+			       what, j->name, j->id);
+			continue;
+		}
+		part->jobs[o++] = *j;
+	}
+	part->n_jobs = o;
+}
+
 /**
  * ew_plan_undo() - take the node back to the state read before a plan
  * @nl: the socket
@@ -271,7 +305,9 @@ static int read_part(struct ewnl *nl, const struct ew_undo *u, struct ew_state *
  *
  * After a refused step. The undo is the plan from the state now back to
  * the state before (diff.c), of the jobs the steps sent touched: whatever
- * was applied, chunks of a step included. A step that the kernel would
+ * was applied, chunks of a step included. A touched job that is gone
+ * although no step deleted it was deleted by another program meanwhile,
+ * and is not created again (keep_deleted()). A step that the kernel would
  * surely refuse is not sent: restoring keyed PSNs needs the key, which the
  * kernel never reports. An undo step refused goes on to the next; then the
  * state is read again, and if it is not as before, the steps that would
@@ -298,9 +334,17 @@ enum ew_undone ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char
 	memcpy(part.jobs, u->before->jobs, part.n_jobs * sizeof(*part.jobs));
 	keep_touched(&part, u, false);
 	if (read_part(nl, u, &now)) {
+		/* job set's job, deleted by another program meanwhile. */
+		if (u->job && nl->err.code == ENOENT) {
+			ew_err("%s: rolling back: the job was deleted meanwhile, not by this run: nothing is left to roll back",
+			       what);
+			ret = EW_UNDO_RESTORED;
+			goto out;
+		}
 		ewnl_report(nl, "%s: not rolled back: reading the state", what);
 		goto out;
 	}
+	keep_deleted(&part, &now, u, what);
 	ew_plan_build(&part, &now, &undo);
 	ew_state_free(&now);
 	if (!undo.n) {

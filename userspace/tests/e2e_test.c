@@ -700,6 +700,47 @@ static void test_apply_exit_status(void **state)
 }
 
 /*
+ * A job that another program (an epilog) deleted while apply ran is not
+ * created again by the undo: the undo creates only jobs apply deleted.
+ */
+static void test_apply_undo_deleted_meanwhile(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	char saved[sizeof(err)];
+
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x"), EW_OK);
+	assert_int_equal(RUN("job", "add", "b", "cgroup", "/y", "peer", "10.0.0.1"), EW_OK);
+	test_temp_file(path, "{\"jobs\": [{\"name\": \"a\", \"cgroups\": [\"/x\"], "
+		       "\"mode\": \"audit\"}, {\"name\": \"b\", \"cgroups\": [\"/y\"], "
+		       "\"mode\": \"audit\"}]}");
+	fake.changes = 0;
+	fake.gone_change = 2;
+	fake.gone_id = 2;
+	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+	snprintf(saved, sizeof(saved), "%s", err);
+	has(saved, "step 3 of 3 (job set b (id 2)) failed, 2 applied before it: ");
+	assert_int_equal(RUN("job", "show", "b"), EW_NOENT);
+	assert_int_equal(RUN("job", "show", "a"), EW_OK);
+	has(out, "mode enforce");
+	has(saved, "rolling back: job b (id 2) was deleted meanwhile, not by this run: "
+	    "not created again\n");
+	has(saved, "rolled back 1 step: ");
+	unlink(path);
+
+	/* job set: its job deleted between two of its requests. */
+	fake_reset();
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "peer", "10.0.0.1"), EW_OK);
+	fake.changes = 0;
+	fake.gone_change = 2;
+	fake.gone_id = 1;
+	assert_int_equal(RUN("job", "set", "a", "mode", "audit", "peer", "10.0.0.2"), EW_FAIL);
+	has(err, "job set a: rolling back: the job was deleted meanwhile, not by this run: "
+	    "nothing is left to roll back\n");
+	assert_int_equal(fake.st.n_jobs, 0);
+}
+
+/*
  * job set with peers: a refused request undoes the attributes and peers
  * set before it; the job never keeps more peers than it had or was given.
  */
@@ -1394,6 +1435,7 @@ int main(void)
 		cmocka_unit_test_setup(test_apply_rollback, reset),
 		cmocka_unit_test_setup(test_apply_rollback_refused, reset),
 		cmocka_unit_test_setup(test_apply_exit_status, reset),
+		cmocka_unit_test_setup(test_apply_undo_deleted_meanwhile, reset),
 		cmocka_unit_test_setup(test_job_set_rollback, reset),
 		cmocka_unit_test_setup(test_apply_psn_key_mode, setup),
 		cmocka_unit_test_setup(test_psn_key_stdin, setup),
