@@ -31,10 +31,11 @@
  *                   run refused before this step revokes none of their QPs;
  *   8. config-set   of what makes the node looser (mode audit, default
  *                   allow), once the jobs are in place;
- *   9. job-del      of jobs with keyed PSNs that free nothing: the kernel
- *                   never reports a PSN key, so such a job cannot be
+ *   9. job-set      of keyed jobs to other PSNs, then job-del of jobs with
+ *                   keyed PSNs that free nothing: the kernel never reports
+ *                   a PSN key, so such a job cannot be keyed again, nor
  *                   created again, and a plan refused before this step can
- *                   be undone whole.
+ *                   be undone whole. Steps 3 and 5 leave their PSNs keyed.
  * What no order can avoid: between steps 3 and 5 a cgroup that moves to
  * another job, and between steps 4 and 6 the cgroups of a job deleted to
  * free its name or cgroups for a new job, are in no job, and get the
@@ -336,6 +337,15 @@ static uint32_t late_bits(const struct ew_job_desc *w, const struct ew_job_desc 
 }
 
 /*
+ * Whether @w takes keyed PSNs from @h: the key is never reported, so the
+ * change cannot be undone, and goes last (step 9).
+ */
+static bool psn_unkeyed(const struct ew_job_desc *w, const struct ew_job_desc *h)
+{
+	return h->psn == EASTWEST_PSN_KEYED && w->psn != EASTWEST_PSN_KEYED;
+}
+
+/*
  * The configuration step: of the attributes that change, those that make
  * the node stricter (@stricter: mode enforce, default deny) or the others.
  */
@@ -450,13 +460,16 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 	 */
 	for (i = 0; i < want->n_jobs; i++) {
 		const struct ew_job_desc *w = &want->jobs[i], *h;
+		uint32_t mask;
 
 		if (pair[i] < 0)
 			continue;
 		h = &have->jobs[pair[i]];
+		mask = (ew_job_diff(w, h) & ~late_bits(w, h)) | EW_JOB_CGROUPS;
+		if (psn_unkeyed(w, h))
+			mask &= ~EW_JOB_PSN;
 		if (cgroups_beyond(h, w))
-			add_set(plan, w, h, (ew_job_diff(w, h) & ~late_bits(w, h)) | EW_JOB_CGROUPS,
-				h);
+			add_set(plan, w, h, mask, h);
 	}
 
 	/* 4. Deletions that free a name or a cgroup a desired job takes. */
@@ -475,6 +488,8 @@ void ew_plan_build(const struct ew_state *want, const struct ew_state *have,
 			mask &= late_bits(w, h);
 		if (!cgroups_beyond(w, h))
 			mask &= ~EW_JOB_CGROUPS;
+		if (psn_unkeyed(w, h))
+			mask &= ~EW_JOB_PSN;
 		if (mask)
 			add_set(plan, w, h, mask, NULL);
 		add_peers(plan, EW_STEP_PEER_ADD, w, h->id, &adds[i]);
@@ -497,9 +512,14 @@ config:
 	/* 8. A looser configuration. */
 	add_config(want, have, plan, false);
 
-	/* 9. Deletions that cannot be undone. */
-	if (want->has_jobs)
-		add_deletions(have, taken, room, false, true, plan);
+	/* 9. The changes that cannot be undone: keyed PSNs given up, keyed jobs deleted. */
+	if (!want->has_jobs)
+		goto out;
+	for (i = 0; i < want->n_jobs; i++)
+		if (pair[i] >= 0 && psn_unkeyed(&want->jobs[i], &have->jobs[pair[i]]))
+			add_set(plan, &want->jobs[i], &have->jobs[pair[i]], EW_JOB_PSN, NULL);
+	add_deletions(have, taken, room, false, true, plan);
+out:
 	free(pair);
 	free(taken);
 	free(room);

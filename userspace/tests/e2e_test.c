@@ -861,6 +861,37 @@ static void test_apply_keyed_psn(void **state)
 	unlink(path);
 }
 
+/*
+ * A keyed job set to app PSNs cannot be set back (the key is never
+ * reported): apply sends that change last, so a refused step before it
+ * leaves the job keyed, and the undo of the steps before it is whole.
+ */
+static void test_apply_keyed_to_app(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+	int n;
+
+	(void)state;
+	close(mkstemp(path));
+	for (n = 1; n <= 2; n++) {
+		fake_reset();
+		assert_int_equal(RUN("job", "add", "k", "cgroup", "/x", "psn", "keyed", "psn-key",
+				     "00112233445566778899aabbccddeeff"), EW_OK);
+		test_write_file(path, "{\"jobs\": [{\"name\": \"k\", \"cgroups\": [\"/x\"], "
+				"\"psn\": \"app\", \"mode\": \"audit\"}, "
+				"{\"name\": \"n\", \"cgroups\": [\"/y\"]}]}");
+		apply_fails_unchanged(path, n);
+	}
+	assert_int_equal(RUN("apply", "--dry-run", "-f", path), EW_OK);
+	has(out, "job set id 1 mode audit # k\njob add n ");
+	has(out, "\njob set id 1 psn app # k\nwould apply 3 steps");
+	assert_int_equal(RUN("apply", "-f", path), EW_OK);
+	assert_int_equal(RUN("job", "show", "k"), EW_OK);
+	has(out, "mode audit ");
+	has(out, "psn app\n");
+	unlink(path);
+}
+
 static volatile sig_atomic_t term_seen;
 static int term_changes;
 
@@ -1440,6 +1471,7 @@ int main(void)
 		cmocka_unit_test_setup(test_apply_psn_key_mode, setup),
 		cmocka_unit_test_setup(test_psn_key_stdin, setup),
 		cmocka_unit_test_setup(test_apply_keyed_psn, reset),
+		cmocka_unit_test_setup(test_apply_keyed_to_app, reset),
 		cmocka_unit_test_setup(test_apply_rekey, reset),
 		cmocka_unit_test_setup(test_node_lock, reset),
 		cmocka_unit_test_setup(test_signal_deferred, reset),
