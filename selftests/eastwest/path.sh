@@ -232,6 +232,15 @@ ew_check "ping with both on epoch 1" ping -c 2 -W 3 10.2.0.2
 ew_expect_rc 0 "rotate stage retire" "$CTL" path rotate dev $A key-file "$KEY" epoch 1 stage retire
 ew_check "ip: an 0 gone from tx and rx" sh -c "! ip macsec show $MS | grep -q ' 0: PN'"
 ew_check "ping after retire" ping -c 2 -W 3 10.2.0.2
+ew_expect_rc 0 "stage tx of epoch 1 again: done already" \
+	"$CTL" path rotate dev $A key-file "$KEY" epoch 1 stage tx
+ew_check "says it already sends with it" out_has "already sends with epoch 1"
+macsec_state >"$T/m3a"
+ew_expect_rc 1 "stage tx of epoch 5 (an 1, which sends with epoch 1's key): refused" \
+	"$CTL" path rotate dev $A key-file "$KEY" epoch 5 stage tx
+ew_check "says no new key would be installed" out_has "tx an 1 already sends with another key"
+macsec_state >"$T/m3b"
+ew_check "the refused stage tx changed nothing" same "$T/m3a" "$T/m3b"
 # back to epoch 0: receiving with its key again is allowed, sending is not
 ew_expect_rc 0 "rotate back to epoch 0, stage rx: allowed (receiving repeats no nonce)" \
 	"$CTL" path rotate dev $A key-file "$KEY" epoch 0 stage rx

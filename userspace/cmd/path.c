@@ -1046,6 +1046,7 @@ struct rot_ctx {
 static int macsec_rotate(struct rot_ctx *c, const struct ew_link_info *li)
 {
 	uint8_t an = (uint8_t)(c->spec->epoch % 4), a;
+	enum ew_macsec_tx tx = EW_MACSEC_TX_INSTALL;
 	struct ew_macsec_keys k;
 	struct ew_msecy y;
 	char sci[24];
@@ -1058,10 +1059,40 @@ static int macsec_rotate(struct rot_ctx *c, const struct ew_link_info *li)
 	if (ew_macsec_get(c->ms, (uint32_t)li->ifindex, &y))
 		return ewnl_report(c->ms, "path rotate: %s", li->name);
 	ret = EW_FAIL;
-	/* A new transmit key: refused before stage rx changes anything. */
-	if (c->stage[EW_STAGE_TX] && !y.tx[an].present &&
-	    ew_path_txkey_macsec("rotate", li->name, &c->secret, y.sci, c->spec->epoch, false))
-		goto out;
+	/*
+	 * Stage tx's key, checked before stage rx changes anything: an SA
+	 * already in the AN must hold this very key (ew_macsec_tx_stage()),
+	 * and a new one must never have been sent with.
+	 */
+	if (c->stage[EW_STAGE_TX]) {
+		if (ew_kdf_macsec(&c->secret, y.sci, c->spec->epoch, &k))
+			goto out;
+		tx = ew_macsec_tx_stage(y.tx[an].present, y.tx[an].has_ki ? y.tx[an].ki : NULL,
+					y.encoding_an, an, k.ki);
+		ew_wipe(&k, sizeof(k));
+		switch (tx) {
+		case EW_MACSEC_TX_OTHER_KEY:
+			if (y.encoding_an == an)
+				ew_err("path rotate: %s: tx an %u already sends with another key (an epoch 4 apart from %u, or another key file): no new key would be installed; rotate through an epoch with another an first",
+				       li->name, an, c->spec->epoch);
+			else
+				ew_err("path rotate: %s: tx an %u is in use (retire the old epoch first)",
+				       li->name, an);
+			goto out;
+		case EW_MACSEC_TX_NO_KI:
+			ew_err("path rotate: %s: tx an %u is in use, and the kernel does not report its key identifier: cannot tell whether it holds epoch %u's key",
+			       li->name, an, c->spec->epoch);
+			goto out;
+		case EW_MACSEC_TX_INSTALL:
+			if (ew_path_txkey_macsec("rotate", li->name, &c->secret, y.sci,
+						 c->spec->epoch, false))
+				goto out;
+			break;
+		case EW_MACSEC_TX_SWITCH:
+		case EW_MACSEC_TX_DONE:
+			break;
+		}
+	}
 	if (c->stage[EW_STAGE_RX]) {
 		for (i = 0; i < y.n_rx; i++) {
 			ew_sci_format(y.rx[i].sci, sci, sizeof(sci));
@@ -1086,12 +1117,7 @@ static int macsec_rotate(struct rot_ctx *c, const struct ew_link_info *li)
 		       c->spec->epoch, an, y.n_rx, y.n_rx == 1 ? "" : "s");
 	}
 	if (c->stage[EW_STAGE_TX]) {
-		if (y.tx[an].present && y.encoding_an != an) {
-			ew_err("path rotate: %s: tx an %u is in use (retire the old epoch first)",
-			       li->name, an);
-			goto out;
-		}
-		if (!y.tx[an].present) {
+		if (tx == EW_MACSEC_TX_INSTALL) {
 			if (ew_path_txkey_macsec("rotate", li->name, &c->secret, y.sci,
 						 c->spec->epoch, true))
 				goto out;
@@ -1104,14 +1130,16 @@ static int macsec_rotate(struct rot_ctx *c, const struct ew_link_info *li)
 				goto out;
 			}
 		}
-		err = ew_macsec_link_encoding_sa(c->rt, li->ifindex, an);
+		err = tx == EW_MACSEC_TX_DONE ? 0 :
+		      ew_macsec_link_encoding_sa(c->rt, li->ifindex, an);
 		if (err) {
 			ew_err("path rotate: %s: encoding sa %u: %s", li->name, an, ew_nlerr(err));
 			goto out;
 		}
 		y.encoding_an = an;
 		y.tx[an].present = true;
-		printf("tx: %s sends with epoch %u (an %u)\n", li->name, c->spec->epoch, an);
+		printf("tx: %s %s with epoch %u (an %u)\n", li->name,
+		       tx == EW_MACSEC_TX_DONE ? "already sends" : "sends", c->spec->epoch, an);
 	}
 	if (c->stage[EW_STAGE_RETIRE]) {
 		size_t n = 0;

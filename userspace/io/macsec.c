@@ -216,6 +216,12 @@ static void parse_sa(const struct nlattr *nest, struct ew_msa *sas)
 		case MACSEC_SA_ATTR_PN:
 			sa.next_pn = get_uint(a);
 			break;
+		case MACSEC_SA_ATTR_KEYID:
+			if (mnl_attr_get_payload_len(a) == sizeof(sa.ki)) {
+				memcpy(sa.ki, mnl_attr_get_payload(a), sizeof(sa.ki));
+				sa.has_ki = true;
+			}
+			break;
 		case MACSEC_SA_ATTR_STATS:
 			mnl_attr_for_each_nested(s, a) {
 				uint32_t v = (uint32_t)get_uint(s);

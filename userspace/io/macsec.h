@@ -18,6 +18,8 @@
 struct ew_msa {
 	bool present;
 	bool active;
+	bool has_ki;			/* the kernel reported its key identifier */
+	uint8_t ki[EW_MACSEC_KI_LEN];
 	uint64_t next_pn;
 	uint32_t pkts_ok, pkts_invalid, pkts_not_valid;	/* RX SA */
 	uint32_t pkts_not_using_sa, pkts_unused_sa;	/* RX SA */

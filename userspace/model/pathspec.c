@@ -679,3 +679,31 @@ unsigned int ew_roce_mtu(unsigned int link_mtu, unsigned int overhead, bool ipv6
 			return mtu;
 	return 0;
 }
+
+/**
+ * ew_macsec_tx_stage() - what stage tx of a rotation does on a MACsec link
+ * @present: the link has a TX SA in AN @an
+ * @have_ki: its key identifier as the kernel reports it, NULL if it does not
+ * @encoding_an: the AN the link sends with
+ * @an: the AN of the epoch rotated to (epoch % 4)
+ * @want_ki: the key identifier derived for that epoch and key file
+ *
+ * An SA in @an is told by its KI, which is derived with the key: the same
+ * KI is this epoch's key (an earlier stage tx, perhaps cut short), another
+ * is an epoch four back or another key file, and sending with it would
+ * report a rotation that installed no new key.
+ *
+ * Return: the action (enum ew_macsec_tx).
+ */
+enum ew_macsec_tx ew_macsec_tx_stage(bool present, const uint8_t *have_ki,
+				     uint8_t encoding_an, uint8_t an,
+				     const uint8_t want_ki[EW_MACSEC_KI_BYTES])
+{
+	if (!present)
+		return EW_MACSEC_TX_INSTALL;
+	if (!have_ki)
+		return EW_MACSEC_TX_NO_KI;
+	if (memcmp(have_ki, want_ki, EW_MACSEC_KI_BYTES))
+		return EW_MACSEC_TX_OTHER_KEY;
+	return encoding_an == an ? EW_MACSEC_TX_DONE : EW_MACSEC_TX_SWITCH;
+}

@@ -126,4 +126,19 @@ bool ew_kernel_at_least(const char *release, unsigned int major, unsigned int mi
 
 unsigned int ew_roce_mtu(unsigned int link_mtu, unsigned int overhead, bool ipv6);
 
+/* What "path rotate ... stage tx" does on a MACsec link. */
+enum ew_macsec_tx {
+	EW_MACSEC_TX_INSTALL,	/* add the TX SA, then send with it */
+	EW_MACSEC_TX_SWITCH,	/* the SA of this key is there: send with it */
+	EW_MACSEC_TX_DONE,	/* already sends with this key: nothing to do */
+	EW_MACSEC_TX_OTHER_KEY,	/* the AN holds another key: refuse */
+	EW_MACSEC_TX_NO_KI,	/* the AN holds a key the kernel does not name: refuse */
+};
+
+#define EW_MACSEC_KI_BYTES 16
+
+enum ew_macsec_tx ew_macsec_tx_stage(bool present, const uint8_t *have_ki,
+				     uint8_t encoding_an, uint8_t an,
+				     const uint8_t want_ki[EW_MACSEC_KI_BYTES]);
+
 #endif /* EW_PATHSPEC_H */

@@ -608,6 +608,30 @@ static int teardown(void **state)
 	return nftw(tmpdir, rm_cb, 8, FTW_DEPTH | FTW_PHYS);
 }
 
+/*
+ * path rotate stage tx on MACsec: the AN of the epoch may already hold a
+ * TX SA. Of this very key (same KI): stage tx ran before, and finishes or
+ * is done. Of another key (epoch E + 4, or a new key file at the same
+ * epoch): refused, whether the link sends with it or not, since no new
+ * key would be installed. A KI the kernel does not report: refused.
+ */
+static void test_macsec_tx_stage(void **state)
+{
+	uint8_t want[EW_MACSEC_KI_BYTES], other[EW_MACSEC_KI_BYTES];
+
+	(void)state;
+	memset(want, 0xa5, sizeof(want));
+	memset(other, 0x5a, sizeof(other));
+	/* Epoch 4 after epoch 0: AN 0 sends with epoch 0's key. */
+	assert_int_equal(ew_macsec_tx_stage(true, other, 0, 0, want), EW_MACSEC_TX_OTHER_KEY);
+	assert_int_equal(ew_macsec_tx_stage(false, NULL, 0, 1, want), EW_MACSEC_TX_INSTALL);
+	assert_int_equal(ew_macsec_tx_stage(true, want, 1, 1, want), EW_MACSEC_TX_DONE);
+	assert_int_equal(ew_macsec_tx_stage(true, want, 0, 1, want), EW_MACSEC_TX_SWITCH);
+	assert_int_equal(ew_macsec_tx_stage(true, other, 1, 0, want), EW_MACSEC_TX_OTHER_KEY);
+	assert_int_equal(ew_macsec_tx_stage(true, NULL, 0, 0, want), EW_MACSEC_TX_NO_KI);
+	assert_int_equal(ew_macsec_tx_stage(true, NULL, 1, 0, want), EW_MACSEC_TX_NO_KI);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -620,6 +644,7 @@ int main(void)
 		cmocka_unit_test(test_chooser),
 		cmocka_unit_test(test_roce_mtu),
 		cmocka_unit_test(test_txkeys),
+		cmocka_unit_test(test_macsec_tx_stage),
 	};
 
 	return cmocka_run_group_tests_name("path", tests, setup, teardown);
