@@ -1140,10 +1140,12 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 		reason = ew_qp_groups_check(job, pol, rec);
 	/*
 	 * A destination on this node must still be a QP of the job: audit
-	 * mode may have let a connect onto another job's QP through, and a
-	 * connect in flight across a change is checked here on commit.
+	 * mode may have let a connect onto another job's QP through, a
+	 * connect in flight across a change is checked here on commit, and
+	 * an address may have come to this node since the connect (its
+	 * locality is worked out again, not taken from the record).
 	 */
-	if (!reason && rec->local &&
+	if (!reason &&
 	    __ew_dest_is_foreign(job, rec->qp->device, &rec->req, NULL, true))
 		reason = EASTWEST_REASON_FOREIGN_QP;
 	/* A job in audit mode is reported, never revoked. */
@@ -1157,8 +1159,9 @@ static u32 ew_qp_recheck(const struct ew_qp *rec, bool only_if_protected)
 }
 
 /*
- * Whether a record's local destination is still a QP of its job; a job in
- * audit mode is reported, never revoked, as by ew_qp_recheck().
+ * Whether a record's destination, if it is on this node now, is a QP of
+ * its job; a job in audit mode is reported, never revoked, as by
+ * ew_qp_recheck().
  */
 static u32 ew_qp_recheck_local(const struct ew_qp *rec)
 {
@@ -1214,8 +1217,11 @@ static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel
 	if (!reason)
 		reason = ew_qp_groups_check(sel->job, pol, rec);
 	rcu_read_unlock();
-	/* Audit mode may have let a connect onto another job's QP through. */
-	if (!reason && rec->local)
+	/*
+	 * Audit mode may have let a connect onto another job's QP through, or
+	 * its destination's address has come to this node since.
+	 */
+	if (!reason)
 		reason = ew_qp_recheck_local(rec);
 	return reason;
 }
@@ -1283,6 +1289,28 @@ static void ew_qp_audit_revoke(const struct ew_revoke_sel *sel)
 }
 
 /*
+ * A record kept by a pass after a GID table change: if its destination has
+ * become an address of this node, index it as a local destination, so that
+ * a QP that later reuses its destination's number revokes it ("Local
+ * destinations that go away").
+ */
+static void ew_qp_local_refresh_locked(struct ew_qp *rec)
+{
+	bool local;
+
+	lockdep_assert_held(&ew_qp_lock);
+	if (rec->local)
+		return;
+	rcu_read_lock();
+	__ew_dest_is_foreign(NULL, rec->qp->device, &rec->req, &local, true);
+	rcu_read_unlock();
+	if (!local)
+		return;
+	rec->local = true;
+	ew_qp_local_index(rec, true);
+}
+
+/*
  * One pass over the table: mark every selected record `revoking` and move
  * it to @doomed. The lock is dropped every EW_REVOKE_SCAN_BUCKETS buckets:
  * a record tracked meanwhile in a bucket already passed is left to the
@@ -1304,8 +1332,11 @@ static unsigned int ew_qp_collect(const struct ew_revoke_sel *sel,
 				if (rec->revoking || rec->revoked || rec->dying)
 					continue;
 				reason = ew_qp_doomed(rec, sel);
-				if (!reason)
+				if (!reason) {
+					if (sel->dev)
+						ew_qp_local_refresh_locked(rec);
 					continue;
+				}
 				rec->revoking = true;
 				rec->reason = reason;
 				list_add_tail(&rec->revoke_node, doomed);
