@@ -15,6 +15,10 @@
 #     that protection, else EACCES with reason "unprotected path" (counted,
 #     logged), for QP connects and address handles; `encrypt none` is free;
 #   - a declared dedicated fabric satisfies `any` (and only while declared);
+#   - a bridge sends through any of its ports: with an encrypting MACsec
+#     port and a plain one it is no protection (against 2234d69 path-get
+#     said macsec and a job requiring MACsec connected over it); with the
+#     MACsec port alone it is;
 #   - live QPs are revoked when their path loses its protection: XFRM policy
 #     deleted, MACsec switched to integrity only;
 #   - bad fabric-set / path-get requests are refused with a message.
@@ -41,6 +45,10 @@ ew_defer "ip xfrm state flush"
 ew_defer "ip xfrm policy flush"
 ew_defer "rdma link delete ewrxe0"
 ew_defer "rdma link delete ewrxe1"
+ew_defer "rdma link delete ewrxe2"
+ew_defer "ip link del ewbr0"
+ew_defer "ip link del ewv2"
+ew_defer "ip link del ewd9"
 ew_defer "ew_rmmod"
 ew_defer "pkill -f 'ew_verbs rc-hold'"
 
@@ -121,7 +129,7 @@ hold() {
 	ew_wait_for 20 grep -q connected "$5"
 }
 
-ew_plan 47
+ew_plan 55
 
 ew_check "eastwest.ko loads" ew_load
 ip netns add ewp
@@ -239,6 +247,33 @@ ew_check "config-get lists the declared netdev" config_lists_physical "$VETHIF"
 ew_ynl_do fabric-set "{\"ifindex\": $VETHIF, \"physical\": 0}" >/dev/null
 ew_expect_rc 13 "withdrawn: encrypt any is refused again" \
 	ew_in_cg /ewN "$VERBS" rc-connect ewrxe0 "$P" "$PLAIN_PEER" self
+
+# --- a bridge with an encrypting MACsec port and a plain one ---------------------
+BR=10.80.0.1
+BR_PEER=10.80.0.2
+ew_check "bridge ewbr0: ports ewsec2 (MACsec, encrypting, on a veth) and ewd9 (plain)" sh -c "
+	ip link add ewv2 type veth peer name ewv3 &&
+	ip link add link ewv2 ewsec2 type macsec cipher gcm-aes-256 encrypt on &&
+	ip macsec add ewsec2 tx sa 0 pn 1 on key 02 $SAK &&
+	ip link add ewd9 type dummy &&
+	ip link add ewbr0 type bridge &&
+	ip link set ewsec2 master ewbr0 && ip link set ewd9 master ewbr0 &&
+	for d in ewv2 ewv3 ewsec2 ewd9 ewbr0; do ip link set \$d up || exit 1; done &&
+	ip addr add $BR/24 dev ewbr0 &&
+	ip neigh add $BR_PEER lladdr 02:00:00:00:00:03 dev ewbr0 nud permanent"
+ew_check "ewrxe2 on the bridge" ew_rxe_add ewrxe2 ewbr0
+B=$(ew_wait_gid_index ewrxe2 "$BR")
+ew_check "its GID found (${B:-none}); job ewM may reach $BR_PEER" sh -c \
+	"test -n '$B' && '$CTL' peer add ewM 10.80.0.0/24"
+ew_check "path-get: a bridge with a plain port is no protection" \
+	test -z "$(protection ewrxe2 "${B:-0}" "$BR_PEER")"
+ew_expect_rc 13 "encrypt macsec: refused over the bridge with a plain port" \
+	ew_in_cg /ewM "$VERBS" rc-connect ewrxe2 "${B:-0}" "$BR_PEER" self
+ew_check "the plain port leaves the bridge" ip link set ewd9 nomaster
+ew_check "path-get: the bridge of the MACsec port alone is macsec" \
+	test "$(protection ewrxe2 "${B:-0}" "$BR_PEER")" = macsec
+ew_expect_rc 0 "encrypt macsec: connects over it" \
+	ew_in_cg /ewM "$VERBS" rc-connect ewrxe2 "${B:-0}" "$BR_PEER" self
 
 # --- bad requests --------------------------------------------------------------
 ew_check "fabric-set of a missing ifindex is refused, naming it" \
