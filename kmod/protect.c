@@ -4,10 +4,13 @@
  * IPsec, or carried by a netdev the operator declared a dedicated fabric?
  * A job with an encrypt requirement may only connect over such a path.
  *
- * MACsec protects a path when an encrypting MACsec netdev (encrypt and
- * protect on) is the source GID's netdev or one of its lower devices: every
- * frame the GID's netdev sends goes through it. A MACsec netdev *above* the
- * GID's netdev does not count (its frames bypass it).
+ * MACsec protects a path when every frame the source GID's netdev sends
+ * goes through an encrypting MACsec netdev (encrypt and protect on): the
+ * GID's netdev is one, or each of its lower devices is protected so, down
+ * the stack. A VLAN or macvlan has one lower device; a bridge, bond or team
+ * sends through any of its ports, so one plain port (or one that is not
+ * protected below) leaves it plain. A MACsec netdev *above* the GID's
+ * netdev does not count (its frames bypass it). A declared fabric likewise.
  *
  * IPsec protects a path when the route the provider takes carries an ESP
  * transform that encrypts. We repeat rxe's own route lookup (oif = the GID's
@@ -129,30 +132,50 @@ struct ew_stack_walk {
 	struct ew_protection *prot;
 };
 
-static void ew_netdev_check_one(struct net_device *dev, struct ew_stack_walk *w)
+/* What @dev itself is: an encrypting MACsec netdev, a declared fabric. */
+static u32 ew_netdev_own_flags(struct net_device *dev, struct ew_stack_walk *w)
 {
 	struct ew_protection *prot = w->prot;
 	struct ew_macsec_state st = {};
+	u32 flags = 0;
 
 	if (net_eq(dev_net(dev), &init_net) && xa_load(&ew_physical, dev->ifindex))
-		prot->flags |= EASTWEST_PROTECTION_PHYSICAL;
-
-	if (!netif_is_macsec(dev) || (prot->flags & EASTWEST_PROTECTION_MACSEC))
-		return;
+		flags |= EASTWEST_PROTECTION_PHYSICAL;
+	if (!netif_is_macsec(dev))
+		return flags;
 	if (!ew_macsec_read(dev, &st) || !st.encrypt || !st.protect)
-		return;
+		return flags;
 	if (!w->soft && st.offload == MACSEC_OFFLOAD_OFF)
-		return;
-	prot->flags |= EASTWEST_PROTECTION_MACSEC;
-	prot->macsec_ifindex = dev->ifindex;
-	prot->macsec_offload = ew_macsec_offload_attr(st.offload);
+		return flags;
+	/* The first one found (the nearest, down the first lowers). */
+	if (!prot->macsec_ifindex) {
+		prot->macsec_ifindex = dev->ifindex;
+		prot->macsec_offload = ew_macsec_offload_attr(st.offload);
+	}
+	return flags | EASTWEST_PROTECTION_MACSEC;
 }
 
-static int ew_netdev_check_lower(struct net_device *lower,
-				 struct netdev_nested_priv *priv)
+/*
+ * The link-level protection every frame @dev sends passes through: its
+ * own, or what all its lower devices have. @depth bounds the walk (the
+ * core nests at most MAX_NEST_DEV devices).
+ */
+static u32 ew_netdev_stack_flags(struct net_device *dev,
+				 struct ew_stack_walk *w, int depth)
 {
-	ew_netdev_check_one(lower, priv->data);
-	return 0;
+	u32 all = EASTWEST_PROTECTION_MACSEC | EASTWEST_PROTECTION_PHYSICAL;
+	u32 own = ew_netdev_own_flags(dev, w);
+	struct list_head *iter = &dev->adj_list.lower;
+	struct net_device *lower;
+	bool any = false;
+
+	if (depth >= MAX_NEST_DEV)
+		return own;
+	while ((lower = netdev_next_lower_dev_rcu(dev, &iter))) {
+		any = true;
+		all &= ew_netdev_stack_flags(lower, w, depth + 1);
+	}
+	return own | (any ? all : 0);
 }
 
 /**
@@ -170,10 +193,15 @@ void ew_netdev_protection(const struct ib_device *ibdev,
 		.soft = ew_provider_is_soft(ibdev),
 		.prot = prot,
 	};
-	struct netdev_nested_priv priv = { .data = &w };
+	u32 flags;
 
-	ew_netdev_check_one(ndev, &w);
-	netdev_walk_all_lower_dev_rcu(ndev, ew_netdev_check_lower, &priv);
+	flags = ew_netdev_stack_flags(ndev, &w, 0);
+	prot->flags |= flags;
+	/* A MACsec netdev on some paths down the stack but not all. */
+	if (!(flags & EASTWEST_PROTECTION_MACSEC)) {
+		prot->macsec_ifindex = 0;
+		prot->macsec_offload = 0;
+	}
 }
 
 static u32 ew_dev_offload_caps(struct net_device *dev)
