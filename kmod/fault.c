@@ -26,6 +26,10 @@
  *                   it sleeps with the QP's modify lock held, after the core
  *                   freed the QP and before its record is dropped, so that a
  *                   test can land a revocation pass in that window.
+ *   fault_rebuild_delay_ms, fault_rebuild_held
+ *                   likewise for the rebuild of the source tables after a
+ *                   netdev event made them stale (ew_fault_rebuild_delay()),
+ *                   so that a test can send events while they are stale.
  *
  * A test walks N = 1, 2, ... over one operation: each run fails at the next
  * site on its path, until an N larger than the path leaves the countdown
@@ -93,6 +97,7 @@ struct ew_fault_hold {
 static struct ew_fault_hold ew_fault_modify_hold;
 static struct ew_fault_hold ew_fault_sweep_hold;
 static struct ew_fault_hold ew_fault_destroy_hold;
+static struct ew_fault_hold ew_fault_rebuild_hold;
 
 static int ew_fault_held_get(char *buf, const struct kernel_param *kp)
 {
@@ -115,6 +120,9 @@ MODULE_PARM_DESC(fault_sweep_delay_ms,
 module_param_named(fault_destroy_delay_ms, ew_fault_destroy_hold.ms, uint, 0600);
 MODULE_PARM_DESC(fault_destroy_delay_ms,
 		 "sleep after a QP's destroy, before its record goes (test build only)");
+module_param_named(fault_rebuild_delay_ms, ew_fault_rebuild_hold.ms, uint, 0600);
+MODULE_PARM_DESC(fault_rebuild_delay_ms,
+		 "sleep before the stale source tables are rebuilt (test build only)");
 
 /* ...and how many calls sleep there now. */
 module_param_cb(fault_modify_held, &ew_fault_held_ops, &ew_fault_modify_hold, 0400);
@@ -123,6 +131,8 @@ module_param_cb(fault_sweep_held, &ew_fault_held_ops, &ew_fault_sweep_hold, 0400
 MODULE_PARM_DESC(fault_sweep_held, "sweeps held by fault_sweep_delay_ms now (test build only)");
 module_param_cb(fault_destroy_held, &ew_fault_held_ops, &ew_fault_destroy_hold, 0400);
 MODULE_PARM_DESC(fault_destroy_held, "destroys held by fault_destroy_delay_ms now (test build only)");
+module_param_cb(fault_rebuild_held, &ew_fault_held_ops, &ew_fault_rebuild_hold, 0400);
+MODULE_PARM_DESC(fault_rebuild_held, "rebuilds held by fault_rebuild_delay_ms now (test build only)");
 
 static void ew_fault_hold(struct ew_fault_hold *hold)
 {
@@ -165,6 +175,16 @@ void ew_fault_sweep_delay(void)
 void ew_fault_destroy_delay(void)
 {
 	ew_fault_hold(&ew_fault_destroy_hold);
+}
+
+/**
+ * ew_fault_rebuild_delay() - keep the source tables stale a while longer
+ *
+ * Context: the rebuild's work item, may sleep.
+ */
+void ew_fault_rebuild_delay(void)
+{
+	ew_fault_hold(&ew_fault_rebuild_hold);
 }
 
 /**

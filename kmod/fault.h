@@ -27,6 +27,7 @@ bool ew_should_fail(void);
 void ew_fault_delay(void);
 void ew_fault_sweep_delay(void);
 void ew_fault_destroy_delay(void);
+void ew_fault_rebuild_delay(void);
 bool ew_fault_qpnrand(enum ew_fault_qpnrand_step step);
 unsigned int ew_fault_qpnrand_cost(void);
 u32 ew_fault_qpn_next(void);
@@ -45,6 +46,10 @@ static inline void ew_fault_sweep_delay(void)
 }
 
 static inline void ew_fault_destroy_delay(void)
+{
+}
+
+static inline void ew_fault_rebuild_delay(void)
 {
 }
 

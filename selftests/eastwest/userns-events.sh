@@ -20,8 +20,14 @@
 #      states flushed: no pass, no rebuild;
 #   2. control: a dummy netdev of the initial namespace up and down runs
 #      passes, as do the same events in a namespace that holds a macvlan
-#      whose address is a GID of rxe0.
-# Against a module that follows every namespace (1e84810), 1 counts them.
+#      whose address is a GID of rxe0;
+#   3. while the source tables are stale (a netdev came to the initial
+#      namespace; the fault build holds their rebuild), the same user's
+#      dummy up and down 20 times: still no pass.
+# Against a module that follows every namespace (1e84810), 1 counts them;
+# against one that followed every namespace while a table was stale
+# (2234d69), 3 does (the user could keep them stale event after event:
+# found by an attacker review, by reading).
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -35,9 +41,13 @@ ew_require_root
 ew_require_cmd rdma ip unshare setpriv modprobe
 ew_require_built ctl
 [ -w "$TR/set_ftrace_filter" ] || ew_skip "no function tracer at $TR"
+FAULT_KO=${EW_FAULT_KO:-$EW_SHARED/eastwest-fault.ko}
+FP=/sys/module/eastwest/parameters
+[ -f "$FAULT_KO" ] || ew_skip "no fault build at $FAULT_KO (make module-fault)"
 
 ew_tmp_dir 755
 ew_defer "ip netns delete $NS"
+ew_defer "ew_netdev_del ewd2"
 ew_defer "ew_netdev_del ewd1"
 ew_defer "ew_netdev_del ewd0"
 ew_defer "rdma link delete $DEV"
@@ -67,9 +77,10 @@ userns() {
 		{ sed 's/^/# /' "$EW_TMP/userns.out" >&2; return 1; }
 }
 
-ew_plan 15
+ew_plan 19
 
-ew_check "eastwest.ko loads" ew_load
+EW_KO=$FAULT_KO
+ew_check "eastwest.ko (the fault build) loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24"
 ew_check "$DEV on it" ew_rxe_add "$DEV" ewd0
 "$NOBODY" unshare -Urn true 2>/dev/null ||
@@ -116,6 +127,20 @@ ip -n "$NS" link set d1 up
 ip -n "$NS" link set d1 down
 n=$(passes_count)
 ew_check "2/a dummy netdev up and down there: passes followed ($n)" test "$n" -gt 0
+
+# --- 3. while the source tables are stale ----------------------------------------
+echo 15000 >"$FP/fault_rebuild_delay_ms"
+ew_check "3/a dummy netdev comes to the initial namespace: the tables are stale" \
+	ip link add ewd2 type dummy
+ew_check "3/their rebuild is held" ew_wait_for 10 grep -qx 1 "$FP/fault_rebuild_held"
+echo 0 >"$FP/fault_rebuild_delay_ms"
+passes_start
+ew_check "3/uid 65534 in its own namespaces meanwhile: a dummy netdev up and down 20 times" \
+	userns 'ip link add d0 type dummy; for i in $(seq 20); do ip link set d0 up; ip link set d0 down; done'
+n=$(passes_count)
+ew_check "3/the rebuild was still held, and no pass followed ($n)" \
+	sh -c "grep -qx 1 '$FP/fault_rebuild_held' && test '$n' -eq 0"
+ew_wait_for 30 grep -qx 0 "$FP/fault_rebuild_held"
 
 ew_check "no oops, warning or leak in the kernel log" sh -c \
 	"! dmesg | grep -Eq 'WARNING:|BUG:|Oops|Call Trace:|refcount_t:'"
