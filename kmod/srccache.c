@@ -356,15 +356,18 @@ void ew_src_incomplete_set(void)
  * @net: a network namespace
  *
  * The initial namespace always may. Another does if a table holds a GID
- * whose netdev is there, or while a table is stale or missing. Netdev and
- * XFRM events of any other namespace change nothing the module judges:
- * what a GID resolves to, and a path's protection, are read in the GID's
- * netdev's namespace.
+ * whose netdev is there, stale or not, or while a device has no table.
+ * Netdev and XFRM events of any other namespace change nothing the module
+ * judges: what a GID resolves to, and a path's protection, are read in the
+ * GID's netdev's namespace. A stale table does not open the filter to
+ * every namespace: the events of one that is new to the GIDs (a netdev
+ * moved there) come with GID changes, whose table refresh and revocation
+ * pass judge afresh; and an open filter would let any user's own
+ * namespace make the tables stale again, event after event.
  * Context: any (rcu_read_lock() taken here).
  */
 bool ew_src_net_has_gids(const struct net *net)
 {
-	unsigned int gen = atomic_read(&ew_src_gen);
 	const struct ew_src_table *t;
 	unsigned long index;
 	bool found = false;
@@ -374,7 +377,6 @@ bool ew_src_net_has_gids(const struct net *net)
 		return true;
 	rcu_read_lock();
 	xa_for_each(&ew_src_tables, index, t) {
-		found = t->gen != gen;
 		for (i = 0; i < t->n_nets && !found; i++)
 			found = t->nets[i] == net;
 		if (found)
