@@ -638,6 +638,16 @@ ew_gid_find() {
 	return 1
 }
 
+# ew_qpn_of DEV PID: the number of the QP of process PID on port 1 of DEV,
+# as root sees them (rdma res show).
+ew_qpn_of() {
+	rdma -j res show qp link "$1/1" | python3 -c '
+import json, sys
+for r in json.load(sys.stdin):
+    if str(r.get("pid")) == sys.argv[1]:
+        print(r["lqpn"])' "$2"
+}
+
 # ew_wait_gid_index DEV IPV4 [TIMEOUT]: like ew_gid_index, but wait up to
 # TIMEOUT seconds (default 10) for the GID to appear (rxe fills its table
 # from the netdev's addresses shortly after the device is created).

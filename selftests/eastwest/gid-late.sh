@@ -44,15 +44,6 @@ ew_defer "ew_reap_all"
 
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all"
 
-# qpn_of PID: the number of the QP of process PID (as root sees them).
-qpn_of() {
-	rdma -j res show qp link "$DEV/1" | python3 -c '
-import json, sys
-for r in json.load(sys.stdin):
-    if str(r.get("pid")) == sys.argv[1]:
-        print(r["lqpn"])' "$1"
-}
-
 ew_plan 14
 
 ew_check "eastwest.ko loads" ew_load
@@ -72,16 +63,15 @@ ew_dmesg_mark
 ew_start_bg "$EW_TMP/a1" /ewA $NOBODY "$VERBS" rc-hold "$DEV" "$IDX" "$S" self 120
 A1PID=$EW_BG_PID
 ew_check "1/job A's QP a1 connected to itself" ew_wait_for 60 grep -qx connected "$EW_TMP/a1"
-A1=$(qpn_of "$A1PID")
+A1=$(ew_qpn_of "$DEV" "$A1PID")
 ew_start_bg "$EW_TMP/b" /ewB $NOBODY "$VERBS" rc-hold "$DEV" "$IDX" "$N" "${A1:-0}" 60
 BPID=$EW_BG_PID
 ew_start_bg "$EW_TMP/a2" /ewA $NOBODY "$VERBS" rc-hold "$DEV" "$IDX" "$N" "${A1:-0}" 60
-A2PID=$EW_BG_PID
 ew_check "1/job B's QP connected to $N, qpn ${A1:-none} (not this node's yet)" \
 	ew_wait_for 60 grep -qx connected "$EW_TMP/b"
 ew_check "1/job A's second QP likewise (control)" \
 	ew_wait_for 60 grep -qx connected "$EW_TMP/a2"
-B=$(qpn_of "$BPID")
+B=$(ew_qpn_of "$DEV" "$BPID")
 
 # --- 2. N comes to this node -----------------------------------------------------
 ip neigh del "$N" dev ewd0

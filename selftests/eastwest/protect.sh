@@ -251,12 +251,14 @@ ew_expect_rc 13 "withdrawn: encrypt any is refused again" \
 # --- a bridge with an encrypting MACsec port and a plain one ---------------------
 BR=10.80.0.1
 BR_PEER=10.80.0.2
+# The bridge's own MAC: one taken from its ports would change as a port
+# leaves, and flush its neighbour entries.
 ew_check "bridge ewbr0: ports ewsec2 (MACsec, encrypting, on a veth) and ewd9 (plain)" sh -c "
 	ip link add ewv2 type veth peer name ewv3 &&
 	ip link add link ewv2 ewsec2 type macsec cipher gcm-aes-256 encrypt on &&
 	ip macsec add ewsec2 tx sa 0 pn 1 on key 02 $SAK &&
 	ip link add ewd9 type dummy &&
-	ip link add ewbr0 type bridge &&
+	ip link add ewbr0 address 02:80:00:00:00:01 type bridge &&
 	ip link set ewsec2 master ewbr0 && ip link set ewd9 master ewbr0 &&
 	for d in ewv2 ewv3 ewsec2 ewd9 ewbr0; do ip link set \$d up || exit 1; done &&
 	ip addr add $BR/24 dev ewbr0 &&

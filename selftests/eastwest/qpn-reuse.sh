@@ -76,15 +76,6 @@ ew_defer "echo nop >$TR/current_tracer"
 
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all"
 
-# qpn_of PID: the number of the QP of process PID (as root sees them).
-qpn_of() {
-	rdma -j res show qp link "$DEV/1" | python3 -c '
-import json, sys
-for r in json.load(sys.stdin):
-    if str(r.get("pid")) == sys.argv[1]:
-        print(r["lqpn"])' "$1"
-}
-
 # qpn_gone QPN: no QP of that number exists any more.
 qpn_gone() {
 	! rdma res show qp link "$DEV/1" lqpn "$1" 2>/dev/null | grep -q "lqpn $1 "
@@ -98,7 +89,7 @@ x_at_init() {
 	XPID=$EW_BG_PID
 	EW_BG_STDIN=
 	ew_wait_for 30 grep -q 'init: OK' "$EW_TMP/x.$1"
-	X=$(qpn_of "$XPID")
+	X=$(ew_qpn_of "$DEV" "$XPID")
 }
 
 # pair NAME: job A's X (at INIT) and Y (RTS, aimed at X); 2 checks. Sets X
@@ -110,7 +101,7 @@ pair() {
 	ew_start_bg "$YOUT" /ewA $NOBODY "$VERBS" rc-hold "$DEV" "$IDX" "$LOOP" "${X:-0}" 120
 	YPID=$EW_BG_PID
 	ew_check "$1: job A's QP Y connected to X" ew_wait_for 60 grep -qx connected "$YOUT"
-	Y=$(qpn_of "$YPID")
+	Y=$(ew_qpn_of "$DEV" "$YPID")
 }
 
 # victim NAME: pair NAME, then X destroyed; 3 checks.
@@ -272,7 +263,7 @@ YPID=$EW_BG_PID
 ew_check "inflight: job A's connect of Y onto its X (qpn ${X:-none}) is held before the driver" \
 	ew_wait_for 20 grep -qx 1 "$FP/fault_modify_held"
 echo 0 >"$FP/fault_modify_delay_ms"
-Y=$(qpn_of "$YPID")
+Y=$(ew_qpn_of "$DEV" "$YPID")
 kill "$XPID"
 ew_reap "$XPID" 10
 ew_dmesg_mark
@@ -312,7 +303,7 @@ ew_start_bg "$YOUT" /ewA $NOBODY "$VERBS" rts-av-change "$DEV" "$IDX" "$LOOP" "$
 YPID=$EW_BG_PID
 EW_BG_STDIN=
 ew_check "busy: job A's QP Y connected to X (qpn ${X:-none})" ew_wait_for 60 grep -qx connected "$YOUT"
-Y=$(qpn_of "$YPID")
+Y=$(ew_qpn_of "$DEV" "$YPID")
 # Held for 25 s: the destroy and the claim take a few seconds under TCG.
 echo 25000 >"$FP/fault_modify_delay_ms"
 echo go >&4
