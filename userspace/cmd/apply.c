@@ -135,7 +135,7 @@ static void print_step(const struct ew_step *s)
 		if (s->src->present & EW_JOB_ID)
 			ew_print_text(" id %u", s->src->id);
 		print_settings(s->src, s->src->present & ~(EW_JOB_NAME | empty_lists(s->src)), NULL);
-		for (i = 0; i < s->src->peers.n; i++)
+		for (i = 0; ew_print_wanted(EW_TEXT) && i < s->src->peers.n; i++)
 			ew_print_text(" peer %s", ew_peer_format(&s->src->peers.v[i], buf, sizeof(buf)));
 		break;
 	case EW_STEP_CONFIG_SET:

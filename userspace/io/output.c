@@ -63,6 +63,11 @@ static bool json(enum ew_to to)
 	return ew_opts.json && (to & output.only & EW_JSON);
 }
 
+bool ew_print_wanted(enum ew_to to)
+{
+	return text(to, "") || json(to);
+}
+
 /* Adds @v to the open object (as @key) or array; takes the reference. */
 static void add(const char *key, struct json_object *v)
 {

@@ -42,6 +42,11 @@ static inline enum ew_to ew_when(bool text, bool json)
 void ew_output_file(FILE *f);
 enum ew_to ew_print_only(enum ew_to to);
 void ew_print_only_end(enum ew_to prev);
+/*
+ * Whether a field for @to would be printed now: a caller that must format
+ * many values first (a million peers) skips that when nothing would be.
+ */
+bool ew_print_wanted(enum ew_to to);
 
 void ew_open_object(const char *key);
 void ew_close_object(void);

@@ -72,6 +72,8 @@ void ew_print_peers(const char *fmt, const struct ew_peers *peers)
 	char buf[EW_PEER_STRLEN];
 	size_t i;
 
+	if (!ew_print_wanted(EW_ANY))
+		return;
 	ew_open_array("peers");
 	for (i = 0; i < peers->n; i++)
 		ew_print_string(EW_ANY, NULL, fmt, ew_peer_format(&peers->v[i], buf, sizeof(buf)));
@@ -182,7 +184,7 @@ void ew_print_job(const char *key, const struct ew_job_desc *job, bool peers)
 		ew_print_text(INDENT "%s\n", netdev_str(&job->netdevs[i], buf, sizeof(buf)));
 	for (i = 0; i < job->n_pkeys; i++)
 		ew_print_text(INDENT "pkey 0x%04x\n", job->pkeys[i]);
-	if (peers)
+	if (peers && ew_print_wanted(EW_TEXT))
 		for (i = 0; i < job->peers.n; i++)
 			ew_print_text(INDENT "peer %s\n",
 				      ew_peer_format(&job->peers.v[i], buf, sizeof(buf)));
