@@ -1384,14 +1384,6 @@ static void ew_qp_leave_refused_groups(struct ew_qp *rec)
 	}
 }
 
-/*
- * Revoke a record marked `revoking`: its QP to the error state, its owner
- * told (a QP_FATAL event, as security.c does), and the record kept as a
- * tombstone until the QP is reset or destroyed. A destroy of the QP waits
- * for the modify lock (ew_destroy_qp_serialised()).
- * Context: the QP's modify lock held.
- * Return: false if there was nothing left to revoke (the QP was reset).
- */
 /* A record stopped being `revoking`: wake INITs waiting for that. */
 static void ew_qp_revoked_wake(void)
 {
@@ -1400,6 +1392,14 @@ static void ew_qp_revoked_wake(void)
 		wake_up_all(&ew_qp_revoked_wait);
 }
 
+/*
+ * Revoke a record marked `revoking`: its QP to the error state, its owner
+ * told (a QP_FATAL event, as security.c does), and the record kept as a
+ * tombstone until the QP is reset or destroyed. A destroy of the QP waits
+ * for the modify lock (ew_destroy_qp_serialised()).
+ * Context: the QP's modify lock held.
+ * Return: false if there was nothing left to revoke (the QP was reset).
+ */
 static bool ew_qp_revoke_locked(struct ew_qp *rec)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
