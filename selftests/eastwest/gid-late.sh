@@ -21,7 +21,7 @@
 #      foreign-qp); job A's own stays up.
 #
 # Against a module that works out a record's locality only when the
-# connect is judged (a4b2870), 2's revocation fails: job B's connection to
+# connect is judged (010530e), 2's revocation fails: job B's connection to
 # job A's QP stays (found by an attacker review, by reading).
 
 . "$(dirname "$0")/../lib.sh"

@@ -16,7 +16,7 @@
 #     logged), for QP connects and address handles; `encrypt none` is free;
 #   - a declared dedicated fabric satisfies `any` (and only while declared);
 #   - a bridge sends through any of its ports: with an encrypting MACsec
-#     port and a plain one it is no protection (against 2234d69 path-get
+#     port and a plain one it is no protection (against 010530e path-get
 #     said macsec and a job requiring MACsec connected over it); with the
 #     MACsec port alone it is;
 #   - live QPs are revoked when their path loses its protection: XFRM policy

@@ -26,7 +26,7 @@
 #      dummy up and down 20 times: still no pass.
 # Against a module that follows every namespace (1e84810), 1 counts them;
 # against one that followed every namespace while a table was stale
-# (2234d69), 3 does (the user could keep them stale event after event:
+# (010530e, with the fault build's hold added), 3 does (the user could keep them stale event after event:
 # found by an attacker review, by reading).
 
 . "$(dirname "$0")/../lib.sh"
