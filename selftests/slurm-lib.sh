@@ -56,13 +56,16 @@ cgroup_of() {
 
 # hook NAME JOBID PARTITION [VAR=VALUE...]: run the Slurm hook NAME as
 # slurmd runs it on this node for a job of both nodes; output in $T/hook.out,
-# exit status returned.
+# exit status returned. The run's start time and restart count are the ones
+# slurmd (23.02 and later) puts in the environment from the job's
+# credential, the same on both nodes; VAR=VALUE overrides them.
 hook() {
 	_h=$1
 	_j=$2
 	_p=$3
 	shift 3
 	env -i SLURM_JOB_ID="$_j" SLURMD_NODENAME="$ME" SLURM_JOB_PARTITION="$_p" \
+		SLURM_JOB_START_TIME=1796601600 SLURM_JOB_RESTART_COUNT=0 \
 		SLURM_NODELIST='n[0-1]' SLURM_JOB_NUM_NODES=2 SLURM_CONF="$T/slurm.conf" \
 		EW_CTL="$CTL" EW_CONF_DIR="$T/etc" EW_STATE_DIR="$T/state" "$@" \
 		"$HOOKS/slurm-$_h" >"$T/hook.out" 2>&1

@@ -107,6 +107,32 @@ ew_squeue() {
 	printf '%s\n' "$_ew_q" | head -n 1
 }
 
+# ew_job_run: which run of the job this is, "START.RESTARTS": the same on
+# every node of the run, and another for every run of one job id. START is
+# the run's start time (seconds since the epoch), RESTARTS its restart
+# count, both from the job's credential: slurmd 23.02 and later put both in
+# the environment, 22.05 only the count, so START then comes from slurmctld
+# (in seconds, whatever the nodes' time zones). A requeued job keeps its id
+# and gets the next count and a later start; an id handed out again (its
+# counter wrapped, slurmctld's state lost) a later start. The job's ESP keys
+# derive from it, so that no run gets an earlier run's keys back.
+ew_job_run() {
+	_ew_start=${SLURM_JOB_START_TIME:-}
+	if [ -z "$_ew_start" ]; then
+		_ew_start=$(SLURM_TIME_FORMAT=%s squeue -h -t all -j "$SLURM_JOB_ID" -o %S 2>/dev/null) ||
+			ew_fail "$EW_RC_ENV" "SLURM_TIME_FORMAT=%s squeue -h -t all -j $SLURM_JOB_ID -o %S failed"
+		_ew_start=$(printf '%s\n' "$_ew_start" | head -n 1)
+	fi
+	case $_ew_start in
+	'' | *[!0-9]* | 0*) ew_fail "$EW_RC_ENV" "cannot tell the job's start time ('$_ew_start'): its ESP keys must differ from an earlier run's" ;;
+	esac
+	_ew_restarts=${SLURM_JOB_RESTART_COUNT:-0}
+	case $_ew_restarts in
+	'' | *[!0-9]*) ew_fail "$EW_RC_ENV" "SLURM_JOB_RESTART_COUNT is '$_ew_restarts', not a count" ;;
+	esac
+	echo "$_ew_start.$_ew_restarts"
+}
+
 # ew_partition: the partition the job runs in.
 ew_partition() {
 	_ew_p=${SLURM_JOB_PARTITION:-}
@@ -297,8 +323,9 @@ ew_jobaddr_del() {
 # Per-job ESP SAs (partitions with "jobaddr IFNAME" and "encrypt ipsec")
 
 # ew_jobesp_del CTL JOBID: remove the ESP states and policies the prolog made
-# for job JOBID (its state file "$EW_STATE_DIR/JOBID.esp" names the netdev
-# and the job's address here): exactly that job's, the other jobs' stay.
+# for job JOBID (its state file "$EW_STATE_DIR/JOBID.esp" names the netdev,
+# the job's address here and the run its keys are of): exactly that job's,
+# the other jobs' stay.
 # Status 0 when they are gone (or there were none), 1 if they may remain
 # (message in EW_ESP_OUT).
 ew_jobesp_del() {
@@ -307,7 +334,8 @@ ew_jobesp_del() {
 	[ -f "$_ew_sf" ] || return 0
 	_ew_dev=''
 	_ew_addr=''
-	read -r _ew_dev _ew_addr <"$_ew_sf" || :
+	_ew_run=''
+	read -r _ew_dev _ew_addr _ew_run <"$_ew_sf" || :
 	if [ -n "$_ew_dev" ] && [ -n "$_ew_addr" ]; then
 		_ew_rc=0
 		EW_ESP_OUT=$("$1" path del dev "$_ew_dev" job "$EW_JOB_PREFIX$2" local "$_ew_addr" 2>&1) ||

@@ -15,8 +15,10 @@
 #   - each job has exactly its own SAs, between its address here and its
 #     address on the other node, one each way, with the SPI and key an
 #     independent implementation (selftests/tools/ew_kdf.py job-esp)
-#     derives from the cluster key and the job's name: A's and B's SPIs and
-#     keys differ, and neither job has an SA with the other's addresses;
+#     derives from the cluster key, the job's name and its run (start time
+#     and restart count, from slurmd's environment; the prolog's state file
+#     says which): A's and B's SPIs and keys differ, and neither job has an
+#     SA with the other's addresses;
 #   - A's verified RDMA traffic (ibv_rc_pingpong) between A's addresses is
 #     ESP on the wire: a capture on eth0 holds ESP and never the payload
 #     pattern or clear RoCE (UDP 4791);
@@ -25,6 +27,11 @@
 #     A's traffic works after it;
 #   - B's epilog removes exactly B's SAs and policies: A's stay as they
 #     were and A's connection still works, encrypted;
+#   - job A requeued (its epilog, then its prolog again with the next
+#     restart count and a later start time, as slurmd runs it): its new SAs
+#     have other SPIs and keys than the first run's on both directions, so
+#     nothing of the first run's traffic replays into the second and no
+#     AES-GCM key meets its sequence numbers again; its traffic works;
 #   - A's epilog leaves no SA or policy of eastwest's at all.
 # Every node runs the same assertions.
 
@@ -82,10 +89,17 @@ sa() {
 			END { print spi " " key; print n + 0 }'
 }
 
-# want_sa JOB SRC DST EPOCH: "SPI KEY" as ew_kdf.py derives it (the key as
-# ip xfrm prints it: 0x and the 36 bytes of key and salt).
+# run_of JOB: the run the prolog keyed the job's SAs with (its state file's
+# third word).
+run_of() {
+	awk '{ print $3 }' "$T/state/$1.esp" 2>/dev/null
+}
+
+# want_sa JOB SRC DST EPOCH: "SPI KEY" as ew_kdf.py derives it for the job's
+# run (the key as ip xfrm prints it: 0x and the 36 bytes of key and salt).
 want_sa() {
-	python3 "$KDF" job-esp "$KEY" "slurm-$1" "$2" "$3" "$4" | awk '{ print $2 " 0x" $1 }'
+	python3 "$KDF" job-esp "$KEY" "slurm-$1" "$(run_of "$1")" "$2" "$3" "$4" |
+		awk '{ print $2 " 0x" $1 }'
 }
 
 # check_sas DESC JOB EPOCH: the job's two SAs on this node are exactly the
@@ -100,7 +114,7 @@ check_sas() {
 	if [ "$_out" = "$_wo
 1" ] && [ "$_in" = "$_wi
 1" ]; then
-		ew_ok "$1: out ${_wo%% *}, in ${_wi%% *} (epoch $3, from the cluster key and slurm-$2)"
+		ew_ok "$1: out ${_wo%% *}, in ${_wi%% *} (epoch $3, from the cluster key, slurm-$2 and run $(run_of "$2"))"
 	else
 		ew_not_ok "$1"
 		ew_diag "out: $(echo "$_out" | tr '\n' ' ') want $_wo"
@@ -138,13 +152,14 @@ encrypted() {
 # rotate JOB STAGE: one stage of the job's key rotation to epoch 1.
 rotate() {
 	"$CTL" path rotate dev "$VLAN" key-file "$KEY" epoch 1 stage "$2" \
-		job "slurm-$1" local "$(addr "$EW_NODE" "$1")" >"$T/rotate.out" 2>&1 || {
+		job "slurm-$1" run "$(run_of "$1")" local "$(addr "$EW_NODE" "$1")" \
+		>"$T/rotate.out" 2>&1 || {
 		show "$T/rotate.out"
 		return 1
 	}
 }
 
-ew_plan 38
+ew_plan 47
 
 # --- setup (4: slurm_bed's 3) ------------------------------------------------------------------
 slurm_bed
@@ -221,6 +236,36 @@ ew_check "job A's SAs are as before B's epilog" test "$A_BEFORE" = "$A_AFTER"
 barrier b-gone
 ew_check "job A after B's epilog: $ITERS verified round trips" pingpong a3 "$JA"
 ew_check "... still ESP on the wire" encrypted a3
+
+# --- job A requeued: a new run, new keys (9) ----------------------------------------
+# The same job id, its next run: Slurm's requeue (which the job's owner may
+# ask for) keeps the id, and so the name and the addresses. What the first
+# run sent must not be accepted by the second, nor its keys used again from
+# sequence number 1.
+RUN1=$(run_of "$JA")
+OUT1=$(sa "$AA" "$PA" | head -n 1)
+IN1=$(sa "$PA" "$AA" | head -n 1)
+expect_hook 0 "epilog job A (requeued)" epilog "$JA" '*'
+rmdir "$EW_CG$(cgroup_of "$JA")" 2>/dev/null
+ew_check "... nothing of job A's first run left" nothing_left "$JA"
+barrier requeue-epilog
+expect_hook 0 "prolog of job A's second run (restart count 1, started later)" \
+	prolog "$JA" '*' SLURM_JOB_RESTART_COUNT=1 SLURM_JOB_START_TIME=1796605200
+ew_check "... its run differs from the first's ($RUN1 -> $(run_of "$JA"))" \
+	sh -c "[ -n '$RUN1' ] && [ -n '$(run_of "$JA")' ] && [ '$RUN1' != '$(run_of "$JA")' ]"
+OUT2=$(sa "$AA" "$PA" | head -n 1)
+IN2=$(sa "$PA" "$AA" | head -n 1)
+ew_diag "out: run 1 ${OUT1%% *}, run 2 ${OUT2%% *}; in: run 1 ${IN1%% *}, run 2 ${IN2%% *}"
+ew_check "the second run's outbound SA has another SPI and key than the first's" \
+	sh -c "[ -n '${OUT2%% *}' ] && [ '${OUT1%% *}' != '${OUT2%% *}' ] &&
+		[ '${OUT1#* }' != '${OUT2#* }' ]"
+ew_check "... and so has its inbound SA" \
+	sh -c "[ -n '${IN2%% *}' ] && [ '${IN1%% *}' != '${IN2%% *}' ] &&
+		[ '${IN1#* }' != '${IN2#* }' ]"
+check_sas "job A's second run's SAs: from its own run" "$JA" 0
+barrier requeue-prolog
+ew_check "job A's second run: $ITERS verified round trips" pingpong a4 "$JA"
+ew_check "... ESP on the wire" encrypted a4
 
 # --- A's epilog (3) -----------------------------------------------------------------
 expect_hook 0 "epilog job A" epilog "$JA" '*'

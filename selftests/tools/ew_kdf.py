@@ -9,8 +9,9 @@ implementations agree bit for bit.
   ew_kdf.py macsec KEYFILE SCI_HEX EPOCH     -> "SAK_HEX KI_HEX SALT_HEX SSCI_HEX"
   ew_kdf.py esp KEYFILE SRC DST EPOCH        -> "KEYSALT_HEX SPI_HEX"
   ew_kdf.py psn-key KEYFILE JOB              -> "KEY_HEX" (a job's PSN key)
-  ew_kdf.py job-esp KEYFILE JOB SRC DST EPOCH -> "KEYSALT_HEX SPI_HEX" (an SA of
-                                                 one job: from the job's secret)
+  ew_kdf.py job-esp KEYFILE JOB RUN SRC DST EPOCH
+                                             -> "KEYSALT_HEX SPI_HEX" (an SA of one
+                                                run of a job: from its secret)
 
 and of the kernel's keyed PSNs (SipHash-2-4, kmod/policy.c ew_keyed_psn()):
 
@@ -94,8 +95,9 @@ def main(argv):
         spi = spi if spi >= 0x100 else spi + 0x100
         print(okm[:36].hex(), "0x%08x" % spi)
     elif argv[1] == "job-esp":
-        s = hkdf(secret(argv[2]), SALT, b"eastwest v1 job secret\0" + argv[3].encode(), 32)
-        src, dst, epoch = addr16(argv[4]), addr16(argv[5]), int(argv[6])
+        s = hkdf(secret(argv[2]), SALT, b"eastwest v1 job run secret\0" + argv[3].encode() +
+                 b"\0" + argv[4].encode(), 32)
+        src, dst, epoch = addr16(argv[5]), addr16(argv[6]), int(argv[7])
         okm = hkdf(s, SALT, b"eastwest v1 esp sa\0" + src + dst + epoch.to_bytes(4, "big"), 40)
         spi = int.from_bytes(okm[36:40], "big")
         spi = spi if spi >= 0x100 else spi + 0x100

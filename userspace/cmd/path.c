@@ -299,7 +299,8 @@ static int load_key(const char *verb, const char *file, struct ew_secret *s)
 
 /*
  * The secret a verb keys its SAs from: the key file's, or with job NAME the
- * job's own, derived from it (every node of the job derives the same).
+ * secret of the job's run, derived from it (every node of the job derives
+ * the same).
  */
 static int load_spec_key(const char *verb, const struct ew_path_spec *spec,
 			 struct ew_secret *s)
@@ -310,7 +311,7 @@ static int load_spec_key(const char *verb, const struct ew_path_spec *spec,
 	ret = load_key(verb, spec->key_file, spec->job ? &cluster : s);
 	if (ret || !spec->job)
 		return ret;
-	ret = ew_kdf_job_secret(&cluster, spec->job, s);
+	ret = ew_kdf_job_secret(&cluster, spec->job, spec->run, s);
 	ew_secret_free(&cluster);
 	if (ret) {
 		ew_err("path %s: job %s: cannot derive the job's secret", verb, spec->job);

@@ -16,7 +16,8 @@ void path_usage(FILE *f)
 	fprintf(f,
 		"Usage: " EW_PROG " path caps dev NETDEV\n"
 		"       " EW_PROG " path add dev NETDEV [type { auto | macsec | ipsec | physical }]\n"
-		"               key-file FILE [job NAME] [cipher { gcm-aes-256 | gcm-aes-xpn-256 }]\n"
+		"               key-file FILE [job NAME run ID]\n"
+		"               [cipher { gcm-aes-256 | gcm-aes-xpn-256 }]\n"
 		"               [offload { auto | off | mac | phy | crypto | packet }] [name IFNAME]\n"
 		"               [rxe NAME]\n"
 		"               [epoch N] [replay-window N] [local ADDR[/LEN]]\n"
@@ -24,14 +25,15 @@ void path_usage(FILE *f)
 		"       " EW_PROG " path del dev NETDEV [job NAME local ADDR]\n"
 		"       " EW_PROG " path show [dev NETDEV]\n"
 		"       " EW_PROG " path rotate dev NETDEV key-file FILE epoch N\n"
-		"               [stage { rx | tx | retire | all }] [job NAME local ADDR]\n"
+		"               [stage { rx | tx | retire | all }] [job NAME run ID local ADDR]\n"
 		"       " EW_PROG " path check dev RDMADEV [port N] sgid-index I dst ADDR\n"
 		"       " EW_PROG " path physical dev NETDEV { on | off }\n"
 		"A key file holds at least 32 secret bytes (hex digits, or raw bytes), mode 0600,\n"
 		"owned by root or the caller. Rotation: run stage rx on every node, then tx on\n"
 		"every node, then retire on every node. job NAME (type ipsec): the SAs of one job\n"
 		"between its address here (local ADDR) and its peers, keyed from a secret that\n"
-		"every node derives from the key file and the job's name.\n");
+		"every node derives from the key file, the job's name and its run (ID: the\n"
+		"same on all its nodes, another for every run of the name; see slurm-prolog).\n");
 }
 
 /*

@@ -12,10 +12,10 @@
  *   MAC, and the SCI port is always 1), and a frame of one would be
  *   accepted by the other's peers.
  *
- * Per-job ESP SAs (path ... job NAME) are not recorded: their keys are a
- * function of the job's name, which a requeued job keeps, so a record
- * would fail the requeued job's prolog rather than give it fresh keys
- * (Documentation/threat-model.md, A17).
+ * Per-job ESP SAs (path ... job NAME run ID) are not recorded: every run
+ * of a job has keys of its own (ew_kdf_job_secret()), and a record of
+ * every run's keys would grow with every job a node ever ran (one key per
+ * peer of each), where the node's own paths add a few per epoch.
  */
 #include <errno.h>
 #include <net/if.h>

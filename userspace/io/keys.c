@@ -38,7 +38,7 @@ static const char kdf_salt[] = "eastwest-kdf-v1";
 static const char macsec_label[] = "eastwest v1 macsec sa";
 static const char esp_label[] = "eastwest v1 esp sa";
 static const char psn_label[] = "eastwest v1 psn key";
-static const char job_label[] = "eastwest v1 job secret";
+static const char job_label[] = "eastwest v1 job run secret";
 
 void ew_wipe(void *p, size_t len)
 {
@@ -351,31 +351,50 @@ int ew_kdf_psn(const struct ew_secret *s, const char *job,
 }
 
 /**
- * ew_kdf_job_secret() - a job's own secret, the same on every node of the job
+ * ew_kdf_job_secret() - the secret of one run of a job, the same on every
+ *	node of the job
  * @cluster: the cluster's secret (its key file)
  * @job: the job's name, the same on every node (Slurm: "slurm-JOBID")
- * @out: the job's secret (free with ew_secret_free()), used in place of the
+ * @run: which run of the job, the same on every node and never the same
+ *	for two runs of one name (Slurm: the start time and restart count
+ *	from the job's credential)
+ * @out: the run's secret (free with ew_secret_free()), used in place of the
  *	cluster's for the job's ESP SAs: one job's keys tell nothing of
  *	another's, and no node has to ask another for them
  *
- * secret = HKDF-SHA256(salt "eastwest-kdf-v1", IKM cluster secret,
- *                      info "eastwest v1 job secret" 0x00 || job name, L 32)
+ * A job's name comes back: Slurm requeues a job under its id (its owner may
+ * ask for it), and hands an id out again once its counter wraps or its
+ * state is lost. Keys of the name alone would then start again from
+ * sequence number 1: the earlier run's captured packets would replay into
+ * the new one, and an ESP offload that takes its IVs from the sequence
+ * number would repeat AES-GCM nonces. The run keeps every run's keys apart.
  *
- * Return: 0, -EINVAL (no name, or longer than a job name) or -EIO.
+ * secret = HKDF-SHA256(salt "eastwest-kdf-v1", IKM cluster secret,
+ *                      info "eastwest v1 job run secret" 0x00 || job name
+ *                           || 0x00 || run, L 32)
+ *
+ * Neither a name nor a run holds a NUL, so every pair has its own info.
+ *
+ * Return: 0, -EINVAL (no name or run, or one longer than its maximum) or
+ * -EIO.
  */
 int ew_kdf_job_secret(const struct ew_secret *cluster, const char *job,
-		      struct ew_secret *out)
+		      const char *run, struct ew_secret *out)
 {
-	uint8_t info[sizeof(job_label) + EASTWEST_JOB_NAME_MAX];
+	uint8_t info[sizeof(job_label) + EASTWEST_JOB_NAME_MAX + EW_RUN_MAX + 1];
 	size_t n, len = strnlen(job, EASTWEST_JOB_NAME_MAX);
+	size_t rlen = strnlen(run, EW_RUN_MAX + 1);
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (!len || len >= EASTWEST_JOB_NAME_MAX)
+	if (!len || len >= EASTWEST_JOB_NAME_MAX || !rlen || rlen > EW_RUN_MAX)
 		return -EINVAL;
 	n = put_label(info, job_label);
 	memcpy(info + n, job, len);
 	n += len;
+	info[n++] = 0;
+	memcpy(info + n, run, rlen);
+	n += rlen;
 	out->buf = ew_calloc(1, EW_KEYFILE_MAX);
 	mlock(out->buf, EW_KEYFILE_MAX);
 	ret = ew_hkdf_sha256(cluster->buf, cluster->len, (const uint8_t *)kdf_salt,

@@ -4,14 +4,14 @@
  *
  *   path caps dev NETDEV
  *   path add dev NETDEV [type {auto|macsec|ipsec|physical}] key-file FILE
- *       [job NAME]
+ *       [job NAME run ID]
  *       [cipher {gcm-aes-256|gcm-aes-xpn-256}]
  *       [offload {auto|off|mac|phy|crypto|packet}] [name IFNAME] [rxe NAME]
  *       [epoch N] [replay-window N] [local ADDR[/LEN]] peer ADDR [lladdr MAC]...
  *   path del dev NETDEV [job NAME local ADDR]
  *   path show [dev NETDEV]
  *   path rotate dev NETDEV key-file FILE epoch N [stage {rx|tx|retire|all}]
- *       [job NAME local ADDR]
+ *       [job NAME run ID local ADDR]
  *   path check dev RDMADEV [port N] sgid-index I dst ADDR
  *   path physical dev NETDEV {on|off}
  *
@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "ewctl.h"
+#include "io/keys.h"
 #include "model/addr.h"
 #include "model/parse.h"
 #include "model/pathspec.h"
@@ -72,7 +73,8 @@ static const char *const verb_names[] = {
 enum kw {
 	KW_DEV, KW_TYPE, KW_KEY_FILE, KW_CIPHER, KW_OFFLOAD, KW_NAME, KW_EPOCH,
 	KW_REPLAY_WINDOW, KW_LOCAL, KW_PEER, KW_LLADDR, KW_STAGE, KW_PORT,
-	KW_SGID_INDEX, KW_DST, KW_ON, KW_OFF, KW_RXE, KW_JOB, KW_N,
+	KW_SGID_INDEX, KW_DST, KW_ON, KW_OFF, KW_RXE, KW_JOB, KW_RUN,
+	KW_N,
 };
 
 #define V(x) (1U << EW_PATH_##x)
@@ -101,6 +103,7 @@ static const struct {
 	[KW_OFF] = { "off", V(PHYSICAL), true },
 	[KW_RXE] = { "rxe", V(ADD) },
 	[KW_JOB] = { "job", V(ADD) | V(DEL) | V(ROTATE) },
+	[KW_RUN] = { "run", V(ADD) | V(ROTATE) },
 };
 
 static int pick(const char *kw, const char *val, const char *const *names,
@@ -345,6 +348,17 @@ static int value(uint32_t verb, enum kw k, const char *v, struct ew_path_spec *s
 		}
 		spec->job = v;
 		return EW_OK;
+	case KW_RUN:
+		/* Printable on every node alike: the orchestrator's words. */
+		if (!*v || strlen(v) > EW_RUN_MAX ||
+		    strspn(v, "0123456789abcdefghijklmnopqrstuvwxyz"
+			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ._:-") != strlen(v)) {
+			ew_err("path: run \"%s\": not a run of a job (1..%d of 0-9 A-Z a-z . _ : -)",
+			       v, EW_RUN_MAX);
+			return EW_USAGE;
+		}
+		spec->run = v;
+		return EW_OK;
 	default:
 		return EW_USAGE;
 	}
@@ -352,11 +366,22 @@ static int value(uint32_t verb, enum kw k, const char *v, struct ew_path_spec *s
 
 /*
  * One job's IPsec: its SAs between its own address here and its addresses
- * on its other nodes, keyed from the job's secret. The address names the
- * job's states on the netdev, so it is needed by every verb that takes job.
+ * on its other nodes, keyed from the secret of the job's run. The address
+ * names the job's states on the netdev, so it is needed by every verb that
+ * takes job; the run by every verb that derives keys (a name comes back, a
+ * run does not: see ew_kdf_job_secret()).
  */
 static int check_job(const struct ew_path_spec *spec, const char *vn)
 {
+	if (spec->run && !spec->job) {
+		ew_err("path %s: run ID is the run of one job's IPsec (give job NAME too)", vn);
+		return EW_USAGE;
+	}
+	if (spec->job && !spec->run && spec->verb != EW_PATH_DEL) {
+		ew_err("path %s: job NAME needs run ID (which run of the job, the same on all its nodes: its keys must differ when the name comes back, as a requeued job's does)",
+		       vn);
+		return EW_USAGE;
+	}
 	if (spec->job && !spec->has_local) {
 		ew_err("path %s: job NAME needs local ADDR (the job's own address on this node)", vn);
 		return EW_USAGE;

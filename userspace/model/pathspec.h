@@ -78,6 +78,7 @@ struct ew_path_spec {
 	size_t n_peers, cap_peers;
 	const char *key_file;		/* points into argv */
 	const char *job;		/* one job's IPsec (points into argv); NULL: the node's */
+	const char *run;		/* the job's run (points into argv) */
 	uint32_t stage;			/* enum ew_rotate_stage */
 	bool physical;			/* "physical dev X on|off" */
 	uint32_t port;

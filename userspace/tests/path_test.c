@@ -135,37 +135,56 @@ static void test_kdf_vectors(void **state)
 	assert_null(s.buf);
 }
 
-/* A job's secret: HKDF of the cluster secret and the job's name (vectors by Python's hmac). */
+/*
+ * The secret of a job's run: HKDF of the cluster secret, the job's name and
+ * its run (vectors by Python's hmac, selftests/tools/ew_kdf.py).
+ */
 static void test_kdf_job(void **state)
 {
 	uint8_t a[16] = { 0xfd, 0x00, 0x00, 0xee, [11] = 1, [15] = 0x65 };
 	uint8_t b[16] = { 0xfd, 0x00, 0x00, 0xee, [11] = 2, [15] = 0x65 };
-	struct ew_secret s, j1, j1b, j2;
-	struct ew_esp_keys k1, k2, kc;
+	char run_max[EW_RUN_MAX + 2];
+	struct ew_secret s, j1, j1b, j2, jr;
+	struct ew_esp_keys k1, k2, kc, kr;
 
 	(void)state;
 	secret_0_31(&s);
-	assert_int_equal(ew_kdf_job_secret(&s, "slurm-101", &j1), 0);
+	assert_int_equal(ew_kdf_job_secret(&s, "slurm-101", "1796601600.0", &j1), 0);
 	assert_int_equal(j1.len, EW_JOB_SECRET_LEN);
-	assert_hex(j1.buf, 32, "af667d3c31f34f402bdbbcc85ea7077b7f3b8bde01afb30b747f2936c65c74cc");
-	assert_int_equal(ew_kdf_job_secret(&s, "slurm-101", &j1b), 0);
+	assert_hex(j1.buf, 32, "777f0915b0533e4c630602a051a7296bcbf4bdf839985abbac09fdeaf6fb9f47");
+	assert_int_equal(ew_kdf_job_secret(&s, "slurm-101", "1796601600.0", &j1b), 0);
 	assert_memory_equal(j1.buf, j1b.buf, EW_JOB_SECRET_LEN);
-	assert_int_equal(ew_kdf_job_secret(&s, "slurm-102", &j2), 0);
-	assert_hex(j2.buf, 32, "a4d75397614e5aacd363a87a6399c345008ea44f1e0e925e38eae0ba3f900046");
+	assert_int_equal(ew_kdf_job_secret(&s, "slurm-102", "1796601600.0", &j2), 0);
+	assert_hex(j2.buf, 32, "264c80f09f16d6932f266a8a09ba7728b4f0ccd634cab6cabf45a92cfe93df49");
+	/* The same job requeued: its next run has other keys. */
+	assert_int_equal(ew_kdf_job_secret(&s, "slurm-101", "1796605200.1", &jr), 0);
+	assert_hex(jr.buf, 32, "756b93bbd42fe4dde9f35a724125fbbd6ebbdbac6f3363eb4e4508c638c2a213");
 
-	/* The job's SAs: the same addresses, other keys and SPIs per job. */
+	/* The job's SAs: the same addresses, other keys and SPIs per job and run. */
 	assert_int_equal(ew_kdf_esp(&j1, a, b, 0, &k1), 0);
-	assert_int_equal(k1.spi, 0x8bd34058);
+	assert_int_equal(k1.spi, 0xe7b99b7a);
 	assert_int_equal(ew_kdf_esp(&j2, a, b, 0, &k2), 0);
-	assert_int_equal(k2.spi, 0x636fce17);
+	assert_int_equal(k2.spi, 0xafa9a685);
 	assert_memory_not_equal(k1.key, k2.key, sizeof(k1.key));
+	assert_int_equal(ew_kdf_esp(&jr, a, b, 0, &kr), 0);
+	assert_int_equal(kr.spi, 0xe02c3eda);
+	assert_memory_not_equal(k1.key, kr.key, sizeof(k1.key));
 	assert_int_equal(ew_kdf_esp(&s, a, b, 0, &kc), 0);
 	assert_memory_not_equal(k1.key, kc.key, sizeof(k1.key));
 	ew_secret_free(&j2);
+	ew_secret_free(&jr);
 
-	/* No name, or one longer than a job name: refused. */
-	assert_int_equal(ew_kdf_job_secret(&s, "", &j2), -EINVAL);
+	/* No name or run, or one longer than its maximum: refused. */
+	assert_int_equal(ew_kdf_job_secret(&s, "", "1", &j2), -EINVAL);
 	assert_null(j2.buf);
+	assert_int_equal(ew_kdf_job_secret(&s, "slurm-101", "", &j2), -EINVAL);
+	assert_null(j2.buf);
+	memset(run_max, '7', sizeof(run_max) - 1);
+	run_max[sizeof(run_max) - 1] = '\0';
+	assert_int_equal(ew_kdf_job_secret(&s, "slurm-101", run_max, &j2), -EINVAL);
+	run_max[EW_RUN_MAX] = '\0';
+	assert_int_equal(ew_kdf_job_secret(&s, "slurm-101", run_max, &j2), 0);
+	ew_secret_free(&j2);
 	ew_secret_free(&j1);
 	ew_secret_free(&j1b);
 	ew_secret_free(&s);
@@ -305,25 +324,49 @@ static void test_grammar(void **state)
 	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "physical", "rxe", "rxem"),
 		     "type physical takes only dev");
 
-	/* Per-job IPsec: job NAME with the job's own address. */
+	/* Per-job IPsec: job NAME and its run, with the job's own address. */
 	assert_int_equal(PARSE(EW_PATH_ADD, "dev", "ewv100", "type", "ipsec", "key-file", "/k",
-			       "job", "slurm-101", "local", "fd00:ee::1:0:65",
+			       "job", "slurm-101", "run", "1796601600.0", "local", "fd00:ee::1:0:65",
 			       "peer", "fd00:ee::2:0:65"), EW_OK);
 	assert_string_equal(spec.job, "slurm-101");
+	assert_string_equal(spec.run, "1796601600.0");
 	assert_true(spec.has_local);
 	ew_pathspec_free(&spec);
 	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "job", "slurm-1",
-			   "local", "10.0.0.1", "peer", "10.0.0.2"), "job NAME needs type ipsec");
+			   "run", "1", "local", "10.0.0.1", "peer", "10.0.0.2"),
+		     "job NAME needs type ipsec");
 	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
-			   "job", "slurm-1", "peer", "10.0.0.2"), "job NAME needs local ADDR");
+			   "job", "slurm-1", "run", "1", "peer", "10.0.0.2"),
+		     "job NAME needs local ADDR");
 	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
-			   "job", "slurm-1", "local", "10.0.0.1/24", "peer", "10.0.0.2"),
+			   "job", "slurm-1", "run", "1", "local", "10.0.0.1/24", "peer", "10.0.0.2"),
 		     "local ADDR without a prefix length");
 	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
 			   "job", "", "local", "10.0.0.1", "peer", "10.0.0.2"), "not a job name");
 	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
 			   "job", "a-job-name-longer-than-sixty-three-characters-is-not-a-job-name-x",
 			   "local", "10.0.0.1", "peer", "10.0.0.2"), "not a job name");
+	/* A name alone would give a requeued job its earlier run's keys. */
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "job", "slurm-1", "local", "10.0.0.1", "peer", "10.0.0.2"),
+		     "job NAME needs run ID");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "run", "1", "peer", "10.0.0.2"), "give job NAME too");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "job", "slurm-1", "run", "", "local", "10.0.0.1", "peer", "10.0.0.2"),
+		     "not a run of a job");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "job", "slurm-1", "run", "1 2", "local", "10.0.0.1", "peer", "10.0.0.2"),
+		     "not a run of a job");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "job", "slurm-1", "run",
+			   "12345678901234567890123456789012345678901234567890123456789012345",
+			   "local", "10.0.0.1", "peer", "10.0.0.2"), "not a run of a job");
+	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "ipsec", "key-file", "/k",
+			   "job", "slurm-1", "run", "1", "run", "2", "local", "10.0.0.1",
+			   "peer", "10.0.0.2"), "given twice");
+	expect_error(PARSE(EW_PATH_DEL, "dev", "eth0", "job", "slurm-1", "run", "1",
+			   "local", "10.0.0.1"), "unknown keyword \"run\"");
 	assert_int_equal(PARSE(EW_PATH_DEL, "dev", "ewv100", "job", "slurm-101", "local",
 			       "fd00:ee::1:0:65"), EW_OK);
 	assert_string_equal(spec.job, "slurm-101");
@@ -332,10 +375,14 @@ static void test_grammar(void **state)
 	expect_error(PARSE(EW_PATH_DEL, "dev", "eth0", "local", "10.0.0.1"),
 		     "local ADDR is for one job's IPsec");
 	assert_int_equal(PARSE(EW_PATH_ROTATE, "dev", "ewv100", "key-file", "/k", "epoch", "1",
-			       "job", "slurm-101", "local", "fd00:ee::1:0:65"), EW_OK);
+			       "job", "slurm-101", "run", "1796601600.0", "local", "fd00:ee::1:0:65"),
+			 EW_OK);
+	assert_string_equal(spec.run, "1796601600.0");
 	ew_pathspec_free(&spec);
 	expect_error(PARSE(EW_PATH_ROTATE, "dev", "eth0", "key-file", "/k", "epoch", "1",
-			   "job", "slurm-1"), "job NAME needs local ADDR");
+			   "job", "slurm-1", "run", "1"), "job NAME needs local ADDR");
+	expect_error(PARSE(EW_PATH_ROTATE, "dev", "eth0", "key-file", "/k", "epoch", "1",
+			   "job", "slurm-1", "local", "10.0.0.1"), "job NAME needs run ID");
 
 	assert_int_equal(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "physical"), EW_OK);
 	assert_int_equal(PARSE(EW_PATH_ROTATE, "dev", "eth0", "key-file", "/k", "epoch", "1",

@@ -284,8 +284,9 @@ EOF
 chmod 755 "$T/bin/eastwestctl" "$T/bin/scontrol"
 
 # hook NAME WANT_RC WANT_LOG HOOK [VAR=VALUE...]: run HOOK in a slurmd-like
-# environment (plus VARs); its exit code and the stand-in eastwestctl's
-# log (lines joined by " | ") must be as wanted.
+# environment (slurmd 23.02's, with the run's start time and restart count;
+# plus VARs); its exit code and the stand-in eastwestctl's log (lines
+# joined by " | ") must be as wanted.
 hook() {
 	desc=$1
 	want_rc=$2
@@ -297,6 +298,7 @@ hook() {
 		EW_STATE_DIR="$T/state" EW_SYSFS="$T/sys" EW_GID_TIMEOUT=1 \
 		PATH="$T/bin:/usr/bin:/bin" SLURM_JOB_ID=42 SLURMD_NODENAME=n1 \
 		SLURM_JOB_PARTITION=gpu SLURM_NODELIST='n[1-2]' SLURM_JOB_NUM_NODES=2 \
+		SLURM_JOB_START_TIME=1796601600 SLURM_JOB_RESTART_COUNT=0 \
 		"$@" "$HERE/$h" >"$T/out" 2>&1
 	rc=$?
 	log=$(sed ':a;N;$!ba;s/\n/ | /g' "$T/ctl.log")
@@ -605,12 +607,14 @@ nothing_left "job address: after two epilogs"
 # ----------------------------------------------------------------------------
 # Per-job ESP keys: a partition with "jobaddr IFNAME" and "encrypt ipsec".
 # The prolog makes the job's SAs between its own address here and its
-# addresses on the other nodes, keyed from the cluster key and the job's
-# name (eastwestctl path add ... job NAME); the epilog removes exactly them.
+# addresses on the other nodes, keyed from the cluster key, the job's name
+# and its run (eastwestctl path add ... job NAME run START.RESTARTS); the
+# epilog removes exactly them.
 
 A2=fd00:ee:0:0:0:2:0:2a
 KEY=$T/etc/cluster.key
-EADD="path add dev eth0.100 type ipsec key-file $KEY job slurm-42 local $A1 peer $A2"
+RUN=1796601600.0
+EADD="path add dev eth0.100 type ipsec key-file $KEY job slurm-42 run $RUN local $A1 peer $A2"
 EDEL="path del dev eth0.100 job slurm-42 local $A1"
 EJADD="job add slurm-42 cgroup /system.slice/n1_slurmstepd.scope/job_42 netdev eth0.100 encrypt ipsec peer $A1 peer $A2"
 # esp_left DESC: no SA and no ESP state file of the job remain.
@@ -628,10 +632,10 @@ printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
 
 hook "per-job ESP: prolog makes the job's SAs to its address on the other node only, then the job" 0 \
 	"job del slurm-42 | $EADD | $EJADD" slurm-prolog SLURM_JOB_PARTITION=esp
-if [ "$(cat "$T/state/42.esp" 2>/dev/null)" = "eth0.100 $A1" ]; then
-	ok "per-job ESP: ... recorded for the epilog"
+if [ "$(cat "$T/state/42.esp" 2>/dev/null)" = "eth0.100 $A1 $RUN" ]; then
+	ok "per-job ESP: ... recorded for the epilog, with the run"
 else
-	not_ok "per-job ESP: ... recorded for the epilog" "$(cat "$T/state/42.esp" 2>&1)"
+	not_ok "per-job ESP: ... recorded for the epilog, with the run" "$(cat "$T/state/42.esp" 2>&1)"
 fi
 printf '0\n' >"$T/del"
 hook "per-job ESP: epilog removes the address, the job, then exactly the job's SAs" 0 \
@@ -640,6 +644,61 @@ nothing_left "per-job ESP: after the epilog"
 esp_left "per-job ESP: after the epilog"
 hook "per-job ESP: a second epilog run exits 0 and touches no SA" 0 "job del slurm-42" slurm-epilog
 printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+
+# The run: another for a requeued job (the same id, the next restart count,
+# a later start); the start time from slurmctld when slurmd (22.05) does not
+# give it, in seconds whatever the time zone; no run, no SAs.
+EADD2="path add dev eth0.100 type ipsec key-file $KEY job slurm-42 run 1796605200.1 local $A1 peer $A2"
+hook "per-job ESP: a requeued job: its SAs are of its second run" 0 \
+	"job del slurm-42 | $EADD2 | $EJADD" slurm-prolog SLURM_JOB_PARTITION=esp \
+	SLURM_JOB_RESTART_COUNT=1 SLURM_JOB_START_TIME=1796605200
+if [ "$(cat "$T/state/42.esp" 2>/dev/null)" = "eth0.100 $A1 1796605200.1" ]; then
+	ok "per-job ESP: ... its run recorded"
+else
+	not_ok "per-job ESP: ... its run recorded" "$(cat "$T/state/42.esp" 2>&1)"
+fi
+printf '0\n' >"$T/del"
+hook "per-job ESP: ... epilog" 0 "job del slurm-42 | $EDEL" slurm-epilog
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+gids_reset
+nothing_left "requeued job"
+
+# squeue: prints the start time in seconds only when asked so.
+cat >"$T/bin/squeue" <<'SQ'
+#!/bin/sh
+[ ! -e "$EW_TEST_SQUEUE_FAIL" ] || exit 1
+case " $* " in
+*" -o %S "*)
+	if [ "${SLURM_TIME_FORMAT:-}" = %s ]; then echo 1796608800; else echo 2026-12-07T12:00:00; fi ;;
+*) echo "unexpected squeue $*" >&2; exit 1 ;;
+esac
+SQ
+chmod 755 "$T/bin/squeue"
+EADD3="path add dev eth0.100 type ipsec key-file $KEY job slurm-42 run 1796608800.0 local $A1 peer $A2"
+hook "per-job ESP: slurmd without the start time: from squeue, in seconds" 0 \
+	"job del slurm-42 | $EADD3 | $EJADD" slurm-prolog SLURM_JOB_PARTITION=esp \
+	SLURM_JOB_START_TIME=
+printf '0\n' >"$T/del"
+hook "per-job ESP: ... epilog" 0 "job del slurm-42 | $EDEL" slurm-epilog
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+gids_reset
+nothing_left "start time from squeue"
+hook "per-job ESP: no start time and squeue fails: exit 5, nothing made" 5 "job del slurm-42" \
+	slurm-prolog SLURM_JOB_PARTITION=esp SLURM_JOB_START_TIME= EW_TEST_SQUEUE_FAIL=/
+out_has "squeue fails" "SLURM_TIME_FORMAT=%s squeue -h -t all -j 42 -o %S failed"
+nothing_left "squeue fails"
+esp_left "squeue fails"
+hook "per-job ESP: a start time that is not seconds: exit 5, nothing made" 5 "job del slurm-42" \
+	slurm-prolog SLURM_JOB_PARTITION=esp SLURM_JOB_START_TIME=2026-12-07T12:00:00
+out_has "bad start time" "cannot tell the job's start time ('2026-12-07T12:00:00')"
+nothing_left "bad start time"
+esp_left "bad start time"
+hook "per-job ESP: a restart count that is not a number: exit 5, nothing made" 5 "job del slurm-42" \
+	slurm-prolog SLURM_JOB_PARTITION=esp SLURM_JOB_RESTART_COUNT=-1
+out_has "bad restart count" "SLURM_JOB_RESTART_COUNT is '-1', not a count"
+nothing_left "bad restart count"
+esp_left "bad restart count"
+rm -f "$T/bin/squeue"
 
 hook "per-job ESP: a job on one node has no other node: no SAs" 0 \
 	"job del slurm-42 | job add slurm-42 cgroup /system.slice/n1_slurmstepd.scope/job_42 netdev eth0.100 encrypt ipsec peer $A1" \
@@ -699,7 +758,7 @@ esp_left "per-job ESP: at the end"
 hook "per-job ESP: prolog killed during path add" 137 "job del slurm-42 | $EADD" \
 	slurm-prolog SLURM_JOB_PARTITION=esp
 rm -f "$T/pathadd-killed"
-if [ "$(cat "$T/state/42.esp" 2>/dev/null)" = "eth0.100 $A1" ] && [ -e "$T/sa" ]; then
+if [ "$(cat "$T/state/42.esp" 2>/dev/null)" = "eth0.100 $A1 $RUN" ] && [ -e "$T/sa" ]; then
 	ok "per-job ESP: ... the SA made is recorded for the epilog"
 else
 	not_ok "per-job ESP: ... the SA made is recorded for the epilog" "$(ls "$T/state" "$T/sa" 2>&1)"
