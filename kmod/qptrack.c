@@ -1183,6 +1183,51 @@ static u32 ew_qp_recheck_local(const struct ew_qp *rec)
 	return reason;
 }
 
+/*
+ * Whether a path of @rec's connection, remote when it was judged, now ends
+ * on device @dev of this node (or ambiguously on several). Context:
+ * rcu_read_lock().
+ */
+static bool ew_qp_dest_now_on(const struct ew_qp *rec, struct ib_device *dev)
+{
+	const struct ew_request *req = &rec->req;
+	struct ib_device *ldev;
+	bool ambiguous;
+	unsigned int i;
+
+	if (rec->local || !req->has_av)
+		return false;
+	for (i = 0; i < req->n_paths && i < ARRAY_SIZE(req->paths); i++) {
+		if (!req->paths[i].has_grh)
+			continue;
+		ldev = ew_local_dest_dev(rec->qp->device, req->paths[i].dgid,
+					 &ambiguous);
+		if (ldev == dev || (ldev && ambiguous))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A GID table change of @dev. Its own QPs' records are judged again whole
+ * (a GID index they name may be gone or name another netdev now). A
+ * record of another device's QP is judged again against the same-node rule
+ * when its destination has become a GID of @dev: its connection may now end
+ * in another job's QP of this node, though its own device's table did not
+ * change. Context: ew_qp_lock held.
+ */
+static u32 ew_qp_dev_doomed(const struct ew_qp *rec, struct ib_device *dev)
+{
+	bool now_local;
+
+	if (rec->qp->device == dev)
+		return ew_qp_recheck(rec, false);
+	rcu_read_lock();
+	now_local = ew_qp_dest_now_on(rec, dev);
+	rcu_read_unlock();
+	return now_local ? ew_qp_recheck_local(rec) : 0;
+}
+
 /* Why this record must be revoked, or 0 to keep it. */
 static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel)
 {
@@ -1198,7 +1243,7 @@ static u32 ew_qp_doomed(const struct ew_qp *rec, const struct ew_revoke_sel *sel
 	if (sel->all)
 		return ew_qp_recheck(rec, false);
 	if (sel->dev)
-		return rec->qp->device == sel->dev ? ew_qp_recheck(rec, false) : 0;
+		return ew_qp_dev_doomed(rec, sel->dev);
 	if (rec->job_id != sel->job_id)
 		return 0;
 	if (!sel->job)
