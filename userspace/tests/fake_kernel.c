@@ -661,9 +661,23 @@ static void peers(const struct nlmsghdr *req, uint8_t cmd, bool dump)
 		msg_end(nlh, true);
 		ack(req, 0, NULL, 0, 0);
 	} else if (cmd == EASTWEST_CMD_PEER_ADD) {
+		/*
+		 * A chunk that goes in order after the job's last peer (what
+		 * eastwestctl sends of a sorted list) leaves the list sorted
+		 * and unique: no pass over the whole list per chunk. For a
+		 * million peers in 500 chunks that pass was two thirds of a
+		 * host profile of apply against this fake, and not
+		 * eastwestctl's time.
+		 */
+		bool in_order = !j->peers.n || !in.n ||
+				ew_peer_cmp(&j->peers.v[j->peers.n - 1], &in.v[0]) < 0;
+
+		for (i = 1; in_order && i < in.n; i++)
+			in_order = ew_peer_cmp(&in.v[i - 1], &in.v[i]) < 0;
 		for (i = 0; i < in.n; i++)
 			ew_peers_add(&j->peers, &in.v[i]);
-		ew_peers_sort_unique(&j->peers);
+		if (!in_order)
+			ew_peers_sort_unique(&j->peers);
 		ack(req, 0, NULL, 0, 0);
 	} else {
 		/* All or nothing: every peer must exist. */
