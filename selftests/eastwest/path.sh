@@ -164,11 +164,15 @@ ew_check "rxem's parent is $MS, rxe0's still $A" \
 ew_check "rdma_cm binds 10.2.0.1 to rxem, 10.1.0.1 to rxe0" cm_binds
 ew_check "software warning on stderr" out_has 'warning: dev ewa has no MACsec offload'
 ip -d link show $MS | sed -n '/macsec/p' >"$T/msd"
-ew_check "ip: macsec link with gcm-aes-256, icv 16, encrypt on, replay on, strict" \
-	sh -c "grep -qi 'cipher.*GCM-AES-256' '$T/msd' && grep -q 'icvlen 16' '$T/msd' && grep -q 'encrypt on' '$T/msd' && grep -q 'replay on' '$T/msd' && grep -q 'window 128' '$T/msd' && grep -q 'validate strict' '$T/msd'" || sed 's/^/# /' "$T/msd"
+ew_check "ip: macsec link with gcm-aes-xpn-256 (the default), icv 16, encrypt on, replay on, strict" \
+	sh -c "grep -qi 'cipher.*GCM-AES-XPN-256' '$T/msd' && grep -q 'icvlen 16' '$T/msd' && grep -q 'encrypt on' '$T/msd' && grep -q 'replay on' '$T/msd' && grep -q 'window 128' '$T/msd' && grep -q 'validate strict' '$T/msd'" || sed 's/^/# /' "$T/msd"
 
-ew_check "ip: tx sa 0 and rx sc of the peer's SCI" \
-	sh -c "ip macsec show $MS | grep -q '0: PN 1, state on' && ip macsec show $MS | grep -q 'RXSC: $SCI_B'"
+# XPN: ip prints an SA as "0: PN 1,SSCI 0a0b0c0d state on, key ..." (the
+# link may have sent a few frames already).
+SSCI0=$($KDF macsec "$KEY" "$SCI_A" 0 | awk '{print $4}')
+ew_check "ip: tx sa 0 with the SSCI ew_kdf.py derives ($SSCI0), rx sc of the peer's SCI" \
+	sh -c "ip macsec show $MS | grep -Eq '0: PN [0-9]+,SSCI $SSCI0 state on' && ip macsec show $MS | grep -q 'RXSC: $SCI_B'" ||
+	ip macsec show $MS | sed 's/^/# /'
 ew_check "ip: 10.2.0.1/24 on $MS" sh -c "ip -br addr show $MS | grep -q 10.2.0.1/24"
 KI0=$(tx_ki)
 ew_check "ip: the tx KI is the epoch 0 one ew_kdf.py derives" \
@@ -176,14 +180,15 @@ ew_check "ip: the tx KI is the epoch 0 one ew_kdf.py derives" \
 
 # the far end, by hand, with the independently derived keys
 peer_macsec_sa() { # EPOCH -> sets PTX (peer's own tx sa), PRX (its rx sa for us)
-	set -- $($KDF macsec "$KEY" "$SCI_B" "$1"); PTX_KEY=$1 PTX_KI=$2
-	set -- $($KDF macsec "$KEY" "$SCI_A" "$EPOCH"); PRX_KEY=$1 PRX_KI=$2
+	set -- $($KDF macsec "$KEY" "$SCI_B" "$1"); PTX_KEY=$1 PTX_KI=$2 PTX_XPN="salt $3 ssci 0x$4"
+	set -- $($KDF macsec "$KEY" "$SCI_A" "$EPOCH"); PRX_KEY=$1 PRX_KI=$2 PRX_XPN="salt $3 ssci 0x$4"
 }
 EPOCH=0; peer_macsec_sa 0
-$PX ip link add link $B ms0 type macsec port 1 encrypt on cipher gcm-aes-256 &&
-$PX ip macsec add ms0 tx sa 0 pn 1 on key "$PTX_KI" "$PTX_KEY" &&
+# shellcheck disable=SC2086 # PTX_XPN and PRX_XPN are words
+$PX ip link add link $B ms0 type macsec port 1 encrypt on cipher gcm-aes-xpn-256 &&
+$PX ip macsec add ms0 tx sa 0 xpn 1 on $PTX_XPN key "$PTX_KI" "$PTX_KEY" &&
 $PX ip macsec add ms0 rx port 1 address "$MAC_A" &&
-$PX ip macsec add ms0 rx port 1 address "$MAC_A" sa 0 pn 1 on key "$PRX_KI" "$PRX_KEY" &&
+$PX ip macsec add ms0 rx port 1 address "$MAC_A" sa 0 xpn 1 on $PRX_XPN key "$PRX_KI" "$PRX_KEY" &&
 $PX ip addr add 10.2.0.2/24 dev ms0 && $PX ip link set ms0 up ||
 	ew_not_ok "configure the peer's macsec"
 ew_check "ping across MACsec (both ends agree on the keys)" ping -c 2 -W 3 10.2.0.2
@@ -206,7 +211,7 @@ else
 fi
 ew_expect_rc 0 "path show (text)" "$CTL" path show
 ew_check "text lists the macsec link and its rx sc" \
-	sh -c "grep -q 'macsec ew-ewa sci $SCI_A cipher gcm-aes-256' '$EW_OUT' && grep -q 'rx sc $SCI_B peer $MAC_B on' '$EW_OUT'"
+	sh -c "grep -q 'macsec ew-ewa sci $SCI_A cipher gcm-aes-xpn-256' '$EW_OUT' && grep -q 'rx sc $SCI_B peer $MAC_B on' '$EW_OUT'"
 
 macsec_state >"$T/m2"
 ew_expect_rc 1 "a second macsec add on the same netdev" \
@@ -220,10 +225,12 @@ ew_check "refusals changed nothing" same "$T/m2" "$T/m3"
 # rotation: rx, then (the peer switches), tx, retire
 ew_expect_rc 0 "rotate stage rx epoch 1" "$CTL" path rotate dev $A key-file "$KEY" epoch 1 stage rx
 ew_check "ip: rx sa 1 installed, still sending on an 0" \
-	sh -c "ip macsec show $MS | grep -A3 RXSC | grep -q '1: PN 1, state on' && ip -d link show $MS | grep -q 'encodingsa 0'"
+	sh -c "ip macsec show $MS | grep -A3 RXSC | grep -Eq '1: PN 1,(SSCI [0-9a-f]+ )?state on' && ip -d link show $MS | grep -q 'encodingsa 0'"
 EPOCH=1; peer_macsec_sa 1
-$PX ip macsec add ms0 tx sa 1 pn 1 on key "$PTX_KI" "$PTX_KEY"
-$PX ip macsec add ms0 rx port 1 address "$MAC_A" sa 1 pn 1 on key "$PRX_KI" "$PRX_KEY"
+# shellcheck disable=SC2086 # PTX_XPN and PRX_XPN are words
+$PX ip macsec add ms0 tx sa 1 xpn 1 on $PTX_XPN key "$PTX_KI" "$PTX_KEY"
+# shellcheck disable=SC2086
+$PX ip macsec add ms0 rx port 1 address "$MAC_A" sa 1 xpn 1 on $PRX_XPN key "$PRX_KI" "$PRX_KEY"
 $PX ip link set ms0 type macsec encodingsa 1
 ew_check "ping while the peer sends with epoch 1, we with 0" ping -c 2 -W 3 10.2.0.2
 ew_expect_rc 0 "rotate stage tx" "$CTL" path rotate dev $A key-file "$KEY" epoch 1 stage tx

@@ -8,7 +8,8 @@
 # (`path add ... rxe rxem` binds soft-RoCE on the MACsec netdev):
 #   - control: plain RoCE on eth0; a capture on eth0 shows the payload
 #     pattern ibv_rc_pingpong writes (runs of 0x7b bytes) in clear text;
-#   - MACsec (GCM-AES-256, keys derived from a shared key file): rc_pingpong
+#   - MACsec (GCM-AES-XPN-256, the default; keys derived from a shared key
+#     file): rc_pingpong
 #     (data checked) and ib_write_bw complete over the macsec netdev; the
 #     capture on eth0 shows MACsec frames and never the pattern;
 #   - a job with `encrypt macsec` is refused over the plain GID and connects
@@ -18,7 +19,7 @@
 #     by MACsec validation;
 #   - a wrong key on one side: no delivery, MACsec counts invalid frames,
 #     nothing crashes;
-#   - MACsec with GCM-AES-XPN-256 carries checked RDMA too;
+#   - MACsec with GCM-AES-256 (cipher gcm-aes-256) carries checked RDMA too;
 #   - IPsec (ESP transport, rfc4106): the same traffic over eth0 is ESP on the
 #     wire, never the pattern; a job with `encrypt ipsec` connects and
 #     ib_write_bw completes.
@@ -147,7 +148,7 @@ ew_check "control: the capture on eth0 shows the payload pattern in clear text (
 	test "$(ew_pattern_count plain)" -gt 0
 
 # --- MACsec ------------------------------------------------------------------------
-ew_check "path add type macsec (GCM-AES-256, one RX SC for the peer)" \
+ew_check "path add type macsec (GCM-AES-XPN-256 by default, one RX SC for the peer)" \
 	"$CTL" path add dev eth0 type macsec key-file "$KEY" local "$SEC_IP/24" \
 		peer "$SEC_PEER" lladdr "$PEER_MAC" rxe rxem
 MACSEC_IF=$("$CTL" -j path show dev eth0 | python3 -c '
@@ -156,8 +157,9 @@ d = json.load(sys.stdin)
 d = d[0] if isinstance(d, list) else d
 print(d.get("macsec", {}).get("ifname", "") if isinstance(d.get("macsec"), dict) else d.get("macsec_ifname", ""))' 2>/dev/null)
 [ -n "$MACSEC_IF" ] || MACSEC_IF=$(ip -o link show type macsec | awk -F': ' '{print $2; exit}' | cut -d@ -f1)
-ew_check "the kernel has an encrypting MACsec link ${MACSEC_IF:-?} over eth0" \
-	sh -c "ip -d link show '$MACSEC_IF' | grep -q 'encrypt on'"
+ew_check "the kernel has an encrypting MACsec link ${MACSEC_IF:-?} over eth0, GCM-AES-XPN-256" \
+	sh -c "ip -d link show '$MACSEC_IF' | grep -q 'encrypt on' &&
+		ip -d link show '$MACSEC_IF' | grep -qi 'cipher.*GCM-AES-XPN-256'"
 # A permanent neighbour for the peer's MACsec address: with a wrong key ARP
 # cannot resolve it, and rxe (6.12) frees a QP whose packets still wait in
 # an unresolved neighbour queue, then crashes when the queue is dropped
@@ -241,24 +243,24 @@ ew_check "wrong key: no ping gets through the MACsec link" \
 	sh -c "! ping -c 2 -W 1 '$SEC_PEER' >/dev/null 2>&1"
 ew_meet wrong-key-done
 
-# --- MACsec with extended packet numbers -------------------------------------------
+# --- MACsec with 32-bit packet numbers ---------------------------------------------
 rdma link delete rxem
 ew_check "path del removes the MACsec link" \
 	sh -c "'$CTL' path del dev eth0 && ! ip link show '$MACSEC_IF' >/dev/null 2>&1"
 # A new epoch: this node sent with epochs 0 to 2 already, and the SAK does
 # not depend on the cipher, so re-adding at any of them is refused.
-ew_check "path add type macsec cipher gcm-aes-xpn-256 at a new epoch" \
-	"$CTL" path add dev eth0 type macsec cipher gcm-aes-xpn-256 key-file "$KEY" epoch 3 \
+ew_check "path add type macsec cipher gcm-aes-256 at a new epoch" \
+	"$CTL" path add dev eth0 type macsec cipher gcm-aes-256 key-file "$KEY" epoch 3 \
 		local "$SEC_IP/24" peer "$SEC_PEER" lladdr "$PEER_MAC" rxe rxem
 ip neigh replace "$SEC_PEER" lladdr "$PEER_MAC" dev "$MACSEC_IF" nud permanent
-ew_check "the kernel's MACsec link uses GCM-AES-XPN-256" \
-	sh -c "ip macsec show '$MACSEC_IF' | grep -qi 'XPN-256'"
+ew_check "the kernel's MACsec link uses GCM-AES-256" \
+	sh -c "ip -d link show '$MACSEC_IF' | grep -qi 'cipher.*GCM-AES-256'"
 MIDX=$(ew_wait_gid_index rxem "$SEC_IP")
 ew_meet xpn-ready
-ew_check "job M: rc_pingpong over MACsec XPN, $ITERS checked round trips" \
+ew_check "job M: rc_pingpong over MACsec GCM-AES-256, $ITERS checked round trips" \
 	pingpong_pair xpn rxem "$MIDX" /ewM
 rdma link delete rxem
-ew_check "path del removes the XPN link" "$CTL" path del dev eth0
+ew_check "path del removes the GCM-AES-256 link" "$CTL" path del dev eth0
 PIDX=$(ew_wait_gid_index rxe0 "$EW_LOCAL_IP")
 
 # --- IPsec -------------------------------------------------------------------------

@@ -17,7 +17,7 @@ void path_usage(FILE *f)
 		"Usage: " EW_PROG " path caps dev NETDEV\n"
 		"       " EW_PROG " path add dev NETDEV [type { auto | macsec | ipsec | physical }]\n"
 		"               key-file FILE [job NAME run ID]\n"
-		"               [cipher { gcm-aes-256 | gcm-aes-xpn-256 }]\n"
+		"               [cipher { gcm-aes-xpn-256 | gcm-aes-256 }]\n"
 		"               [offload { auto | off | mac | phy | crypto | packet }] [name IFNAME]\n"
 		"               [rxe NAME]\n"
 		"               [epoch N] [replay-window N] [local ADDR[/LEN]]\n"

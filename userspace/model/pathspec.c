@@ -5,7 +5,7 @@
  *   path caps dev NETDEV
  *   path add dev NETDEV [type {auto|macsec|ipsec|physical}] key-file FILE
  *       [job NAME run ID]
- *       [cipher {gcm-aes-256|gcm-aes-xpn-256}]
+ *       [cipher {gcm-aes-xpn-256|gcm-aes-256}]
  *       [offload {auto|off|mac|phy|crypto|packet}] [name IFNAME] [rxe NAME]
  *       [epoch N] [replay-window N] [local ADDR[/LEN]] peer ADDR [lladdr MAC]...
  *   path del dev NETDEV [job NAME local ADDR]
@@ -484,6 +484,12 @@ int ew_pathspec_parse(uint32_t verb, int argc, char *argv[], struct ew_path_spec
 	spec->verb = verb;
 	spec->port = 1;
 	spec->replay_window = EW_REPLAY_WINDOW_DEFAULT;
+	/*
+	 * A 32-bit packet number runs out after 2^32 frames, some minutes at
+	 * 100 Gb/s, and the link then stops sending until a rotation: the
+	 * extended one is the default on fabrics of that speed.
+	 */
+	spec->cipher = EW_CIPHER_GCM_AES_XPN_256;
 	for (; argc > 0; argc--, argv++) {
 		enum kw k;
 

@@ -290,12 +290,12 @@ static void test_grammar(void **state)
 
 	(void)state;
 	assert_int_equal(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "macsec", "key-file", "/k",
-			       "cipher", "gcm-aes-xpn-256", "name", "ms0", "epoch", "6",
+			       "cipher", "gcm-aes-256", "name", "ms0", "epoch", "6",
 			       "local", "10.2.0.1/24", "peer", "10.2.0.2", "lladdr",
 			       "02:00:00:00:00:02", "peer", "10.2.0.3"), EW_OK);
 	assert_string_equal(spec.dev, "eth0");
 	assert_int_equal(spec.type, EW_PT_MACSEC);
-	assert_int_equal(spec.cipher, EW_CIPHER_GCM_AES_XPN_256);
+	assert_int_equal(spec.cipher, EW_CIPHER_GCM_AES_256);
 	assert_string_equal(spec.name, "ms0");
 	assert_string_equal(spec.rxe_name, "");
 	assert_int_equal(spec.epoch, 6);
@@ -311,6 +311,8 @@ static void test_grammar(void **state)
 	assert_int_equal(PARSE(EW_PATH_ADD, "dev", "eth0", "type", "macsec", "key-file", "/k",
 			       "rxe", "rxem", "peer", "10.2.0.2"), EW_OK);
 	assert_string_equal(spec.rxe_name, "rxem");
+	/* The extended packet number unless asked otherwise. */
+	assert_int_equal(spec.cipher, EW_CIPHER_GCM_AES_XPN_256);
 	ew_pathspec_free(&spec);
 	expect_error(PARSE(EW_PATH_ADD, "dev", "eth0", "key-file", "/k", "rxe", "",
 			   "peer", "10.0.0.2"), "not an RDMA device name");
