@@ -60,6 +60,7 @@
 #include "hooks.h"
 #include "job.h"
 #include "localgid.h"
+#include "nlreader.h"
 #include "policy.h"
 #include "protect.h"
 #include "qptrack.h"
@@ -1300,24 +1301,46 @@ static bool ew_counter_per_task(const struct rdma_restrack_entry *res)
 	       (counter->mode.mask & RDMA_COUNTER_MASK_PID);
 }
 
-static bool ew_res_visible(const struct rdma_restrack_entry *res)
+/*
+ * Whether @res is visible to a reader in cgroup @cgrp, an administrator if
+ * @admin. Context: rcu_read_lock().
+ */
+static bool ew_res_visible_to(const struct rdma_restrack_entry *res,
+			      struct cgroup *cgrp, bool admin)
 {
-	bool same_job;
 	u64 cgid;
 
-	if ((current->flags & PF_KTHREAD) || ew_restrack_own_lookup())
-		return true;
 	/* A counter that may hold several tasks' QPs names any job's. */
 	if (res->type == RDMA_RESTRACK_COUNTER &&
 	    (!res->user || !res->task || !ew_counter_per_task(res)))
-		return ns_capable_noaudit(&init_user_ns, CAP_NET_ADMIN);
+		return admin;
 	if (!res->user || !res->task)
 		return true;
+	return admin ||
+	       ew_res_job(res) == ew_job_lookup_by_cgroup(cgrp, &cgid);
+}
+
+/*
+ * Visible to the reader, and to the RDMA netlink socket it reads if its
+ * system call is on one (DOC "Dumps resumed by another reader").
+ */
+static bool ew_res_visible(const struct rdma_restrack_entry *res)
+{
+	struct ew_nl_reader sock;
+	bool visible;
+
+	if ((current->flags & PF_KTHREAD) || ew_restrack_own_lookup())
+		return true;
 	rcu_read_lock();
-	same_job = ew_res_job(res) ==
-		   ew_job_lookup_by_cgroup(task_dfl_cgroup(current), &cgid);
+	visible = ew_res_visible_to(res, task_dfl_cgroup(current),
+				    ns_capable_noaudit(&init_user_ns,
+						       CAP_NET_ADMIN));
+	if (visible && ew_nl_reader_get(&sock)) {
+		visible = ew_res_visible_to(res, sock.cgrp, sock.admin);
+		ew_nl_reader_put(&sock);
+	}
 	rcu_read_unlock();
-	return same_job || ns_capable_noaudit(&init_user_ns, CAP_NET_ADMIN);
+	return visible;
 }
 
 /* Stand-ins for a get of a hidden object. */

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EW_NLREADER_H
+#define _EW_NLREADER_H
+
+#include <linux/types.h>
+
+struct cgroup;
+struct file;
+
+/**
+ * struct ew_nl_reader - the RDMA netlink socket a task's system call works on
+ * @file: the socket's file, held until ew_nl_reader_put()
+ * @cgrp: the cgroup the socket was made in (valid while @file is held)
+ * @admin: whether it was opened with CAP_NET_ADMIN in the initial user
+ *	namespace
+ */
+struct ew_nl_reader {
+	struct file *file;
+	struct cgroup *cgrp;
+	bool admin;
+};
+
+bool ew_nl_reader_get(struct ew_nl_reader *r);
+void ew_nl_reader_put(struct ew_nl_reader *r);
+
+#endif /* _EW_NLREADER_H */
