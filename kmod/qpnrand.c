@@ -8,11 +8,17 @@
  * other from 0x11, and a process that sees one QPN, or just creates a QP
  * of its own, knows the next ones. No kernel interface chooses them, so a
  * kprobe on the exported __xa_alloc_cyclic() (which xa_alloc_cyclic()
- * calls with the xarray's lock held) moves *next to a random point of the
- * range when the call comes from rdma_rxe's text with the QP pool's limit.
- * A kprobe, not ftrace: lib/ is built without ftrace's entry calls, so no
- * xarray function is an ftrace site. The xarray still finds the first free
- * index at or after *next, wrapping, so a collision only moves the QP up.
+ * calls with the xarray's lock held) moves *next to a random free index of
+ * the range when the call comes from rdma_rxe's text with the QP pool's
+ * limit. A kprobe, not ftrace: lib/ is built without ftrace's entry calls,
+ * so no xarray function is an ftrace site. The xarray takes the first free
+ * index at or after *next, wrapping: a drawn index that is taken would give
+ * the QP the first free one after it, so a process that holds a run of
+ * numbers would have any other process's next QP land just past the run
+ * whenever the draw fell in it (the run's share of the range, not one in
+ * 2^20), and would see that it did. So a taken index is drawn again, up to
+ * EW_QPNRAND_DRAWS times in all (a table so full that every draw is taken
+ * falls back to the first free index after the last).
  *
  * Every other __xa_alloc_cyclic() caller in the kernel (the RDMA core's
  * restrack and CM ids, devlink, io_uring, drm, ...) now takes the kprobe
@@ -50,6 +56,7 @@
 
 #define EW_RXE_MODNAME		"rdma_rxe"
 #define EW_SELFTEST_ALLOCS	8
+#define EW_QPNRAND_DRAWS	32
 
 /*
  * The rdma_rxe module, NULL when it is not loaded (or built in). Set when
@@ -64,6 +71,31 @@ static bool ew_qpnrand_testing;
 static bool ew_qpnrand_armed;
 static bool ew_qpnrand_nb_registered;
 static DEFINE_XARRAY_ALLOC(ew_qpnrand_test_xa);
+
+/*
+ * The index an rxe QP allocation from @xa starts at: a random one that no
+ * QP holds (a reserved NULL entry counts: rxe reserves the index before it
+ * stores the QP, and xas_load() returns that zero entry). The fault build's
+ * fault_qpn_next stands in for the first draw.
+ * Context: the kprobe, @xa's lock held by xa_alloc_cyclic().
+ */
+static u32 ew_qpnrand_draw(struct xarray *xa)
+{
+	XA_STATE(xas, xa, 0);
+	unsigned int draws;
+	u32 r;
+
+	r = ew_fault_qpn_next() ?:
+	    get_random_u32_inclusive(EW_RXE_MIN_QP_INDEX, EW_RXE_MAX_QP_INDEX);
+	for (draws = 1; draws < EW_QPNRAND_DRAWS; draws++) {
+		xas_set(&xas, r);
+		if (!xas_load(&xas))
+			break;
+		r = get_random_u32_inclusive(EW_RXE_MIN_QP_INDEX,
+					     EW_RXE_MAX_QP_INDEX);
+	}
+	return r;
+}
 
 static int ew_qpnrand_hook(struct kprobe *p, struct pt_regs *regs)
 {
@@ -84,9 +116,8 @@ static int ew_qpnrand_hook(struct kprobe *p, struct pt_regs *regs)
 		within_module(parent_ip, THIS_MODULE));
 	if (ours) {
 		next = (u32 *)regs_get_kernel_argument(regs, 4);
-		*next = ew_fault_qpn_next() ?:
-			get_random_u32_inclusive(EW_RXE_MIN_QP_INDEX,
-						 EW_RXE_MAX_QP_INDEX);
+		*next = ew_qpnrand_draw((struct xarray *)
+					regs_get_kernel_argument(regs, 0));
 	}
 	return 0;
 }
