@@ -1290,7 +1290,11 @@ static void notrace ew_hook_destroy_qp(unsigned long ip, unsigned long parent_ip
  * by hand; only auto mode by process (RDMA_COUNTER_MASK_PID) keeps a
  * counter to the QPs of the one task its entry names. So a counter is
  * shown like its task's objects if auto mode keeps it per process, and
- * to administrators only otherwise.
+ * to administrators only otherwise. The core matches that task by its pid
+ * number, which another job's task can get once the task is gone (a
+ * thread that made the counter's first QP and ended): then its QPs would
+ * join the counter too, so a counter whose task is gone is shown to
+ * administrators only as well.
  */
 static bool ew_counter_per_task(const struct rdma_restrack_entry *res)
 {
@@ -1298,7 +1302,8 @@ static bool ew_counter_per_task(const struct rdma_restrack_entry *res)
 		container_of(res, struct rdma_counter, res);
 
 	return counter->mode.mode == RDMA_COUNTER_MODE_AUTO &&
-	       (counter->mode.mask & RDMA_COUNTER_MASK_PID);
+	       (counter->mode.mask & RDMA_COUNTER_MASK_PID) &&
+	       pid_alive(res->task);
 }
 
 /*

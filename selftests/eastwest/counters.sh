@@ -17,10 +17,18 @@
 #      their numbers (control); uid 65534 in job B, in no job and in job A
 #      itself lists none of them (the counter may hold any job's QPs);
 #   2. a counter of auto mode by process (mask pid) with the same QPs: job
-#      A's process lists them, job B's does not.
+#      A's process lists them, job B's does not;
+#   3. a counter of auto mode by process whose task has exited (a thread of
+#      job A's process made its QP and ended): root lists it, job A's
+#      process does not. The core binds QPs to such a counter by the
+#      task's pid number, which another job's task can get once the task
+#      is gone, and whose QPs would then be listed to job A.
 #
 # Against a module that showed every counter to everyone, the job B and
-# no-job checks of 1 and the job B check of 2 print "not ok".
+# no-job checks of 1 and the job B check of 2 print "not ok"; against one
+# that showed a counter by process to its task's job while that task was
+# gone (02e34f1), the job A check of 3 does (found by an attacker review,
+# by reading).
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -92,6 +100,16 @@ lists_a() {
 	return 1
 }
 
+# lists_q WHO CG QPN: WHO in CG lists QPN.
+lists_q() {
+	_q=" $(stat_qpns "$1" "$2") "
+	echo "# $1 in $2 lists: ${_q}"
+	case $_q in
+	*" $3 "*) return 0 ;;
+	esac
+	return 1
+}
+
 # lists_none_of_a WHO CG: WHO in CG lists neither of job A's QPNs.
 lists_none_of_a() {
 	_q=" $(stat_qpns "$1" "$2") "
@@ -102,7 +120,7 @@ lists_none_of_a() {
 	return 0
 }
 
-ew_plan 12
+ew_plan 16
 
 ew_check "eastwest.ko loads (enforce, default deny)" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -147,5 +165,23 @@ ew_check "2/job A: its process lists its own QPNs" lists_a nobody /ewA
 ew_check "2/job B: rdma statistic qp show lists none of job A's QPNs" \
 	lists_none_of_a nobody /ewB
 rmmod fake_counter
+
+# --- 3. a counter by process whose task is gone ------------------------------
+
+mkfifo "$EW_TMP/fifo-t"
+exec 4<>"$EW_TMP/fifo-t"
+EW_BG_STDIN=$EW_TMP/fifo-t
+ew_start_bg "$EW_TMP/tq" /ewA "$NOBODY" "$VERBS" thread-qp "$DEV"
+EW_BG_STDIN=
+ew_check "3: job A's process: a thread made a QP and ended" \
+	ew_wait_for 30 grep -qx 'thread gone' "$EW_TMP/tq"
+T1=$(( $(sed -n 's/^qpn //p' "$EW_TMP/tq") + 0 ))
+ew_check "3: fake_counter binds it ($T1) to a counter by process (its task the ended thread)" \
+	insmod "$FC_KO" dev="$DEV" qpns="$T1" per_pid=1
+ew_check "3/root lists it" lists_q root / "$T1"
+ew_check_not "3/job A: a counter whose task is gone is not shown to job A" \
+	lists_q nobody /ewA "$T1"
+rmmod fake_counter
+exec 4>&-
 
 ew_done

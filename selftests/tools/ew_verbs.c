@@ -29,6 +29,10 @@
  *       "qkey-viol N bad-pkey M", port 1's counters as ibv_query_port()
  *       gives them to this process
  *   ew_verbs raw-qp DEV          create a RAW_PACKET QP
+ *   ew_verbs thread-qp DEV
+ *       a thread creates an RC QP, prints "qpn 0x...", and exits; then
+ *       "thread gone", and the QP is held until standard input ends
+ *       (counters.sh: a per-process counter whose task is gone)
  *   ew_verbs qpn-list DEV COUNT ROUNDS
  *       ROUNDS times: create COUNT RC QPs, all alive at once, and destroy
  *       them; the QPNs of the last round are printed in creation order,
@@ -704,6 +708,37 @@ static int raw_qp(struct ctx *c)
 {
 	if (!create_qp(c, IBV_QPT_RAW_PACKET))
 		return fail("ibv_create_qp(RAW_PACKET)", errno);
+	return 0;
+}
+
+static void *thread_qp_create(void *arg)
+{
+	struct ibv_qp *qp = create_qp(arg, IBV_QPT_RC);
+
+	if (qp)
+		printf("qpn 0x%x\n", qp->qp_num);
+	else
+		fail("ibv_create_qp(RC)", errno);
+	fflush(stdout);
+	return qp;
+}
+
+static int thread_qp(struct ctx *c)
+{
+	void *qp = NULL;
+	char buf[64];
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, thread_qp_create, c))
+		return fail("pthread_create", errno);
+	if (pthread_join(t, &qp) || !qp)
+		return 1;
+	printf("thread gone\n");
+	fflush(stdout);
+	while (read(0, buf, sizeof(buf)) > 0)
+		;
+	if (ibv_destroy_qp(qp))
+		return fail("ibv_destroy_qp", errno);
 	return 0;
 }
 
@@ -1921,6 +1956,8 @@ int main(int argc, char **argv)
 		return port_counters(&c);
 	if (!strcmp(argv[1], "raw-qp") && argc == 3)
 		return raw_qp(&c);
+	if (!strcmp(argv[1], "thread-qp") && argc == 3)
+		return thread_qp(&c);
 	if (!strcmp(argv[1], "qpn-list") && argc == 5)
 		return qpn_list(&c, num(argv[3]), num(argv[4]));
 	if (!strcmp(argv[1], "create-ah") && argc == 5)
