@@ -41,6 +41,7 @@
  * enforcement cannot silently vanish.
  */
 
+#include <linux/capability.h>
 #include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/ftrace.h>
@@ -1306,42 +1307,66 @@ static bool ew_counter_per_task(const struct rdma_restrack_entry *res)
 	       pid_alive(res->task);
 }
 
-/*
- * Whether @res is visible to a reader in cgroup @cgrp, an administrator if
- * @admin. Context: rcu_read_lock().
- */
-static bool ew_res_visible_to(const struct rdma_restrack_entry *res,
-			      struct cgroup *cgrp, bool admin)
-{
-	u64 cgid;
+/* Who may see an object of the RDMA core. */
+enum ew_res_audience {
+	EW_RES_ANYONE,		/* a kernel object */
+	EW_RES_JOB,		/* its creator's job, and administrators */
+	EW_RES_ADMIN,		/* administrators only */
+};
 
+static enum ew_res_audience ew_res_audience(const struct rdma_restrack_entry *res)
+{
 	/* A counter that may hold several tasks' QPs names any job's. */
 	if (res->type == RDMA_RESTRACK_COUNTER &&
 	    (!res->user || !res->task || !ew_counter_per_task(res)))
-		return admin;
+		return EW_RES_ADMIN;
 	if (!res->user || !res->task)
+		return EW_RES_ANYONE;
+	return EW_RES_JOB;
+}
+
+/*
+ * Whether a reader in cgroup @cgrp sees an object of @owner's job (NULL:
+ * of a process in no job) that @aud names. The capability is asked last,
+ * and only if the job does not already decide: @admin is that of the
+ * reading task if @sock is NULL, else that of @sock's opener.
+ * Context: rcu_read_lock().
+ */
+static bool ew_res_visible_to(enum ew_res_audience aud,
+			      const struct ew_job *owner, struct cgroup *cgrp,
+			      const struct ew_nl_reader *sock)
+{
+	u64 cgid;
+
+	if (aud == EW_RES_JOB &&
+	    owner == ew_job_lookup_by_cgroup(cgrp, &cgid))
 		return true;
-	return admin ||
-	       ew_res_job(res) == ew_job_lookup_by_cgroup(cgrp, &cgid);
+	return sock ? file_ns_capable(sock->file, &init_user_ns, CAP_NET_ADMIN) :
+		      ns_capable_noaudit(&init_user_ns, CAP_NET_ADMIN);
 }
 
 /*
  * Visible to the reader, and to the RDMA netlink socket it reads if its
- * system call is on one (DOC "Dumps resumed by another reader").
+ * system call is on one (DOC "Dumps resumed by another reader"). A kernel
+ * object is visible to all without either question.
  */
 static bool ew_res_visible(const struct rdma_restrack_entry *res)
 {
+	enum ew_res_audience aud;
 	struct ew_nl_reader sock;
+	const struct ew_job *owner;
 	bool visible;
 
 	if ((current->flags & PF_KTHREAD) || ew_restrack_own_lookup())
 		return true;
+	aud = ew_res_audience(res);
+	if (aud == EW_RES_ANYONE)
+		return true;
 	rcu_read_lock();
-	visible = ew_res_visible_to(res, task_dfl_cgroup(current),
-				    ns_capable_noaudit(&init_user_ns,
-						       CAP_NET_ADMIN));
+	owner = aud == EW_RES_JOB ? ew_res_job(res) : NULL;
+	visible = ew_res_visible_to(aud, owner, task_dfl_cgroup(current), NULL);
 	if (visible && ew_nl_reader_get(&sock)) {
-		visible = ew_res_visible_to(res, sock.cgrp, sock.admin);
+		visible = ew_res_visible_to(aud, owner, sock.cgrp, &sock);
 		ew_nl_reader_put(&sock);
 	}
 	rcu_read_unlock();

@@ -4,7 +4,6 @@
  * of a dump that another task may be resuming.
  */
 
-#include <linux/capability.h>
 #include <linux/cgroup.h>
 #include <linux/file.h>
 #include <linux/net.h>
@@ -70,7 +69,6 @@ bool ew_nl_reader_get(struct ew_nl_reader *r)
 	}
 	r->file = file;
 	r->cgrp = sock_cgroup_ptr(&sk->sk_cgrp_data);
-	r->admin = file_ns_capable(file, &init_user_ns, CAP_NET_ADMIN);
 	return true;
 }
 

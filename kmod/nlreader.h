@@ -11,13 +11,12 @@ struct file;
  * struct ew_nl_reader - the RDMA netlink socket a task's system call works on
  * @file: the socket's file, held until ew_nl_reader_put()
  * @cgrp: the cgroup the socket was made in (valid while @file is held)
- * @admin: whether it was opened with CAP_NET_ADMIN in the initial user
- *	namespace
+ *
+ * Whether it was opened with a capability: file_ns_capable() on @file.
  */
 struct ew_nl_reader {
 	struct file *file;
 	struct cgroup *cgrp;
-	bool admin;
 };
 
 bool ew_nl_reader_get(struct ew_nl_reader *r);
