@@ -236,7 +236,8 @@ unsigned int ew_fault_qpnrand_cost(void)
 /*
  * The index the next soft-RoCE QP gets instead of a random one, once: a
  * test's stand-in for the QPN reuse that sequential numbering (hardware) or
- * 2^20 tries would give an attacker.
+ * 2^20 tries would give an attacker. It stands for the first draw only: an
+ * index a QP holds is drawn again like any taken draw (qpnrand.c).
  */
 static atomic_t ew_fault_qpn_next_val = ATOMIC_INIT(0);
 
@@ -267,7 +268,7 @@ static const struct kernel_param_ops ew_fault_qpn_next_ops = {
 };
 module_param_cb(fault_qpn_next, &ew_fault_qpn_next_ops, NULL, 0600);
 MODULE_PARM_DESC(fault_qpn_next,
-		 "give the next soft-RoCE QP this index instead of a random one, once (test build only)");
+		 "give the next soft-RoCE QP this index, if free, instead of a random one, once (test build only)");
 
 /**
  * ew_fault_qpn_next() - the index asked for the next QP, consumed; 0 if none
