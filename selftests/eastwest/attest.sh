@@ -3,6 +3,7 @@
 # ew-nodes: 1
 # ew-tpm: 1
 # ew-timeout: 420
+# ew-kernels: 6.12
 #
 # Node attestation end to end, on one node with a real (virtual) TPM 2.0
 # (swtpm on QEMU's tpm-tis) and IMA measuring kernel modules (guest-init

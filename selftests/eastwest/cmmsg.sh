@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 360
+# ew-kernels: 6.1
 #
 # rdma_cm messages as a channel. A connect request, an accept and a reject
 # carry the caller's private data (up to 56, 196 and 148 bytes) to the

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 300
+# ew-kernels: 6.1
 #
 # The QP number a connect or an accept names. ucma passes any number; the
 # IB CM of the receiving node looks the sending device's GUID and that

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 2
 # ew-timeout: 300
+# ew-kernels: 6.1
 #
 # RDS over RDMA, a kernel protocol any user may ask for. An unprivileged
 # process opens an AF_RDS socket, picks the InfiniBand transport

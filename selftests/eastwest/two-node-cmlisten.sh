@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 2
 # ew-timeout: 600
+# ew-kernels: 6.12
 #
 # A listener that holds a port on another node. A connect request carries
 # the sender's QPN, its starting PSN and up to 56 bytes of private data to

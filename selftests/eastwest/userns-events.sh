@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 420
+# ew-kernels: 6.12
 # ew-tcg: single
 #
 # Netdev and XFRM events where no GID's netdev is. The module follows
