@@ -271,12 +271,18 @@ static void ew_policy_apply_spec(struct ew_job_policy *pol,
 		pol->ud = spec->ud;
 	if (spec->has_dc)
 		pol->dc = spec->dc;
-	if (spec->has_psn_key)
+	if (spec->has_psn_key) {
 		pol->psn_key = spec->psn_key;
+		/* A key by value has no run: an earlier key's goes. */
+		strscpy(pol->psn_run, spec->has_psn_run ? spec->psn_run : "",
+			sizeof(pol->psn_run));
+	}
 	if (spec->has_psn) {
 		pol->psn = spec->psn;
-		if (pol->psn == EASTWEST_PSN_APP)
+		if (pol->psn == EASTWEST_PSN_APP) {
 			memzero_explicit(&pol->psn_key, sizeof(pol->psn_key));
+			pol->psn_run[0] = '\0';
+		}
 	}
 	if (spec->has_netdevs) {
 		pol->n_netdevs = spec->n_netdevs;
@@ -303,6 +309,10 @@ static int ew_psn_check(const struct ew_job_spec *spec, u32 psn, bool had_key,
 	}
 	if (psn == EASTWEST_PSN_APP && spec->has_psn_key) {
 		NL_SET_ERR_MSG_MOD(extack, "a psn-key needs psn keyed");
+		return -EINVAL;
+	}
+	if (spec->has_psn_run && !spec->has_psn_key) {
+		NL_SET_ERR_MSG_MOD(extack, "a psn-run comes with the psn-key derived for it");
 		return -EINVAL;
 	}
 	return 0;
@@ -505,6 +515,12 @@ int ew_job_change(struct ew_job *job, struct ew_job_spec *spec,
 	if (!pol)
 		return -ENOMEM;
 	ew_policy_apply_spec(pol, spec);
+	/*
+	 * A key derived for the old name is not the new name's: its run would
+	 * have whoever derives the key again (a restore) derive another.
+	 */
+	if (spec->has_name && strcmp(job->name, spec->name) && !spec->has_psn_key)
+		pol->psn_run[0] = '\0';
 
 	/* Nothing can fail from here on. */
 	if (spec->has_name && strcmp(job->name, spec->name)) {

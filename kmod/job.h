@@ -52,6 +52,8 @@ struct ew_job_policy {
 	u32 psn;	/* enum eastwest_psn */
 	/* Under EASTWEST_PSN_KEYED; wiped when the policy is freed. */
 	siphash_key_t psn_key;
+	/* The run psn_key was derived for, reported only: "" if none. */
+	char psn_run[EASTWEST_PSN_RUN_LEN + 1];
 	u16 n_netdevs;
 	u16 n_pkeys;
 	struct ew_netdev_rule netdevs[EW_MAX_NETDEVS];
@@ -128,12 +130,14 @@ struct ew_binding {
 struct ew_job_spec {
 	u32 id;
 	bool has_name, has_mode, has_encrypt, has_qkey, has_psn, has_psn_key;
+	bool has_psn_run;
 	bool has_cgroups, has_netdevs, has_pkeys;
 	bool has_ud, has_dc;
 	char name[EASTWEST_JOB_NAME_MAX];
 	u32 mode, encrypt, qkey, psn;
 	bool ud, dc;
 	siphash_key_t psn_key;
+	char psn_run[EASTWEST_PSN_RUN_LEN + 1];
 	u16 n_netdevs, n_pkeys;
 	struct ew_netdev_rule netdevs[EW_MAX_NETDEVS];
 	u16 pkeys[EW_MAX_PKEYS];

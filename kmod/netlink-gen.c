@@ -35,7 +35,7 @@ const struct nla_policy eastwest_job_get_nl_policy[EASTWEST_A_JOB_NAME + 1] = {
 };
 
 /* EASTWEST_CMD_JOB_NEW - do */
-const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PEER_RECS + 1] = {
+const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PSN_RUN + 1] = {
 	[EASTWEST_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_LEN, },
 	[EASTWEST_A_JOB_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
@@ -50,10 +50,11 @@ const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PEER_RECS + 1]
 	[EASTWEST_A_JOB_UD] = NLA_POLICY_MAX(NLA_U8, 1),
 	[EASTWEST_A_JOB_DC] = NLA_POLICY_MAX(NLA_U8, 1),
 	[EASTWEST_A_JOB_PEER_RECS] = { .type = NLA_BINARY, },
+	[EASTWEST_A_JOB_PSN_RUN] = { .type = NLA_NUL_STRING, .len = EASTWEST_PSN_RUN_LEN, },
 };
 
 /* EASTWEST_CMD_JOB_SET - do */
-const struct nla_policy eastwest_job_set_nl_policy[EASTWEST_A_JOB_PSN_KEY + 1] = {
+const struct nla_policy eastwest_job_set_nl_policy[EASTWEST_A_JOB_PSN_RUN + 1] = {
 	[EASTWEST_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[EASTWEST_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = EASTWEST_JOB_NAME_LEN, },
 	[EASTWEST_A_JOB_MODE] = NLA_POLICY_MAX(NLA_U32, 1),
@@ -66,6 +67,7 @@ const struct nla_policy eastwest_job_set_nl_policy[EASTWEST_A_JOB_PSN_KEY + 1] =
 	[EASTWEST_A_JOB_PKEY] = { .type = NLA_U16, },
 	[EASTWEST_A_JOB_UD] = NLA_POLICY_MAX(NLA_U8, 1),
 	[EASTWEST_A_JOB_DC] = NLA_POLICY_MAX(NLA_U8, 1),
+	[EASTWEST_A_JOB_PSN_RUN] = { .type = NLA_NUL_STRING, .len = EASTWEST_PSN_RUN_LEN, },
 };
 
 /* EASTWEST_CMD_JOB_DEL - do */
@@ -148,14 +150,14 @@ const struct genl_ops eastwest_nl_ops[13] = {
 		.cmd		= EASTWEST_CMD_JOB_NEW,
 		.doit		= eastwest_nl_job_new_doit,
 		.policy		= eastwest_job_new_nl_policy,
-		.maxattr	= EASTWEST_A_JOB_PEER_RECS,
+		.maxattr	= EASTWEST_A_JOB_PSN_RUN,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
 		.cmd		= EASTWEST_CMD_JOB_SET,
 		.doit		= eastwest_nl_job_set_doit,
 		.policy		= eastwest_job_set_nl_policy,
-		.maxattr	= EASTWEST_A_JOB_PSN_KEY,
+		.maxattr	= EASTWEST_A_JOB_PSN_RUN,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{

@@ -18,9 +18,9 @@ extern const struct nla_policy eastwest_peer_nl_policy[EASTWEST_A_PEER_LID + 1];
 
 extern const struct nla_policy eastwest_job_get_nl_policy[EASTWEST_A_JOB_NAME + 1];
 
-extern const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PEER_RECS + 1];
+extern const struct nla_policy eastwest_job_new_nl_policy[EASTWEST_A_JOB_PSN_RUN + 1];
 
-extern const struct nla_policy eastwest_job_set_nl_policy[EASTWEST_A_JOB_PSN_KEY + 1];
+extern const struct nla_policy eastwest_job_set_nl_policy[EASTWEST_A_JOB_PSN_RUN + 1];
 
 extern const struct nla_policy eastwest_job_del_nl_policy[EASTWEST_A_JOB_NAME + 1];
 

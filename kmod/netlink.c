@@ -36,6 +36,10 @@
 #include "qpnrand.h"
 #include "registry.h"
 
+/* A psn-run: the orchestrators' words, alike on every node and in a shell. */
+#define EW_PSN_RUN_CHARS \
+	"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ._:-"
+
 /* ---- parsing ---------------------------------------------------------- */
 
 static int ew_nl_parse_peer(const struct nlattr *nest, u32 job_id,
@@ -289,6 +293,22 @@ static int ew_nl_parse_job(struct genl_info *info, struct ew_job_spec *spec)
 		memzero_explicit(key, sizeof(key));
 		spec->has_psn_key = true;
 	}
+	attr = attrs[EASTWEST_A_JOB_PSN_RUN];
+	if (attr) {
+		/* The policy bounds the length and wants a final NUL. */
+		size_t len = strnlen(nla_data(attr), nla_len(attr));
+
+		nla_strscpy(spec->psn_run, attr, sizeof(spec->psn_run));
+		if (!len || len + 1 != nla_len(attr) ||
+		    strspn(spec->psn_run, EW_PSN_RUN_CHARS) != len) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "psn-run: 1 to "
+					    __stringify(EASTWEST_PSN_RUN_LEN)
+					    " of 0-9 A-Z a-z . _ : -");
+			return -EINVAL;
+		}
+		spec->has_psn_run = true;
+	}
 
 	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
 		switch (nla_type(attr)) {
@@ -468,6 +488,8 @@ static int ew_nl_put_job(struct sk_buff *skb, const struct ew_job *job)
 	    nla_put_u8(skb, EASTWEST_A_JOB_UD, pol->ud) ||
 	    nla_put_u8(skb, EASTWEST_A_JOB_DC, pol->dc) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_PSN, pol->psn) ||
+	    (pol->psn_run[0] &&
+	     nla_put_string(skb, EASTWEST_A_JOB_PSN_RUN, pol->psn_run)) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_PEER_COUNT, job->n_peers) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_QP_COUNT, atomic_read(&job->n_qps)))
 		return -EMSGSIZE;

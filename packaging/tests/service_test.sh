@@ -332,14 +332,15 @@ fi
 
 # ----------------------------------------------------------------------------
 # Keyed PSNs: the key is never shown, so a saved keyed job is restored with
-# the cluster key file (as the Slurm prolog made it).
+# the cluster key file and the run its key was derived for (as the Slurm
+# prolog made it: psn-keyfile ... psn-run).
 
 reset
 policy static:/x
 svc start
 node static:/x slurm-7:/s7 slurm-9:/y
-jq '(.jobs[] | select(.name == "slurm-9")).psn = "keyed"' "$T/node.json" >"$T/node.new" &&
-	mv "$T/node.new" "$T/node.json"
+jq '(.jobs[] | select(.name == "slurm-9")) |= . + {psn: "keyed", psn_run: "1796601600.0"}' \
+	"$T/node.json" >"$T/node.new" && mv "$T/node.new" "$T/node.json"
 svc reload
 expect "reload keeps a live keyed job without the key file" 0 "slurm-7 slurm-9 static"
 svc stop
@@ -353,12 +354,34 @@ if [ "$(jq -r '.jobs[] | select(.name == "slurm-9") | .psn_keyfile' "$T/applied.
 else
 	not_ok "its psn_keyfile is EW_PSN_KEYFILE" "$(cat "$T/applied.json")"
 fi
+if [ "$(jq -r '.jobs[] | select(.name == "slurm-9") | .psn_run' "$T/applied.json")" = 1796601600.0 ]; then
+	ok "... with the run its key was derived for"
+else
+	not_ok "... with the run its key was derived for" "$(cat "$T/applied.json")"
+fi
 node
 rm -f "$T/cluster.key"
 svc start
 expect "without the key file the keyed job is left out, the others restored, the unit fails" \
 	1 "slurm-7 static"
 expect_out "and the log names the job and the key file" "slurm-9.*$T/cluster.key"
+
+# A job keyed by value has no run: no key file gives its key back.
+reset
+policy static:/x
+svc start
+node static:/x slurm-7:/s7 slurm-9:/y
+jq '(.jobs[] | select(.name == "slurm-9")).psn = "keyed"' "$T/node.json" >"$T/node.new" &&
+	mv "$T/node.new" "$T/node.json"
+svc stop
+node
+echo 0123456789abcdef0123456789abcdef >"$T/cluster.key"
+chmod 600 "$T/cluster.key"
+svc start
+expect "a job keyed by value is left out, the others restored, the unit fails" \
+	1 "slurm-7 static"
+expect_out "and the log says its key was given by value" "slurm-9.*given by value"
+rm -f "$T/cluster.key"
 
 # ----------------------------------------------------------------------------
 # The admission gate follows the static policy's mode at reload as at start:

@@ -4,8 +4,8 @@
 # ew-timeout: 300
 #
 # Keyed PSNs (job option psn keyed), on one node with real clients:
-#   - the key comes from the cluster's key file and the job's name
-#     (psn-keyfile); it is never shown;
+#   - the key comes from the cluster's key file, the job's name and its run
+#     (psn-keyfile, psn-run); it is never shown, the run is;
 #   - a pair of RC QPs connected to each other with random PSNs of the
 #     application's (ew_verbs rc-pair-hold) gets the PSNs the module
 #     computes: `rdma res show qp` (root) shows, for each QP, the receive
@@ -14,10 +14,17 @@
 #     ew_kdf.py) from the key file, not the application's; and the pair
 #     still carries its messages, verified (both ends agree);
 #   - a connect that asks for PSN 0 (NCCL, UCX) gets the keyed PSN;
+#   - the attack: a job of the same name made again (a requeued Slurm job,
+#     a job id handed out again) whose key were that of the earlier run
+#     would give the same connection the same PSNs, which the earlier run's
+#     owner could have tabulated; its next run's connection gets the PSNs of
+#     the next run's key, not the earlier run's;
 #   - ibv_rc_pingpong (exchanges its own PSNs) and rping (rdma_cm) work;
 #   - psn app: the application's PSNs again;
 #   - bad input: keyed without a key, a short or non-hex key, a key with
-#     psn app, an unknown mode: refused, and the job unchanged.
+#     psn app, an unknown mode, a key file without a run, a run without a
+#     key file, a bad run: refused, and the job unchanged; a key by value,
+#     a rename without a key or psn app forgets the run.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -61,7 +68,17 @@ psns_keyed() {
 	[ "$5" = "$_rq" ] && [ "$6" = "$_sq" ] && [ "$5" != $(($2)) ]
 }
 
-ew_plan 26
+# not_keyed LQPN: neither of QP LQPN's PSNs is the keyed one under $KEY.
+not_keyed() {
+	set -- "$1" $(qp_psns "$1")
+	[ $# -eq 4 ] || { echo "# QP $1 not found"; return 1; }
+	_rq=$(keyed "$2" "$1")
+	_sq=$(keyed "$1" "$2")
+	echo "# QP $1: rq-psn $3 sq-psn $4; under this key $_rq $_sq"
+	[ "$3" != "$_rq" ] && [ "$4" != "$_sq" ]
+}
+
+ew_plan 37
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -73,12 +90,15 @@ mkdir -p "$CG/ewA" "$CG/ewC"
 KEYFILE=$EW_TMP/cluster.key
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$KEYFILE"
 chmod 600 "$KEYFILE"
-KEY=$(python3 "$KDF" psn-key "$KEYFILE" ewA)
-ew_check "job A: keyed PSNs, key from the cluster key file and its name" \
-	"$CTL" job add ewA cgroup /ewA peer "$LOOP" psn keyed psn-keyfile "$KEYFILE"
-ew_check "job show says psn keyed (text and JSON)" sh -c "
-	'$CTL' job show ewA | grep -q ' psn keyed\$' &&
-	'$CTL' -j job show ewA | grep -q '\"psn\":\"keyed\"'"
+RUN1=1796601600.0
+RUN2=1796605200.1
+KEY=$(python3 "$KDF" psn-key "$KEYFILE" ewA "$RUN1")
+ew_check "job A: keyed PSNs, key from the cluster key file, its name and run" \
+	"$CTL" job add ewA cgroup /ewA peer "$LOOP" psn keyed psn-keyfile "$KEYFILE" \
+	psn-run "$RUN1"
+ew_check "job show says psn keyed and the run (text and JSON)" sh -c "
+	'$CTL' job show ewA | grep -q ' psn keyed psn-run $RUN1\$' &&
+	'$CTL' -j job show ewA | grep -q '\"psn\":\"keyed\",\"psn_run\":\"$RUN1\"'"
 ew_check "the key appears in no output" sh -c "
 	! { '$CTL' job show ewA; '$CTL' -j job show ewA; '$CTL' -j stats; } |
 	grep -qi '$KEY'"
@@ -115,6 +135,27 @@ ew_check "a connect asking for PSN 0 (as NCCL does) is allowed" \
 	ew_wait_for 30 grep -qx connected "$EW_TMP/zero"
 QZ=$(($(sed -n 's/^qpn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/zero")))
 ew_check "it got the keyed PSNs, not 0" psns_keyed "$QZ" 0 0
+kill $HOLD 2>/dev/null
+wait $HOLD 2>/dev/null
+
+# --- the same name again, its next run: the next run's key --------------------
+ew_check "job A deleted" "$CTL" job del ewA
+ew_check "job A made again under its name, its next run (a requeue)" \
+	"$CTL" job add ewA cgroup /ewA peer "$LOOP" psn keyed psn-keyfile "$KEYFILE" \
+	psn-run "$RUN2"
+OLDKEY=$KEY
+KEY=$(python3 "$KDF" psn-key "$KEYFILE" ewA "$RUN2")
+ew_in_cg /ewA "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 30 \
+	>"$EW_TMP/rerun" 2>&1 &
+HOLD=$!
+ew_check "the next run's connect asking for PSN 0 is allowed" \
+	ew_wait_for 30 grep -qx connected "$EW_TMP/rerun"
+QR=$(($(sed -n 's/^qpn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/rerun")))
+ew_check "it got the PSNs of the next run's key" psns_keyed "$QR" 0 0
+KEY=$OLDKEY
+ew_check "not those the earlier run's key gives the same connection" \
+	not_keyed "$QR"
+KEY=$(python3 "$KDF" psn-key "$KEYFILE" ewA "$RUN2")
 kill $HOLD 2>/dev/null
 wait $HOLD 2>/dev/null
 
@@ -165,7 +206,23 @@ ew_expect_rc 2 "a psn-key with a non-hex digit is a usage error" \
 ew_expect_rc 1 "a psn-key with psn app is refused" \
 	"$CTL" job set ewA psn app psn-key 000102030405060708090a0b0c0d0e0f
 ew_expect_rc 2 "psn random is a usage error" "$CTL" job set ewA psn random
-ew_check "job A is still keyed" sh -c "'$CTL' job show ewA | grep -q ' psn keyed\$'"
+ew_expect_rc 2 "a key file without a run is a usage error" \
+	"$CTL" job set ewA psn-keyfile "$KEYFILE"
+ew_expect_rc 2 "a run without a key file is a usage error" \
+	"$CTL" job set ewA psn-run "$RUN1"
+ew_expect_rc 2 "a run with a blank is a usage error" \
+	"$CTL" job set ewA psn-keyfile "$KEYFILE" psn-run "1 2"
+ew_check "job A is still keyed, with its run" \
+	sh -c "'$CTL' job show ewA | grep -q ' psn keyed psn-run $RUN2\$'"
+ew_check "a rename without a new key forgets the run (the key is the old name's)" sh -c "
+	'$CTL' job set ewA name ewR &&
+	'$CTL' job show ewR | grep -q ' psn keyed\$'"
+ew_check "a rename with the new name's key keeps its run" sh -c "
+	'$CTL' job set ewR name ewA psn-keyfile '$KEYFILE' psn-run $RUN2 &&
+	'$CTL' job show ewA | grep -q ' psn keyed psn-run $RUN2\$'"
+ew_check "a key by value forgets the run" sh -c "
+	'$CTL' job set ewA psn-key 000102030405060708090a0b0c0d0e0f &&
+	'$CTL' job show ewA | grep -q ' psn keyed\$'"
 
 # --- psn app: the application's PSNs again; the key is forgotten --------------
 ew_check "job A back to psn app" "$CTL" job set ewA psn app

@@ -112,7 +112,7 @@ ew_check "a run-time job (as a Slurm prolog makes it, netdev lo)" \
 	"$CTL" job add dyn cgroup /ewsvc-dyn peer 10.1.0.0/16 netdev lo
 ew_check "and one whose job will end" "$CTL" job add gone cgroup /ewsvc-gone peer 10.2.0.0/16
 ew_check "and one with keyed PSNs (as the prolog makes it for psn keyed)" \
-	"$CTL" job add keyed cgroup /ewsvc-keyed peer 10.3.0.0/16 psn keyed psn-keyfile "$EW_PSN_KEYFILE"
+	"$CTL" job add keyed cgroup /ewsvc-keyed peer 10.3.0.0/16 psn keyed psn-keyfile "$EW_PSN_KEYFILE" psn-run 1796601600.0
 policy 127.0.0.0/8 192.0.2.0/24
 ew_check "reload with a changed policy file" svc reload
 ew_check "the static job has the new peers" \

@@ -120,7 +120,7 @@ fi
 
 # --- keyed PSNs (3) ------------------------------------------------------------
 ew_check "job A: psn keyed, its key derived from the cluster key file" \
-	"$CTL" job set A psn keyed psn-keyfile "$EW_TMP/cluster.key"
+	"$CTL" job set A psn keyed psn-keyfile "$EW_TMP/cluster.key" psn-run 1796601600.0
 round keyed
 if [ "$EW_NODE" -eq 0 ]; then
 	ew_check "psn keyed: nothing of job B's landed in job A's QP" sh -c "! grep -q injected '$EW_TMP/keyed.peer'"

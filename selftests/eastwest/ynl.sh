@@ -66,7 +66,7 @@ EOF
 ew_tmp_dir
 mkdir -p "$CG/ewy"
 
-ew_plan 35
+ew_plan 37
 
 ew_check "eastwest.ko loads" ew_load
 
@@ -137,6 +137,15 @@ ew_check "job-get reports ud 1, dc 0" job_has 42 ud 1 dc 0
 expect_fail_msg "job-new with ud 2 refused, extack naming the attribute" \
 	"bad-attr.*[.]ud|[.]ud.*bad-attr" \
 	--do job-new --json '{"name": "bad", "ud": 2}'
+
+# psn-run: the run a psn-key was derived for, only with that key, and in the
+# orchestrators' grammar; the attribute is named.
+expect_fail_msg "job-set psn-run without its psn-key refused" \
+	"psn-run comes with the psn-key derived for it" \
+	--do job-set --json '{"id": 42, "psn-run": "1796601600.0"}'
+expect_fail_msg "job-set psn-run with a blank refused, extack naming the attribute" \
+	"bad-attr.*[.]psn-run|[.]psn-run.*bad-attr" \
+	--do job-set --json '{"id": 42, "psn-run": "1 2"}'
 
 # A dump of 3000 peers read with a small receive buffer: it must resume
 # across many messages and return every peer exactly once.

@@ -8,7 +8,8 @@ implementations agree bit for bit.
 
   ew_kdf.py macsec KEYFILE SCI_HEX EPOCH     -> "SAK_HEX KI_HEX SALT_HEX SSCI_HEX"
   ew_kdf.py esp KEYFILE SRC DST EPOCH        -> "KEYSALT_HEX SPI_HEX"
-  ew_kdf.py psn-key KEYFILE JOB              -> "KEY_HEX" (a job's PSN key)
+  ew_kdf.py psn-key KEYFILE JOB RUN          -> "KEY_HEX" (the PSN key of one run
+                                                of a job: from its secret)
   ew_kdf.py job-esp KEYFILE JOB RUN SRC DST EPOCH
                                              -> "KEYSALT_HEX SPI_HEX" (an SA of one
                                                 run of a job: from its secret)
@@ -103,7 +104,9 @@ def main(argv):
         spi = spi if spi >= 0x100 else spi + 0x100
         print(okm[:36].hex(), "0x%08x" % spi)
     elif argv[1] == "psn-key":
-        s, job = secret(argv[2]), argv[3].encode()
+        job = argv[3].encode()
+        s = hkdf(secret(argv[2]), SALT, b"eastwest v1 job run secret\0" + job +
+                 b"\0" + argv[4].encode(), 32)
         print(hkdf(s, SALT, b"eastwest v1 psn key\0" + job, 16).hex())
     elif argv[1] == "keyed-psn":
         key = bytes.fromhex(argv[2])

@@ -62,11 +62,13 @@ static void print_settings(const struct ew_job_desc *job, uint32_t mask, const c
 {
 	static const uint32_t text_order[] = {
 		EW_JOB_NAME, EW_JOB_MODE, EW_JOB_ENCRYPT, EW_JOB_QKEY, EW_JOB_UD, EW_JOB_DC,
-		EW_JOB_PSN, EW_JOB_PSN_KEY, EW_JOB_CGROUPS, EW_JOB_NETDEVS, EW_JOB_PKEYS,
+		EW_JOB_PSN, EW_JOB_PSN_KEY, EW_JOB_PSN_RUN, EW_JOB_CGROUPS, EW_JOB_NETDEVS,
+		EW_JOB_PKEYS,
 	};
 	static const uint32_t json_order[] = {
 		EW_JOB_NAME, EW_JOB_MODE, EW_JOB_ENCRYPT, EW_JOB_QKEY, EW_JOB_CGROUPS,
 		EW_JOB_NETDEVS, EW_JOB_PKEYS, EW_JOB_UD, EW_JOB_DC, EW_JOB_PSN,
+		EW_JOB_PSN_RUN,
 	};
 	enum ew_to only;
 	size_t i;

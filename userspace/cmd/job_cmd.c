@@ -22,15 +22,17 @@ void job_usage(FILE *f)
 		"              [qkey { N | auto }] [cgroup PATH]... [peer ADDR[/LEN]]... [lid N]...\n"
 		"              [netdev IFNAME]... [vlan VID]... [vrf IFNAME]... [pkey PKEY]...\n"
 		"              [ud { on | off }] [dc { on | off }]\n"
-		"              [psn { app | keyed }] [psn-key { HEX32 | - } | psn-keyfile FILE]\n"
+		"              [psn { app | keyed }]\n"
+		"              [psn-key { HEX32 | - } | psn-keyfile FILE psn-run RUN]\n"
 		"job set replaces each list given; \"cgroup none\", \"peer none\", \"netdev none\"\n"
 		"(with vlan and vrf entries) and \"pkey none\" empty it.\n"
 		"ud on / dc on let the job create UD / driver (mlx5 DC) QPs, policed by\n"
 		"P_Key/Q_Key only: where they send is not judged (default off; EFA needs neither).\n"
 		"psn keyed: the module sets every RC/UC/XRC connection's PSNs from the job's key\n"
-		"(psn-key, or derived from the key file psn-keyfile and the job's name, the same\n"
-		"on every node); the key is never shown. psn-key - reads it from a line of\n"
-		"standard input: a command line is readable by every local user.\n");
+		"(psn-key, or derived from the key file psn-keyfile, the job's name and its run\n"
+		"psn-run, the same on every node; another run of a job of the same name gets\n"
+		"another key); the key is never shown, the run is. psn-key - reads it from a\n"
+		"line of standard input: a command line is readable by every local user.\n");
 }
 
 static int job_add(int argc, char *argv[])

@@ -87,6 +87,11 @@ int ew_job_attr_parse(struct ew_job_attrs *o, uint32_t *present,
 			return -1;
 		o->psn = mnl_attr_get_u32(a);
 		break;
+	case EASTWEST_A_JOB_PSN_RUN:
+		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) < 0)
+			return -1;
+		snprintf(o->psn_run, sizeof(o->psn_run), "%s", mnl_attr_get_str(a));
+		break;
 	default:
 		return 0;
 	}

@@ -211,6 +211,9 @@ static bool put_job(struct ewnl *nl, struct nlmsghdr *nlh, const struct ew_job_d
 	    !mnl_attr_put_check(nlh, nl->slen, EASTWEST_A_JOB_PSN_KEY,
 				sizeof(job->psn_key), job->psn_key))
 		return false;
+	if ((mask & EW_JOB_PSN_KEY) && (mask & EW_JOB_PSN_RUN) &&
+	    !mnl_attr_put_strz_check(nlh, nl->slen, EASTWEST_A_JOB_PSN_RUN, job->psn_run))
+		return false;
 	if (mask & EW_JOB_CGROUPS) {
 		for (i = 0; i < job->n_cgroups; i++)
 			if (!put_cgroup(nl, nlh, job->cgroups[i].path))

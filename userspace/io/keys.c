@@ -327,27 +327,58 @@ int ew_kdf_esp(const struct ew_secret *s, const uint8_t src[16],
 }
 
 /**
- * ew_kdf_psn() - a job's PSN key (keyed PSNs), the same on every node
- * @s: the secret (the cluster's key file)
+ * ew_kdf_psn() - the PSN key of one run of a job (keyed PSNs), the same on
+ *	every node of the job
+ * @cluster: the cluster's secret (its key file)
  * @job: the job's name, the same on every node of the job
+ * @run: which run of the job (as for ew_kdf_job_secret())
  * @key: the key
  *
- * key = HKDF-SHA256(salt "eastwest-kdf-v1", IKM secret,
+ * key = HKDF-SHA256(salt "eastwest-kdf-v1", IKM the run's secret
+ *                   (ew_kdf_job_secret()),
  *                   info "eastwest v1 psn key" 0x00 || job name, L 16)
  *
- * Return: 0 or -EIO.
+ * A key of the name alone would come back with the name (a requeued job, a
+ * job id handed out again): whoever ran under it before could have tabulated
+ * the PSNs of the connections the next run makes.
+ *
+ * Return: 0, -EINVAL (as ew_kdf_job_secret()) or -EIO.
  */
-int ew_kdf_psn(const struct ew_secret *s, const char *job,
-	       uint8_t key[EW_PSN_KEY_LEN])
+int ew_kdf_psn(const struct ew_secret *cluster, const char *job,
+	       const char *run, uint8_t key[EW_PSN_KEY_LEN])
 {
 	uint8_t info[sizeof(psn_label) + EASTWEST_JOB_NAME_MAX];
 	size_t n, len = strnlen(job, EASTWEST_JOB_NAME_MAX - 1);
+	struct ew_secret s;
+	int ret;
 
+	ret = ew_kdf_job_secret(cluster, job, run, &s);
+	if (ret)
+		return ret;
 	n = put_label(info, psn_label);
 	memcpy(info + n, job, len);
 	n += len;
-	return ew_hkdf_sha256(s->buf, s->len, (const uint8_t *)kdf_salt,
-			      strlen(kdf_salt), info, n, key, EW_PSN_KEY_LEN);
+	ret = ew_hkdf_sha256(s.buf, s.len, (const uint8_t *)kdf_salt,
+			     strlen(kdf_salt), info, n, key, EW_PSN_KEY_LEN);
+	ew_secret_free(&s);
+	return ret;
+}
+
+/**
+ * ew_run_ok() - is @run a run of a job as the orchestrators write it
+ * @run: the text given
+ *
+ * 1 to EW_RUN_MAX of 0-9 A-Z a-z . _ : - : printable alike on every node
+ * and in every shell, never a NUL inside the derivation's info.
+ * Return: true if it is.
+ */
+bool ew_run_ok(const char *run)
+{
+	size_t len = strnlen(run, EW_RUN_MAX + 1);
+
+	return len && len <= EW_RUN_MAX &&
+	       strspn(run, "0123456789abcdefghijklmnopqrstuvwxyz"
+		      "ABCDEFGHIJKLMNOPQRSTUVWXYZ._:-") == len;
 }
 
 /**

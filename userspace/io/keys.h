@@ -7,9 +7,12 @@
 #ifndef EW_KEYS_H
 #define EW_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include <linux/eastwest.h>
 
 #define EW_SECRET_MIN		32	/* bytes, after hex decoding */
 #define EW_KEYFILE_MAX		4096	/* bytes on disk */
@@ -22,7 +25,7 @@
 #define EW_SPI_MIN		0x100	/* SPIs 1..255 are reserved (RFC 4303) */
 #define EW_PSN_KEY_LEN		16	/* SipHash-2-4 */
 #define EW_JOB_SECRET_LEN	32	/* a job's own secret, from the cluster's */
-#define EW_RUN_MAX		64	/* the longest run of a job (ew_kdf_job_secret()) */
+#define EW_RUN_MAX		EASTWEST_PSN_RUN_LEN	/* the longest run of a job */
 
 struct ew_secret {
 	uint8_t *buf;		/* locked, zeroed when freed */
@@ -57,7 +60,8 @@ int ew_kdf_esp(const struct ew_secret *s, const uint8_t src[16],
 	       const uint8_t dst[16], uint32_t epoch, struct ew_esp_keys *k);
 int ew_kdf_job_secret(const struct ew_secret *cluster, const char *job,
 		      const char *run, struct ew_secret *out);
-int ew_kdf_psn(const struct ew_secret *s, const char *job,
-	       uint8_t key[EW_PSN_KEY_LEN]);
+int ew_kdf_psn(const struct ew_secret *cluster, const char *job,
+	       const char *run, uint8_t key[EW_PSN_KEY_LEN]);
+bool ew_run_ok(const char *run);
 
 #endif /* EW_KEYS_H */

@@ -78,6 +78,7 @@ static const struct ew_attr_desc job_attrs[] = {
 	[EASTWEST_A_JOB_PSN] = { .name = "psn" },
 	[EASTWEST_A_JOB_PSN_KEY] = { .name = "psn-key" },
 	[EASTWEST_A_JOB_PEER_RECS] = { .name = "peer-recs", .multi = true },
+	[EASTWEST_A_JOB_PSN_RUN] = { .name = "psn-run" },
 };
 
 static const struct ew_attr_set job_set = EW_NLN_SET(job_attrs);

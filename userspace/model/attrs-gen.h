@@ -50,7 +50,8 @@ struct ew_cgroup_attrs {
 	uint32_t qp_count; \
 	bool ud; \
 	bool dc; \
-	uint32_t psn;
+	uint32_t psn; \
+	char psn_run[EASTWEST_PSN_RUN_LEN + 1];
 
 struct ew_job_attrs {
 	EW_JOB_ATTR_MEMBERS

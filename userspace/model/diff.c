@@ -149,6 +149,9 @@ uint32_t ew_job_diff(const struct ew_job_desc *want, const struct ew_job_desc *h
 	 */
 	if (want->psn != have->psn || (want->present & EW_JOB_PSN_KEY))
 		mask |= EW_JOB_PSN | (want->present & EW_JOB_PSN_KEY);
+	/* A run goes with the key it was derived for, never alone. */
+	if (mask & EW_JOB_PSN_KEY)
+		mask |= want->present & EW_JOB_PSN_RUN;
 	if (!cgroups_equal(want, have))
 		mask |= EW_JOB_CGROUPS;
 	if (want->n_netdevs != have->n_netdevs) {
@@ -197,6 +200,7 @@ static void add_set(struct ew_plan *plan, const struct ew_job_desc *want,
 	j->dc = want->dc;
 	j->psn = want->psn;
 	memcpy(j->psn_key, want->psn_key, sizeof(j->psn_key));
+	memcpy(j->psn_run, want->psn_run, sizeof(j->psn_run));
 	for (i = 0; i < want->n_cgroups; i++)
 		if (!keep || has_cgroup(keep, want->cgroups[i].path))
 			ew_job_add_cgroup(j, want->cgroups[i].path, 0);
@@ -332,7 +336,7 @@ static uint32_t late_bits(const struct ew_job_desc *w, const struct ew_job_desc 
 	uint32_t mask = EW_JOB_CGROUPS;
 
 	if (strcmp(w->name, h->name))
-		mask |= EW_JOB_NAME | EW_JOB_PSN | EW_JOB_PSN_KEY;
+		mask |= EW_JOB_NAME | EW_JOB_PSN | EW_JOB_PSN_KEY | EW_JOB_PSN_RUN;
 	return mask;
 }
 

@@ -134,6 +134,8 @@ static const struct {
 	/* Both set the key: one or the other. */
 	{ "psn-key",	EW_JOB_PSN_KEY,	true,	true,	false },
 	{ "psn-keyfile", EW_JOB_PSN_KEY, true,	true,	false },
+	/* Which run of the job psn-keyfile derives the key for. */
+	{ "psn-run",	EW_JOB_PSN_RUN,	true,	true,	false },
 };
 
 /* "job set" clears these lists with "none" (use "/none" for such a cgroup). */
@@ -157,13 +159,15 @@ static int enum_arg(const char *kw, const struct ew_names *names,
 }
 
 /**
- * ew_job_derive_psn_key() - the PSN key from the job's psn_keyfile
- * @job: a job with psn_keyfile set; psn_key is set, psn_keyfile freed
+ * ew_job_derive_psn_key() - the PSN key from the job's psn_keyfile and run
+ * @job: a job with psn_keyfile and psn_run set; psn_key is set,
+ *	psn_keyfile freed
  * @name: the job's name, the same on every node of the job
  * @why: what went wrong, on failure
  * @why_len: its size
  *
- * Every node of the job derives the same key alone (ew_kdf_psn()).
+ * Every node of the job derives the same key alone (ew_kdf_psn()), and
+ * another run of a job of the same name another key.
  * Return: 0 or a negative errno.
  */
 int ew_job_derive_psn_key(struct ew_job_desc *job, const char *name, char *why,
@@ -172,10 +176,15 @@ int ew_job_derive_psn_key(struct ew_job_desc *job, const char *name, char *why,
 	struct ew_secret s;
 	int ret;
 
+	if (!(job->present & EW_JOB_PSN_RUN)) {
+		snprintf(why, why_len,
+			 "no run of the job to derive the key for (a key of the name alone comes back with the name)");
+		return -EINVAL;
+	}
 	ret = ew_secret_load(job->psn_keyfile, getuid(), &s, why, why_len);
 	if (ret)
 		return ret;
-	ret = ew_kdf_psn(&s, name, job->psn_key);
+	ret = ew_kdf_psn(&s, name, job->psn_run, job->psn_key);
 	ew_secret_free(&s);
 	if (ret) {
 		snprintf(why, why_len, "key derivation failed");
@@ -216,13 +225,26 @@ static int psn_key_arg(const char *val, struct ew_job_desc *job)
 	return EW_OK;
 }
 
-/* psn-keyfile FILE: derive with the job's name (after a rename: the new). */
+/*
+ * psn-keyfile FILE psn-run ID: derive with the job's name (after a rename:
+ * the new) and its run; the run goes to the module with the key, which
+ * reports it, so that a restore derives the same key again.
+ */
 static int psn_key_derive(struct ew_job_desc *job, bool set,
 			  const struct ew_jobref *ref)
 {
 	const char *name;
-	char why[128];
+	char why[160];
 
+	if (!job->psn_keyfile) {
+		ew_err("psn-run %s: a run is only for psn-keyfile, which derives the job's PSN key for it",
+		       job->psn_run);
+		return EW_USAGE;
+	}
+	if (!(job->present & EW_JOB_PSN_RUN)) {
+		ew_err("psn-keyfile needs psn-run ID: which run of the job (the orchestrator's, the same on every node); a key of the name alone comes back with the name");
+		return EW_USAGE;
+	}
 	name = (job->present & EW_JOB_NAME) ? job->name :
 	       (set && ref->name[0]) ? ref->name : NULL;
 	if (!name) {
@@ -269,6 +291,13 @@ static int one_keyword(const char *kw, const char *val, struct ew_job_desc *job)
 		return psn_key_arg(val, job);
 	} else if (!strcmp(kw, "psn-keyfile")) {
 		job->psn_keyfile = ew_strdup(val);
+	} else if (!strcmp(kw, "psn-run")) {
+		if (!ew_run_ok(val)) {
+			ew_err("bad psn-run \"%s\": 1..%d of 0-9 A-Z a-z . _ : -",
+			       val, EW_RUN_MAX);
+			return EW_USAGE;
+		}
+		strcpy(job->psn_run, val);
 	} else if (!strcmp(kw, "qkey")) {
 		if (!strcmp(val, "auto")) {
 			job->qkey = ew_random_qkey();
@@ -385,12 +414,13 @@ int ew_jobspec_parse(int argc, char *argv[], bool set, struct ew_jobref *ref,
 	}
 
 	job->present |= given;
+	if ((job->psn_keyfile || (job->present & EW_JOB_PSN_RUN)) &&
+	    psn_key_derive(job, set, ref))
+		goto err;
 	if (set && !(given & ~EW_JOB_ID)) {
 		ew_err("job set: nothing to change " HINT("job"));
 		goto err;
 	}
-	if (job->psn_keyfile && psn_key_derive(job, set, ref))
-		goto err;
 	ew_job_normalize(job);
 	return EW_OK;
 err:

@@ -44,13 +44,15 @@ enum {
 	EW_JOB_PSN		= EW_ATTR_BIT(EASTWEST_A_JOB_PSN),
 	/* psn_key set (never read back) */
 	EW_JOB_PSN_KEY		= EW_ATTR_BIT(EASTWEST_A_JOB_PSN_KEY),
+	/* the run psn_keyfile derives the key for, sent with the key */
+	EW_JOB_PSN_RUN		= EW_ATTR_BIT(EASTWEST_A_JOB_PSN_RUN),
 };
 
 /* The attributes job-set can change (peers change with peer-add/del). */
 #define EW_JOB_SETTABLE (EW_JOB_NAME | EW_JOB_MODE | EW_JOB_ENCRYPT | \
 			 EW_JOB_QKEY | EW_JOB_CGROUPS | EW_JOB_NETDEVS | \
 			 EW_JOB_PKEYS | EW_JOB_UD | EW_JOB_DC | EW_JOB_PSN | \
-			 EW_JOB_PSN_KEY)
+			 EW_JOB_PSN_KEY | EW_JOB_PSN_RUN)
 
 enum {
 	EW_CFG_MODE		= EW_ATTR_BIT(EASTWEST_A_CONFIG_MODE),

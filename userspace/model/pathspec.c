@@ -349,10 +349,7 @@ static int value(uint32_t verb, enum kw k, const char *v, struct ew_path_spec *s
 		spec->job = v;
 		return EW_OK;
 	case KW_RUN:
-		/* Printable on every node alike: the orchestrator's words. */
-		if (!*v || strlen(v) > EW_RUN_MAX ||
-		    strspn(v, "0123456789abcdefghijklmnopqrstuvwxyz"
-			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ._:-") != strlen(v)) {
+		if (!ew_run_ok(v)) {
 			ew_err("path: run \"%s\": not a run of a job (1..%d of 0-9 A-Z a-z . _ : -)",
 			       v, EW_RUN_MAX);
 			return EW_USAGE;

@@ -34,6 +34,7 @@
 #include "ewctl.h"
 #include "io/cgroup.h"
 #include "io/json_err.h"
+#include "io/keys.h"
 #include "model/jobspec.h"
 #include "model/parse.h"
 #include "model/policy_file.h"
@@ -325,6 +326,14 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 			if (!ret)
 				job->psn_keyfile = ew_strdup(s);
 			job->present |= EW_JOB_PSN_KEY;
+		} else if (!strcmp(key, "psn_run")) {
+			ret = ew_json_string(c, sub, v, "a string", &s);
+			if (!ret && !ew_run_ok(s))
+				ret = ew_json_fail(c, sub, "not a run of a job (1..%d of 0-9 A-Z a-z . _ : -)",
+						   EW_RUN_MAX);
+			if (!ret)
+				strcpy(job->psn_run, s);
+			job->present |= EW_JOB_PSN_RUN;
 		} else if (!strcmp(key, "cgroups") || !strcmp(key, "peers") ||
 			   !strcmp(key, "netdevs") || !strcmp(key, "pkeys")) {
 			ret = parse_list(c, sub, v, job, key);
@@ -351,6 +360,25 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 		mkpath(sub, sizeof(sub), "%s.%s", path,
 		       job->psn_keyfile ? "psn_keyfile" : "psn_key");
 		return ew_json_fail(c, sub, "a PSN key needs \"psn\": \"keyed\"");
+	}
+	/*
+	 * A key derived from the cluster's key file is the key of one run; a
+	 * run without psn_keyfile is the one the node's key was derived for
+	 * ("show -j" prints it), with a key given by value it is refused: a
+	 * restore would derive another key from the run.
+	 */
+	if ((job->present & EW_JOB_PSN_RUN) && (job->present & EW_JOB_PSN_KEY) &&
+	    !job->psn_keyfile) {
+		char sub[PATH_LEN];
+
+		mkpath(sub, sizeof(sub), "%s.psn_run", path);
+		return ew_json_fail(c, sub, "a run is for \"psn_keyfile\", which derives the job's PSN key for it, not for a \"psn_key\"");
+	}
+	if (job->psn_keyfile && !(job->present & EW_JOB_PSN_RUN)) {
+		char sub[PATH_LEN];
+
+		mkpath(sub, sizeof(sub), "%s.psn_keyfile", path);
+		return ew_json_fail(c, sub, "needs \"psn_run\": which run of the job (the same on every node); a key of the name alone comes back with the name");
 	}
 	job->present |= EW_JOB_PEERS;
 	ew_job_fill_defaults(job);

@@ -301,10 +301,24 @@ static void test_psn(void **state)
 			   "000102030405060708090a0b0c0d0e0g"), "32 hex digits");
 	expect_error(PARSE(false, "a", "psn-key", "000102030405060708090a0b0c0d0e0f",
 			   "psn-keyfile", "/nonexistent"), "given twice");
-	expect_error(PARSE(false, "a", "psn-keyfile", "/nonexistent/key"),
+	expect_error(PARSE(false, "a", "psn-keyfile", "/nonexistent/key", "psn-run", "1"),
 		     "psn-keyfile /nonexistent/key");
-	expect_error(PARSE(true, "id", "3", "psn-keyfile", "/etc/hostname"),
+	expect_error(PARSE(true, "id", "3", "psn-keyfile", "/etc/hostname", "psn-run", "1"),
 		     "needs the job's name");
+	/* A key of the name alone would come back with the name: a run. */
+	expect_error(PARSE(false, "a", "psn-keyfile", "/etc/hostname"),
+		     "psn-keyfile needs psn-run ID");
+	expect_error(PARSE(false, "a", "psn-run", "1"), "a run is only for psn-keyfile");
+	expect_error(PARSE(true, "a", "psn-run", "1"), "a run is only for psn-keyfile");
+	expect_error(PARSE(false, "a", "psn-key", "000102030405060708090a0b0c0d0e0f",
+			   "psn-run", "1"), "a run is only for psn-keyfile");
+	expect_error(PARSE(false, "a", "psn-keyfile", "/etc/hostname", "psn-run", ""),
+		     "bad psn-run \"\"");
+	expect_error(PARSE(false, "a", "psn-keyfile", "/etc/hostname", "psn-run", "1 2"),
+		     "bad psn-run \"1 2\"");
+	expect_error(PARSE(false, "a", "psn-keyfile", "/etc/hostname", "psn-run", "1",
+			   "psn-run", "2"), "\"psn-run\" is given twice");
+	expect_error(PARSE(false, "a", "psn-run"), "\"psn-run\" needs an argument");
 
 	/* The same file and name give the same key; another name another. */
 	fd = mkstemp(keyfile);
@@ -312,17 +326,23 @@ static void test_psn(void **state)
 	assert_int_equal(write(fd, "00112233445566778899aabbccddeeff"
 			       "00112233445566778899aabbccddeeff\n", 65), 65);
 	close(fd);
-	assert_int_equal(PARSE(false, "a", "psn", "keyed", "psn-keyfile", keyfile),
-			 EW_OK);
+	assert_int_equal(PARSE(false, "a", "psn", "keyed", "psn-keyfile", keyfile,
+			       "psn-run", "7.0"), EW_OK);
 	memcpy(first, job.psn_key, sizeof(first));
 	assert_null(job.psn_keyfile);
+	assert_string_equal(job.psn_run, "7.0");
+	assert_true(job.present & EW_JOB_PSN_RUN);
 	ew_job_free(&job);
-	assert_int_equal(PARSE(true, "a", "psn-keyfile", keyfile), EW_OK);
+	assert_int_equal(PARSE(true, "a", "psn-run", "7.0", "psn-keyfile", keyfile), EW_OK);
 	assert_memory_equal(job.psn_key, first, sizeof(first));
 	ew_job_free(&job);
-	assert_int_equal(ew_jobspec_parse(NARGS("b", "psn-keyfile", keyfile),
-					  ARGS("b", "psn-keyfile", keyfile), false,
-					  &ref, &other), EW_OK);
+	/* The same name's next run (a requeue): another key. */
+	assert_int_equal(PARSE(true, "a", "psn-keyfile", keyfile, "psn-run", "7.1"), EW_OK);
+	assert_memory_not_equal(job.psn_key, first, sizeof(first));
+	ew_job_free(&job);
+	assert_int_equal(ew_jobspec_parse(NARGS("b", "psn-keyfile", keyfile, "psn-run", "7.0"),
+					  ARGS("b", "psn-keyfile", keyfile, "psn-run", "7.0"),
+					  false, &ref, &other), EW_OK);
 	assert_memory_not_equal(other.psn_key, first, sizeof(first));
 	ew_job_free(&other);
 	unlink(keyfile);

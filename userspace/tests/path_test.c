@@ -174,6 +174,23 @@ static void test_kdf_job(void **state)
 	ew_secret_free(&j2);
 	ew_secret_free(&jr);
 
+	/*
+	 * Keyed PSNs: the key of a run, from the run's secret; the requeued
+	 * job's differs, and neither is the key of the name alone (HKDF of the
+	 * cluster secret, "eastwest v1 psn key" 0x00 "slurm-101": 6f458296...).
+	 */
+	{
+		uint8_t p1[EW_PSN_KEY_LEN], pr[EW_PSN_KEY_LEN], p2[EW_PSN_KEY_LEN];
+
+		assert_int_equal(ew_kdf_psn(&s, "slurm-101", "1796601600.0", p1), 0);
+		assert_hex(p1, 16, "e8971f5a3adf8068fe3f74e8b4bc6c03");
+		assert_int_equal(ew_kdf_psn(&s, "slurm-101", "1796605200.1", pr), 0);
+		assert_hex(pr, 16, "632c1134fac2af7cddc97dff7d756e92");
+		assert_int_equal(ew_kdf_psn(&s, "slurm-102", "1796601600.0", p2), 0);
+		assert_hex(p2, 16, "e2271d2452686762ecc7ddc12eb9eb55");
+		assert_int_equal(ew_kdf_psn(&s, "slurm-101", "", p2), -EINVAL);
+	}
+
 	/* No name or run, or one longer than its maximum: refused. */
 	assert_int_equal(ew_kdf_job_secret(&s, "", "1", &j2), -EINVAL);
 	assert_null(j2.buf);

@@ -294,6 +294,14 @@ static void test_structure_errors(void **state)
 	       "t.json: jobs[0].psn_key: a PSN key needs \"psn\": \"keyed\"");
 	expect("{\"jobs\": [{\"name\": \"a\", \"psn_keyfile\": \"/k\", \"psn\": \"app\"}]}",
 	       "t.json: jobs[0].psn_keyfile: a PSN key needs \"psn\": \"keyed\"");
+	expect("{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\", \"psn_keyfile\": \"/k\"}]}",
+	       "t.json: jobs[0].psn_keyfile: needs \"psn_run\": which run of the job (the same on every node); a key of the name alone comes back with the name");
+	expect("{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\", \"psn_run\": \"1\", \"psn_key\": \"00112233445566778899aabbccddeeff\"}]}",
+	       "t.json: jobs[0].psn_run: a run is for \"psn_keyfile\", which derives the job's PSN key for it, not for a \"psn_key\"");
+	expect("{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\", \"psn_keyfile\": \"/k\", \"psn_run\": \"a b\"}]}",
+	       "t.json: jobs[0].psn_run: not a run of a job (1..64 of 0-9 A-Z a-z . _ : -)");
+	expect("{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\", \"psn_keyfile\": \"/k\", \"psn_run\": 5}]}",
+	       "t.json: jobs[0].psn_run: expected a string, got an integer");
 	expect("{\"jobs\": [{\"name\": \"a\"}, {\"name\": \"a\"}]}",
 	       "t.json: jobs[1]: duplicate job name \"a\" (also jobs[0])");
 	expect("{\"jobs\": [{\"name\": \"a\", \"id\": 5}, {\"name\": \"b\", \"id\": 5}]}",

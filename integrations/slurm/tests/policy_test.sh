@@ -795,5 +795,25 @@ gids_reset
 nothing_left "eastwestctl killed during job add"
 esp_left "eastwestctl killed during job add"
 
+# ----------------------------------------------------------------------------
+# Keyed PSNs: the key is that of the job's run (psn-keyfile ... psn-run
+# START.RESTARTS), so that a requeued job, or a job id handed out again,
+# does not get an earlier run's key.
+echo "keyed jobaddr shared psn keyed" >>"$T/etc/slurm-partitions"
+KJADD="job add slurm-42 cgroup /system.slice/n1_slurmstepd.scope/job_42 psn keyed psn-keyfile $KEY peer 192.0.2.1 peer 192.0.2.2"
+printf '5\neastwestctl: job del slurm-42: no such job name\n' >"$T/del"
+hook "psn keyed: the job's key is of its run" 0 \
+	"job del slurm-42 | $KJADD psn-run 1796601600.0" slurm-prolog SLURM_JOB_PARTITION=keyed
+hook "psn keyed: ... epilog" 0 "job del slurm-42" slurm-epilog
+hook "psn keyed: a requeued job's key is of its second run" 0 \
+	"job del slurm-42 | $KJADD psn-run 1796605200.1" slurm-prolog SLURM_JOB_PARTITION=keyed \
+	SLURM_JOB_RESTART_COUNT=1 SLURM_JOB_START_TIME=1796605200
+hook "psn keyed: ... epilog" 0 "job del slurm-42" slurm-epilog
+hook "psn keyed: no run (a bad restart count): no job" 5 "job del slurm-42" \
+	slurm-prolog SLURM_JOB_PARTITION=keyed SLURM_JOB_RESTART_COUNT=-1
+out_has "psn keyed: bad restart count" "SLURM_JOB_RESTART_COUNT is '-1', not a count"
+nothing_left "psn keyed: at the end"
+sed -i '$d' "$T/etc/slurm-partitions"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

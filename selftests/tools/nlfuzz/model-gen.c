@@ -75,6 +75,7 @@ static const struct nf_attr job_attrs[] = {
 	{ .type = EASTWEST_A_JOB_PSN, .set = "job", .name = "psn", .kind = NF_U32, .has_max = true, .max = EASTWEST_PSN_KEYED },
 	{ .type = EASTWEST_A_JOB_PSN_KEY, .set = "job", .name = "psn-key", .kind = NF_BINARY, .len = 16 },
 	{ .type = EASTWEST_A_JOB_PEER_RECS, .set = "job", .name = "peer-recs", .kind = NF_BINARY, .len = EASTWEST_PEER_REC_LEN, .records = true, .multi = true },
+	{ .type = EASTWEST_A_JOB_PSN_RUN, .set = "job", .name = "psn-run", .kind = NF_STRING, .len = EASTWEST_PSN_RUN_LEN },
 };
 const struct nf_set nf_set_job = NF_SET(job_attrs, "job", EASTWEST_A_JOB_MAX);
 
@@ -183,9 +184,9 @@ const struct nf_op nf_ops[] = {
 	{ .cmd = EASTWEST_CMD_JOB_GET, .name = "job-get", .admin = true, .has_do = true, .has_dump = true,
 	  .set = &nf_set_job, .n_req = 2, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME } },
 	{ .cmd = EASTWEST_CMD_JOB_NEW, .name = "job-new", .admin = true, .has_do = true, .has_dump = false,
-	  .set = &nf_set_job, .n_req = 14, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME, EASTWEST_A_JOB_MODE, EASTWEST_A_JOB_ENCRYPT, EASTWEST_A_JOB_QKEY, EASTWEST_A_JOB_PSN, EASTWEST_A_JOB_PSN_KEY, EASTWEST_A_JOB_CGROUP, EASTWEST_A_JOB_PEER, EASTWEST_A_JOB_NETDEV, EASTWEST_A_JOB_PKEY, EASTWEST_A_JOB_UD, EASTWEST_A_JOB_DC, EASTWEST_A_JOB_PEER_RECS } },
+	  .set = &nf_set_job, .n_req = 15, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME, EASTWEST_A_JOB_MODE, EASTWEST_A_JOB_ENCRYPT, EASTWEST_A_JOB_QKEY, EASTWEST_A_JOB_PSN, EASTWEST_A_JOB_PSN_KEY, EASTWEST_A_JOB_CGROUP, EASTWEST_A_JOB_PEER, EASTWEST_A_JOB_NETDEV, EASTWEST_A_JOB_PKEY, EASTWEST_A_JOB_UD, EASTWEST_A_JOB_DC, EASTWEST_A_JOB_PEER_RECS, EASTWEST_A_JOB_PSN_RUN } },
 	{ .cmd = EASTWEST_CMD_JOB_SET, .name = "job-set", .admin = true, .has_do = true, .has_dump = false,
-	  .set = &nf_set_job, .n_req = 12, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME, EASTWEST_A_JOB_MODE, EASTWEST_A_JOB_ENCRYPT, EASTWEST_A_JOB_QKEY, EASTWEST_A_JOB_PSN, EASTWEST_A_JOB_PSN_KEY, EASTWEST_A_JOB_CGROUP, EASTWEST_A_JOB_NETDEV, EASTWEST_A_JOB_PKEY, EASTWEST_A_JOB_UD, EASTWEST_A_JOB_DC } },
+	  .set = &nf_set_job, .n_req = 13, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME, EASTWEST_A_JOB_MODE, EASTWEST_A_JOB_ENCRYPT, EASTWEST_A_JOB_QKEY, EASTWEST_A_JOB_PSN, EASTWEST_A_JOB_PSN_KEY, EASTWEST_A_JOB_CGROUP, EASTWEST_A_JOB_NETDEV, EASTWEST_A_JOB_PKEY, EASTWEST_A_JOB_UD, EASTWEST_A_JOB_DC, EASTWEST_A_JOB_PSN_RUN } },
 	{ .cmd = EASTWEST_CMD_JOB_DEL, .name = "job-del", .admin = true, .has_do = true, .has_dump = false,
 	  .set = &nf_set_job, .n_req = 2, .req = { EASTWEST_A_JOB_ID, EASTWEST_A_JOB_NAME } },
 	{ .cmd = EASTWEST_CMD_PEER_ADD, .name = "peer-add", .admin = true, .has_do = true, .has_dump = false,
