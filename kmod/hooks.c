@@ -1346,15 +1346,16 @@ static bool ew_res_visible_to(enum ew_res_audience aud,
 }
 
 /*
- * Visible to the reader, and to the RDMA netlink socket it reads if its
- * system call is on one (DOC "Dumps resumed by another reader"). A kernel
+ * Visible to the reader, and to the RDMA netlink sockets its system call is
+ * on (DOC "Dumps resumed by another reader"). A kernel
  * object is visible to all without either question.
  */
 static bool ew_res_visible(const struct rdma_restrack_entry *res)
 {
+	struct ew_nl_reader socks[EW_NL_READERS_MAX];
 	enum ew_res_audience aud;
-	struct ew_nl_reader sock;
 	const struct ew_job *owner;
+	unsigned int i, n;
 	bool visible;
 
 	if ((current->flags & PF_KTHREAD) || ew_restrack_own_lookup())
@@ -1365,9 +1366,11 @@ static bool ew_res_visible(const struct rdma_restrack_entry *res)
 	rcu_read_lock();
 	owner = aud == EW_RES_JOB ? ew_res_job(res) : NULL;
 	visible = ew_res_visible_to(aud, owner, task_dfl_cgroup(current), NULL);
-	if (visible && ew_nl_reader_get(&sock)) {
-		visible = ew_res_visible_to(aud, owner, sock.cgrp, &sock);
-		ew_nl_reader_put(&sock);
+	n = visible ? ew_nl_readers_get(socks) : 0;
+	for (i = 0; i < n; i++) {
+		visible = visible &&
+			  ew_res_visible_to(aud, owner, socks[i].cgrp, &socks[i]);
+		ew_nl_reader_put(&socks[i]);
 	}
 	rcu_read_unlock();
 	return visible;

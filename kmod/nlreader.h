@@ -19,7 +19,10 @@ struct ew_nl_reader {
 	struct cgroup *cgrp;
 };
 
-bool ew_nl_reader_get(struct ew_nl_reader *r);
+/* sendfile() and splice() work on two. */
+#define EW_NL_READERS_MAX	2
+
+unsigned int ew_nl_readers_get(struct ew_nl_reader r[EW_NL_READERS_MAX]);
 void ew_nl_reader_put(struct ew_nl_reader *r);
 
 #endif /* _EW_NLREADER_H */

@@ -20,10 +20,21 @@
 #      filled, so the first batch is left for the next read, and runs the
 #      setuid program with the socket as its standard input
 #      (selftests/tools/ew_nldeputy.py): the batch the program's read built
-#      lists job B's QP (the dump ran) and not job A's.
+#      lists job B's QP (the dump ran) and not job A's;
+#   3. the same with a program that moves its standard input with
+#      sendfile(2) (ew_readonce sendfile), where the socket is the system
+#      call's second argument: the batch lists job B's QP and not job A's;
+#   4. a program that copies a file to its standard output with sendfile(2)
+#      (ew_readonce sendfile-out), given job B's socket as standard output
+#      and a file holding the QP dump request: its write sends the request
+#      and the kernel builds the first batch for it; the batch lists job
+#      B's QP and not job A's.
 #
 # Against a module whose visibility rule judged only the reading task
-# (6d3a936), 2 lists job A's QP (found by an attacker review, by reading).
+# (6d3a936), 2 lists job A's QP (found by an attacker review, by reading);
+# against one that looked for the socket in the first argument only
+# (e45d6ce), 3 lists it; against one that looked at sendfile()'s input
+# only, 4 does.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -60,7 +71,7 @@ lists() {
 	grep -Eq "(^| )$2( |\$)" "$1"
 }
 
-ew_plan 13
+ew_plan 19
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24" 02:79:00:00:00:01
@@ -116,6 +127,28 @@ ew_check "2/the setuid program read the socket as euid 0" \
 ew_check "2/the batch its read built lists job B's QP ${B:-none} (the dump ran)" \
 	lists "$EW_TMP/dep.q" "${B:-x}"
 ew_check_not "2/... and not job A's QP ${A:-none}" lists "$EW_TMP/dep.q" "${A:-x}"
+
+# --- 3. the same through sendfile(): the socket is its second argument ------------
+ew_in_cg /ewB $NOBODY python3 "$DEPUTY" "${DEVIDX:-0}" "$RO" sendfile \
+	>"$EW_TMP/dep3.out" 2>&1
+sed 's/^/# /' "$EW_TMP/dep3.out"
+sed -n 's/^lqpns *//p' "$EW_TMP/dep3.out" >"$EW_TMP/dep3.q"
+ew_check "3/the setuid program moved a byte of the socket by sendfile() as euid 0" \
+	grep -q '^reader: euid 0 read [1-9]' "$EW_TMP/dep3.out"
+ew_check "3/the batch it built lists job B's QP ${B:-none} (the dump ran)" \
+	lists "$EW_TMP/dep3.q" "${B:-x}"
+ew_check_not "3/... and not job A's QP ${A:-none}" lists "$EW_TMP/dep3.q" "${A:-x}"
+
+# --- 4. a request written by sendfile(): the socket is its first argument ---------
+ew_in_cg /ewB $NOBODY python3 "$DEPUTY" --out "${DEVIDX:-0}" "$RO" sendfile-out \
+	>"$EW_TMP/dep4.out" 2>&1
+sed 's/^/# /' "$EW_TMP/dep4.out"
+sed -n 's/^lqpns *//p' "$EW_TMP/dep4.out" >"$EW_TMP/dep4.q"
+ew_check "4/the setuid program wrote the request by sendfile() as euid 0" \
+	grep -q '^reader: euid 0 read [1-9]' "$EW_TMP/dep4.out"
+ew_check "4/the batch built for it lists job B's QP ${B:-none} (the dump ran)" \
+	lists "$EW_TMP/dep4.q" "${B:-x}"
+ew_check_not "4/... and not job A's QP ${A:-none}" lists "$EW_TMP/dep4.q" "${A:-x}"
 
 ew_check "no oops, warning or leak in the kernel log" sh -c \
 	"! dmesg | grep -Eq 'WARNING:|BUG:|Oops|Call Trace:|refcount_t:'"

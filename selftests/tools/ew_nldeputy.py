@@ -3,6 +3,7 @@
 """An RDMA netlink QP dump whose batch another program builds.
 
   ew_nldeputy.py DEV_INDEX READER...
+  ew_nldeputy.py --out DEV_INDEX WRITER...
 
 Opens an RDMA netlink socket with a small receive buffer and fills its
 queue with one big message: the kernel's error answer to a device query of
@@ -12,7 +13,14 @@ first batch for the next read. Then runs READER with the socket as its
 standard input: READER's read takes the big answer, and the kernel builds
 the dump's batch in READER's context. Then reads what was queued and prints
 READER's output and "lqpns N N ..." (the QP numbers the dump listed).
+
+With --out, the QP dump request is written to a file instead, and WRITER
+runs with the file's name as its last argument and the socket as its
+standard output: WRITER's write sends the request, and the kernel builds
+the first batch in WRITER's context. WRITER reports on standard error.
 """
+import os
+import tempfile
 import socket
 import struct
 import subprocess
@@ -39,9 +47,24 @@ def lqpns(buf, out):
 
 
 def main():
-    ifindex, reader = int(sys.argv[1]), sys.argv[2:]
+    out = sys.argv[1] == "--out"
+    args = sys.argv[2:] if out else sys.argv[1:]
+    ifindex, reader = int(args[0]), args[1:]
     s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_RDMA)
     s.bind((0, 0))
+    if out:
+        body = struct.pack("=HHI", 8, ATTR_DEV_INDEX, ifindex)
+        with tempfile.NamedTemporaryFile(delete=False) as f:
+            f.write(struct.pack("=IHHII", 16 + len(body),
+                                (NLDEV << 10) + RES_QP_GET, 0x1 | 0x300, 1,
+                                0) + body)
+        os.chmod(f.name, 0o644)
+        r = subprocess.run(reader + [f.name], stdout=s.fileno(),
+                           stderr=subprocess.PIPE, text=True, check=False)
+        os.unlink(f.name)
+        print("reader:", r.stderr.strip(), "exit", r.returncode)
+        collect(s)
+        return
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.setsockopt(SOL_NETLINK, NETLINK_NO_ENOBUFS, 1)
     pad = 3500
@@ -55,6 +78,11 @@ def main():
     r = subprocess.run(reader, stdin=s.fileno(), stdout=subprocess.PIPE,
                        text=True, check=False)
     print("reader:", r.stdout.strip(), "exit", r.returncode)
+    collect(s)
+
+
+def collect(s):
+    """Reads what is queued on @s and prints the QP numbers it lists."""
     found = []
     s.settimeout(2)
     try:
