@@ -127,16 +127,25 @@ ew_check "both ends agree: 20 messages each way carried and verified" \
 exec 3>&-
 tail -n 3 "$EW_TMP/pair" | sed 's/^/# pair: /'
 
+# hold_self OUT DESC: job A's QP connected to itself asking for PSN 0 (as
+# NCCL does), held in the background (HOLD), its output in $EW_TMP/OUT;
+# checks (DESC) that it connected; its number in HELD.
+hold_self() {
+	ew_in_cg /ewA "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 30 \
+		>"$EW_TMP/$1" 2>&1 &
+	HOLD=$!
+	ew_check "$2" ew_wait_for 30 grep -qx connected "$EW_TMP/$1"
+	HELD=$(($(sed -n 's/^qpn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/$1")))
+}
+release() {
+	kill $HOLD 2>/dev/null
+	wait $HOLD 2>/dev/null
+}
+
 # --- PSN 0 from the application ------------------------------------------------
-ew_in_cg /ewA "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 30 \
-	>"$EW_TMP/zero" 2>&1 &
-HOLD=$!
-ew_check "a connect asking for PSN 0 (as NCCL does) is allowed" \
-	ew_wait_for 30 grep -qx connected "$EW_TMP/zero"
-QZ=$(($(sed -n 's/^qpn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/zero")))
-ew_check "it got the keyed PSNs, not 0" psns_keyed "$QZ" 0 0
-kill $HOLD 2>/dev/null
-wait $HOLD 2>/dev/null
+hold_self zero "a connect asking for PSN 0 (as NCCL does) is allowed"
+ew_check "it got the keyed PSNs, not 0" psns_keyed "$HELD" 0 0
+release
 
 # --- the same name again, its next run: the next run's key --------------------
 ew_check "job A deleted" "$CTL" job del ewA
@@ -145,19 +154,13 @@ ew_check "job A made again under its name, its next run (a requeue)" \
 	psn-run "$RUN2"
 OLDKEY=$KEY
 KEY=$(python3 "$KDF" psn-key "$KEYFILE" ewA "$RUN2")
-ew_in_cg /ewA "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 30 \
-	>"$EW_TMP/rerun" 2>&1 &
-HOLD=$!
-ew_check "the next run's connect asking for PSN 0 is allowed" \
-	ew_wait_for 30 grep -qx connected "$EW_TMP/rerun"
-QR=$(($(sed -n 's/^qpn \(0x[0-9a-f]*\)$/\1/p' "$EW_TMP/rerun")))
-ew_check "it got the PSNs of the next run's key" psns_keyed "$QR" 0 0
+hold_self rerun "the next run's connect asking for PSN 0 is allowed"
+ew_check "it got the PSNs of the next run's key" psns_keyed "$HELD" 0 0
 KEY=$OLDKEY
 ew_check "not those the earlier run's key gives the same connection" \
-	not_keyed "$QR"
+	not_keyed "$HELD"
 KEY=$(python3 "$KDF" psn-key "$KEYFILE" ewA "$RUN2")
-kill $HOLD 2>/dev/null
-wait $HOLD 2>/dev/null
+release
 
 # --- real clients ------------------------------------------------------------
 ew_pingpong_lo "ibv_rc_pingpong (exchanges its own PSNs): 20 verified round trips" \
