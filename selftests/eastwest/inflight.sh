@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 400
+# ew-kernels: 6.1
 #
 # No decision in flight escapes a narrowing change. A connect reads the
 # rules, is allowed, and only then reaches the driver and its record: a

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 420
+# ew-kernels: 6.1
 #
 # Per-job isolation on one node, configured with eastwestctl only: two jobs
 # (cgroups /ewA and /ewB) share one soft-RoCE device on lo. A connection in

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 300
+# ew-kernels: 6.12
 #
 # Keyed PSNs (job option psn keyed), on one node with real clients:
 #   - the key comes from the cluster's key file, the job's name and its run

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ew-nodes: 1
 # ew-timeout: 600
+# ew-kernels: 6.12
 # ew-tcg: single
 #
 # QPN reuse on one node (soft-RoCE on lo), with the fault build: its
