@@ -12,6 +12,11 @@
  * Prints "qp created: OK" or "qp created: <errno text>", then for the
  * client "sent: OK" and for the server "received: MSG". Exit status: 0
  * done, 13 QP creation refused with EACCES, 1 anything else.
+ *
+ * The client disconnects once its send has completed, and the server stays
+ * until it sees that: a server that closed its end as soon as the message
+ * had arrived could fail the client's send completion on siw (its
+ * transmit path still running when the connection went).
  */
 #include <errno.h>
 #include <netdb.h>
@@ -151,7 +156,8 @@ static int run(int server, const char *addr, const char *port, const char *msg)
 			return 1;
 		c.buf[MSG_LEN - 1] = '\0';
 		printf("received: %s\n", c.buf);
-		return 0;
+		fflush(stdout);
+		return expect(ch, RDMA_CM_EVENT_DISCONNECTED, NULL);
 	}
 	if (rdma_resolve_addr(id, NULL, ai->ai_addr, 5000) ||
 	    expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED, NULL) ||
@@ -167,9 +173,14 @@ static int run(int server, const char *addr, const char *port, const char *msg)
 	if (expect(ch, RDMA_CM_EVENT_ESTABLISHED, NULL))
 		return 1;
 	snprintf(c.buf, sizeof(c.buf), "%s", msg);
-	if (post(&c, true) || wait_wc(&c))
-		return fail("send");
+	if (post(&c, true))
+		return fail("ibv_post_send");
+	if (wait_wc(&c))
+		return 1;
 	printf("sent: OK\n");
+	fflush(stdout);
+	if (rdma_disconnect(id))
+		return fail("rdma_disconnect");
 	return 0;
 }
 
