@@ -28,13 +28,18 @@
 #      (ew_readonce sendfile-out), given job B's socket as standard output
 #      and a file holding the QP dump request: its write sends the request
 #      and the kernel builds the first batch for it; the batch lists job
-#      B's QP and not job A's.
+#      B's QP and not job A's;
+#   5. a 32-bit program (selftests/tools/ew_readonce32, system calls through
+#      the 32-bit entry): its read(), its socketcall(SYS_RECVFROM), whose
+#      socket is the first word of its arguments in memory, and its
+#      sendfile() into a pipe: each batch lists job B's QP and not job A's.
 #
 # Against a module whose visibility rule judged only the reading task
 # (6d3a936), 2 lists job A's QP (found by an attacker review, by reading);
 # against one that looked for the socket in the first argument only
 # (e45d6ce), 3 lists it; against one that looked at sendfile()'s input
-# only, 4 does.
+# only, 4 does; against one that did not decode the 32-bit entry's calls
+# (e45d6ce), 5's socketcall and sendfile list it.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -45,7 +50,9 @@ S=10.79.0.1
 ew_require_root
 ew_require_cmd rdma ip python3 setpriv
 ew_require_built ctl verbs cgroup
-[ -x "$EW_TOP/selftests/tools/ew_readonce" ] || ew_skip "ew_readonce is not built (make tools)"
+for t in ew_readonce ew_readonce32; do
+	[ -x "$EW_TOP/selftests/tools/$t" ] || ew_skip "$t is not built (make tools)"
+done
 
 ew_tmp_dir 755
 ew_defer "rmdir $CG/ewA $CG/ewB"
@@ -71,7 +78,7 @@ lists() {
 	grep -Eq "(^| )$2( |\$)" "$1"
 }
 
-ew_plan 19
+ew_plan 28
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "a dummy netdev with $S" ew_dummy_add ewd0 "$S/24" 02:79:00:00:00:01
@@ -89,6 +96,10 @@ RO=$EW_TMP/suid/readonce
 cp "$EW_TOP/selftests/tools/ew_readonce" "$RO"
 chown root:root "$RO"
 chmod 4755 "$RO"
+RO32=$EW_TMP/suid/readonce32
+cp "$EW_TOP/selftests/tools/ew_readonce32" "$RO32"
+chown root:root "$RO32"
+chmod 4755 "$RO32"
 DEVIDX=$(rdma -j dev show "$DEV" | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["ifindex"])')
 
 ew_start_bg "$EW_TMP/a" /ewA $NOBODY "$VERBS" rc-hold "$DEV" "${IDX:-0}" "$S" self 240
@@ -149,6 +160,19 @@ ew_check "4/the setuid program wrote the request by sendfile() as euid 0" \
 ew_check "4/the batch built for it lists job B's QP ${B:-none} (the dump ran)" \
 	lists "$EW_TMP/dep4.q" "${B:-x}"
 ew_check_not "4/... and not job A's QP ${A:-none}" lists "$EW_TMP/dep4.q" "${A:-x}"
+
+# --- 5. a 32-bit program: the socket in memory (socketcall) or second ----------
+for mode in read socketcall sendfile; do
+	ew_in_cg /ewB $NOBODY python3 "$DEPUTY" "${DEVIDX:-0}" "$RO32" "$mode" \
+		>"$EW_TMP/dep5$mode.out" 2>&1
+	sed 's/^/# /' "$EW_TMP/dep5$mode.out"
+	sed -n 's/^lqpns *//p' "$EW_TMP/dep5$mode.out" >"$EW_TMP/dep5$mode.q"
+	ew_check "5/a 32-bit setuid program's $mode took a byte of the socket as euid 0" \
+		grep -q '^reader: euid 0 read [1-9]' "$EW_TMP/dep5$mode.out"
+	ew_check "5/the batch its $mode built lists job B's QP ${B:-none} (the dump ran)" \
+		lists "$EW_TMP/dep5$mode.q" "${B:-x}"
+	ew_check_not "5/... and not job A's QP ${A:-none}" lists "$EW_TMP/dep5$mode.q" "${A:-x}"
+done
 
 ew_check "no oops, warning or leak in the kernel log" sh -c \
 	"! dmesg | grep -Eq 'WARNING:|BUG:|Oops|Call Trace:|refcount_t:'"
