@@ -402,6 +402,27 @@ void ew_request_fold(struct ew_request *rec, const struct ib_qp_attr *attr,
 	*alt = (mask & IB_QP_ALT_PATH) ? ew_request_path_slot(rec, true) : NULL;
 }
 
+/* The little-endian word at @p, wherever it lies (one load on x86). */
+static __always_inline u64 ew_le64_at(const u8 *p)
+{
+	__le64 w;
+
+	memcpy(&w, p, sizeof(w));
+	return le64_to_cpu(w);
+}
+
+/*
+ * One SipHash-2-4 compression of message word @m into state @v (inlined:
+ * the four words stay in registers).
+ */
+static __always_inline void ew_siphash_word(u64 *v, u64 m)
+{
+	v[3] ^= m;
+	SIPHASH_PERMUTATION(v[0], v[1], v[2], v[3]);
+	SIPHASH_PERMUTATION(v[0], v[1], v[2], v[3]);
+	v[0] ^= m;
+}
+
 /**
  * ew_keyed_psn() - the PSN of one direction of a connection under keyed PSNs
  * @key: the job's PSN key
@@ -415,21 +436,39 @@ void ew_request_fold(struct ew_request *rec, const struct ib_qp_attr *attr,
  * a QP's receive PSN is ew_keyed_psn(peer, peer QPN, self, own QPN), its
  * send PSN ew_keyed_psn(self, own QPN, peer, peer QPN).
  *
+ * The function is siphash() of the 40 bytes from_gid, to_gid, from_qpn and
+ * to_qpn (both big-endian), written out for that one length: the message's
+ * five words are read where they are, not gathered into a buffer first, and
+ * no loop or tail is left (a policed modify pays for every instruction). The
+ * output is siphash()'s to the bit (KUnit compares the two), so nodes agree
+ * whatever build they run.
+ *
  * Return: a 24-bit PSN.
  */
 u32 ew_keyed_psn(const siphash_key_t *key, const u8 *from_gid, u32 from_qpn,
 		 const u8 *to_gid, u32 to_qpn)
 {
-	struct {
-		u8 from_gid[16];
-		u8 to_gid[16];
-		__be32 from_qpn;
-		__be32 to_qpn;
-	} __aligned(SIPHASH_ALIGNMENT) in;
+	/* The 40-byte length, in the last byte of the final block. */
+	const u64 b = 40ULL << 56;
+	/* Bytes 32-39 read little-endian: each QPN's big-endian bytes. */
+	const u64 qpns = swab32(from_qpn) | (u64)swab32(to_qpn) << 32;
+	u64 v[4] = {
+		SIPHASH_CONST_0 ^ key->key[0],
+		SIPHASH_CONST_1 ^ key->key[1],
+		SIPHASH_CONST_2 ^ key->key[0],
+		SIPHASH_CONST_3 ^ key->key[1],
+	};
 
-	memcpy(in.from_gid, from_gid, sizeof(in.from_gid));
-	memcpy(in.to_gid, to_gid, sizeof(in.to_gid));
-	in.from_qpn = cpu_to_be32(from_qpn);
-	in.to_qpn = cpu_to_be32(to_qpn);
-	return siphash(&in, sizeof(in), key) & 0xffffff;
+	ew_siphash_word(v, ew_le64_at(from_gid));
+	ew_siphash_word(v, ew_le64_at(from_gid + 8));
+	ew_siphash_word(v, ew_le64_at(to_gid));
+	ew_siphash_word(v, ew_le64_at(to_gid + 8));
+	ew_siphash_word(v, qpns);
+	ew_siphash_word(v, b);
+	v[2] ^= 0xff;
+	SIPHASH_PERMUTATION(v[0], v[1], v[2], v[3]);
+	SIPHASH_PERMUTATION(v[0], v[1], v[2], v[3]);
+	SIPHASH_PERMUTATION(v[0], v[1], v[2], v[3]);
+	SIPHASH_PERMUTATION(v[0], v[1], v[2], v[3]);
+	return (v[0] ^ v[1] ^ v[2] ^ v[3]) & 0xffffff;
 }

@@ -9,6 +9,7 @@
 #include <linux/delay.h>
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <asm/unaligned.h>
@@ -889,6 +890,61 @@ static void ew_test_keyed_psn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a_to_b & ~0xffffffU, 0U);
 }
 
+/* The keyed PSN as siphash() of its 40 bytes, as first written. */
+static u32 ew_test_psn_ref(const siphash_key_t *key, const u8 *from_gid,
+			   u32 from_qpn, const u8 *to_gid, u32 to_qpn)
+{
+	struct {
+		u8 from_gid[16];
+		u8 to_gid[16];
+		__be32 from_qpn;
+		__be32 to_qpn;
+	} __aligned(SIPHASH_ALIGNMENT) in;
+
+	memcpy(in.from_gid, from_gid, sizeof(in.from_gid));
+	memcpy(in.to_gid, to_gid, sizeof(in.to_gid));
+	in.from_qpn = cpu_to_be32(from_qpn);
+	in.to_qpn = cpu_to_be32(to_qpn);
+	return siphash(&in, sizeof(in), key) & 0xffffff;
+}
+
+/*
+ * ew_keyed_psn() is siphash() written out for 40 bytes: the same PSN for
+ * random keys and ends, GIDs at every alignment, and the edge QPNs.
+ */
+static void ew_test_keyed_psn_is_siphash(struct kunit *test)
+{
+	static const u32 qpns[] = { 0, 1, 0x11, 0xffffff, 0x1000000,
+				    0x80000000, 0xffffffff };
+	u8 buf[2 * 16 + 8];
+	siphash_key_t key;
+	unsigned int i, j;
+
+	for (i = 0; i < 2000; i++) {
+		unsigned int off = i % 8;
+		const u8 *from = buf + off, *to = buf + off + 16;
+		u32 qa, qb;
+
+		get_random_bytes(&key, sizeof(key));
+		get_random_bytes(buf, sizeof(buf));
+		qa = i < 64 ? qpns[i % ARRAY_SIZE(qpns)] : get_random_u32();
+		qb = i < 64 ? qpns[i / ARRAY_SIZE(qpns) % ARRAY_SIZE(qpns)] :
+			      get_random_u32();
+		KUNIT_ASSERT_EQ(test, ew_keyed_psn(&key, from, qa, to, qb),
+				ew_test_psn_ref(&key, from, qa, to, qb));
+	}
+	/* All-zero and all-ones inputs and keys. */
+	for (j = 0; j < 2; j++) {
+		memset(&key, j ? 0xff : 0, sizeof(key));
+		memset(buf, j ? 0xff : 0, sizeof(buf));
+		KUNIT_EXPECT_EQ(test,
+				ew_keyed_psn(&key, buf, j ? ~0U : 0, buf + 16,
+					     j ? ~0U : 0),
+				ew_test_psn_ref(&key, buf, j ? ~0U : 0, buf + 16,
+						j ? ~0U : 0));
+	}
+}
+
 /* Job names: the tools' grammar, nothing they could not name again. */
 static void ew_test_job_name_grammar(struct kunit *test)
 {
@@ -927,6 +983,7 @@ static struct kunit_case ew_policy_cases[] = {
 	KUNIT_CASE(ew_test_encrypt_satisfied),
 	KUNIT_CASE(ew_test_encrypt_decide),
 	KUNIT_CASE(ew_test_keyed_psn),
+	KUNIT_CASE(ew_test_keyed_psn_is_siphash),
 	KUNIT_CASE(ew_test_admission_gate),
 	KUNIT_CASE(ew_test_revoked_nodes),
 	{}
