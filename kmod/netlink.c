@@ -490,6 +490,9 @@ static int ew_nl_put_job(struct sk_buff *skb, const struct ew_job *job)
 	    nla_put_u32(skb, EASTWEST_A_JOB_PSN, pol->psn) ||
 	    (pol->psn_run[0] &&
 	     nla_put_string(skb, EASTWEST_A_JOB_PSN_RUN, pol->psn_run)) ||
+	    (pol->psn == EASTWEST_PSN_KEYED &&
+	     nla_put_u32(skb, EASTWEST_A_JOB_PSN_KEY_CHECK,
+			 ew_psn_key_check(&pol->psn_key))) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_PEER_COUNT, job->n_peers) ||
 	    nla_put_u32(skb, EASTWEST_A_JOB_QP_COUNT, atomic_read(&job->n_qps)))
 		return -EMSGSIZE;

@@ -402,6 +402,23 @@ void ew_request_fold(struct ew_request *rec, const struct ib_qp_attr *attr,
 	*alt = (mask & IB_QP_ALT_PATH) ? ew_request_path_slot(rec, true) : NULL;
 }
 
+/**
+ * ew_psn_key_check() - the check value of a PSN key (the spec's psn-key-check)
+ * @key: the key
+ *
+ * Reported with the job, so that whoever derives the key again after a
+ * module reload can tell it is the same key without either being shown.
+ *
+ * Return: the low 32 bits of SipHash-2-4 under @key of "eastwest psn key
+ * check" (22 bytes, no NUL).
+ */
+u32 ew_psn_key_check(const siphash_key_t *key)
+{
+	static const char msg[] = "eastwest psn key check";
+
+	return (u32)siphash(msg, sizeof(msg) - 1, key);
+}
+
 /* The little-endian word at @p, wherever it lies (one load on x86). */
 static __always_inline u64 ew_le64_at(const u8 *p)
 {

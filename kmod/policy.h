@@ -115,6 +115,7 @@ struct ew_verdict ew_decide(const struct ew_global *global,
 struct sockaddr;
 bool ew_cm_listen_addr_takes(const struct sockaddr *listen, bool afonly,
 			     const struct sockaddr *dst);
+u32 ew_psn_key_check(const siphash_key_t *key);
 u32 ew_keyed_psn(const siphash_key_t *key, const u8 *from_gid, u32 from_qpn,
 		 const u8 *to_gid, u32 to_qpn);
 

@@ -888,6 +888,9 @@ static void ew_test_keyed_psn(struct kunit *test)
 	other.key[1] ^= 1;
 	KUNIT_EXPECT_NE(test, ew_keyed_psn(&other, a, 0x11, b, 0x12), a_to_b);
 	KUNIT_EXPECT_EQ(test, a_to_b & ~0xffffffU, 0U);
+	/* The key's check value (selftests/tools/ew_kdf.py psn-key-check). */
+	KUNIT_EXPECT_EQ(test, ew_psn_key_check(&key), 0xfb1e38ecU);
+	KUNIT_EXPECT_NE(test, ew_psn_key_check(&other), 0xfb1e38ecU);
 }
 
 /* The keyed PSN as siphash() of its 40 bytes, as first written. */

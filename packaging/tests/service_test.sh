@@ -30,7 +30,10 @@ trap 'if [ -n "${KEEP:-}" ]; then echo "# kept: $T"; else rm -rf "$T"; fi' EXIT
 # and the kernel refuse: a cgroup in two jobs, a key file that cannot be
 # read, a new keyed job without a key; with "--expect STATE" it changes
 # nothing and exits 6 when the node's jobs (ids and names) are not STATE's.
-# "node revoke" fails if $T/revoke-fails exists. While $T/race holds N > 0,
+# "-j job keycheck NAME psn-keyfile FILE psn-run RUN" prints a check value
+# that changes with the file's content, the name and the run (the cksum of
+# the three, standing in for the key's). "node revoke" fails if
+# $T/revoke-fails exists. While $T/race holds N > 0,
 # each "-j show" is followed by a job made at once (as a Slurm prolog would,
 # right after the read), named race-N on cgroup /rN, and N drops by one.
 mkdir -p "$T/bin" "$T/cg" "$T/tmp"
@@ -50,6 +53,10 @@ case $* in
 	fi ;;
 "-j job show") jq '.jobs' "$T/node.json" ;;
 "-j node show") cat "$T/revoked.json" 2>/dev/null || echo '[]' ;;
+"-j job keycheck "*" psn-keyfile "*" psn-run "*)
+	[ -r "$6" ] || { echo "eastwestctl: psn-keyfile $6: No such file or directory" >&2; exit 2; }
+	jq -n --arg n "$4" --argjson c "$(printf '%s/%s/%s' "$(cat "$6")" "$4" "$8" | cksum | cut -d' ' -f1)" \
+		'[{name: $n, psn_key_check: $c}]' ;;
 "node revoke "*) [ ! -e "$T/revoke-fails" ] || { echo "eastwestctl: node: Operation not permitted" >&2; exit 1; }
 	shift 2
 	jq -n '$ARGS.positional' --args "$@" >"$T/revoked.json" ;;
@@ -365,6 +372,42 @@ svc start
 expect "without the key file the keyed job is left out, the others restored, the unit fails" \
 	1 "slurm-7 static"
 expect_out "and the log names the job and the key file" "slurm-9.*$T/cluster.key"
+
+# The saved check value of the job's key: a key file that gives another key
+# now (changed since, or the job's key came from another file) leaves the job
+# out, named; the same file restores it, the check value passed on.
+check_of() {
+	printf '%s/%s/%s' "$(cat "$T/cluster.key")" "$1" "$2" | cksum | cut -d' ' -f1
+}
+reset
+policy static:/x
+svc start
+node static:/x slurm-7:/s7 slurm-9:/y
+echo 0123456789abcdef0123456789abcdef >"$T/cluster.key"
+chmod 600 "$T/cluster.key"
+jq --argjson c "$(check_of slurm-9 1796601600.0)" '(.jobs[] | select(.name == "slurm-9")) |=
+	. + {psn: "keyed", psn_run: "1796601600.0", psn_key_check: $c}' \
+	"$T/node.json" >"$T/node.new" && mv "$T/node.new" "$T/node.json"
+svc stop
+node
+svc start
+expect "start restores a keyed job whose key derived again passes its check" 0 \
+	"slurm-7 slurm-9 static"
+if [ "$(jq -r '.jobs[] | select(.name == "slurm-9") | .psn_key_check' "$T/applied.json")" = \
+	"$(check_of slurm-9 1796601600.0)" ]; then
+	ok "... and its check value goes to apply, which compares it again"
+else
+	not_ok "... and its check value goes to apply, which compares it again" "$(cat "$T/applied.json")"
+fi
+svc stop
+node
+echo fedcba9876543210fedcba9876543210 >"$T/cluster.key"
+svc start
+expect "a key file changed since: the keyed job is left out, the others restored, the unit fails" \
+	1 "slurm-7 static"
+expect_out "and the log names the job and says its key is not the one it had" \
+	"slurm-9: the key $T/cluster.key gives it for run 1796601600.0 is not the key it had"
+rm -f "$T/cluster.key"
 
 # A job keyed by value has no run: no key file gives its key back.
 reset

@@ -6,7 +6,10 @@
 #
 # Keyed PSNs (job option psn keyed), on one node with real clients:
 #   - the key comes from the cluster's key file, the job's name and its run
-#     (psn-keyfile, psn-run); it is never shown, the run is;
+#     (psn-keyfile, psn-run); it is never shown, the run is, and the key's
+#     check value (psn-key-check: an independent SipHash-2-4 of ew_kdf.py
+#     gives the same), which "job keycheck" computes alike from the key
+#     file alone, as a restore does to tell the key it derives is the job's;
 #   - a pair of RC QPs connected to each other with random PSNs of the
 #     application's (ew_verbs rc-pair-hold) gets the PSNs the module
 #     computes: `rdma res show qp` (root) shows, for each QP, the receive
@@ -25,7 +28,8 @@
 #   - bad input: keyed without a key, a short or non-hex key, a key with
 #     psn app, an unknown mode, a key file without a run, a run without a
 #     key file, a bad run: refused, and the job unchanged; a key by value,
-#     a rename without a key or psn app forgets the run.
+#     a rename without a key or psn app forgets the run; the check value
+#     follows the key.
 
 . "$(dirname "$0")/../lib.sh"
 
@@ -79,7 +83,7 @@ not_keyed() {
 	[ "$3" != "$_rq" ] && [ "$4" != "$_sq" ]
 }
 
-ew_plan 37
+ew_plan 42
 
 ew_check "eastwest.ko loads" ew_load
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -94,12 +98,25 @@ chmod 600 "$KEYFILE"
 RUN1=1796601600.0
 RUN2=1796605200.1
 KEY=$(python3 "$KDF" psn-key "$KEYFILE" ewA "$RUN1")
+CHK1=$(python3 "$KDF" psn-key-check "$KEY")
+CHK2=$(python3 "$KDF" psn-key-check "$(python3 "$KDF" psn-key "$KEYFILE" ewA "$RUN2")")
 ew_check "job A: keyed PSNs, key from the cluster key file, its name and run" \
 	"$CTL" job add ewA cgroup /ewA peer "$LOOP" psn keyed psn-keyfile "$KEYFILE" \
 	psn-run "$RUN1"
-ew_check "job show says psn keyed and the run (text and JSON)" sh -c "
-	'$CTL' job show ewA | grep -q ' psn keyed psn-run $RUN1\$' &&
-	'$CTL' -j job show ewA | grep -q '\"psn\":\"keyed\",\"psn_run\":\"$RUN1\"'"
+ew_check "job show says psn keyed, the run and the key's check value $CHK1 (text and JSON)" sh -c "
+	'$CTL' job show ewA | grep -q ' psn keyed psn-run $RUN1 psn-key-check $CHK1\$' &&
+	'$CTL' -j job show ewA |
+	grep -q '\"psn\":\"keyed\",\"psn_run\":\"$RUN1\",\"psn_key_check\":$((CHK1))[,}]'"
+ew_check "job keycheck gives that value from the key file, the name and the run alone" sh -c "
+	[ \"\$('$CTL' job keycheck ewA psn-keyfile '$KEYFILE' psn-run $RUN1)\" = 'job ewA psn-key-check $CHK1' ] &&
+	'$CTL' -j job keycheck ewA psn-keyfile '$KEYFILE' psn-run $RUN1 |
+	grep -qx '\[{\"name\":\"ewA\",\"psn_key_check\":$((CHK1))}\]'"
+ew_check "... and another value for the job's next run" sh -c "
+	[ \"\$('$CTL' job keycheck ewA psn-keyfile '$KEYFILE' psn-run $RUN2)\" = 'job ewA psn-key-check $CHK2' ] &&
+	[ '$CHK1' != '$CHK2' ]"
+ew_expect_rc 2 "job keycheck with a setting other than the key is a usage error" \
+	"$CTL" job keycheck ewA mode audit psn-keyfile "$KEYFILE" psn-run "$RUN1"
+ew_expect_rc 2 "job keycheck without a key is a usage error" "$CTL" job keycheck ewA
 ew_check "the key appears in no output" sh -c "
 	! { '$CTL' job show ewA; '$CTL' -j job show ewA; '$CTL' -j stats; } |
 	grep -qi '$KEY'"
@@ -216,20 +233,22 @@ ew_expect_rc 2 "a run without a key file is a usage error" \
 	"$CTL" job set ewA psn-run "$RUN1"
 ew_expect_rc 2 "a run with a blank is a usage error" \
 	"$CTL" job set ewA psn-keyfile "$KEYFILE" psn-run "1 2"
-ew_check "job A is still keyed, with its run" \
-	sh -c "'$CTL' job show ewA | grep -q ' psn keyed psn-run $RUN2\$'"
+ew_check "job A is still keyed, with its run and its key's check value" \
+	sh -c "'$CTL' job show ewA | grep -q ' psn keyed psn-run $RUN2 psn-key-check $CHK2\$'"
 ew_check "a rename without a new key forgets the run (the key is the old name's)" sh -c "
 	'$CTL' job set ewA name ewR &&
-	'$CTL' job show ewR | grep -q ' psn keyed\$'"
+	'$CTL' job show ewR | grep -q ' psn keyed psn-key-check $CHK2\$'"
 ew_check "a rename with the new name's key keeps its run" sh -c "
 	'$CTL' job set ewR name ewA psn-keyfile '$KEYFILE' psn-run $RUN2 &&
-	'$CTL' job show ewA | grep -q ' psn keyed psn-run $RUN2\$'"
-ew_check "a key by value forgets the run" sh -c "
+	'$CTL' job show ewA | grep -q ' psn keyed psn-run $RUN2 psn-key-check $CHK2\$'"
+ew_check "a key by value forgets the run; the check value is the new key's" sh -c "
 	'$CTL' job set ewA psn-key 000102030405060708090a0b0c0d0e0f &&
-	'$CTL' job show ewA | grep -q ' psn keyed\$'"
+	'$CTL' job show ewA | grep -q ' psn keyed psn-key-check 0xfb1e38ec\$'"
 
 # --- psn app: the application's PSNs again; the key is forgotten --------------
 ew_check "job A back to psn app" "$CTL" job set ewA psn app
+ew_check_not "... and no check value is reported (text and JSON)" sh -c "
+	{ '$CTL' job show ewA; '$CTL' -j job show ewA; } | grep -q 'psn.key.check'"
 ew_expect_rc 1 "psn keyed again without a key is refused (the key was forgotten)" \
 	"$CTL" job set ewA psn keyed
 ew_in_cg /ewA "$VERBS" rc-hold "$DEV" "${IDX:-1}" "$LOOP" self 30 \

@@ -18,7 +18,10 @@
 #   - stop saves every job and the revoked nodes; after a module reload,
 #     start revokes those nodes again and restores the static policy and
 #     every saved job whose cgroup still exists, and not the others; a job
-#     with keyed PSNs gets its key from the cluster key file (EW_PSN_KEYFILE);
+#     with keyed PSNs gets its key from the cluster key file (EW_PSN_KEYFILE),
+#     the key its saved check value names; once the key file has changed
+#     (rotated), the key derived again is not the job's: the job is left
+#     out, named, and the others are restored;
 #   - start raises kernel.yama.ptrace_scope to 1 (EW_PTRACE_SCOPE), so that a
 #     job's process cannot take another job's connections from a process of
 #     the same user; EW_PTRACE_SCOPE=keep leaves it;
@@ -76,7 +79,7 @@ peers_of_static() {
 config_field() { "$CTL" -j config show | jq -r ".$1"; }
 connect_static() { ew_in_cg /ewsvc-static "$VERBS" rc-connect "$DEV" "$IDX" "$LOOP" self; }
 
-ew_plan 45
+ew_plan 52
 
 mkdir -p "$CG/ewsvc-static" "$CG/ewsvc-dyn" "$CG/ewsvc-gone" "$CG/ewsvc-keyed"
 head -c 32 /dev/urandom >"$EW_PSN_KEYFILE"
@@ -194,5 +197,22 @@ policy 127.0.0.0/8
 ew_check "EW_PTRACE_SCOPE=keep: start leaves kernel.yama.ptrace_scope at 0" sh -c "
 	'$SVC' start >/dev/null && [ \$(cat $YAMA) = 0 ]"
 ew_expect_rc 2 "an unknown action is a usage error" "$SVC" restart-everything
+
+# --- the key file rotated since the keyed job's key was derived -----------------
+keyed_check() { "$CTL" -j job show | jq '.[] | select(.name == "keyed") | .psn_key_check'; }
+ew_check "the restored keyed job has the key check value it was saved with" sh -c "
+	saved=\$(jq '.jobs[] | select(.name == \"keyed\") | .psn_key_check' '$EW_STATE') &&
+	[ -n \"\$saved\" ] && [ \"\$saved\" != null ] &&
+	[ \"\$saved\" = \"\$('$CTL' -j job show | jq '.[] | select(.name == \"keyed\") | .psn_key_check')\" ]"
+KEYED_CHECK=$(keyed_check)
+ew_check "stop saves the state again" svc stop
+head -c 32 /dev/urandom >"$EW_PSN_KEYFILE"
+ew_check "module unloaded" ew_unload
+ew_check "module loaded again (no jobs)" ew_load
+ew_expect_rc 1 "start: the key file gives the keyed job another key, the unit fails" \
+	sh -c "'$SVC' start >>'$T/svc.log' 2>&1"
+ew_check "the keyed job is left out, the others restored" jobs_are "dyn static"
+ew_check "the log names it: the key derived again is not the key it had" \
+	grep -q "not restoring job keyed: the key $EW_PSN_KEYFILE gives it for run 1796601600.0 is not the key it had (check value [0-9]* against ${KEYED_CHECK:-x})" "$T/svc.log"
 
 ew_done

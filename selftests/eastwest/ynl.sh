@@ -66,7 +66,7 @@ EOF
 ew_tmp_dir
 mkdir -p "$CG/ewy"
 
-ew_plan 37
+ew_plan 41
 
 ew_check "eastwest.ko loads" ew_load
 
@@ -146,6 +146,19 @@ expect_fail_msg "job-set psn-run without its psn-key refused" \
 expect_fail_msg "job-set psn-run with a blank refused, extack naming the attribute" \
 	"bad-attr.*[.]psn-run|[.]psn-run.*bad-attr" \
 	--do job-set --json '{"id": 42, "psn-run": "1 2"}'
+
+# psn-key-check: reported with a key, computed from it (ew_kdf.py's value
+# for this key), gone with it; never accepted.
+ew_check "job-set psn keyed with a psn-key through the YNL CLI" \
+	ynl --do job-set --json '{"id": 42, "psn": "keyed", "psn-key": "000102030405060708090a0b0c0d0e0f"}'
+ew_check "job-get reports the key's psn-key-check (0xfb1e38ec)" \
+	job_has 42 psn-key-check 4213061868
+expect_fail_msg "job-set with psn-key-check refused (reported, never accepted)" \
+	"psn-key-check|[Uu]nknown attribute|attribute type" \
+	--do job-set --json '{"id": 42, "psn-key-check": 1}'
+ew_check "job-set psn app: no psn-key-check reported" sh -c "
+	python3 '$YNL_DIR/cli.py' --spec '$SPEC' --schema '$SCHEMA' --do job-set --json '{\"id\": 42, \"psn\": \"app\"}' &&
+	! python3 '$YNL_DIR/cli.py' --spec '$SPEC' --schema '$SCHEMA' --do job-get --json '{\"id\": 42}' | grep -q psn-key-check"
 
 # A dump of 3000 peers read with a small receive buffer: it must resume
 # across many messages and return every peer exactly once.

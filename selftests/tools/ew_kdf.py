@@ -17,6 +17,10 @@ implementations agree bit for bit.
 and of the kernel's keyed PSNs (SipHash-2-4, kmod/policy.c ew_keyed_psn()):
 
   ew_kdf.py keyed-psn KEY_HEX FROM_ADDR FROM_QPN TO_ADDR TO_QPN -> "PSN"
+
+and of a PSN key's check value (the spec's psn-key-check):
+
+  ew_kdf.py psn-key-check KEY_HEX -> "0xCHECK"
 """
 import hashlib
 import hmac
@@ -113,8 +117,11 @@ def main(argv):
         msg = addr16(argv[3]) + addr16(argv[5]) + \
             int(argv[4], 0).to_bytes(4, "big") + int(argv[6], 0).to_bytes(4, "big")
         print(siphash24(key, msg) & 0xFFFFFF)
+    elif argv[1] == "psn-key-check":
+        print("0x%08x" % (siphash24(bytes.fromhex(argv[2]), b"eastwest psn key check")
+                          & 0xFFFFFFFF))
     else:
-        sys.exit("usage: ew_kdf.py macsec|esp|job-esp|psn-key|keyed-psn ...")
+        sys.exit("usage: ew_kdf.py macsec|esp|job-esp|psn-key|keyed-psn|psn-key-check ...")
 
 
 if __name__ == "__main__":

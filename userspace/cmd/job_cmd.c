@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * eastwestctl job add|set|del|show
+ * eastwestctl job add|set|del|show|keycheck
  */
 #include "cmd/subcommands.h"
 #include "ewctl.h"
 #include "io/ipc.h"
+#include "io/keys.h"
 #include "io/lock.h"
 #include "io/output.h"
 #include "model/diff.h"
@@ -18,6 +19,7 @@ void job_usage(FILE *f)
 		"       " EW_PROG " job set { NAME | id N } [name NEW] [ATTRIBUTES]\n"
 		"       " EW_PROG " job del { NAME | id N }\n"
 		"       " EW_PROG " job show [ NAME | id N ]\n"
+		"       " EW_PROG " job keycheck NAME { psn-key { HEX32 | - } | psn-keyfile FILE psn-run RUN }\n"
 		"ATTRIBUTES := [mode { enforce | audit }] [encrypt { none | any | macsec | ipsec }]\n"
 		"              [qkey { N | auto }] [cgroup PATH]... [peer ADDR[/LEN]]... [lid N]...\n"
 		"              [netdev IFNAME]... [vlan VID]... [vrf IFNAME]... [pkey PKEY]...\n"
@@ -32,7 +34,9 @@ void job_usage(FILE *f)
 		"(psn-key, or derived from the key file psn-keyfile, the job's name and its run\n"
 		"psn-run, the same on every node; another run of a job of the same name gets\n"
 		"another key); the key is never shown, the run is. psn-key - reads it from a\n"
-		"line of standard input: a command line is readable by every local user.\n");
+		"line of standard input: a command line is readable by every local user.\n"
+		"job keycheck prints the check value of the key given, as \"job show\" prints\n"
+		"the job's (psn-key-check): the same value, the same key. It reads no state.\n");
 }
 
 static int job_add(int argc, char *argv[])
@@ -189,6 +193,44 @@ static int job_show(int argc, char *argv[])
 	return ret;
 }
 
+/*
+ * The check value of a key given as job add takes it (the module reports
+ * its job's alike): whoever restores a job derives its key again and
+ * compares, without either key being shown. Local: no module needed.
+ */
+static int job_keycheck(int argc, char *argv[])
+{
+	const uint32_t allowed = EW_JOB_NAME | EW_JOB_PSN_KEY | EW_JOB_PSN_RUN;
+	struct ew_jobref ref;
+	struct ew_job_desc job;
+	uint32_t check;
+	int ret;
+
+	ret = ew_jobspec_parse(argc, argv, false, &ref, &job);
+	if (ret)
+		return ret;
+	ret = EW_USAGE;
+	if (job.present & ~allowed) {
+		ew_err("job keycheck takes a job's name and its key (psn-key, or psn-keyfile and psn-run), nothing else");
+	} else if (!(job.present & EW_JOB_PSN_KEY)) {
+		ew_err("job keycheck %s: no key (psn-key, or psn-keyfile and psn-run)",
+		       job.name);
+	} else if (ew_psn_key_check(job.psn_key, &check)) {
+		ew_err("job keycheck %s: the check value could not be computed", job.name);
+		ret = EW_FAIL;
+	} else {
+		ew_open_array(NULL);
+		ew_open_object(NULL);
+		ew_print_string(EW_ANY, "name", "job %s", job.name);
+		ew_print_uint(EW_ANY, "psn_key_check", " psn-key-check 0x%08x\n", check);
+		ew_close_object();
+		ew_close_array();
+		ret = EW_OK;
+	}
+	ew_job_free(&job);
+	return ret;
+}
+
 int job_main(int argc, char *argv[])
 {
 	static const struct ew_cmd cmds[] = {
@@ -197,6 +239,7 @@ int job_main(int argc, char *argv[])
 		{ "set",	job_set },
 		{ "del",	job_del },
 		{ "show",	job_show },
+		{ "keycheck",	job_keycheck },
 		{ NULL },
 	};
 

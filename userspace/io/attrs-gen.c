@@ -92,6 +92,11 @@ int ew_job_attr_parse(struct ew_job_attrs *o, uint32_t *present,
 			return -1;
 		snprintf(o->psn_run, sizeof(o->psn_run), "%s", mnl_attr_get_str(a));
 		break;
+	case EASTWEST_A_JOB_PSN_KEY_CHECK:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+			return -1;
+		o->psn_key_check = mnl_attr_get_u32(a);
+		break;
 	default:
 		return 0;
 	}

@@ -27,6 +27,7 @@
 #include <linux/eastwest.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 
@@ -39,6 +40,8 @@ static const char macsec_label[] = "eastwest v1 macsec sa";
 static const char esp_label[] = "eastwest v1 esp sa";
 static const char psn_label[] = "eastwest v1 psn key";
 static const char job_label[] = "eastwest v1 job run secret";
+/* The spec's psn-key-check: what the module hashes (no NUL). */
+static const char psn_check_msg[] = "eastwest psn key check";
 
 void ew_wipe(void *p, size_t len)
 {
@@ -361,6 +364,48 @@ int ew_kdf_psn(const struct ew_secret *cluster, const char *job,
 	ret = ew_hkdf_sha256(s.buf, s.len, (const uint8_t *)kdf_salt,
 			     strlen(kdf_salt), info, n, key, EW_PSN_KEY_LEN);
 	ew_secret_free(&s);
+	return ret;
+}
+
+/**
+ * ew_psn_key_check() - the check value of a PSN key, as the module reports it
+ * @key: the key
+ * @check: the low 32 bits of SipHash-2-4 under @key of the 22 bytes
+ *	"eastwest psn key check" (the spec's psn-key-check)
+ *
+ * Tells whether a key derived again is the one a job had, without showing
+ * either.
+ *
+ * Return: 0 or -EIO.
+ */
+int ew_psn_key_check(const uint8_t key[EW_PSN_KEY_LEN], uint32_t *check)
+{
+	size_t size = 8;
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_size_t(OSSL_MAC_PARAM_SIZE, &size),
+		OSSL_PARAM_END
+	};
+	uint8_t out[8];
+	EVP_MAC_CTX *ctx = NULL;
+	size_t out_len = 0;
+	EVP_MAC *mac;
+	int ret = -EIO;
+
+	mac = EVP_MAC_fetch(NULL, "SIPHASH", NULL);
+	if (mac)
+		ctx = EVP_MAC_CTX_new(mac);
+	EVP_MAC_free(mac);
+	/* A 64-bit output (OpenSSL's default is 128); 2-4 rounds are its default. */
+	if (ctx && EVP_MAC_init(ctx, key, EW_PSN_KEY_LEN, params) == 1 &&
+	    EVP_MAC_update(ctx, (const unsigned char *)psn_check_msg,
+			   sizeof(psn_check_msg) - 1) == 1 &&
+	    EVP_MAC_final(ctx, out, &out_len, sizeof(out)) == 1 &&
+	    out_len == sizeof(out)) {
+		*check = (uint32_t)out[0] | (uint32_t)out[1] << 8 |
+			 (uint32_t)out[2] << 16 | (uint32_t)out[3] << 24;
+		ret = 0;
+	}
+	EVP_MAC_CTX_free(ctx);
 	return ret;
 }
 

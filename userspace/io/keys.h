@@ -62,6 +62,7 @@ int ew_kdf_job_secret(const struct ew_secret *cluster, const char *job,
 		      const char *run, struct ew_secret *out);
 int ew_kdf_psn(const struct ew_secret *cluster, const char *job,
 	       const char *run, uint8_t key[EW_PSN_KEY_LEN]);
+int ew_psn_key_check(const uint8_t key[EW_PSN_KEY_LEN], uint32_t *check);
 bool ew_run_ok(const char *run);
 
 #endif /* EW_KEYS_H */

@@ -79,6 +79,7 @@ static const struct ew_attr_desc job_attrs[] = {
 	[EASTWEST_A_JOB_PSN_KEY] = { .name = "psn-key" },
 	[EASTWEST_A_JOB_PEER_RECS] = { .name = "peer-recs", .multi = true },
 	[EASTWEST_A_JOB_PSN_RUN] = { .name = "psn-run" },
+	[EASTWEST_A_JOB_PSN_KEY_CHECK] = { .name = "psn-key-check" },
 };
 
 static const struct ew_attr_set job_set = EW_NLN_SET(job_attrs);

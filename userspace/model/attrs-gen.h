@@ -51,7 +51,8 @@ struct ew_cgroup_attrs {
 	bool ud; \
 	bool dc; \
 	uint32_t psn; \
-	char psn_run[EASTWEST_PSN_RUN_LEN + 1];
+	char psn_run[EASTWEST_PSN_RUN_LEN + 1]; \
+	uint32_t psn_key_check;
 
 struct ew_job_attrs {
 	EW_JOB_ATTR_MEMBERS

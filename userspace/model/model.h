@@ -46,6 +46,8 @@ enum {
 	EW_JOB_PSN_KEY		= EW_ATTR_BIT(EASTWEST_A_JOB_PSN_KEY),
 	/* the run psn_keyfile derives the key for, sent with the key */
 	EW_JOB_PSN_RUN		= EW_ATTR_BIT(EASTWEST_A_JOB_PSN_RUN),
+	/* the key's check value: reported; a policy file's is compared */
+	EW_JOB_PSN_KEY_CHECK	= EW_ATTR_BIT(EASTWEST_A_JOB_PSN_KEY_CHECK),
 };
 
 /* The attributes job-set can change (peers change with peer-add/del). */

@@ -334,6 +334,10 @@ static int parse_job(struct ew_json_err *c, const char *path, struct json_object
 			if (!ret)
 				strcpy(job->psn_run, s);
 			job->present |= EW_JOB_PSN_RUN;
+		} else if (!strcmp(key, "psn_key_check")) {
+			/* Compared with the key the file gives, once it is known. */
+			ret = get_uint(c, sub, v, 0, UINT32_MAX, &job->psn_key_check);
+			job->present |= EW_JOB_PSN_KEY_CHECK;
 		} else if (!strcmp(key, "cgroups") || !strcmp(key, "peers") ||
 			   !strcmp(key, "netdevs") || !strcmp(key, "pkeys")) {
 			ret = parse_list(c, sub, v, job, key);
@@ -637,6 +641,23 @@ int ew_job_resolve_netdevs(struct ew_job_desc *job, size_t *bad)
 	return 0;
 }
 
+/*
+ * A job's psn_key_check names another key than the one the file gives it
+ * (by value or derived from psn_keyfile): @check is the given key's. A
+ * check value without a key in the file is the node's job's to keep, and
+ * not compared.
+ */
+static bool psn_key_mismatch(const struct ew_job_desc *job, uint32_t *check)
+{
+	if (!(job->present & EW_JOB_PSN_KEY_CHECK) ||
+	    !(job->present & EW_JOB_PSN_KEY))
+		return false;
+	/* A check value that cannot be computed is no match. */
+	*check = 0;
+	return ew_psn_key_check(job->psn_key, check) ||
+	       *check != job->psn_key_check;
+}
+
 /**
  * ew_policy_resolve() - check a parsed policy against this host
  * @st: the state from ew_policy_parse()
@@ -654,9 +675,10 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 		      size_t errlen)
 {
 	struct ew_json_err c = { .fname = fname, .err = err, .errlen = errlen };
-	char cg[EASTWEST_CGROUP_PATH_MAX];
+	char cg[EASTWEST_CGROUP_PATH_MAX], file[PATH_MAX];
 	size_t i, k, j;
 	const char *why;
+	uint32_t check;
 
 	for (i = 0; i < st->n_jobs; i++) {
 		struct ew_job_desc *job = &st->jobs[i];
@@ -670,13 +692,22 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 			free(job->cgroups[k].path);
 			job->cgroups[k].path = ew_strdup(cg);
 		}
+		file[0] = '\0';
 		if (job->psn_keyfile) {
-			char reason[128], file[PATH_MAX];
+			char reason[128];
 
 			snprintf(file, sizeof(file), "%s", job->psn_keyfile);
 			mkpath(path, sizeof(path), "jobs[%zu].psn_keyfile", i);
 			if (ew_job_derive_psn_key(job, job->name, reason, sizeof(reason)))
 				return ew_json_fail(&c, path, "%s: %s", file, reason);
+		}
+		if (psn_key_mismatch(job, &check)) {
+			mkpath(path, sizeof(path), "jobs[%zu].psn_key_check", i);
+			if (file[0])
+				return ew_json_fail(&c, path, "0x%08x, but the key %s gives for run %s is 0x%08x's: the key file changed since, or the job's key came from another",
+						    job->psn_key_check, file, job->psn_run, check);
+			return ew_json_fail(&c, path, "0x%08x, but psn_key is 0x%08x's",
+					    job->psn_key_check, check);
 		}
 		if (ew_job_resolve_netdevs(job, &k)) {
 			mkpath(path, sizeof(path), "jobs[%zu].netdevs[%zu]", i, k);

@@ -120,6 +120,11 @@ void ew_print_job_setting(const struct ew_job_desc *job, uint32_t bit)
 		if (job->present & EW_JOB_PSN_RUN)
 			ew_print_string(EW_ANY, "psn_run", " psn-run %s", job->psn_run);
 		break;
+	case EW_JOB_PSN_KEY_CHECK:
+		if (job->present & EW_JOB_PSN_KEY_CHECK)
+			ew_print_uint(EW_ANY, "psn_key_check", " psn-key-check 0x%08x",
+				      job->psn_key_check);
+		break;
 	case EW_JOB_CGROUPS:
 		ew_open_array("cgroups");
 		for (i = 0; i < job->n_cgroups; i++)
@@ -156,7 +161,7 @@ void ew_print_job(const char *key, const struct ew_job_desc *job, bool peers)
 {
 	static const uint32_t line[] = {
 		EW_JOB_MODE, EW_JOB_ENCRYPT, EW_JOB_QKEY, EW_JOB_UD, EW_JOB_DC, EW_JOB_PSN,
-		EW_JOB_PSN_RUN,
+		EW_JOB_PSN_RUN, EW_JOB_PSN_KEY_CHECK,
 	};
 	char buf[EW_PEER_STRLEN + IF_NAMESIZE];
 	enum ew_to only;

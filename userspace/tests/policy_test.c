@@ -6,6 +6,9 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "helpers.h"
 
@@ -352,6 +355,63 @@ static void test_resolve(void **state)
 	ew_state_free(&st);
 }
 
+/*
+ * psn_key_check: the key the file gives must be the one the check value
+ * names (ew_kdf.py psn-key-check); without a key in the file it is kept
+ * for the node's job, not compared.
+ */
+static void test_psn_key_check(void **state)
+{
+	char keyfile[] = "/tmp/ew-policy-test-key.XXXXXX", err[1024], text[512];
+	struct ew_state st;
+	int fd;
+
+	(void)state;
+	assert_int_equal(parse("{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\", "
+			       "\"psn_key\": \"000102030405060708090a0b0c0d0e0f\", "
+			       "\"psn_key_check\": 4213061868}]}", &st, err, sizeof(err)), 0);
+	assert_int_equal(ew_policy_resolve(&st, "t.json", err, sizeof(err)), 0);
+	ew_state_free(&st);
+	assert_int_equal(parse("{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\", "
+			       "\"psn_key\": \"000102030405060708090a0b0c0d0e0f\", "
+			       "\"psn_key_check\": 4213061869}]}", &st, err, sizeof(err)), 0);
+	assert_int_not_equal(ew_policy_resolve(&st, "t.json", err, sizeof(err)), 0);
+	assert_string_equal(err, "t.json: jobs[0].psn_key_check: 0xfb1e38ed, but psn_key is 0xfb1e38ec's");
+	ew_state_free(&st);
+	/* No key in the file: the node's job keeps its own. */
+	assert_int_equal(parse("{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\", "
+			       "\"psn_run\": \"7.0\", \"psn_key_check\": 1}]}",
+			       &st, err, sizeof(err)), 0);
+	assert_int_equal(ew_policy_resolve(&st, "t.json", err, sizeof(err)), 0);
+	ew_state_free(&st);
+	expect("{\"jobs\": [{\"name\": \"a\", \"psn_key_check\": \"0x1\"}]}",
+	       "t.json: jobs[0].psn_key_check: expected an integer, got a string");
+	expect("{\"jobs\": [{\"name\": \"a\", \"psn_key_check\": 4294967296}]}",
+	       "t.json: jobs[0].psn_key_check: 4294967296 is out of range (0..4294967295)");
+
+	/* Derived from a key file: 0x66eb1d91 for job a, run 7.0. */
+	fd = mkstemp(keyfile);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "1111111111111111111111111111111111111111111111111111111111111111\n", 65), 65);
+	close(fd);
+	snprintf(text, sizeof(text), "{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\", "
+		 "\"psn_keyfile\": \"%s\", \"psn_run\": \"7.0\", \"psn_key_check\": %u}]}",
+		 keyfile, 0x66eb1d91U);
+	assert_int_equal(parse(text, &st, err, sizeof(err)), 0);
+	assert_int_equal(ew_policy_resolve(&st, "t.json", err, sizeof(err)), 0);
+	ew_state_free(&st);
+	snprintf(text, sizeof(text), "{\"jobs\": [{\"name\": \"a\", \"psn\": \"keyed\", "
+		 "\"psn_keyfile\": \"%s\", \"psn_run\": \"7.1\", \"psn_key_check\": %u}]}",
+		 keyfile, 0x66eb1d91U);
+	assert_int_equal(parse(text, &st, err, sizeof(err)), 0);
+	assert_int_not_equal(ew_policy_resolve(&st, "t.json", err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "t.json: jobs[0].psn_key_check: 0x66eb1d91, but the key "));
+	assert_non_null(strstr(err, " gives for run 7.1 is 0x"));
+	assert_non_null(strstr(err, "'s: the key file changed since, or the job's key came from another"));
+	ew_state_free(&st);
+	unlink(keyfile);
+}
+
 /* What "show -j" prints reads back as the same state. */
 static void test_roundtrip(void **state)
 {
@@ -440,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_structure_errors),
 		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_psn_key_check),
 		cmocka_unit_test(test_roundtrip),
 	};
 

@@ -76,6 +76,7 @@ static const struct nf_attr job_attrs[] = {
 	{ .type = EASTWEST_A_JOB_PSN_KEY, .set = "job", .name = "psn-key", .kind = NF_BINARY, .len = 16 },
 	{ .type = EASTWEST_A_JOB_PEER_RECS, .set = "job", .name = "peer-recs", .kind = NF_BINARY, .len = EASTWEST_PEER_REC_LEN, .records = true, .multi = true },
 	{ .type = EASTWEST_A_JOB_PSN_RUN, .set = "job", .name = "psn-run", .kind = NF_STRING, .len = EASTWEST_PSN_RUN_LEN },
+	{ .type = EASTWEST_A_JOB_PSN_KEY_CHECK, .set = "job", .name = "psn-key-check", .kind = NF_U32 },
 };
 const struct nf_set nf_set_job = NF_SET(job_attrs, "job", EASTWEST_A_JOB_MAX);
 
