@@ -299,6 +299,34 @@ static void keep_deleted(struct ew_state *part, const struct ew_state *now,
 	part->n_jobs = o;
 }
 
+/*
+ * The touched jobs of @before (by id) whose PSN key @now is another (its
+ * check value moved): a key the run sent, which no undo gives back, since
+ * the kernel never reports a key. Each is named; returns how many.
+ */
+static size_t rekeyed_jobs(const struct ew_state *before, const struct ew_state *now,
+			   const char *what)
+{
+	const struct ew_job_desc *b, *j;
+	size_t i, k, n = 0;
+
+	for (i = 0; i < before->n_jobs; i++) {
+		b = &before->jobs[i];
+		if (!(b->present & EW_JOB_PSN_KEY_CHECK))
+			continue;
+		for (k = 0; k < now->n_jobs; k++) {
+			j = &now->jobs[k];
+			if (j->id != b->id || !(j->present & EW_JOB_PSN_KEY_CHECK) ||
+			    j->psn_key_check == b->psn_key_check)
+				continue;
+			ew_err("%s: rolling back: job %s keeps the PSN key this run gave it (check value 0x%08x, before 0x%08x): the kernel never reports a key, so the old one cannot be given back",
+			       what, j->name, j->psn_key_check, b->psn_key_check);
+			n++;
+		}
+	}
+	return n;
+}
+
 /**
  * ew_plan_undo() - take the node back to the state read before a plan
  * @nl: the socket
@@ -311,7 +339,9 @@ static void keep_deleted(struct ew_state *part, const struct ew_state *now,
  * although no step deleted it was deleted by another program meanwhile,
  * and is not created again (keep_deleted()). A step that the kernel would
  * surely refuse is not sent: restoring keyed PSNs needs the key, which the
- * kernel never reports. An undo step refused goes on to the next; then the
+ * kernel never reports, and a key the run changed cannot be given back (the
+ * check values the kernel reports tell it, rekeyed_jobs()): either leaves
+ * the node not as it was. An undo step refused goes on to the next; then the
  * state is read again, and if it is not as before, the steps that would
  * restore it are printed, as a dry run prints a plan (JSON: {"restore":
  * [...]}). Jobs and settings restored are not QPs restored: a QP that a
@@ -328,9 +358,9 @@ enum ew_undone ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char
 	struct ew_plan undo = { 0 }, left = { 0 };
 	struct ew_state part = *u->before, now;
 	enum ew_undone ret = EW_UNDO_LEFT;
+	size_t i, rekeyed;
 	char step[160];
 	const char *why;
-	size_t i;
 
 	part.jobs = ew_calloc(part.n_jobs ? part.n_jobs : 1, sizeof(*part.jobs));
 	memcpy(part.jobs, u->before->jobs, part.n_jobs * sizeof(*part.jobs));
@@ -347,10 +377,11 @@ enum ew_undone ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char
 		goto out;
 	}
 	keep_deleted(&part, &now, u, what);
+	rekeyed = rekeyed_jobs(&part, &now, what);
 	ew_plan_build(&part, &now, &undo);
 	ew_state_free(&now);
 	if (!undo.n) {
-		ret = EW_UNDO_NOTHING;
+		ret = rekeyed ? EW_UNDO_LEFT : EW_UNDO_NOTHING;
 		goto out;
 	}
 	for (i = 0; i < undo.n; i++) {
@@ -369,6 +400,11 @@ enum ew_undone ew_plan_undo(struct ewnl *nl, const struct ew_undo *u, const char
 	}
 	ew_plan_build(&part, &now, &left);
 	ew_state_free(&now);
+	if (!left.n && rekeyed) {
+		ew_err("%s: rolled back %zu step%s but not the PSN key%s named above; live QPs that the run revoked stay revoked",
+		       what, undo.n, undo.n == 1 ? "" : "s", rekeyed == 1 ? "" : "s");
+		goto out;
+	}
 	if (!left.n) {
 		ew_err("%s: rolled back %zu step%s: %s as they were; live QPs that the run revoked stay revoked",
 		       what, undo.n, undo.n == 1 ? "" : "s", whom);

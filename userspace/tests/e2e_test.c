@@ -608,6 +608,40 @@ static void test_apply_rollback(void **state)
 }
 
 /*
+ * A key the run changed before a refused step cannot be given back (the
+ * kernel never reports a key): the job's check value tells, the message
+ * names the job with both values, and the exit status says the node is
+ * not as it was, also when nothing else is left to undo.
+ */
+static void test_apply_rollback_rekeyed(void **state)
+{
+	char path[] = "/tmp/ewctl-e2e.XXXXXX";
+
+	(void)state;
+	assert_int_equal(RUN("job", "add", "a", "cgroup", "/x", "psn", "keyed",
+			     "psn-key", "000102030405060708090a0b0c0d0e0f"), EW_OK);
+	assert_int_equal(RUN("job", "show", "a"), EW_OK);
+	has(out, " psn keyed psn-key-check 0xfb1e38ec\n");
+	test_temp_file(path, "{\"jobs\": [{\"name\": \"a\", \"cgroups\": [\"/x\"], "
+		       "\"psn\": \"keyed\", \"psn_key\": \"00112233445566778899aabbccddeeff\"}, "
+		       "{\"name\": \"c\", \"cgroups\": [\"/y\"]}]}");
+	fake.fail_cmd = EASTWEST_CMD_JOB_NEW;
+	assert_int_equal(RUN("apply", "-f", path), EW_PARTIAL);
+	has(err, "(job add c) failed, 1 applied before it: refused by the test\n");
+	has(err, "rolling back: job a keeps the PSN key this run gave it (check value 0x11fcaddc, "
+	    "before 0xfb1e38ec): the kernel never reports a key, so the old one cannot be given back\n");
+	fake.fail_cmd = 0;
+	assert_int_equal(RUN("job", "show", "a"), EW_OK);
+	has(out, " psn keyed psn-key-check 0x11fcaddc\n");
+	/* The same key again: nothing to report, a plain refusal. */
+	fake.fail_cmd = EASTWEST_CMD_JOB_NEW;
+	assert_int_equal(RUN("apply", "-f", path), EW_FAIL);
+	assert_null(strstr(err, "keeps the PSN key"));
+	fake.fail_cmd = 0;
+	unlink(path);
+}
+
+/*
  * An undo step refused too: the message says so, and the steps that
  * would restore the node are printed.
  */
@@ -1465,6 +1499,7 @@ int main(void)
 		cmocka_unit_test_setup(test_help_exit_status, reset),
 		cmocka_unit_test_setup(test_apply_rollback, reset),
 		cmocka_unit_test_setup(test_apply_rollback_refused, reset),
+		cmocka_unit_test_setup(test_apply_rollback_rekeyed, reset),
 		cmocka_unit_test_setup(test_apply_exit_status, reset),
 		cmocka_unit_test_setup(test_apply_undo_deleted_meanwhile, reset),
 		cmocka_unit_test_setup(test_job_set_rollback, reset),

@@ -24,6 +24,7 @@
 #include "ewctl.h"
 #include "fake_kernel.h"
 #include "io/ipc.h"
+#include "io/keys.h"
 #include "model/diff.h"
 
 #define FAMILY 0x20
@@ -203,6 +204,12 @@ static void put_job(struct nlmsghdr *nlh, const struct ew_job_desc *j)
 	mnl_attr_put_u8(nlh, EASTWEST_A_JOB_UD, j->ud);
 	mnl_attr_put_u8(nlh, EASTWEST_A_JOB_DC, j->dc);
 	mnl_attr_put_u32(nlh, EASTWEST_A_JOB_PSN, j->psn);
+	if (j->psn == EASTWEST_PSN_KEYED) {
+		uint32_t check;
+
+		if (!ew_psn_key_check(j->psn_key, &check))
+			mnl_attr_put_u32(nlh, EASTWEST_A_JOB_PSN_KEY_CHECK, check);
+	}
 	for (i = 0; i < j->n_cgroups; i++) {
 		n = mnl_attr_nest_start(nlh, EASTWEST_A_JOB_CGROUP);
 		mnl_attr_put_strz(nlh, EASTWEST_A_CGROUP_PATH, j->cgroups[i].path);
