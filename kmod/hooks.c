@@ -327,9 +327,11 @@ static void ew_modify_event(struct ew_event *ev, const struct ib_qp *real,
 /*
  * Whether a caller that is not policed may make this modify's destinations
  * (see ew_dest_open_to_unpoliced()). The destination QPN is set only with
- * the primary path (INIT->RTR); a path changed later (SQD, or the
- * alternate path) to a GID of this node is refused, since the QPN it would
- * reach is not in the modify. Context: rcu_read_lock().
+ * the primary path (INIT->RTR: the state table allows it nowhere else, and
+ * a modify that names no state is checked against that table, see
+ * ew_modify_breaks_table()); a path changed later (SQD, or the alternate
+ * path) to a GID of this node is refused, since the QPN it would reach is
+ * not in the modify. Context: rcu_read_lock().
  */
 static bool ew_unpoliced_dests_ok(const struct ib_qp *real,
 				  const struct ib_qp_attr *attr, int mask)
@@ -356,7 +358,8 @@ static bool ew_unpoliced_dests_ok(const struct ib_qp *real,
  * Context: ew_modify_qp_serialised(), under the QP's modify lock.
  */
 static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr,
-			       int mask, struct ew_qp_change *chg)
+			       int mask, bool breaks_table,
+			       struct ew_qp_change *chg)
 {
 	struct ib_device *dev = real->device;
 	struct ew_event ev __uninitialized;
@@ -364,6 +367,7 @@ static bool ew_check_modify_qp(struct ib_qp *real, const struct ib_qp_attr *attr
 		.qp_type = real->qp_type,
 		.mask = mask,
 		.next_state = attr->qp_state,
+		.breaks_table = breaks_table,
 	};
 	u32 internal = 0;
 	enum ew_gate_verdict gate;
@@ -902,6 +906,37 @@ static bool ew_modify_qp_needs_gate(const struct ib_qp *qp)
 	return real->qp_type != IB_QPT_SMI && real->qp_type != IB_QPT_GSI;
 }
 
+/*
+ * Whether a modify that names no state, or claims the QP's current state,
+ * breaks the IB specification's QP state table from the QP's real state
+ * (see "QP state gate"): the driver is asked for the state, since a record
+ * knows only what eastwest let through and a QP of a process in no job has
+ * none. A claim must be that state. Driver QPs (mlx5 DC) have their
+ * driver's own table. Out of line: the query's attributes on the stack.
+ * Context: process context, under the QP's modify lock; the query may
+ * sleep.
+ */
+static noinline bool ew_modify_breaks_table(struct ib_qp *real,
+					    const struct ib_qp_attr *attr,
+					    int mask)
+{
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr now;
+	u8 cur, next;
+
+	if (real->qp_type >= IB_QPT_MAX)
+		return false;
+	/* A state that cannot be read cannot be checked: refused. */
+	if (ib_query_qp(real, &now, IB_QP_STATE, &init) ||
+	    now.qp_state > IB_QPS_ERR)
+		return true;
+	cur = now.qp_state;
+	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != cur)
+		return true;
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	return !ib_modify_qp_is_ok(cur, next, real->qp_type, mask);
+}
+
 /**
  * ew_modify_qp_serialised() - ib_modify_qp_with_udata() through the gate
  * @qp: as passed to ib_modify_qp_with_udata()
@@ -925,6 +960,7 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 	struct ew_qp_change chg __uninitialized;
 	/* Serialises this modify with a revoker's on the same QP. */
 	struct ew_qp_modify_ticket t;
+	bool breaks_table = false;
 	int ret;
 
 	/*
@@ -938,8 +974,10 @@ static int ew_modify_qp_serialised(struct ib_qp *qp, struct ib_qp_attr *attr,
 			goto out;
 	}
 	ew_qp_modify_lock(real, &t);
+	if (unlikely(!(mask & IB_QP_STATE) || (mask & IB_QP_CUR_STATE)))
+		breaks_table = ew_modify_breaks_table(real, attr, mask);
 	ew_qp_change_start(real, &chg, mask, attr->qp_state);
-	if (ew_check_modify_qp(real, attr, mask, &chg)) {
+	if (ew_check_modify_qp(real, attr, mask, breaks_table, &chg)) {
 		ret = -EACCES;
 	} else {
 		/* uverbs' own copy of the attributes: the caller's stay. */

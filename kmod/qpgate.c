@@ -11,6 +11,14 @@
  *
  * - A revoked QP (or one being revoked) may only go to RESET, whoever asks;
  *   RESET wipes its configuration and its record.
+ * - A modify that names no state, or claims the QP's current state, must
+ *   be allowed by the IB specification's state table from the QP's real
+ *   state (its driver's word, @breaks_table), whoever asks: most drivers
+ *   check the table on every modify, but rxe of 6.12 (like bnxt_re and
+ *   irdma) only when a state is named, so that a modify of the destination
+ *   QPN alone re-aimed a connected QP of a process in no job at a job's QP
+ *   on this node, and attributes set in RESET configured a QP that then
+ *   left RESET without the INIT that runs the QPN reuse pass.
  * - A policed caller may not name the QP's current state (IB_QP_CUR_STATE):
  *   drivers believe the claim (rxe lets an ERR QP "in RTR" go to RTS, and a
  *   RESET QP reach RTS without INIT).
@@ -129,6 +137,10 @@ enum ew_gate_verdict ew_qp_gate(const struct ew_qp_view *qp,
 	}
 	if (qp->tracked && qp->job_id != m->job_id && !lowering) {
 		*reason = EASTWEST_REASON_QP_OWNER;
+		return EW_GATE_REFUSE;
+	}
+	if (m->breaks_table) {
+		*reason = EASTWEST_REASON_QP_STATE;
 		return EW_GATE_REFUSE;
 	}
 	if (!m->policed)

@@ -36,6 +36,10 @@ struct ew_qp_view {
  * @next_state: attr->qp_state (meaningful with IB_QP_STATE)
  * @policed: the caller is policed (in a job, or in no job under deny)
  * @job_id: the caller's job, 0 if none
+ * @breaks_table: the modify names no state or claims one (IB_QP_CUR_STATE),
+ *	and the QP's real state, as its driver reports it, does not allow it:
+ *	the claim is not that state, or the IB specification's state table
+ *	(ib_modify_qp_is_ok()) has no such edge with these attributes
  */
 struct ew_qp_modify {
 	u32 qp_type;
@@ -43,6 +47,7 @@ struct ew_qp_modify {
 	u8 next_state;
 	bool policed;
 	u32 job_id;
+	bool breaks_table;
 };
 
 /**

@@ -27,6 +27,7 @@ struct ew_gate_case {
 	u32 job;
 	enum ew_gate_verdict verdict;
 	u32 reason;		/* with EW_GATE_REFUSE */
+	bool breaks_table;	/* the real state's table refuses it */
 };
 
 #define TRACKED(st, j)	{ .tracked = true, .state = (st), .job_id = (j) }
@@ -89,6 +90,25 @@ static const struct ew_gate_case ew_gate_cases[] = {
 	{ "an untracked INIT QP cannot be raised to RTR",
 	  UNTRACKED, IB_QPT_RC, IB_QP_AV | IB_QP_DEST_QPN, IB_QPS_RTR, true,
 	  JOB_A, EW_GATE_REFUSE, EASTWEST_REASON_QP_STATE },
+	/*
+	 * Modifies that name no state or claim one, which the QP's real state
+	 * does not allow (rxe of 6.12 applied them): refused whoever asks.
+	 */
+	{ "no job, default allow: DEST_QPN alone re-aiming an RTS QP",
+	  UNTRACKED, IB_QPT_RC, IB_QP_DEST_QPN, NO_STATE, false, 0,
+	  EW_GATE_REFUSE, EASTWEST_REASON_QP_STATE, true },
+	{ "no job, default allow: a claim that is not the real state",
+	  UNTRACKED, IB_QPT_RC, IB_QP_CUR_STATE | IB_QP_SQ_PSN, IB_QPS_RTS,
+	  false, 0, EW_GATE_REFUSE, EASTWEST_REASON_QP_STATE, true },
+	{ "job: PKEY_INDEX alone in RESET (a record before INIT)",
+	  UNTRACKED, IB_QPT_RC, IB_QP_PKEY_INDEX, NO_STATE, true, JOB_A,
+	  EW_GATE_REFUSE, EASTWEST_REASON_QP_STATE, true },
+	{ "job: RQ_PSN alone in RTS", TRACKED(IB_QPS_RTS, JOB_A), IB_QPT_RC,
+	  IB_QP_RQ_PSN, NO_STATE, true, JOB_A,
+	  EW_GATE_REFUSE, EASTWEST_REASON_QP_STATE, true },
+	{ "no job, default allow: RTS timeout change the table allows",
+	  UNTRACKED, IB_QPT_RC, IB_QP_MIN_RNR_TIMER, NO_STATE, false, 0,
+	  EW_GATE_PASS },
 	/* What an application does. */
 	{ "RC RESET->INIT", UNTRACKED, IB_QPT_RC,
 	  IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_ACCESS_FLAGS, IB_QPS_INIT,
@@ -133,6 +153,7 @@ static void ew_test_gate_cases(struct kunit *test)
 		.next_state = c->next == NO_STATE ? 0 : c->next,
 		.policed = c->policed,
 		.job_id = c->job,
+		.breaks_table = c->breaks_table,
 	};
 	u32 reason = 0;
 

@@ -22,7 +22,11 @@
 #      connect is allowed and counted. Under default allow a process in no
 #      job is not policed, yet it may not connect onto a job's QP on this
 #      node either, nor onto a number no QP has yet (it may become a
-#      job's), while its own QPs in no job still connect to each other.
+#      job's), while its own QPs in no job still connect to each other;
+#      nor re-aim a QP connected to itself at job A's QP by a modify of the
+#      destination QPN alone (ew_verbs rc-retarget: no state named, which
+#      the state table forbids but rxe of 6.12 applied; on 38527fe it
+#      passed there and injected; 6.1's rxe refused it with EINVAL).
 #   2. connection identifiers are not readable by other jobs: uid 65534 in
 #      job B, or in no job, must see none of job A's QPs (text and JSON, and
 #      not by asking for A's lqpn), CQs, PDs, MRs (and cm_ids: rping); job
@@ -216,7 +220,7 @@ for r in res:
         print("#   visible:", json.dumps(r))' "$1" "$2"
 }
 
-ew_plan 46
+ew_plan 48
 
 # --- setup -----------------------------------------------------------------
 
@@ -369,6 +373,8 @@ ew_check "1/no job, default allow: a deny event (reason foreign-qp, no job, dest
 	ew_wait_for 5 deny_event_seen foreign-qp None "$Q2" 65534
 ew_expect_rc 13 "1/no job, default allow: a SEND injected into job A's QPN $V2 is refused (EACCES)" \
 	ew_in_cg / "$NOBODY" "$VERBS" rc-inject "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
+ew_expect_rc 13 "1/no job, default allow: its QP connected to itself, re-aimed at job A's QPN $V2 by DEST_QPN alone, is refused (EACCES)" \
+	ew_in_cg / "$NOBODY" "$VERBS" rc-retarget "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
 ew_expect_rc 13 "1/no job, default allow: onto a QPN no QP has (0xfffff0) is refused" \
 	ew_in_cg / "$NOBODY" "$VERBS" rc-connect "$DEV" "${IDX:-1}" "$LOOP" 0xfffff0 0
 ew_pair_start "$EW_TMP/own-n" "$EW_TMP/fifo-n" / "$DEV" "${IDX:-1}" 1
@@ -399,6 +405,8 @@ for r in json.load(sys.stdin):
         print(r.get("rq-psn", ""))' "$Q2")
 ew_expect_rc 13 "1/job B: a SEND injected into job A's QPN $V2 at PSN ${PSN2:-none} is refused (EACCES)" \
 	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-inject "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
+ew_expect_rc 13 "1/job B: its QP connected to itself, re-aimed at job A's QPN $V2 by DEST_QPN alone, is refused (EACCES)" \
+	ew_in_cg /ewB "$NOBODY" "$VERBS" rc-retarget "$DEV" "${IDX:-1}" "$LOOP" "${V2:-0x11}" "${PSN2:-0}"
 echo go >&3
 exec 3>&- 4>&- 5>&-
 ew_reap "$APID" 90 >/dev/null

@@ -15,7 +15,10 @@
 #   b. no state claims, no skipping INIT: one modify of a fresh QP from RESET
 #      to RTS/RTR naming another current state, by a process in no job and
 #      by a job's process, must be refused (a process in no job may not
-#      create the UD QP in the first place); nor may a job's process, with
+#      create the UD QP in the first place), also from a process in no job
+#      under default allow, which is not policed but may not lie about its
+#      QP's state (on 38527fe it passed: rxe believed it); nor may a
+#      job's process, with
 #      CAP_NET_RAW or without, create a UD QP that sends as a QPN of its
 #      choosing.
 #   c. the record follows the driver: an RTS->RTS address change the driver
@@ -133,7 +136,7 @@ pingpong() {
 	ew_reap "$_srv" 30 >/dev/null
 }
 
-ew_plan 102
+ew_plan 105
 
 # --- setup -----------------------------------------------------------------
 
@@ -219,6 +222,12 @@ ew_expect_rc 13 "b/job A: RC RESET->RTS naming CUR_STATE=RTR is refused" \
 	ew_in_cg /ewA "$VERBS" claim-state "$DEV" rc rtr rts
 ew_check "b/job A: counter denied-qp-state of job A rose by 2" \
 	ew_ctr_grew ewA denied-qp-state "$before" 2
+# Under default allow a process in no job is not policed, but a claim that
+# is not its QP's real state is refused all the same (rxe believed it).
+ew_check "b/default allow" "$CTL" config set default allow
+ew_expect_rc 13 "b/no job, default allow: RC RESET->RTS naming CUR_STATE=RTR is refused" \
+	"$VERBS" claim-state "$DEV" rc rtr rts
+ew_check "b/default deny again" "$CTL" config set default deny
 
 # A UD QP that would send as any QPN (IBV_QP_CREATE_SOURCE_QPN): uverbs'
 # ioctl command takes the flag without CAP_NET_RAW, which its write command

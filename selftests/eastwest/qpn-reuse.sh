@@ -40,7 +40,12 @@
 #      ends would hold it); X is destroyed and job B's QP takes its number
 #      to INIT. The pass hands Y's revocation to the modify holding its
 #      lock: job B's INIT returns only once Y is in ERR, not while Y can
-#      still send into job B's QP.
+#      still send into job B's QP;
+#   8. pre-recorded: job B's QP with X's number is given a P_Key index
+#      and a port in RESET, naming no state (which the state table forbids, but
+#      rxe of 6.12 applied, and which made a record in RESET, so that the
+#      INIT that followed skipped the pass as a tracked QP's): that modify
+#      is refused, and Y is revoked at job B's INIT.
 # Against a module without the revocation pass, 1 and 2 print "not ok";
 # against one whose destroy does not move the policy sequence, 5 does;
 # with the counting filter by hash that the index replaced, the counts of 2
@@ -48,7 +53,9 @@
 # aimed at the number (c38d3e4), 3's count does (1); with the pass's
 # locality check blind to audit mode (1e84810), 6 does (Y revoked); with an
 # INIT that did not wait for a revocation handed to a busy lock (010530e),
-# 7 does (Y still in RTS when job B's INIT returned). The function tracer
+# 7 does (Y still in RTS when job B's INIT returned); with no state table
+# for modifies that name no state (38527fe), 8 does (Y stays up). The
+# function tracer
 # patches kernel text: hence its own boot under single-threaded TCG (ew-tcg).
 
 . "$(dirname "$0")/../lib.sh"
@@ -118,13 +125,15 @@ x_gone_y_up() {
 	qpn_gone "${X:-0}" && ! ew_gone "$YPID" && ! grep -qx revoked "$YOUT"
 }
 
-# claim NAME CGROUP [TRIES]: a process in CGROUP gets a QP numbered X and
-# asks for INIT (up to TRIES times); 1 check. Sets CPID, COUT.
+# claim NAME CGROUP [TRIES [pre]]: a process in CGROUP gets a QP numbered X
+# and asks for INIT (up to TRIES times; with "pre", after a P_Key index
+# alone in RESET); 1 check. Sets CPID, COUT.
 claim() {
 	echo "$X" >"$PARAM"
 	COUT=$EW_TMP/c.$1
 	EW_BG_STDIN=$EW_TMP/hold
-	ew_start_bg "$COUT" "$2" $NOBODY "$VERBS" qpn-claim "$DEV" "$X" "${3:-1}"
+	# shellcheck disable=SC2086 # no "pre": no word
+	ew_start_bg "$COUT" "$2" $NOBODY "$VERBS" qpn-claim "$DEV" "$X" "${3:-1}" ${4:-}
 	CPID=$EW_BG_PID
 	EW_BG_STDIN=
 	ew_check "$1: a process in $2 gets qpn ${X:-?} and asks for INIT" \
@@ -185,7 +194,7 @@ import json, sys
 print(" ".join(str(r["lqpn"]) for r in json.load(sys.stdin)))')
 }
 
-ew_plan 49
+ew_plan 55
 
 ew_check "fault build loads" ew_insmod "$FAULT_KO"
 ew_check "$DEV on lo" ew_rxe_add "$DEV" lo
@@ -320,6 +329,18 @@ ew_diag "busy: when job B's INIT returned: $(cat "$EW_TMP/ystate")"
 ew_check "busy: when job B's QP (qpn ${X:-?}) reached INIT, Y (qpn ${Y:-?}) was in ERR (or gone)" \
 	sh -c "grep -q 'state ERR' '$EW_TMP/ystate' || ! grep -q lqpn '$EW_TMP/ystate'"
 ew_check "busy: Y had QP_FATAL" ew_wait_for 40 grep -qx revoked "$YOUT"
+echo go >&3
+ew_reap "$CPID" 10
+ew_reap "$YPID" 10
+
+# 8. Job B's QP pre-recorded in RESET by a modify that names no state (a
+# P_Key index alone is refused anyway: no port to resolve it on).
+victim prerec
+claim prerec /ewB 1 pre
+ew_check "prerec: job B's P_Key index and port alone in RESET (no state named) is refused" \
+	grep -q '^pre-record: Permission denied' "$COUT"
+ew_check "prerec: Y was revoked by job B's INIT (QP_FATAL)" \
+	ew_wait_for 10 grep -qx revoked "$YOUT"
 echo go >&3
 ew_reap "$CPID" 10
 ew_reap "$YPID" 10

@@ -97,9 +97,12 @@
  *       revokes, deletes jobs and unloads the module meanwhile); prints
  *       "storm: ok N refused N failed N destroyed N". Exit 0, or 1 if a QP
  *       could not be created or destroyed.
- *   ew_verbs qpn-claim DEV QPN [TRIES]
+ *   ew_verbs qpn-claim DEV QPN [TRIES [pre]]
  *       QPN reuse (qpn-reuse.sh): create one RC QP; unless it got number
- *       QPN, print "got qpn 0x... not 0x..." and exit 1; else try
+ *       QPN, print "got qpn 0x... not 0x..." and exit 1; with "pre", first
+ *       one modify of IBV_QP_PKEY_INDEX and IBV_QP_PORT (index 0, port 1)
+ *       alone in RESET, no state named
+ *       ("pre-record: OK|ERRNO", whatever the answer, on to INIT); else try
  *       RESET->INIT up to TRIES times (default 1) until one succeeds, print
  *       "claimed qpn 0x..., init: OK|ERRNO (N tries)", wait for a line on
  *       stdin (or EOF), then one INIT->INIT modify ("init again: OK|ERRNO")
@@ -150,6 +153,13 @@
  *       the send's completion status after up to 3 s (the victim acks its
  *       real peer, not this QP: a retry error does not mean it was missed).
  *       Exit 0 once posted.
+ *   ew_verbs rc-retarget DEV GID_INDEX DGID DQPN PSN
+ *       the same injection by a QP first connected to itself at DGID (a
+ *       connect nobody refuses), then re-aimed at DQPN by a modify of
+ *       IBV_QP_DEST_QPN alone, no state named (which the state table
+ *       forbids, but rxe of 6.12 applied): "retarget: OK|ERRNO"; if it
+ *       passed, one SEND as rc-inject does. Exit 0 once posted, 13 if the
+ *       modify was refused with EACCES, 1 if otherwise.
  *
  * Connections across nodes (two-node-psn.sh):
  *
@@ -1064,9 +1074,11 @@ static int step(const char *name, int ret)
 }
 
 /* RESET->INIT, then INIT->RTR and RTR->RTS each after a line on stdin. */
-static int qpn_claim(struct ctx *c, uint32_t qpn, unsigned long tries)
+static int qpn_claim(struct ctx *c, uint32_t qpn, unsigned long tries,
+		     bool pre)
 {
 	struct ibv_qp *qp = create_qp(c, IBV_QPT_RC);
+	struct ibv_qp_attr attr = { .pkey_index = 0, .port_num = 1 };
 	unsigned long n = 0;
 	int ret;
 
@@ -1075,6 +1087,10 @@ static int qpn_claim(struct ctx *c, uint32_t qpn, unsigned long tries)
 	if (qp->qp_num != qpn) {
 		printf("got qpn 0x%x not 0x%x\n", qp->qp_num, qpn);
 		return 1;
+	}
+	if (pre) {
+		ret = ibv_modify_qp(qp, &attr, IBV_QP_PKEY_INDEX | IBV_QP_PORT);
+		printf("pre-record: %s\n", ret ? strerror(ret) : "OK");
 	}
 	do
 		ret = to_init(qp, 0, 0);
@@ -1784,6 +1800,45 @@ static int rc_inject(struct ctx *c, int gid_index, const char *dgid_s,
 	return 0;
 }
 
+static int rc_retarget(struct ctx *c, int gid_index, const char *dgid_s,
+		       uint32_t dqpn, uint32_t psn)
+{
+	static char buf[PAIR_MSG] = "ew_verbs: injected";
+	struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = PAIR_MSG };
+	struct ibv_send_wr wr = {
+		.wr_id = PAIR_WR_SEND, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	struct ibv_qp_attr attr = { .dest_qp_num = dqpn };
+	struct timespec t0;
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+	int ret, n;
+
+	mr = ibv_reg_mr(c->pd, buf, sizeof(buf), 0);
+	if (!mr)
+		return fail("ibv_reg_mr", errno);
+	ret = rc_connect_rts(c, gid_index, dgid_s, EW_SELF_QPN, psn);
+	if (ret)
+		return ret;
+	ret = ibv_modify_qp(c->qp, &attr, IBV_QP_DEST_QPN);
+	say("retarget: %s\n", ret ? err_name(ret) : "OK");
+	if (ret)
+		return fail("modify DEST_QPN alone", ret);
+	sge.lkey = mr->lkey;
+	wr.sg_list = &sge;
+	ret = ibv_post_send(c->qp, &wr, &bad);
+	if (ret)
+		return fail("ibv_post_send", ret);
+	say("injected\n");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((n = ibv_poll_cq(c->cq, 1, &wc)) == 0 && ms_since(&t0) < 3000)
+		usleep(10000);
+	printf("send completion: %s\n", n > 0 ? ibv_wc_status_str(wc.status) :
+	       n == 0 ? "none within 3 s" : "poll error");
+	return 0;
+}
+
 /*
  * rc-peer: send message @k and wait for its completion and for the far
  * end's message @k; the far end may be one message ahead, so receives are
@@ -1931,7 +1986,8 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: ew_verbs rc-connect|rc-hold|ud-qkey|ud-probe|port-counters|raw-qp|qpn-list|create-ah|\n"
 			"       rc-pair-revive|claim-state|rts-av-change|rc-stepwise|\n"
-			"       mcast-attach|mcast-reset|qpn-claim|qp-storm|rc-pair-hold|rc-inject|rc-peer|rc-stall|deny-flood DEV ...\n");
+			"       mcast-attach|mcast-reset|qpn-claim|qp-storm|rc-pair-hold|rc-inject|rc-retarget|\n"
+			"       rc-peer|rc-stall|deny-flood DEV ...\n");
 		return 2;
 	}
 	ret = open_dev(argv[2], &c);
@@ -1974,8 +2030,10 @@ int main(int argc, char **argv)
 	    (argc == 6 || (argc == 7 && !strcmp(argv[6], "reset"))))
 		return rc_stepwise(&c, num(argv[3]), argv[4], dqpn_arg(argv[5]),
 				   argc == 7);
-	if (!strcmp(argv[1], "qpn-claim") && (argc == 4 || argc == 5))
-		return qpn_claim(&c, num(argv[3]), argc == 5 ? num(argv[4]) : 1);
+	if (!strcmp(argv[1], "qpn-claim") && argc >= 4 && argc <= 6 &&
+	    (argc < 6 || !strcmp(argv[5], "pre")))
+		return qpn_claim(&c, num(argv[3]), argc >= 5 ? num(argv[4]) : 1,
+				 argc == 6);
 	if (!strcmp(argv[1], "mcast-attach") && argc == 4)
 		return mcast_attach(&c, argv[3]);
 	if (!strcmp(argv[1], "mcast-stepwise") && argc == 4)
@@ -2000,6 +2058,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "rc-inject") && argc == 7)
 		return rc_inject(&c, num(argv[3]), argv[4], num(argv[5]),
 				 num(argv[6]));
+	if (!strcmp(argv[1], "rc-retarget") && argc == 7)
+		return rc_retarget(&c, num(argv[3]), argv[4], num(argv[5]),
+				   num(argv[6]));
 	if (!strcmp(argv[1], "deny-flood") && argc == 6)
 		return deny_flood(&c, num(argv[3]), argv[4], num(argv[5]));
 	fprintf(stderr, "ew_verbs: bad arguments\n");
