@@ -912,7 +912,10 @@ static bool ew_modify_qp_needs_gate(const struct ib_qp *qp)
  * (see "QP state gate"): the driver is asked for the state, since a record
  * knows only what eastwest let through and a QP of a process in no job has
  * none. A claim must be that state. Driver QPs (mlx5 DC) have their
- * driver's own table. Out of line: the query's attributes on the stack.
+ * driver's own table, and iWARP QPs another state machine: librdmacm
+ * moves an iWARP QP "to RTS" with IB_QP_PORT alone (the iWARP connection
+ * manager gives no state for it), and jobs get no iWARP QPs (A26). Out of
+ * line: the query's attributes on the stack.
  * Context: process context, under the QP's modify lock; the query may
  * sleep.
  */
@@ -924,7 +927,7 @@ static noinline bool ew_modify_breaks_table(struct ib_qp *real,
 	struct ib_qp_attr now;
 	u8 cur, next;
 
-	if (real->qp_type >= IB_QPT_MAX)
+	if (real->qp_type >= IB_QPT_MAX || ew_dev_iwarp(real->device))
 		return false;
 	/* A state that cannot be read cannot be checked: refused. */
 	if (ib_query_qp(real, &now, IB_QP_STATE, &init) ||

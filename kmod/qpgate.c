@@ -18,7 +18,8 @@
  *   irdma) only when a state is named, so that a modify of the destination
  *   QPN alone re-aimed a connected QP of a process in no job at a job's QP
  *   on this node, and attributes set in RESET configured a QP that then
- *   left RESET without the INIT that runs the QPN reuse pass.
+ *   left RESET without the INIT that runs the QPN reuse pass. (Driver and
+ *   iWARP QPs have their drivers' own state machines: not checked.)
  * - A policed caller may not name the QP's current state (IB_QP_CUR_STATE):
  *   drivers believe the claim (rxe lets an ERR QP "in RTR" go to RTS, and a
  *   RESET QP reach RTS without INIT).
