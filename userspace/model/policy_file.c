@@ -642,20 +642,14 @@ int ew_job_resolve_netdevs(struct ew_job_desc *job, size_t *bad)
 }
 
 /*
- * A job's psn_key_check names another key than the one the file gives it
- * (by value or derived from psn_keyfile): @check is the given key's. A
- * check value without a key in the file is the node's job's to keep, and
- * not compared.
+ * Whether a job's psn_key_check is to be compared with the key the file
+ * gives it (by value or derived from psn_keyfile). A check value without a
+ * key in the file is the node's job's to keep, and not compared.
  */
-static bool psn_key_mismatch(const struct ew_job_desc *job, uint32_t *check)
+static bool psn_key_checked(const struct ew_job_desc *job)
 {
-	if (!(job->present & EW_JOB_PSN_KEY_CHECK) ||
-	    !(job->present & EW_JOB_PSN_KEY))
-		return false;
-	/* A check value that cannot be computed is no match. */
-	*check = 0;
-	return ew_psn_key_check(job->psn_key, check) ||
-	       *check != job->psn_key_check;
+	return (job->present & EW_JOB_PSN_KEY_CHECK) &&
+	       (job->present & EW_JOB_PSN_KEY);
 }
 
 /**
@@ -701,8 +695,10 @@ int ew_policy_resolve(struct ew_state *st, const char *fname, char *err,
 			if (ew_job_derive_psn_key(job, job->name, reason, sizeof(reason)))
 				return ew_json_fail(&c, path, "%s: %s", file, reason);
 		}
-		if (psn_key_mismatch(job, &check)) {
-			mkpath(path, sizeof(path), "jobs[%zu].psn_key_check", i);
+		mkpath(path, sizeof(path), "jobs[%zu].psn_key_check", i);
+		if (psn_key_checked(job) && ew_psn_key_check(job->psn_key, &check))
+			return ew_json_fail(&c, path, "the key's check value could not be computed");
+		if (psn_key_checked(job) && check != job->psn_key_check) {
 			if (file[0])
 				return ew_json_fail(&c, path, "0x%08x, but the key %s gives for run %s is 0x%08x's: the key file changed since, or the job's key came from another",
 						    job->psn_key_check, file, job->psn_run, check);
